@@ -1,0 +1,33 @@
+/**
+ * Keeps the abort controllers of in-flight calls so shutdown can end open streams and wait for
+ * unary calls to drain.
+ */
+export class CallTracker {
+  readonly #active = new Map<AbortController, boolean>();
+  #idle: (() => void)[] = [];
+
+  /** Registers a call (`streaming` when the server answers with a stream); returns its unregister. */
+  enter(controller: AbortController, streaming: boolean): () => void {
+    this.#active.set(controller, streaming);
+    return () => {
+      this.#active.delete(controller);
+      if (this.#active.size === 0) for (const resolve of this.#idle.splice(0)) resolve();
+    };
+  }
+
+  /** How many calls are in flight. */
+  get size(): number {
+    return this.#active.size;
+  }
+
+  /** Aborts in-flight calls with `reason`: only server streams, or every call when `all`. */
+  abort(reason: Error, all: boolean): void {
+    for (const [controller, streaming] of this.#active) if (all || streaming) controller.abort(reason);
+  }
+
+  /** Resolves when no call is in flight. */
+  idle(): Promise<void> {
+    if (this.#active.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+}

@@ -1,0 +1,126 @@
+import {
+  Metadata,
+  makeGenericClientConstructor,
+  type CallOptions,
+  type ChannelCredentials,
+  type ChannelOptions,
+  type Client,
+  type ClientDuplexStream,
+  type ClientReadableStream,
+  type ClientWritableStream,
+  type ServiceError,
+} from "@grpc/grpc-js";
+import { create, type DescMethod, type DescService, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
+import { toGrpcServiceDefinition } from "./service-definition.js";
+
+/** Per-call options of a typed client method. */
+export interface ClientCallOptions {
+  /** Absolute deadline, or milliseconds from now. */
+  readonly deadline?: Date | number | undefined;
+  /** Cancels the call when aborted. */
+  readonly signal?: AbortSignal | undefined;
+  /** Request headers. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
+type Method = GenServiceMethods[string];
+type Req<M extends Method> = MessageInitShape<M["input"]>;
+type Res<M extends Method> = MessageShape<M["output"]>;
+
+/** The promise/async-iterable shape of a method of the given kind. */
+export type ClientMethod<M extends Method> = M["methodKind"] extends "unary"
+  ? (request: Req<M>, options?: ClientCallOptions) => Promise<Res<M>>
+  : M["methodKind"] extends "server_streaming"
+    ? (request: Req<M>, options?: ClientCallOptions) => AsyncIterable<Res<M>>
+    : M["methodKind"] extends "client_streaming"
+      ? (requests: AsyncIterable<Req<M>> | Iterable<Req<M>>, options?: ClientCallOptions) => Promise<Res<M>>
+      : (requests: AsyncIterable<Req<M>> | Iterable<Req<M>>, options?: ClientCallOptions) => AsyncIterable<Res<M>>;
+
+/** A typed client of `S`; `close()` releases its channel. */
+export type TypedClient<S extends GenServiceMethods> = { [K in keyof S]: ClientMethod<S[K]> } & { close(): void };
+
+function callArgs(options: ClientCallOptions | undefined): { metadata: Metadata; callOptions: CallOptions } {
+  const metadata = new Metadata();
+  for (const [key, value] of Object.entries(options?.headers ?? {})) metadata.set(key, value);
+  const deadline = options?.deadline;
+  const callOptions: CallOptions = deadline === undefined ? {} : { deadline: typeof deadline === "number" ? Date.now() + deadline : deadline };
+  return { metadata, callOptions };
+}
+
+function bindSignal(call: { cancel(): void }, signal: AbortSignal | undefined): void {
+  if (signal === undefined) return;
+  if (signal.aborted) call.cancel();
+  else signal.addEventListener("abort", () => call.cancel(), { once: true });
+}
+
+// Feeds requests into a client-side stream, honouring backpressure, then half-closes.
+async function pump(stream: ClientWritableStream<unknown> | ClientDuplexStream<unknown, unknown>, method: DescMethod, requests: AsyncIterable<unknown> | Iterable<unknown>): Promise<void> {
+  try {
+    for await (const request of requests) {
+      if (!stream.write(create(method.input, request as never))) await new Promise((resolve) => stream.once("drain", resolve));
+    }
+    stream.end();
+  } catch (error) {
+    stream.cancel();
+    throw error;
+  }
+}
+
+function bindMethod(client: Client, method: DescMethod): unknown {
+  const raw = (client as unknown as Record<string, (...args: unknown[]) => unknown>)[method.localName]!.bind(client);
+  switch (method.methodKind) {
+    case "unary":
+      return (request: unknown, options?: ClientCallOptions) => {
+        const { metadata, callOptions } = callArgs(options);
+        return new Promise((resolve, reject) => {
+          const call = raw(create(method.input, request as never), metadata, callOptions, (error: ServiceError | null, value: unknown) =>
+            error ? reject(error) : resolve(value)) as { cancel(): void };
+          bindSignal(call, options?.signal);
+        });
+      };
+    case "server_streaming":
+      return (request: unknown, options?: ClientCallOptions) => {
+        const { metadata, callOptions } = callArgs(options);
+        const call = raw(create(method.input, request as never), metadata, callOptions) as ClientReadableStream<unknown>;
+        bindSignal(call, options?.signal);
+        return call;
+      };
+    case "client_streaming":
+      return (requests: AsyncIterable<unknown>, options?: ClientCallOptions) => {
+        const { metadata, callOptions } = callArgs(options);
+        return new Promise((resolve, reject) => {
+          const call = raw(metadata, callOptions, (error: ServiceError | null, value: unknown) =>
+            error ? reject(error) : resolve(value)) as ClientWritableStream<unknown>;
+          bindSignal(call, options?.signal);
+          pump(call, method, requests).catch(reject);
+        });
+      };
+    case "bidi_streaming":
+      return (requests: AsyncIterable<unknown>, options?: ClientCallOptions) => {
+        const { metadata, callOptions } = callArgs(options);
+        const call = raw(metadata, callOptions) as ClientDuplexStream<unknown, unknown>;
+        bindSignal(call, options?.signal);
+        pump(call, method, requests).catch((error: unknown) => call.destroy(error as Error));
+        return call;
+      };
+  }
+}
+
+/** Options for a typed client. */
+export interface ClientOptions {
+  /** Channel credentials; insecure when omitted. */
+  readonly credentials: ChannelCredentials;
+  /** grpc-js channel options. */
+  readonly channelOptions?: ChannelOptions | undefined;
+}
+
+/** A typed promise/async-iterable client of `service` at `address` (host:port). */
+export function createClient<S extends GenServiceMethods>(service: GenService<S>, address: string, options: ClientOptions): TypedClient<S> {
+  const desc = service as unknown as DescService;
+  const Constructor = makeGenericClientConstructor(toGrpcServiceDefinition(desc), desc.typeName);
+  const client = new Constructor(address, options.credentials, options.channelOptions);
+  const typed: Record<string, unknown> = { close: () => client.close() };
+  for (const method of desc.methods) typed[method.localName] = bindMethod(client, method);
+  return typed as TypedClient<S>;
+}

@@ -1,0 +1,135 @@
+import {
+  status,
+  type Metadata,
+  type ServerDuplexStream,
+  type ServerReadableStream,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type UntypedHandleCall,
+  type sendUnaryData,
+} from "@grpc/grpc-js";
+import { create, type DescMethod, type DescService } from "@bufbuild/protobuf";
+import type { CallContext } from "./handler-types.js";
+import type { CallTracker } from "./call-tracker.js";
+import { methodPath, serverStreams } from "./service-definition.js";
+import { normalizeError, type ErrorMapper } from "../status/normalize.js";
+import { toServiceError } from "../status/error-details.js";
+import { RpcError } from "../errors.js";
+
+/** Observes each call's start and end, for metrics and logs. */
+export type CallObserver = (method: DescMethod) => (outcome: { code: status; reason: string; error?: unknown }) => void;
+
+/** Everything the wrapper needs besides the handler. */
+export interface WrapOptions {
+  /** The proto package reported as `ErrorInfo.domain`. */
+  readonly domain: string;
+  /** The service's mapping of its own errors. */
+  readonly mapError?: ErrorMapper | undefined;
+  /** Rejects a call before the handler runs (authentication); undefined lets it through. */
+  readonly authorize?: ((metadata: Metadata) => RpcError | undefined) | undefined;
+  /** Called at start and end of each call. */
+  readonly observe?: CallObserver | undefined;
+  /** In-flight calls, so shutdown can drain them. */
+  readonly tracker: CallTracker;
+}
+
+type AnyCall = ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown> | ServerReadableStream<unknown, unknown> | ServerDuplexStream<unknown, unknown>;
+type Handler = (input: unknown, ctx: CallContext) => unknown;
+
+function contextOf(call: AnyCall, method: DescMethod, controller: AbortController): CallContext {
+  const deadline = call.getDeadline();
+  return {
+    method: methodPath(method),
+    metadata: call.metadata,
+    peer: call.getPeer(),
+    deadline: deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
+    signal: controller.signal,
+  };
+}
+
+/** The writing half of a server stream, as both streaming call kinds expose it. */
+interface MessageSink {
+  write(message: unknown): boolean;
+  once(event: "drain", listener: () => void): unknown;
+  off(event: "drain", listener: () => void): unknown;
+}
+
+// Writes one message and waits for the transport to drain when its buffer is full.
+async function write(call: MessageSink, message: unknown, signal: AbortSignal): Promise<void> {
+  if (call.write(message)) return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      call.off("drain", done);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    call.once("drain", done);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+// Iterating a Readable destroys it when the loop ends, which would drop the call's status;
+// the call must stay open until the handler answers.
+const requestsOf = (call: ServerReadableStream<unknown, unknown> | ServerDuplexStream<unknown, unknown>): AsyncIterable<unknown> => ({
+  [Symbol.asyncIterator]: () => call.iterator({ destroyOnReturn: false }),
+});
+
+/** Adapts one typed handler to the grpc-js handler of its method kind. */
+function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions): UntypedHandleCall {
+  const run = async (call: AnyCall, invoke: (ctx: CallContext) => Promise<unknown>, finish: (error: unknown, value?: unknown) => void): Promise<void> => {
+    const controller = new AbortController();
+    const leave = options.tracker.enter(controller, serverStreams(method));
+    const end = options.observe?.(method);
+    (call as NodeJS.EventEmitter).on("cancelled", () => controller.abort(new RpcError(status.CANCELLED, "CANCELLED", "call cancelled by the client")));
+    try {
+      const denied = options.authorize?.(call.metadata);
+      if (denied !== undefined) throw denied;
+      const value = await invoke(contextOf(call, method, controller));
+      const reason = controller.signal.reason;
+      if (controller.signal.aborted && reason instanceof RpcError && reason.code !== status.CANCELLED) throw reason;
+      finish(null, value);
+      end?.({ code: status.OK, reason: "" });
+    } catch (error) {
+      const { detail, internal } = normalizeError(error, options);
+      finish(toServiceError(detail));
+      end?.({ code: detail.code, reason: detail.reason, ...(internal ? { error } : {}) });
+    } finally {
+      leave();
+    }
+  };
+  const output = (value: unknown): unknown => create(method.output, value as never);
+  const streamOut = async (call: MessageSink, source: AsyncIterable<unknown>, signal: AbortSignal): Promise<void> => {
+    for await (const message of source) {
+      if (signal.aborted) break;
+      await write(call, output(message), signal);
+    }
+  };
+  switch (method.methodKind) {
+    case "unary":
+      return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) =>
+        void run(call, (ctx) => handler(call.request, ctx) as Promise<unknown>, (error, value) =>
+          error ? callback(error as never) : callback(null, output(value)));
+    case "client_streaming":
+      return (call: ServerReadableStream<unknown, unknown>, callback: sendUnaryData<unknown>) =>
+        void run(call, (ctx) => handler(requestsOf(call), ctx) as Promise<unknown>, (error, value) =>
+          error ? callback(error as never) : callback(null, output(value)));
+    case "server_streaming":
+      return (call: ServerWritableStream<unknown, unknown>) =>
+        void run(call, (ctx) => streamOut(call, handler(call.request, ctx) as AsyncIterable<unknown>, ctx.signal), (error) =>
+          error ? call.emit("error", error) : call.end());
+    case "bidi_streaming":
+      return (call: ServerDuplexStream<unknown, unknown>) =>
+        void run(call, (ctx) => streamOut(call, handler(requestsOf(call), ctx) as AsyncIterable<unknown>, ctx.signal), (error) =>
+          error ? call.emit("error", error) : call.end());
+  }
+}
+
+/** grpc-js handlers for the methods of `service` that have a typed handler. */
+export function wrapHandlers(service: DescService, handlers: Record<string, unknown>, options: WrapOptions): Record<string, UntypedHandleCall> {
+  const out: Record<string, UntypedHandleCall> = {};
+  for (const method of service.methods) {
+    const handler = handlers[method.localName];
+    if (typeof handler === "function") out[method.localName] = wrapMethod(method, handler.bind(handlers) as Handler, options);
+  }
+  return out;
+}

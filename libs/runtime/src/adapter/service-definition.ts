@@ -1,0 +1,34 @@
+import type { ServiceDefinition, MethodDefinition } from "@grpc/grpc-js";
+import { fromBinary, toBinary, type DescMethod, type DescService } from "@bufbuild/protobuf";
+
+// grpc-js wants Buffers; protobuf-es produces Uint8Arrays. Wrap without copying.
+const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** Whether the client sends a stream for this method. */
+export const clientStreams = (m: DescMethod): boolean =>
+  m.methodKind === "client_streaming" || m.methodKind === "bidi_streaming";
+
+/** Whether the server answers with a stream for this method. */
+export const serverStreams = (m: DescMethod): boolean =>
+  m.methodKind === "server_streaming" || m.methodKind === "bidi_streaming";
+
+/** The grpc-js method path `/<package>.<Service>/<Method>`. */
+export const methodPath = (m: DescMethod): string => `/${m.parent.typeName}/${m.name}`;
+
+/** A grpc-js service definition that (de)serializes with the protobuf-es schemas of `service`. */
+export function toGrpcServiceDefinition(service: DescService): ServiceDefinition {
+  const definition: Record<string, MethodDefinition<unknown, unknown>> = {};
+  for (const m of service.methods) {
+    definition[m.localName] = {
+      path: methodPath(m),
+      originalName: m.localName,
+      requestStream: clientStreams(m),
+      responseStream: serverStreams(m),
+      requestSerialize: (msg) => asBuffer(toBinary(m.input, msg as never)),
+      requestDeserialize: (bytes: Buffer) => fromBinary(m.input, bytes),
+      responseSerialize: (msg) => asBuffer(toBinary(m.output, msg as never)),
+      responseDeserialize: (bytes: Buffer) => fromBinary(m.output, bytes),
+    };
+  }
+  return definition as ServiceDefinition;
+}

@@ -1,0 +1,49 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { RuntimeError } from "../errors.js";
+import { flag, hostPort, integer, oneOf, readEnv, text } from "./env.js";
+
+const spec = {
+  GRPC_ADDRESS: hostPort("listen address", "127.0.0.1:50051"),
+  DRAIN_MS: integer("drain", 10_000, 0, 60_000),
+  VERBOSE: flag("verbose", false),
+  MODE: oneOf("mode", ["a", "b"] as const, "a"),
+  NAME: text("required name"),
+};
+
+function failure(env: NodeJS.ProcessEnv): RuntimeError {
+  try {
+    readEnv(spec, env);
+  } catch (error) {
+    assert.ok(error instanceof RuntimeError, "a RuntimeError");
+    return error;
+  }
+  assert.fail("readEnv was expected to throw");
+}
+
+test("defaults apply to unset and empty variables", () => {
+  assert.deepEqual(readEnv(spec, { NAME: "x", DRAIN_MS: "" }), {
+    GRPC_ADDRESS: "127.0.0.1:50051", DRAIN_MS: 10_000, VERBOSE: false, MODE: "a", NAME: "x",
+  }, "every default");
+});
+
+test("values are parsed to their types", () => {
+  const values = readEnv(spec, { NAME: "x", GRPC_ADDRESS: "[::1]:0", DRAIN_MS: "5", VERBOSE: "yes", MODE: "b" });
+  assert.deepEqual([values.GRPC_ADDRESS, values.DRAIN_MS, values.VERBOSE, values.MODE], ["[::1]:0", 5, true, "b"], "parsed");
+});
+
+test("a bad variable stops start-up with a message naming it", () => {
+  const cases: [NodeJS.ProcessEnv, string][] = [
+    [{ NAME: "x", GRPC_ADDRESS: "nowhere" }, "GRPC_ADDRESS"],
+    [{ NAME: "x", DRAIN_MS: "-1" }, "DRAIN_MS"],
+    [{ NAME: "x", DRAIN_MS: "12abc" }, "DRAIN_MS"],
+    [{ NAME: "x", VERBOSE: "perhaps" }, "VERBOSE"],
+    [{ NAME: "x", MODE: "c" }, "MODE"],
+    [{}, "NAME is required"],
+  ];
+  for (const [env, named] of cases) {
+    const error = failure(env);
+    assert.equal(error.code, "CONFIG_INVALID", "code");
+    assert.ok(error.message.includes(named), `message names ${named}: ${error.message}`);
+  }
+});

@@ -1,0 +1,13 @@
+/** @crs/runtime: what every service needs to serve protobuf-es contracts over grpc-js. */
+export { createClient, type ClientCallOptions, type ClientOptions, type TypedClient } from "./adapter/client.js";
+export type { CallContext, ServiceHandlers, UnaryHandler, ServerStreamHandler, ClientStreamHandler, BidiStreamHandler } from "./adapter/handler-types.js";
+export { toGrpcServiceDefinition } from "./adapter/service-definition.js";
+export { readEnv, text, optionalText, integer, flag, oneOf, hostPort, type EnvSpec, type EnvVar, type EnvValues } from "./config/env.js";
+export { serverEnvSpec } from "./config/server-env.js";
+export { RpcError, RuntimeError, invalidArgument, unimplemented, type RuntimeErrorCode, type ErrorMetadata } from "./errors.js";
+export { createLogger, type Logger } from "./logging/logger.js";
+export { errorDetailOf, type ErrorDetail } from "./status/error-details.js";
+export type { ErrorMapper } from "./status/normalize.js";
+export { GrpcServer } from "./server/grpc-server.js";
+export type { ServerOptions } from "./server/server-options.js";
+export { startService, runService, type ServiceDefinition, type RunningService } from "./server/run-service.js";

@@ -1,0 +1,112 @@
+import { Server, status, type ChannelOptions } from "@grpc/grpc-js";
+import type { DescService } from "@bufbuild/protobuf";
+import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
+import { HealthImplementation, type ServingStatus } from "grpc-health-check";
+import { CallTracker } from "../adapter/call-tracker.js";
+import type { ServiceHandlers } from "../adapter/handler-types.js";
+import { wrapHandlers } from "../adapter/server-handlers.js";
+import { toGrpcServiceDefinition } from "../adapter/service-definition.js";
+import { RpcError, RuntimeError } from "../errors.js";
+import { createRpcMetrics, type RpcMetrics } from "../metrics/rpc-metrics.js";
+import type { ErrorMapper } from "../status/normalize.js";
+import { serverCredentials } from "./credentials.js";
+import { addReflection } from "./reflection.js";
+import type { ServerOptions } from "./server-options.js";
+
+const MiB = 1024 * 1024;
+
+/** A gRPC server with health, reflection, metrics and call tracking, before it listens. */
+export class GrpcServer {
+  readonly server: Server;
+  readonly metrics: RpcMetrics;
+  readonly tracker = new CallTracker();
+  readonly #health = new HealthImplementation({ "": "NOT_SERVING" });
+  readonly #services: string[] = [];
+  #port: number | undefined;
+
+  constructor(readonly options: ServerOptions) {
+    const maxBytes = options.maxMessageBytes ?? 16 * MiB;
+    const channelOptions: ChannelOptions = {
+      "grpc.max_receive_message_length": maxBytes,
+      "grpc.max_send_message_length": maxBytes,
+      "grpc.keepalive_time_ms": options.keepaliveTimeMs ?? 60_000,
+      "grpc.keepalive_timeout_ms": options.keepaliveTimeoutMs ?? 20_000,
+      "grpc.keepalive_permit_without_calls": 1,
+      "grpc.max_connection_age_grace_ms": options.maxConnectionAgeGraceMs ?? 30_000,
+      ...(options.maxConnectionAgeMs ? { "grpc.max_connection_age_ms": options.maxConnectionAgeMs } : {}),
+    };
+    this.server = new Server(channelOptions);
+    this.metrics = createRpcMetrics(options.logger);
+    this.#health.addToServer(this.server);
+  }
+
+  /**
+   * Registers `handlers` for `service`; methods without a handler answer UNIMPLEMENTED.
+   * `mapError` turns the service's own named errors into gRPC statuses.
+   */
+  add<S extends GenServiceMethods>(service: GenService<S>, handlers: ServiceHandlers<S>, mapError?: ErrorMapper): this {
+    const desc = service as unknown as DescService;
+    const wrapped = wrapHandlers(desc, handlers as Record<string, unknown>, {
+      domain: desc.file.proto.package,
+      mapError,
+      authorize: this.options.authorize,
+      observe: this.metrics.observe,
+      tracker: this.tracker,
+    });
+    this.server.addService(toGrpcServiceDefinition(desc), wrapped);
+    this.#services.push(desc.typeName);
+    this.#health.setStatus(desc.typeName, "NOT_SERVING");
+    return this;
+  }
+
+  /** Sets the health of one registered service ("" is the whole server). */
+  setHealth(service: string, servingStatus: ServingStatus): void {
+    this.#health.setStatus(service, servingStatus);
+  }
+
+  /** The names of the registered services. */
+  get services(): readonly string[] {
+    return this.#services;
+  }
+
+  /** The bound port, once listening. */
+  get port(): number {
+    if (this.#port === undefined) throw new RuntimeError("LISTEN_FAILED", "the server is not listening yet");
+    return this.#port;
+  }
+
+  /** Binds the address and starts serving; every registered service reports SERVING. */
+  async listen(): Promise<number> {
+    if (this.options.reflectionFiles.length > 0) {
+      addReflection(this.server, this.options.reflectionFiles, [...this.#services, "grpc.health.v1.Health"]);
+    }
+    const credentials = serverCredentials(this.options.tls ?? {});
+    this.#port = await new Promise<number>((resolve, reject) =>
+      this.server.bindAsync(this.options.address, credentials, (error, port) =>
+        error ? reject(new RuntimeError("LISTEN_FAILED", `cannot listen on ${this.options.address}: ${error.message}`, { cause: error })) : resolve(port)));
+    this.setHealth("", "SERVING");
+    for (const name of this.#services) this.setHealth(name, "SERVING");
+    return this.#port;
+  }
+
+  /**
+   * Stops gracefully: health NOT_SERVING, no new calls, open server streams ended with UNAVAILABLE,
+   * in-flight calls drained for up to `drainMs`, then whatever is left cancelled.
+   */
+  async shutdown(drainMs: number): Promise<{ drained: boolean }> {
+    this.setHealth("", "NOT_SERVING");
+    for (const name of this.#services) this.setHealth(name, "NOT_SERVING");
+    const closed = new Promise<void>((resolve) => this.server.tryShutdown(() => resolve()));
+    const stopping = new RpcError(status.UNAVAILABLE, "SERVER_SHUTTING_DOWN", "the server is shutting down; reconnect to another instance");
+    this.tracker.abort(stopping, false);
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<"expired">((resolve) => (timer = setTimeout(() => resolve("expired"), drainMs)));
+    const outcome = await Promise.race([Promise.all([closed, this.tracker.idle()]).then(() => "drained" as const), expired]);
+    clearTimeout(timer);
+    if (outcome === "expired") {
+      this.tracker.abort(stopping, true);
+      this.server.forceShutdown();
+    }
+    return { drained: outcome === "drained" };
+  }
+}

@@ -1,0 +1,56 @@
+import { Metadata, type ServiceError, type status } from "@grpc/grpc-js";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { anyPack, anyUnpack } from "@bufbuild/protobuf/wkt";
+import { StatusSchema } from "@crs/contracts/gen/google/rpc/status_pb";
+import { BadRequestSchema, ErrorInfoSchema } from "@crs/contracts/gen/google/rpc/error_details_pb";
+
+/** The trailer gRPC uses for a binary `google.rpc.Status` (the "rich error model"). */
+export const STATUS_DETAILS_KEY = "grpc-status-details-bin";
+
+/** What a client can branch on in a failed call, in any language. */
+export interface ErrorDetail {
+  /** The gRPC status code. */
+  readonly code: status;
+  /** Human-readable message. */
+  readonly message: string;
+  /** `ErrorInfo.reason`: an UPPER_SNAKE token, stable across versions. */
+  readonly reason: string;
+  /** `ErrorInfo.domain`: the proto package of the service that failed. */
+  readonly domain: string;
+  /** `ErrorInfo.metadata`: extra detail such as the offending field. */
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+/** Encodes `detail` as a grpc-js ServiceError with the Status trailer set. */
+export function toServiceError(detail: ErrorDetail): ServiceError {
+  const details = [anyPack(ErrorInfoSchema, create(ErrorInfoSchema, {
+    reason: detail.reason,
+    domain: detail.domain,
+    metadata: { ...detail.metadata },
+  }))];
+  const field = detail.metadata["field"];
+  if (field !== undefined) {
+    details.push(anyPack(BadRequestSchema, create(BadRequestSchema, {
+      fieldViolations: [{ field, description: detail.message, reason: detail.reason }],
+    })));
+  }
+  const rich = create(StatusSchema, { code: detail.code, message: detail.message, details });
+  const metadata = new Metadata();
+  metadata.set(STATUS_DETAILS_KEY, Buffer.from(toBinary(StatusSchema, rich)));
+  const error = new Error(detail.message) as ServiceError;
+  return Object.assign(error, { code: detail.code, details: detail.message, metadata });
+}
+
+/** Reads the ErrorInfo of a failed call, or undefined when the server sent none. */
+export function errorDetailOf(error: Partial<ServiceError>): ErrorDetail | undefined {
+  const raw = error.metadata?.get(STATUS_DETAILS_KEY)[0];
+  if (raw === undefined || typeof raw === "string") return undefined;
+  const rich = fromBinary(StatusSchema, raw);
+  for (const any of rich.details) {
+    const info = anyUnpack(any, ErrorInfoSchema);
+    if (info !== undefined) {
+      return { code: rich.code, message: rich.message, reason: info.reason, domain: info.domain, metadata: info.metadata };
+    }
+  }
+  return undefined;
+}
