@@ -1,0 +1,84 @@
+import { decodeLine } from "./decode-line.js";
+import type { RolloutMeta, RolloutRecord, SkipReason } from "./record.js";
+
+/** A whole rollout decoded: identity, records in file order, and what was skipped. */
+export interface DecodedRollout {
+  /** First session_meta of the file (later ones are inherited parent copies); null when none. */
+  readonly meta: RolloutMeta | null;
+  /** Every decoded record except session_meta, in file order. */
+  readonly records: readonly RolloutRecord[];
+  /** Non-blank lines read. */
+  readonly lines: number;
+  /** Skipped lines by reason (blank lines included). */
+  readonly skipped: Readonly<Partial<Record<SkipReason, number>>>;
+  /** True when the last non-blank line was not valid JSON (a torn write). */
+  readonly tornTail: boolean;
+  /** Count of each event_msg payload type seen. */
+  readonly payloadTypes: Readonly<Record<string, number>>;
+}
+
+/** Incremental decoder for one rollout: push lines as they stream in, then take the result. */
+export class RolloutCollector {
+  private meta: RolloutMeta | null = null;
+  private readonly records: RolloutRecord[] = [];
+  private lines = 0;
+  private readonly skipped: Partial<Record<SkipReason, number>> = {};
+  private tornTail = false;
+  private readonly payloadTypes: Record<string, number> = {};
+
+  /** Decodes and keeps one line. */
+  push(line: string): void {
+    const decoded = decodeLine(line);
+    if (!decoded.ok) {
+      this.skipped[decoded.skip] = (this.skipped[decoded.skip] ?? 0) + 1;
+      if (decoded.skip !== "blank") {
+        this.lines += 1;
+        this.tornTail = decoded.skip === "not_json";
+      }
+      return;
+    }
+    this.lines += 1;
+    this.tornTail = false;
+    const record = decoded.record;
+    if (record.kind === "session_meta") {
+      this.meta ??= record.meta;
+      return;
+    }
+    const payloadType = record.kind === "event" ? record.payloadType : eventPayloadType(record);
+    if (payloadType !== "") this.payloadTypes[payloadType] = (this.payloadTypes[payloadType] ?? 0) + 1;
+    this.records.push(record);
+  }
+
+  /** The rollout decoded so far. */
+  result(): DecodedRollout {
+    return {
+      meta: this.meta,
+      records: [...this.records],
+      lines: this.lines,
+      skipped: { ...this.skipped },
+      tornTail: this.tornTail,
+      payloadTypes: { ...this.payloadTypes },
+    };
+  }
+}
+
+function eventPayloadType(record: RolloutRecord): string {
+  switch (record.kind) {
+    case "task_started":
+    case "task_complete":
+    case "turn_aborted":
+    case "token_count":
+    case "agent_message":
+    case "thread_rolled_back":
+      return record.kind;
+    default:
+      return "";
+  }
+}
+
+/** Decodes every line of one rollout. */
+export function collectRollout(lines: Iterable<string>): DecodedRollout {
+  const collector = new RolloutCollector();
+  for (const line of lines) collector.push(line);
+  return collector.result();
+}

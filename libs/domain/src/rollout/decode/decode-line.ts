@@ -1,0 +1,58 @@
+import { isObject, str, trimmed, type JsonObject } from "../json.js";
+import { parseTimestamp } from "../time.js";
+import { decodeEvent } from "./event.js";
+import { metaFromPayload } from "./meta.js";
+import type { DecodedLine } from "./record.js";
+import { decodeResponseItem, RESPONSE_ITEM_TYPES } from "./response-item.js";
+
+const IGNORED_TYPES = new Set(["world_state", "inter_agent_communication", "inter_agent_communication_metadata"]);
+
+function stampOf(line: JsonObject): { timestamp: string; tsMs: number | null } {
+  const timestamp = str(line, "timestamp");
+  return { timestamp, tsMs: timestamp === "" ? null : parseTimestamp(timestamp) };
+}
+
+// Pre-wrapper rollouts: a bare SessionMeta first, then bare response items and state markers.
+function decodeLegacy(line: JsonObject): DecodedLine {
+  const stamp = { timestamp: "", tsMs: null };
+  const type = line["type"];
+  if (typeof type === "string" && RESPONSE_ITEM_TYPES.has(type)) return decodeResponseItem(line, stamp);
+  if ("record_type" in line) return { ok: false, skip: "not_analysed" };
+  if (type === undefined && trimmed(line, "id") !== "") {
+    // The bare meta's own timestamp is the session start, not a line time.
+    return { ok: true, record: { kind: "session_meta", meta: metaFromPayload(line), ...stamp } };
+  }
+  return { ok: false, skip: "unknown_type" };
+}
+
+/** Decodes one rollout line into a body-free record, or says why it was skipped. */
+export function decodeLine(text: string): DecodedLine {
+  const trimmedText = text.trim();
+  if (trimmedText === "") return { ok: false, skip: "blank" };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmedText);
+  } catch {
+    return { ok: false, skip: "not_json" };
+  }
+  if (!isObject(parsed)) return { ok: false, skip: "not_object" };
+  if (!("payload" in parsed)) return decodeLegacy(parsed);
+  const payload = parsed["payload"];
+  const type = str(parsed, "type");
+  if (!isObject(payload)) return { ok: false, skip: "missing_payload" };
+  const stamp = stampOf(parsed);
+  switch (type) {
+    case "session_meta":
+      return { ok: true, record: { kind: "session_meta", meta: metaFromPayload(payload), ...stamp } };
+    case "event_msg":
+      return decodeEvent(payload, stamp);
+    case "response_item":
+      return decodeResponseItem(payload, stamp);
+    case "compacted":
+      return { ok: true, record: { kind: "compacted", ...stamp } };
+    case "turn_context":
+      return { ok: true, record: { kind: "turn_context", turnId: trimmed(payload, "turn_id"), model: trimmed(payload, "model"), ...stamp } };
+    default:
+      return { ok: false, skip: IGNORED_TYPES.has(type) ? "not_analysed" : "unknown_type" };
+  }
+}

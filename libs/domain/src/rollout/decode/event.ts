@@ -1,0 +1,59 @@
+import { classifyZeroTool } from "../zero-tool.js";
+import { int, obj, str, trimmed, type JsonObject } from "../json.js";
+import type { DecodedLine, RolloutRecord } from "./record.js";
+
+interface Stamp {
+  readonly timestamp: string;
+  readonly tsMs: number | null;
+}
+
+function ok(record: RolloutRecord): DecodedLine {
+  return { ok: true, record };
+}
+
+function nonNegative(v: number | null): number | null {
+  return v === null || v < 0 ? null : v;
+}
+
+function lastInputTokens(payload: JsonObject): number {
+  const last = obj(payload, "info") === null ? null : obj(obj(payload, "info") ?? {}, "last_token_usage");
+  const v = last === null ? null : int(last, "input_tokens");
+  return v !== null && v > 0 ? v : 0;
+}
+
+/** Decodes an event_msg payload; upstream's `turn_*` aliases read as the `task_*` kinds. */
+export function decodeEvent(payload: JsonObject, stamp: Stamp): DecodedLine {
+  const type = str(payload, "type");
+  switch (type) {
+    case "task_started":
+    case "turn_started":
+      return ok({ kind: "task_started", turnId: trimmed(payload, "turn_id"), alias: type === "turn_started", ...stamp });
+    case "task_complete":
+    case "turn_complete":
+      return ok({
+        kind: "task_complete",
+        turnId: trimmed(payload, "turn_id"),
+        alias: type === "turn_complete",
+        durationMs: nonNegative(int(payload, "duration_ms")),
+        ttftMs: nonNegative(int(payload, "time_to_first_token_ms")),
+        ...stamp,
+      });
+    case "turn_aborted":
+      return ok({
+        kind: "turn_aborted",
+        turnId: trimmed(payload, "turn_id"),
+        reason: str(payload, "reason"),
+        durationMs: nonNegative(int(payload, "duration_ms")),
+        ...stamp,
+      });
+    case "token_count":
+      return ok({ kind: "token_count", inputTokens: lastInputTokens(payload), ...stamp });
+    case "agent_message":
+      // The message text is reduced to its zero-tool category here and dropped.
+      return ok({ kind: "agent_message", phase: trimmed(payload, "phase"), category: classifyZeroTool(str(payload, "message")), ...stamp });
+    case "thread_rolled_back":
+      return ok({ kind: "thread_rolled_back", numTurns: Math.max(0, int(payload, "num_turns") ?? 0), ...stamp });
+    default:
+      return ok({ kind: "event", payloadType: type, ...stamp });
+  }
+}

@@ -1,0 +1,82 @@
+import type { Envelope } from "../envelope.js";
+import type { ZeroToolCategory } from "../zero-tool.js";
+
+/** Identity of a rollout, from its first session_meta. */
+export interface RolloutMeta {
+  readonly rolloutId: string;
+  readonly provider: string;
+  readonly cliVersion: string;
+  readonly cwd: string;
+  readonly originator: string;
+  /** `cli`, `exec`, … or `subagent` / `subagent:<kind>` for object sources. */
+  readonly source: string;
+  readonly threadSource: string;
+  /** Parent thread of a subagent rollout, when named. */
+  readonly parentThreadId: string;
+}
+
+/** Lifecycle event kinds after alias normalisation. */
+export type LifecycleKind = "task_started" | "task_complete" | "turn_aborted";
+
+/** How a tool call was written. */
+export type CallPayloadKind = "function_call" | "custom_tool_call" | "local_shell_call";
+
+interface Stamped {
+  /** The line's raw timestamp text ("" when absent). */
+  readonly timestamp: string;
+  /** Parsed timestamp, null when absent or unparseable. */
+  readonly tsMs: number | null;
+}
+
+/** One decoded, body-free rollout line. */
+export type RolloutRecord =
+  | ({ readonly kind: "session_meta"; readonly meta: RolloutMeta } & Stamped)
+  | ({ readonly kind: "task_started"; readonly turnId: string; readonly alias: boolean } & Stamped)
+  | ({
+      readonly kind: "task_complete";
+      readonly turnId: string;
+      readonly alias: boolean;
+      readonly durationMs: number | null;
+      readonly ttftMs: number | null;
+    } & Stamped)
+  | ({
+      readonly kind: "turn_aborted";
+      readonly turnId: string;
+      readonly reason: string;
+      readonly durationMs: number | null;
+    } & Stamped)
+  | ({ readonly kind: "token_count"; readonly inputTokens: number } & Stamped)
+  | ({ readonly kind: "compacted" } & Stamped)
+  | ({ readonly kind: "turn_context"; readonly turnId: string; readonly model: string } & Stamped)
+  | ({
+      readonly kind: "tool_call";
+      readonly payloadKind: CallPayloadKind;
+      readonly callId: string;
+      readonly tool: string;
+      readonly head: string;
+      readonly targets: readonly string[];
+      readonly stdinPoll: boolean;
+    } & Stamped)
+  | ({ readonly kind: "tool_output"; readonly callId: string; readonly envelope: Envelope } & Stamped)
+  | ({ readonly kind: "agent_message"; readonly phase: string; readonly category: ZeroToolCategory } & Stamped)
+  | ({ readonly kind: "model_output" } & Stamped)
+  | ({ readonly kind: "goal_continuation" } & Stamped)
+  | ({ readonly kind: "thread_rolled_back"; readonly numTurns: number } & Stamped)
+  | ({ readonly kind: "event"; readonly payloadType: string } & Stamped);
+
+/** Kind of a decoded record. */
+export type RecordKind = RolloutRecord["kind"];
+
+/** Why a line produced no record. */
+export type SkipReason =
+  | "blank"
+  | "not_json"
+  | "not_object"
+  | "unknown_type"
+  | "not_analysed"
+  | "missing_payload";
+
+/** Result of decoding one line. */
+export type DecodedLine =
+  | { readonly ok: true; readonly record: RolloutRecord }
+  | { readonly ok: false; readonly skip: SkipReason };

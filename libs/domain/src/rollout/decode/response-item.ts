@@ -1,0 +1,87 @@
+import { freeformCallHead, functionCallHead, localShellHead, type CallHead } from "../command-head.js";
+import { decodeEnvelope } from "../envelope.js";
+import { firstNonBlank, isObject, str, trimmed, type JsonObject } from "../json.js";
+import type { CallPayloadKind, DecodedLine, RolloutRecord } from "./record.js";
+
+/** Response-item types that may appear bare in the legacy layout. */
+export const RESPONSE_ITEM_TYPES = new Set([
+  "message",
+  "reasoning",
+  "function_call",
+  "function_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
+  "local_shell_call",
+  "web_search_call",
+]);
+
+const GOAL_MARKER = '<codex_internal_context source="goal">';
+
+interface Stamp {
+  readonly timestamp: string;
+  readonly tsMs: number | null;
+}
+
+function ok(record: RolloutRecord): DecodedLine {
+  return { ok: true, record };
+}
+
+/** Text of an output: the string itself, the texts of a content array, else the raw JSON. */
+export function outputText(output: unknown): string {
+  if (output === undefined || output === null) return "";
+  if (typeof output === "string") return output;
+  if (Array.isArray(output)) {
+    const texts = output.filter(isObject).map((item) => item["text"]).filter((t): t is string => typeof t === "string");
+    if (texts.length > 0) return texts.join("\n");
+  }
+  return JSON.stringify(output);
+}
+
+function isGoalContinuation(payload: JsonObject): boolean {
+  const content = payload["content"];
+  if (!Array.isArray(content)) return false;
+  return content.some((c) => isObject(c) && c["type"] === "input_text" && str(c, "text").includes(GOAL_MARKER));
+}
+
+function call(payload: JsonObject, stamp: Stamp, payloadKind: CallPayloadKind, tool: string, head: CallHead): DecodedLine {
+  const callId = firstNonBlank(payload, "call_id", "id");
+  return ok({ kind: "tool_call", payloadKind, callId, tool, ...head, ...stamp });
+}
+
+function functionArgs(payload: JsonObject): string {
+  const args = payload["arguments"];
+  // Arguments are a JSON-encoded string; tolerate writers that inline the object.
+  if (isObject(args)) return JSON.stringify(args);
+  return firstNonBlank(payload, "arguments", "input");
+}
+
+/** Decodes a response_item payload into a record or a skip reason. */
+export function decodeResponseItem(payload: JsonObject, stamp: Stamp): DecodedLine {
+  switch (payload["type"]) {
+    case "message": {
+      const role = str(payload, "role");
+      if (role === "assistant") return ok({ kind: "model_output", ...stamp });
+      if (role === "user" && isGoalContinuation(payload)) return ok({ kind: "goal_continuation", ...stamp });
+      return { ok: false, skip: "not_analysed" };
+    }
+    case "reasoning":
+      return ok({ kind: "model_output", ...stamp });
+    case "function_call": {
+      const tool = trimmed(payload, "name");
+      return call(payload, stamp, "function_call", tool, functionCallHead(tool, functionArgs(payload)));
+    }
+    case "custom_tool_call": {
+      const tool = trimmed(payload, "name");
+      return call(payload, stamp, "custom_tool_call", tool, freeformCallHead(tool, str(payload, "input")));
+    }
+    case "local_shell_call":
+      return call(payload, stamp, "local_shell_call", "local_shell", localShellHead(payload["action"]));
+    case "function_call_output":
+    case "custom_tool_call_output": {
+      const callId = firstNonBlank(payload, "call_id", "id");
+      return ok({ kind: "tool_output", callId, envelope: decodeEnvelope(outputText(payload["output"])), ...stamp });
+    }
+    default:
+      return { ok: false, skip: "not_analysed" };
+  }
+}
