@@ -6,15 +6,17 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { ApplyMetrics, Delta } from "./delta_pb.js";
 import { file_crs_state_v1_delta } from "./delta_pb.js";
-import type { IndexSize, ProjectState } from "./types_pb.js";
+import type { IndexSize, ProjectConfig, ProjectState } from "./types_pb.js";
 import { file_crs_state_v1_types } from "./types_pb.js";
+import type { FieldMask } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_field_mask } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file crs/state/v1/state.proto.
  */
 export const file_crs_state_v1_state: GenFile = /*@__PURE__*/
-  fileDesc("ChhjcnMvc3RhdGUvdjEvc3RhdGUucHJvdG8SDGNycy5zdGF0ZS52MSKlAgoMQXBwbHlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSIgoFZGVsdGEYAiABKAsyEy5jcnMuc3RhdGUudjEuRGVsdGESIAoTZXhwZWN0ZWRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBCABKAkSEgoKc2Vzc2lvbl9pZBgFIAEoCRIOCgZvcmlnaW4YBiABKAkSOgoIbWV0YWRhdGEYByADKAsyKC5jcnMuc3RhdGUudjEuQXBwbHlSZXF1ZXN0Lk1ldGFkYXRhRW50cnkaLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uImIKDUFwcGx5UmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBIrCgdtZXRyaWNzGAIgASgLMhouY3JzLnN0YXRlLnYxLkFwcGx5TWV0cmljcxIQCghyZXBsYXllZBgDIAEoCCIqChRHZXRHZW5lcmF0aW9uUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIkYKFUdldEdlbmVyYXRpb25SZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEhkKEW9sZGVzdF9nZW5lcmF0aW9uGAIgASgEIm0KEkdldFNuYXBzaG90UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhoKDWF0X2dlbmVyYXRpb24YAiABKARIAIgBARIVCg1pbmNsdWRlX3N0YXRlGAMgASgIQhAKDl9hdF9nZW5lcmF0aW9uIp4BCgxTbmFwc2hvdEluZm8SEgoKcHJvamVjdF9pZBgBIAEoCRISCgpnZW5lcmF0aW9uGAIgASgEEhwKFGNvbW1pdHRlZF9hdF91bml4X21zGAMgASgDEiwKC2luZGV4X3NpemVzGAQgAygLMhcuY3JzLnN0YXRlLnYxLkluZGV4U2l6ZRIaChJnZW5lcmF0aW9uc19iZWhpbmQYBSABKAQibgoTR2V0U25hcHNob3RSZXNwb25zZRIsCghzbmFwc2hvdBgBIAEoCzIaLmNycy5zdGF0ZS52MS5TbmFwc2hvdEluZm8SKQoFc3RhdGUYAiABKAsyGi5jcnMuc3RhdGUudjEuUHJvamVjdFN0YXRlIqgBCg5DaGVja3BvaW50SW5mbxIVCg1jaGVja3BvaW50X2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSEgoKZ2VuZXJhdGlvbhgDIAEoBBIaChJjcmVhdGVkX2F0X3VuaXhfbXMYBCABKAMSDQoFbGFiZWwYBSABKAkSLAoLaW5kZXhfc2l6ZXMYBiADKAsyFy5jcnMuc3RhdGUudjEuSW5kZXhTaXplIoQBChFDaGVja3BvaW50UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YAiABKARIAIgBARISCgpyZXF1ZXN0X2lkGAMgASgJEg0KBWxhYmVsGAQgASgJQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uIloKEkNoZWNrcG9pbnRSZXNwb25zZRIwCgpjaGVja3BvaW50GAEgASgLMhwuY3JzLnN0YXRlLnYxLkNoZWNrcG9pbnRJbmZvEhIKCmdlbmVyYXRpb24YAiABKAQiUwoWTGlzdENoZWNrcG9pbnRzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoDRISCgpwYWdlX3Rva2VuGAMgASgJImUKF0xpc3RDaGVja3BvaW50c1Jlc3BvbnNlEjEKC2NoZWNrcG9pbnRzGAEgAygLMhwuY3JzLnN0YXRlLnYxLkNoZWNrcG9pbnRJbmZvEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKSAQoXRGVsZXRlQ2hlY2twb2ludFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1jaGVja3BvaW50X2lkGAIgASgJEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YAyABKARIAIgBARISCgpyZXF1ZXN0X2lkGAQgASgJQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uIi4KGERlbGV0ZUNoZWNrcG9pbnRSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEIokBCg5SZXN0b3JlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWNoZWNrcG9pbnRfaWQYAiABKAkSIAoTZXhwZWN0ZWRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBCABKAlCFgoUX2V4cGVjdGVkX2dlbmVyYXRpb24iRwoPUmVzdG9yZVJlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSIAoYcmVzdG9yZWRfZnJvbV9nZW5lcmF0aW9uGAIgASgEIooBCgtGb3JrUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhkKEXRhcmdldF9wcm9qZWN0X2lkGAIgASgJEhcKDWF0X2dlbmVyYXRpb24YAyABKARIABIXCg1jaGVja3BvaW50X2lkGAQgASgJSAASEgoKcmVxdWVzdF9pZBgFIAEoCUIGCgRmcm9tIlgKDEZvcmtSZXNwb25zZRIZChF0YXJnZXRfcHJvamVjdF9pZBgBIAEoCRISCgpnZW5lcmF0aW9uGAIgASgEEhkKEXNvdXJjZV9nZW5lcmF0aW9uGAMgASgEIngKFERlbGV0ZVByb2plY3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSIAoTZXhwZWN0ZWRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYAyABKAlCFgoUX2V4cGVjdGVkX2dlbmVyYXRpb24iKwoVRGVsZXRlUHJvamVjdFJlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQy8wUKDFN0YXRlU2VydmljZRJACgVBcHBseRIaLmNycy5zdGF0ZS52MS5BcHBseVJlcXVlc3QaGy5jcnMuc3RhdGUudjEuQXBwbHlSZXNwb25zZRJYCg1HZXRHZW5lcmF0aW9uEiIuY3JzLnN0YXRlLnYxLkdldEdlbmVyYXRpb25SZXF1ZXN0GiMuY3JzLnN0YXRlLnYxLkdldEdlbmVyYXRpb25SZXNwb25zZRJSCgtHZXRTbmFwc2hvdBIgLmNycy5zdGF0ZS52MS5HZXRTbmFwc2hvdFJlcXVlc3QaIS5jcnMuc3RhdGUudjEuR2V0U25hcHNob3RSZXNwb25zZRJPCgpDaGVja3BvaW50Eh8uY3JzLnN0YXRlLnYxLkNoZWNrcG9pbnRSZXF1ZXN0GiAuY3JzLnN0YXRlLnYxLkNoZWNrcG9pbnRSZXNwb25zZRJeCg9MaXN0Q2hlY2twb2ludHMSJC5jcnMuc3RhdGUudjEuTGlzdENoZWNrcG9pbnRzUmVxdWVzdBolLmNycy5zdGF0ZS52MS5MaXN0Q2hlY2twb2ludHNSZXNwb25zZRJhChBEZWxldGVDaGVja3BvaW50EiUuY3JzLnN0YXRlLnYxLkRlbGV0ZUNoZWNrcG9pbnRSZXF1ZXN0GiYuY3JzLnN0YXRlLnYxLkRlbGV0ZUNoZWNrcG9pbnRSZXNwb25zZRJGCgdSZXN0b3JlEhwuY3JzLnN0YXRlLnYxLlJlc3RvcmVSZXF1ZXN0Gh0uY3JzLnN0YXRlLnYxLlJlc3RvcmVSZXNwb25zZRI9CgRGb3JrEhkuY3JzLnN0YXRlLnYxLkZvcmtSZXF1ZXN0GhouY3JzLnN0YXRlLnYxLkZvcmtSZXNwb25zZRJYCg1EZWxldGVQcm9qZWN0EiIuY3JzLnN0YXRlLnYxLkRlbGV0ZVByb2plY3RSZXF1ZXN0GiMuY3JzLnN0YXRlLnYxLkRlbGV0ZVByb2plY3RSZXNwb25zZWIGcHJvdG8z", [file_crs_state_v1_delta, file_crs_state_v1_types]);
+  fileDesc("ChhjcnMvc3RhdGUvdjEvc3RhdGUucHJvdG8SDGNycy5zdGF0ZS52MSL2AgoMQXBwbHlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSIgoFZGVsdGEYAiABKAsyEy5jcnMuc3RhdGUudjEuRGVsdGESIAoTZXhwZWN0ZWRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBCABKAkSEgoKc2Vzc2lvbl9pZBgFIAEoCRIOCgZvcmlnaW4YBiABKAkSOgoIbWV0YWRhdGEYByADKAsyKC5jcnMuc3RhdGUudjEuQXBwbHlSZXF1ZXN0Lk1ldGFkYXRhRW50cnkSIAoTc25hcHNob3RfZ2VuZXJhdGlvbhgIIAEoBEgBiAEBEhUKDXZhbGlkYXRlX29ubHkYCSABKAgaLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uQhYKFF9zbmFwc2hvdF9nZW5lcmF0aW9uImIKDUFwcGx5UmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBIrCgdtZXRyaWNzGAIgASgLMhouY3JzLnN0YXRlLnYxLkFwcGx5TWV0cmljcxIQCghyZXBsYXllZBgDIAEoCCIqChRHZXRHZW5lcmF0aW9uUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIkYKFUdldEdlbmVyYXRpb25SZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEhkKEW9sZGVzdF9nZW5lcmF0aW9uGAIgASgEIm0KEkdldFNuYXBzaG90UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhoKDWF0X2dlbmVyYXRpb24YAiABKARIAIgBARIVCg1pbmNsdWRlX3N0YXRlGAMgASgIQhAKDl9hdF9nZW5lcmF0aW9uIp4BCgxTbmFwc2hvdEluZm8SEgoKcHJvamVjdF9pZBgBIAEoCRISCgpnZW5lcmF0aW9uGAIgASgEEhwKFGNvbW1pdHRlZF9hdF91bml4X21zGAMgASgDEiwKC2luZGV4X3NpemVzGAQgAygLMhcuY3JzLnN0YXRlLnYxLkluZGV4U2l6ZRIaChJnZW5lcmF0aW9uc19iZWhpbmQYBSABKAQibgoTR2V0U25hcHNob3RSZXNwb25zZRIsCghzbmFwc2hvdBgBIAEoCzIaLmNycy5zdGF0ZS52MS5TbmFwc2hvdEluZm8SKQoFc3RhdGUYAiABKAsyGi5jcnMuc3RhdGUudjEuUHJvamVjdFN0YXRlIqgBCg5DaGVja3BvaW50SW5mbxIVCg1jaGVja3BvaW50X2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSEgoKZ2VuZXJhdGlvbhgDIAEoBBIaChJjcmVhdGVkX2F0X3VuaXhfbXMYBCABKAMSDQoFbGFiZWwYBSABKAkSLAoLaW5kZXhfc2l6ZXMYBiADKAsyFy5jcnMuc3RhdGUudjEuSW5kZXhTaXplIoQBChFDaGVja3BvaW50UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YAiABKARIAIgBARISCgpyZXF1ZXN0X2lkGAMgASgJEg0KBWxhYmVsGAQgASgJQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uIloKEkNoZWNrcG9pbnRSZXNwb25zZRIwCgpjaGVja3BvaW50GAEgASgLMhwuY3JzLnN0YXRlLnYxLkNoZWNrcG9pbnRJbmZvEhIKCmdlbmVyYXRpb24YAiABKAQiUwoWTGlzdENoZWNrcG9pbnRzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoDRISCgpwYWdlX3Rva2VuGAMgASgJImUKF0xpc3RDaGVja3BvaW50c1Jlc3BvbnNlEjEKC2NoZWNrcG9pbnRzGAEgAygLMhwuY3JzLnN0YXRlLnYxLkNoZWNrcG9pbnRJbmZvEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKSAQoXRGVsZXRlQ2hlY2twb2ludFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1jaGVja3BvaW50X2lkGAIgASgJEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YAyABKARIAIgBARISCgpyZXF1ZXN0X2lkGAQgASgJQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uIi4KGERlbGV0ZUNoZWNrcG9pbnRSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEIokBCg5SZXN0b3JlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWNoZWNrcG9pbnRfaWQYAiABKAkSIAoTZXhwZWN0ZWRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBCABKAlCFgoUX2V4cGVjdGVkX2dlbmVyYXRpb24iRwoPUmVzdG9yZVJlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSIAoYcmVzdG9yZWRfZnJvbV9nZW5lcmF0aW9uGAIgASgEIsQBCgtGb3JrUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhkKEXRhcmdldF9wcm9qZWN0X2lkGAIgASgJEhcKDWF0X2dlbmVyYXRpb24YAyABKARIABIXCg1jaGVja3BvaW50X2lkGAQgASgJSAASEgoKcmVxdWVzdF9pZBgFIAEoCRIgChNleHBlY3RlZF9nZW5lcmF0aW9uGAYgASgESAGIAQFCBgoEZnJvbUIWChRfZXhwZWN0ZWRfZ2VuZXJhdGlvbiJYCgxGb3JrUmVzcG9uc2USGQoRdGFyZ2V0X3Byb2plY3RfaWQYASABKAkSEgoKZ2VuZXJhdGlvbhgCIAEoBBIZChFzb3VyY2VfZ2VuZXJhdGlvbhgDIAEoBCJ4ChREZWxldGVQcm9qZWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YAiABKARIAIgBARISCgpyZXF1ZXN0X2lkGAMgASgJQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uIisKFURlbGV0ZVByb2plY3RSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEIi0KF0dldFByb2plY3RDb25maWdSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkiWwoYR2V0UHJvamVjdENvbmZpZ1Jlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSKwoGY29uZmlnGAIgASgLMhsuY3JzLnN0YXRlLnYxLlByb2plY3RDb25maWci3AEKGlVwZGF0ZVByb2plY3RDb25maWdSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSKwoGY29uZmlnGAIgASgLMhsuY3JzLnN0YXRlLnYxLlByb2plY3RDb25maWcSLwoLdXBkYXRlX21hc2sYAyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YBCABKARIAIgBARISCgpyZXF1ZXN0X2lkGAUgASgJQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uIl4KG1VwZGF0ZVByb2plY3RDb25maWdSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEisKBmNvbmZpZxgCIAEoCzIbLmNycy5zdGF0ZS52MS5Qcm9qZWN0Q29uZmlnMsIHCgxTdGF0ZVNlcnZpY2USQAoFQXBwbHkSGi5jcnMuc3RhdGUudjEuQXBwbHlSZXF1ZXN0GhsuY3JzLnN0YXRlLnYxLkFwcGx5UmVzcG9uc2USWAoNR2V0R2VuZXJhdGlvbhIiLmNycy5zdGF0ZS52MS5HZXRHZW5lcmF0aW9uUmVxdWVzdBojLmNycy5zdGF0ZS52MS5HZXRHZW5lcmF0aW9uUmVzcG9uc2USUgoLR2V0U25hcHNob3QSIC5jcnMuc3RhdGUudjEuR2V0U25hcHNob3RSZXF1ZXN0GiEuY3JzLnN0YXRlLnYxLkdldFNuYXBzaG90UmVzcG9uc2USTwoKQ2hlY2twb2ludBIfLmNycy5zdGF0ZS52MS5DaGVja3BvaW50UmVxdWVzdBogLmNycy5zdGF0ZS52MS5DaGVja3BvaW50UmVzcG9uc2USXgoPTGlzdENoZWNrcG9pbnRzEiQuY3JzLnN0YXRlLnYxLkxpc3RDaGVja3BvaW50c1JlcXVlc3QaJS5jcnMuc3RhdGUudjEuTGlzdENoZWNrcG9pbnRzUmVzcG9uc2USYQoQRGVsZXRlQ2hlY2twb2ludBIlLmNycy5zdGF0ZS52MS5EZWxldGVDaGVja3BvaW50UmVxdWVzdBomLmNycy5zdGF0ZS52MS5EZWxldGVDaGVja3BvaW50UmVzcG9uc2USRgoHUmVzdG9yZRIcLmNycy5zdGF0ZS52MS5SZXN0b3JlUmVxdWVzdBodLmNycy5zdGF0ZS52MS5SZXN0b3JlUmVzcG9uc2USPQoERm9yaxIZLmNycy5zdGF0ZS52MS5Gb3JrUmVxdWVzdBoaLmNycy5zdGF0ZS52MS5Gb3JrUmVzcG9uc2USWAoNRGVsZXRlUHJvamVjdBIiLmNycy5zdGF0ZS52MS5EZWxldGVQcm9qZWN0UmVxdWVzdBojLmNycy5zdGF0ZS52MS5EZWxldGVQcm9qZWN0UmVzcG9uc2USYQoQR2V0UHJvamVjdENvbmZpZxIlLmNycy5zdGF0ZS52MS5HZXRQcm9qZWN0Q29uZmlnUmVxdWVzdBomLmNycy5zdGF0ZS52MS5HZXRQcm9qZWN0Q29uZmlnUmVzcG9uc2USagoTVXBkYXRlUHJvamVjdENvbmZpZxIoLmNycy5zdGF0ZS52MS5VcGRhdGVQcm9qZWN0Q29uZmlnUmVxdWVzdBopLmNycy5zdGF0ZS52MS5VcGRhdGVQcm9qZWN0Q29uZmlnUmVzcG9uc2ViBnByb3RvMw", [file_crs_state_v1_delta, file_crs_state_v1_types, file_google_protobuf_field_mask]);
 
 /**
  * ApplyRequest carries one delta for one project.
@@ -70,6 +72,22 @@ export type ApplyRequest = Message<"crs.state.v1.ApplyRequest"> & {
    * @generated from field: map<string, string> metadata = 7;
    */
   metadata: { [key: string]: string };
+
+  /**
+   * Generation of the snapshot the delta was computed from. When set, the apply fails with
+   * SNAPSHOT_STALE if the project has moved more than the staleness limit past it, and with
+   * DELTA_CONFLICT if a change committed since then conflicts with the delta.
+   *
+   * @generated from field: optional uint64 snapshot_generation = 8;
+   */
+  snapshotGeneration?: bigint | undefined;
+
+  /**
+   * When true, the delta is only validated against the current state; nothing is applied.
+   *
+   * @generated from field: bool validate_only = 9;
+   */
+  validateOnly: boolean;
 };
 
 /**
@@ -646,6 +664,13 @@ export type ForkRequest = Message<"crs.state.v1.ForkRequest"> & {
    * @generated from field: string request_id = 5;
    */
   requestId: string;
+
+  /**
+   * When set, fails with GENERATION_MISMATCH unless the source project is at this generation.
+   *
+   * @generated from field: optional uint64 expected_generation = 6;
+   */
+  expectedGeneration?: bigint | undefined;
 };
 
 /**
@@ -747,6 +772,132 @@ export const DeleteProjectResponseSchema: GenMessage<DeleteProjectResponse> = /*
   messageDesc(file_crs_state_v1_state, 19);
 
 /**
+ * GetProjectConfigRequest names a project.
+ *
+ * @generated from message crs.state.v1.GetProjectConfigRequest
+ */
+export type GetProjectConfigRequest = Message<"crs.state.v1.GetProjectConfigRequest"> & {
+  /**
+   * The project.
+   *
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message crs.state.v1.GetProjectConfigRequest.
+ * Use `create(GetProjectConfigRequestSchema)` to create a new message.
+ */
+export const GetProjectConfigRequestSchema: GenMessage<GetProjectConfigRequest> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_state, 20);
+
+/**
+ * GetProjectConfigResponse carries a configuration.
+ *
+ * @generated from message crs.state.v1.GetProjectConfigResponse
+ */
+export type GetProjectConfigResponse = Message<"crs.state.v1.GetProjectConfigResponse"> & {
+  /**
+   * The project's generation.
+   *
+   * @generated from field: uint64 generation = 1;
+   */
+  generation: bigint;
+
+  /**
+   * The configuration, with server defaults filled in for unset fields.
+   *
+   * @generated from field: crs.state.v1.ProjectConfig config = 2;
+   */
+  config?: ProjectConfig | undefined;
+};
+
+/**
+ * Describes the message crs.state.v1.GetProjectConfigResponse.
+ * Use `create(GetProjectConfigResponseSchema)` to create a new message.
+ */
+export const GetProjectConfigResponseSchema: GenMessage<GetProjectConfigResponse> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_state, 21);
+
+/**
+ * UpdateProjectConfigRequest changes a configuration.
+ *
+ * @generated from message crs.state.v1.UpdateProjectConfigRequest
+ */
+export type UpdateProjectConfigRequest = Message<"crs.state.v1.UpdateProjectConfigRequest"> & {
+  /**
+   * The project.
+   *
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * The new values; only the fields named in update_mask are read.
+   *
+   * @generated from field: crs.state.v1.ProjectConfig config = 2;
+   */
+  config?: ProjectConfig | undefined;
+
+  /**
+   * Fields to change (e.g. `max_clauses`); a named field left at zero reverts to the server default.
+   *
+   * @generated from field: google.protobuf.FieldMask update_mask = 3;
+   */
+  updateMask?: FieldMask | undefined;
+
+  /**
+   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
+   *
+   * @generated from field: optional uint64 expected_generation = 4;
+   */
+  expectedGeneration?: bigint | undefined;
+
+  /**
+   * Client id for idempotent retry.
+   *
+   * @generated from field: string request_id = 5;
+   */
+  requestId: string;
+};
+
+/**
+ * Describes the message crs.state.v1.UpdateProjectConfigRequest.
+ * Use `create(UpdateProjectConfigRequestSchema)` to create a new message.
+ */
+export const UpdateProjectConfigRequestSchema: GenMessage<UpdateProjectConfigRequest> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_state, 22);
+
+/**
+ * UpdateProjectConfigResponse returns the new configuration.
+ *
+ * @generated from message crs.state.v1.UpdateProjectConfigResponse
+ */
+export type UpdateProjectConfigResponse = Message<"crs.state.v1.UpdateProjectConfigResponse"> & {
+  /**
+   * The project's generation after the call.
+   *
+   * @generated from field: uint64 generation = 1;
+   */
+  generation: bigint;
+
+  /**
+   * The configuration, with server defaults filled in.
+   *
+   * @generated from field: crs.state.v1.ProjectConfig config = 2;
+   */
+  config?: ProjectConfig | undefined;
+};
+
+/**
+ * Describes the message crs.state.v1.UpdateProjectConfigResponse.
+ * Use `create(UpdateProjectConfigResponseSchema)` to create a new message.
+ */
+export const UpdateProjectConfigResponseSchema: GenMessage<UpdateProjectConfigResponse> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_state, 23);
+
+/**
  * StateService applies deltas to a project and manages its generations, snapshots, checkpoints
  * and forks. A project is created by its first mutation, restore or fork.
  *
@@ -846,6 +997,26 @@ export const StateService: GenService<{
     methodKind: "unary";
     input: typeof DeleteProjectRequestSchema;
     output: typeof DeleteProjectResponseSchema;
+  },
+  /**
+   * GetProjectConfig returns the project's configuration with defaults filled in.
+   *
+   * @generated from rpc crs.state.v1.StateService.GetProjectConfig
+   */
+  getProjectConfig: {
+    methodKind: "unary";
+    input: typeof GetProjectConfigRequestSchema;
+    output: typeof GetProjectConfigResponseSchema;
+  },
+  /**
+   * UpdateProjectConfig changes the fields named by the update mask (a journaled change).
+   *
+   * @generated from rpc crs.state.v1.StateService.UpdateProjectConfig
+   */
+  updateProjectConfig: {
+    methodKind: "unary";
+    input: typeof UpdateProjectConfigRequestSchema;
+    output: typeof UpdateProjectConfigResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crs_state_v1_state, 0);
