@@ -1,0 +1,168 @@
+/** Clause store: add with duplicate refresh, LRU cap, TTL and session expiry, checks. */
+
+import { Map as IMap } from "immutable";
+import { compareUtf8 } from "../bytes.js";
+import { StateError } from "../errors.js";
+import { clauseSignature, clauseString, isViolated, validateClause, type Assignment, type Clause, type ClauseScope, type Literal } from "./clause.js";
+import { candidateClauses, EMPTY_WATCHES, unwatchClause, watchClause, type WatchIndex } from "./watch-index.js";
+import type { SignalSource } from "../signals.js";
+
+/** Persistent clause state. */
+export interface ClauseStore {
+  /** id -> clause. */
+  readonly clauses: IMap<string, Clause>;
+  /** literal-set signature -> id, for duplicate detection. */
+  readonly bySignature: IMap<string, string>;
+  /** Watched-literal index. */
+  readonly watches: WatchIndex;
+}
+
+/** What a caller supplies to learn a clause. */
+export interface ClauseInput {
+  /** Unique id. */
+  readonly id: string;
+  /** Literals. */
+  readonly literals: readonly Literal[];
+  /** Origin; must be hard. */
+  readonly source: SignalSource;
+  /** Failure kind that produced it. */
+  readonly failureType: string;
+  /** Lifetime scope. @defaultValue "project" */
+  readonly scope?: ClauseScope;
+  /** Owning session; required for session scope. @defaultValue "" */
+  readonly sessionId?: string;
+  /** When it was learned; 0 or absent means now. */
+  readonly learnedAt?: number;
+}
+
+/** Result of adding a clause. */
+export interface AddClauseResult {
+  /** The new store. */
+  readonly store: ClauseStore;
+  /** The stored clause (the existing one when refreshed). */
+  readonly clause: Clause;
+  /** "added", or "refreshed" when an equal literal set was already stored. */
+  readonly outcome: "added" | "refreshed";
+  /** Id of the clause evicted to make room, if any. */
+  readonly evicted: string | undefined;
+}
+
+/** Outcome of checking an assignment against the clauses. */
+export interface ClauseCheckResult {
+  /** True when some clause is violated. */
+  readonly conflict: boolean;
+  /** The violated clause chosen (earliest learned, then smallest id). */
+  readonly violatedClause: Clause | undefined;
+  /** Human-readable reason, "" without conflict. */
+  readonly reason: string;
+}
+
+/** The empty store. */
+export const EMPTY_CLAUSES: ClauseStore = { clauses: IMap(), bySignature: IMap(), watches: EMPTY_WATCHES };
+
+function insert(store: ClauseStore, c: Clause): ClauseStore {
+  return {
+    clauses: store.clauses.set(c.id, c),
+    bySignature: store.bySignature.set(clauseSignature(c.literals), c.id),
+    watches: watchClause(store.watches, c),
+  };
+}
+
+/** Removes a clause by id; an absent id leaves the store unchanged. */
+export function removeClause(store: ClauseStore, id: string): ClauseStore {
+  const c = store.clauses.get(id);
+  if (c === undefined) return store;
+  return {
+    clauses: store.clauses.remove(id),
+    bySignature: store.bySignature.remove(clauseSignature(c.literals)),
+    watches: unwatchClause(store.watches, c),
+  };
+}
+
+/** The least recently used clause: smallest lastUsed, ties by id byte-wise. */
+function leastRecentlyUsed(store: ClauseStore): Clause | undefined {
+  let best: Clause | undefined;
+  for (const c of store.clauses.values()) {
+    if (best === undefined || c.lastUsed < best.lastUsed || (c.lastUsed === best.lastUsed && compareUtf8(c.id, best.id) < 0)) best = c;
+  }
+  return best;
+}
+
+/**
+ * Learns a clause. An equal literal set refreshes the stored clause (use count, last use and
+ * TTL); an id already used by different literals is CLAUSE_CONFLICT; a full store evicts the
+ * least recently used clause.
+ */
+export function addClause(store: ClauseStore, input: ClauseInput, at: number, maxClauses: number): AddClauseResult {
+  const learnedAt = input.learnedAt === undefined || input.learnedAt === 0 ? at : input.learnedAt;
+  const clause: Clause = Object.freeze({
+    id: input.id,
+    literals: Object.freeze((input.literals ?? []).map((l) => Object.freeze({ variable: l.variable, negated: l.negated }))),
+    source: input.source,
+    failureType: input.failureType ?? "",
+    scope: input.scope ?? "project",
+    sessionId: input.sessionId ?? "",
+    learnedAt,
+    refreshedAt: Math.max(learnedAt, at),
+    useCount: 0,
+    lastUsed: at,
+  });
+  validateClause(clause);
+  const dupId = store.bySignature.get(clauseSignature(clause.literals));
+  if (dupId !== undefined) {
+    const old = store.clauses.get(dupId) as Clause;
+    const refreshed: Clause = Object.freeze({ ...old, useCount: old.useCount + 1, lastUsed: at, refreshedAt: Math.max(old.refreshedAt, at) });
+    return { store: { ...store, clauses: store.clauses.set(dupId, refreshed) }, clause: refreshed, outcome: "refreshed", evicted: undefined };
+  }
+  if (store.clauses.has(clause.id)) {
+    throw new StateError("CLAUSE_CONFLICT", `clause ${clause.id} already exists with different literals`, { field: "id" });
+  }
+  let next = store;
+  let evicted: string | undefined;
+  if (next.clauses.size >= maxClauses) {
+    evicted = leastRecentlyUsed(next)?.id;
+    if (evicted !== undefined) next = removeClause(next, evicted);
+  }
+  return { store: insert(next, clause), clause, outcome: "added", evicted };
+}
+
+/** Marks a clause as used at `at`; CLAUSE_NOT_FOUND when absent. */
+export function touchClause(store: ClauseStore, id: string, at: number): ClauseStore {
+  const c = store.clauses.get(id);
+  if (c === undefined) throw new StateError("CLAUSE_NOT_FOUND", `clause ${id} not found`, { field: "clauseId" });
+  return { ...store, clauses: store.clauses.set(id, Object.freeze({ ...c, useCount: c.useCount + 1, lastUsed: at })) };
+}
+
+/** Removes clauses whose TTL (counted from their last refresh) has passed; returns removed ids sorted. */
+export function expireClauses(store: ClauseStore, at: number, ttlMs: number): { store: ClauseStore; removed: string[] } {
+  const removed = [...store.clauses.values()].filter((c) => at - c.refreshedAt > ttlMs).map((c) => c.id).sort(compareUtf8);
+  return { store: removed.reduce(removeClause, store), removed };
+}
+
+/** Removes the session-scoped clauses of `sessionId`; returns removed ids sorted. */
+export function endSessionClauses(store: ClauseStore, sessionId: string): { store: ClauseStore; removed: string[] } {
+  const removed = [...store.clauses.values()]
+    .filter((c) => c.scope === "session" && c.sessionId === sessionId)
+    .map((c) => c.id)
+    .sort(compareUtf8);
+  return { store: removed.reduce(removeClause, store), removed };
+}
+
+/** Finds the violated clause under `assignment`, choosing the earliest learned, then the smallest id. */
+export function checkAssignment(store: ClauseStore, assignment: Assignment): ClauseCheckResult {
+  let chosen: Clause | undefined;
+  for (const id of candidateClauses(store.watches, store.clauses, assignment)) {
+    const c = store.clauses.get(id);
+    if (c === undefined || !isViolated(c, assignment)) continue;
+    if (chosen === undefined || c.learnedAt < chosen.learnedAt || (c.learnedAt === chosen.learnedAt && compareUtf8(c.id, chosen.id) < 0)) {
+      chosen = c;
+    }
+  }
+  if (chosen === undefined) return { conflict: false, violatedClause: undefined, reason: "" };
+  return { conflict: true, violatedClause: chosen, reason: `assignment violates learned clause ${chosen.id}: ${clauseString(chosen)}` };
+}
+
+/** Every clause sorted by id byte-wise. */
+export function allClauses(store: ClauseStore): Clause[] {
+  return [...store.clauses.values()].sort((a, b) => compareUtf8(a.id, b.id));
+}

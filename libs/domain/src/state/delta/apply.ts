@@ -1,0 +1,165 @@
+/**
+ * Validates and applies a delta in one pass over persistent state. Each entry is checked
+ * against the state the previous entries (and, in a composite, the previous siblings)
+ * produced; a failure throws before anything is returned, so the caller's state is untouched.
+ */
+
+import { analyticsDoneKey, analyticsFoundKey, hasResults, pushAnalytics, storedRecord, validateAnalyticsRecord } from "../analytics/analytics-record.js";
+import type { StateConfig } from "../config.js";
+import { freezeConstraint, validateConstraint } from "../constraints/constraint.js";
+import { addEdge, hasEdge, reaches, removeEdge } from "../dependency/dependency-index.js";
+import { invalidDelta, isStateError, StateError } from "../errors.js";
+import { appendHistory } from "../history/history-index.js";
+import { isHardAction, validateProofNumber, type ProofNumber } from "../proof/proof-number.js";
+import type { ProjectState } from "../project-state.js";
+import { isHard, isValidSource } from "../signals.js";
+import { setDistance, validateSimilarityPair } from "../similarity/similarity-index.js";
+import { streamingIncrement, streamingObserve } from "../streaming/streaming-index.js";
+import type { AnalyticsDelta, ConstraintDelta, Delta, DependencyDelta, ProofDelta } from "./delta.js";
+
+/** Inputs an apply needs besides the state. */
+export interface ApplyContext {
+  /** Unix ms of the mutation. */
+  readonly at: number;
+  /** Limits. */
+  readonly config: StateConfig;
+}
+
+function prefixed<T>(field: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (isStateError(err)) throw err.withFieldPrefix(field);
+    throw err;
+  }
+}
+
+function hardViolation(field: string, message: string): StateError {
+  return new StateError("HARD_SIGNAL_VIOLATION", `soft signal cannot perform hard action: ${message}`, { field });
+}
+
+function applyProof(state: ProjectState, d: ProofDelta): ProjectState {
+  const seen = new Set<string>();
+  let proofs = state.proofs;
+  d.updates.forEach((u, i) => {
+    const f = `updates[${i}]`;
+    if (typeof u.nodeId !== "string" || u.nodeId === "") throw invalidDelta(`${f}.nodeId`, "node_id must not be empty");
+    if (seen.has(u.nodeId)) throw invalidDelta(`${f}.nodeId`, `duplicate proof update for node ${u.nodeId}`);
+    seen.add(u.nodeId);
+    validateProofNumber(u, f);
+    // Per entry: the delta cannot vouch for more than it is, and hard actions need a hard entry.
+    if (isHard(u.source) && !isHard(d.source)) throw hardViolation(`${f}.source`, `${d.source} delta cannot carry a ${u.source} entry for node ${u.nodeId}`);
+    if (isHardAction(u) && !isHard(u.source)) {
+      throw hardViolation(`${f}.status`, `node ${u.nodeId} cannot be marked ${u.status.toUpperCase()} or exhausted by ${u.source} signal`);
+    }
+    const value: ProofNumber = Object.freeze({ proof: u.proof, disproof: u.disproof, status: u.status, source: u.source, updatedAt: u.updatedAt });
+    proofs = proofs.set(u.nodeId, value);
+  });
+  return { ...state, proofs };
+}
+
+function applyConstraint(state: ProjectState, d: ConstraintDelta): ProjectState {
+  let constraints = state.constraints;
+  d.remove.forEach((id, i) => {
+    if (!constraints.has(id)) throw new StateError("CONSTRAINT_NOT_FOUND", `index not found: constraint ${id}`, { field: `remove[${i}]` });
+    constraints = constraints.remove(id);
+  });
+  d.update.forEach((c, i) => {
+    validateConstraint(c, `update[${i}]`);
+    if (!constraints.has(c.id)) throw new StateError("CONSTRAINT_NOT_FOUND", `index not found: constraint ${c.id}`, { field: `update[${i}].id` });
+    constraints = constraints.set(c.id, freezeConstraint(c));
+  });
+  d.add.forEach((c, i) => {
+    validateConstraint(c, `add[${i}]`);
+    if (constraints.has(c.id)) throw new StateError("CONSTRAINT_EXISTS", `constraint ${c.id} already exists`, { field: `add[${i}].id` });
+    constraints = constraints.set(c.id, freezeConstraint(c));
+  });
+  return { ...state, constraints };
+}
+
+function applyDependency(state: ProjectState, d: DependencyDelta): ProjectState {
+  let dependency = state.dependency;
+  d.remove.forEach((e, i) => {
+    if (!hasEdge(dependency, e.from, e.to)) throw new StateError("EDGE_NOT_FOUND", `dependency edge ${e.from} -> ${e.to} not found`, { field: `remove[${i}]` });
+    dependency = removeEdge(dependency, e.from, e.to);
+  });
+  d.add.forEach((e, i) => {
+    if (typeof e.from !== "string" || typeof e.to !== "string" || e.from === "" || e.to === "") {
+      throw invalidDelta(`add[${i}]`, "dependency edge ids must not be empty");
+    }
+    if (e.from === e.to) throw invalidDelta(`add[${i}]`, `self-dependency not allowed: ${e.from}`);
+    if (reaches(dependency, e.to, e.from)) {
+      throw new StateError("DEPENDENCY_CYCLE", `cycle detected: ${e.from} -> ${e.to} -> ... -> ${e.from}`, { field: `add[${i}]` });
+    }
+    dependency = addEdge(dependency, e.from, e.to);
+  });
+  return { ...state, dependency };
+}
+
+function applyAnalytics(state: ProjectState, d: AnalyticsDelta, ctx: ApplyContext): ProjectState {
+  validateAnalyticsRecord(d.record, "record");
+  if (!isHard(d.source)) throw hardViolation("source", "analytics results set proven markers and need a hard source");
+  const r = d.record;
+  const id = r.id !== "" ? r.id : `analytics-${r.queryType}-${r.queryTime}-${state.generation + 1}`;
+  const marker: ProofNumber = Object.freeze({ proof: 0n, disproof: 0n, status: "proven", source: d.source, updatedAt: ctx.at });
+  let proofs = state.proofs.set(analyticsDoneKey(r.queryType), marker);
+  if (hasResults(r)) proofs = proofs.set(analyticsFoundKey(r.queryType), marker);
+  const analytics = pushAnalytics(state.analytics, storedRecord(r, id, ctx.config.maxResultsPerRecord), ctx.config.maxAnalyticsRecords);
+  return { ...state, proofs, analytics };
+}
+
+function applyOne(state: ProjectState, d: Delta, ctx: ApplyContext): ProjectState {
+  if (d === null || typeof d !== "object") throw invalidDelta("", "delta must not be nil");
+  if (d.kind !== "composite" && !isValidSource(d.source)) throw invalidDelta("source", `source ${String(d.source)} is not valid (must be hard, soft or safety)`);
+  switch (d.kind) {
+    case "proof":
+      return applyProof(state, d);
+    case "constraint":
+      return applyConstraint(state, d);
+    case "similarity": {
+      let similarity = state.similarity;
+      d.updates.forEach((u, i) =>
+        prefixed(`updates[${i}]`, () => {
+          validateSimilarityPair(u.a, u.b, u.distance, "");
+          similarity = setDistance(similarity, u.a, u.b, u.distance, ctx.config.maxSimilarityPairs);
+        }),
+      );
+      return { ...state, similarity };
+    }
+    case "dependency":
+      return applyDependency(state, d);
+    case "history": {
+      let history = state.history;
+      d.entries.forEach((e, i) => {
+        history = appendHistory(history, e, ctx.config.maxHistoryEntries, `entries[${i}]`);
+      });
+      return { ...state, history };
+    }
+    case "streaming": {
+      let streaming = state.streaming;
+      d.increments.forEach((inc, i) => {
+        streaming = streamingIncrement(streaming, inc, `increments[${i}]`);
+      });
+      d.observed.forEach((item, i) => {
+        streaming = streamingObserve(streaming, item, `observed[${i}]`);
+      });
+      return { ...state, streaming };
+    }
+    case "analytics":
+      return applyAnalytics(state, d, ctx);
+    case "composite":
+      return d.deltas.reduce((s, child, i) => prefixed(`deltas[${i}]`, () => applyOne(s, child, ctx)), state);
+    default:
+      throw invalidDelta("kind", `unknown delta type: ${String((d as { kind?: unknown }).kind)}`);
+  }
+}
+
+/** Validates and applies `delta`; returns the new state (generation unchanged) or throws. */
+export function applyDeltaToState(state: ProjectState, delta: Delta, ctx: ApplyContext): ProjectState {
+  return applyOne(state, delta, ctx);
+}
+
+/** Validates `delta` against `state` without keeping the result. */
+export function validateDelta(state: ProjectState, delta: Delta, ctx: ApplyContext): void {
+  applyOne(state, delta, ctx);
+}

@@ -1,0 +1,135 @@
+/**
+ * The state document: a lossless, JSON-safe image of every index of a project. Lists are in
+ * a fixed order (keys sorted byte-wise; logs oldest first), so equal states give identical
+ * documents. uint64 proof numbers are decimal strings.
+ */
+
+import type { AnalyticsRecord } from "../analytics/analytics-record.js";
+import { allClauses } from "../clauses/clause-store.js";
+import type { Clause } from "../clauses/clause.js";
+import { compareUtf8, sortUtf8 } from "../bytes.js";
+import type { Constraint } from "../constraints/constraint.js";
+import type { DeltaRecord } from "../delta-history/delta-record.js";
+import { allEdges, type DependencyEdge } from "../dependency/dependency-index.js";
+import type { HistoryEntry } from "../history/history-index.js";
+import type { ProjectState } from "../project-state.js";
+import type { ProofStatus, SignalSource } from "../signals.js";
+import { allPairs, type SimilarityPair } from "../similarity/similarity-index.js";
+import type { StepRecord } from "../steps/step-record.js";
+
+/** Format tag of {@link StateDocument}. */
+export const STATE_DOCUMENT_FORMAT = "crs-state/v1";
+
+/** A proof entry with uint64 fields as decimal strings. */
+export interface ProofEntryDocument {
+  /** Node id. */
+  readonly nodeId: string;
+  /** Proof number, decimal. */
+  readonly proof: string;
+  /** Disproof number, decimal. */
+  readonly disproof: string;
+  /** Status. */
+  readonly status: ProofStatus;
+  /** Source. */
+  readonly source: SignalSource;
+  /** Unix ms. */
+  readonly updatedAt: number;
+}
+
+/** The steps of one session. */
+export interface SessionStepsDocument {
+  /** Session id. */
+  readonly sessionId: string;
+  /** Next auto-assigned step number. */
+  readonly nextNumber: number;
+  /** Steps, oldest first. */
+  readonly steps: readonly StepRecord[];
+}
+
+/** Sketch contents. */
+export interface StreamingDocument {
+  /** Count-Min width. */
+  readonly width: number;
+  /** Count-Min depth. */
+  readonly depth: number;
+  /** Sum of increments. */
+  readonly total: number;
+  /** Non-zero counters as [index, value], by index. */
+  readonly counters: readonly (readonly [number, number])[];
+  /** HyperLogLog precision. */
+  readonly precision: number;
+  /** Registers, one base-32 digit each. */
+  readonly registers: string;
+}
+
+/** Lossless image of a project's state. */
+export interface StateDocument {
+  /** Always {@link STATE_DOCUMENT_FORMAT}. */
+  readonly format: typeof STATE_DOCUMENT_FORMAT;
+  /** Generation of the state. */
+  readonly generation: number;
+  /** By node id. */
+  readonly proofs: readonly ProofEntryDocument[];
+  /** By id. */
+  readonly constraints: readonly Constraint[];
+  /** By id. */
+  readonly clauses: readonly Clause[];
+  /** Canonical pairs by (from, to). */
+  readonly similarity: readonly SimilarityPair[];
+  /** By (from, to). */
+  readonly dependencies: readonly DependencyEdge[];
+  /** Oldest first. */
+  readonly history: readonly HistoryEntry[];
+  /** Sketches. */
+  readonly streaming: StreamingDocument;
+  /** By session id. */
+  readonly steps: readonly SessionStepsDocument[];
+  /** Oldest first. */
+  readonly analytics: readonly AnalyticsRecord[];
+  /** Oldest first. */
+  readonly deltaHistory: readonly DeltaRecord[];
+}
+
+const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+/** Encodes register values (0..35) as one digit each. */
+export function encodeRegisters(values: Iterable<number>): string {
+  let out = "";
+  for (const v of values) out += DIGITS[v] ?? "0";
+  return out;
+}
+
+/** Builds the document of `state`. */
+export function toDocument(state: ProjectState): StateDocument {
+  const counters: [number, number][] = [];
+  state.streaming.frequency.counters.forEach((v, i) => {
+    if (v !== 0) counters.push([i, v]);
+  });
+  return {
+    format: STATE_DOCUMENT_FORMAT,
+    generation: state.generation,
+    proofs: sortUtf8(state.proofs.keys()).map((nodeId) => {
+      const p = state.proofs.get(nodeId)!;
+      return { nodeId, proof: p.proof.toString(), disproof: p.disproof.toString(), status: p.status, source: p.source, updatedAt: p.updatedAt };
+    }),
+    constraints: [...state.constraints.values()].sort((a, b) => compareUtf8(a.id, b.id)),
+    clauses: allClauses(state.clauses),
+    similarity: allPairs(state.similarity),
+    dependencies: allEdges(state.dependency),
+    history: state.history.entries.toArray(),
+    streaming: {
+      width: state.streaming.frequency.width,
+      depth: state.streaming.frequency.depth,
+      total: state.streaming.frequency.total,
+      counters,
+      precision: state.streaming.cardinality.precision,
+      registers: encodeRegisters(state.streaming.cardinality.registers),
+    },
+    steps: sortUtf8(state.steps.keys()).map((sessionId) => {
+      const s = state.steps.get(sessionId)!;
+      return { sessionId, nextNumber: s.nextNumber, steps: s.steps.toArray() };
+    }),
+    analytics: state.analytics.toArray(),
+    deltaHistory: state.deltaHistory.toArray(),
+  };
+}

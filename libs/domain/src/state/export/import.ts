@@ -1,0 +1,172 @@
+/**
+ * Import: turns a state document back into state, validating every entry with the same
+ * rules the live engine applies. Any problem is IMPORT_INVALID naming the field, and
+ * nothing is produced.
+ */
+
+import { List, Map as IMap } from "immutable";
+import { validateAnalyticsRecord, type AnalyticsRecord } from "../analytics/analytics-record.js";
+import { EMPTY_CLAUSES, type ClauseStore } from "../clauses/clause-store.js";
+import { clauseSignature, validateClause, type Clause } from "../clauses/clause.js";
+import { watchClause } from "../clauses/watch-index.js";
+import type { StateConfig } from "../config.js";
+import { freezeConstraint, validateConstraint, type Constraint } from "../constraints/constraint.js";
+import { parseUint64 } from "../delta/codec.js";
+import type { DeltaRecord } from "../delta-history/delta-record.js";
+import { addEdge, EMPTY_DEPENDENCY, reaches } from "../dependency/dependency-index.js";
+import { invalidArgument, isStateError, StateError } from "../errors.js";
+import { appendHistory, EMPTY_HISTORY } from "../history/history-index.js";
+import { validateProofNumber, type ProofNumber } from "../proof/proof-number.js";
+import type { ProjectState } from "../project-state.js";
+import { EMPTY_SIMILARITY, setDistance } from "../similarity/similarity-index.js";
+import { validateStep } from "../steps/step-record.js";
+import { recordStep, type StepStore } from "../steps/step-store.js";
+import { STATE_DOCUMENT_FORMAT, type StateDocument, type StreamingDocument } from "./document.js";
+import type { StreamingIndex } from "../streaming/streaming-index.js";
+
+function list<T>(value: unknown, field: string): readonly T[] {
+  if (!Array.isArray(value)) throw invalidArgument(field, `${field} must be a list`);
+  return value as T[];
+}
+
+function importStreaming(doc: StreamingDocument): StreamingIndex {
+  const { width, depth, precision } = doc;
+  if (!Number.isSafeInteger(width) || width <= 0) throw invalidArgument("streaming.width", "width must be a positive integer");
+  if (!Number.isSafeInteger(depth) || depth <= 0) throw invalidArgument("streaming.depth", "depth must be a positive integer");
+  if (!Number.isSafeInteger(precision) || precision < 4 || precision > 18) throw invalidArgument("streaming.precision", "precision must be within 4..18");
+  if (!Number.isSafeInteger(doc.total) || doc.total < 0) throw invalidArgument("streaming.total", "total must be a non-negative integer");
+  const counters = List<number>().setSize(width * depth).map(() => 0).withMutations((l) => {
+    list<readonly [number, number]>(doc.counters, "streaming.counters").forEach(([i, v], k) => {
+      if (!Number.isSafeInteger(i) || i < 0 || i >= width * depth || !Number.isSafeInteger(v) || v <= 0) {
+        throw invalidArgument(`streaming.counters[${k}]`, "counter must be [index, positive value] within the sketch");
+      }
+      l.set(i, v);
+    });
+  });
+  if (typeof doc.registers !== "string" || doc.registers.length !== 2 ** precision) {
+    throw invalidArgument("streaming.registers", "registers must hold one digit per register");
+  }
+  const registers = List<number>(
+    [...doc.registers].map((ch, i) => {
+      const v = Number.parseInt(ch, 36);
+      if (!Number.isInteger(v) || v > 33) throw invalidArgument(`streaming.registers[${i}]`, "register digit out of range");
+      return v;
+    }),
+  );
+  return { frequency: { width, depth, total: doc.total, counters }, cardinality: { precision, registers } };
+}
+
+function importClauses(clauses: readonly Clause[]): ClauseStore {
+  let store = EMPTY_CLAUSES;
+  clauses.forEach((c, i) => {
+    try {
+      validateClause(c);
+    } catch (err) {
+      throw isStateError(err) ? err.withFieldPrefix(`clauses[${i}]`) : err;
+    }
+    const sig = clauseSignature(c.literals);
+    if (store.clauses.has(c.id) || store.bySignature.has(sig)) throw invalidArgument(`clauses[${i}]`, `duplicate clause ${c.id}`);
+    const frozen: Clause = Object.freeze({ ...c, literals: Object.freeze(c.literals.map((l) => Object.freeze({ ...l }))) });
+    store = { clauses: store.clauses.set(c.id, frozen), bySignature: store.bySignature.set(sig, c.id), watches: watchClause(store.watches, frozen) };
+  });
+  return store;
+}
+
+function importSteps(doc: StateDocument, config: StateConfig): StepStore {
+  let store: StepStore = IMap();
+  list<StateDocument["steps"][number]>(doc.steps, "steps").forEach((session, i) => {
+    if (!Number.isSafeInteger(session.nextNumber) || session.nextNumber < 1) throw invalidArgument(`steps[${i}].nextNumber`, "nextNumber must be >= 1");
+    list(session.steps, `steps[${i}].steps`).forEach((step, j) => {
+      try {
+        validateStep(step as never);
+        if ((step as { sessionId: string }).sessionId !== session.sessionId) throw invalidArgument("sessionId", "step belongs to another session");
+        store = recordStep(store, step as never, 0, config.maxStepsPerSession).store;
+      } catch (err) {
+        throw isStateError(err) ? err.withFieldPrefix(`steps[${i}].steps[${j}]`) : err;
+      }
+    });
+    const bucket = store.get(session.sessionId);
+    if (bucket !== undefined) store = store.set(session.sessionId, { ...bucket, nextNumber: Math.max(bucket.nextNumber, session.nextNumber) });
+  });
+  return store;
+}
+
+function build(doc: StateDocument, config: StateConfig): ProjectState {
+  if (doc === null || typeof doc !== "object") throw invalidArgument("", "document must be an object");
+  if (doc.format !== STATE_DOCUMENT_FORMAT) throw invalidArgument("format", `unsupported format ${String(doc.format)}`);
+  if (!Number.isSafeInteger(doc.generation) || doc.generation < 0) throw invalidArgument("generation", "generation must be a non-negative integer");
+  const proofs = IMap<string, ProofNumber>().withMutations((m) => {
+    list<StateDocument["proofs"][number]>(doc.proofs, "proofs").forEach((p, i) => {
+      const value: ProofNumber = Object.freeze({
+        proof: parseUint64(p.proof, `proofs[${i}].proof`),
+        disproof: parseUint64(p.disproof, `proofs[${i}].disproof`),
+        status: p.status,
+        source: p.source,
+        updatedAt: p.updatedAt,
+      });
+      validateProofNumber(value, `proofs[${i}]`);
+      if (typeof p.nodeId !== "string" || p.nodeId === "" || m.has(p.nodeId)) throw invalidArgument(`proofs[${i}].nodeId`, "node ids must be non-empty and unique");
+      m.set(p.nodeId, value);
+    });
+  });
+  const constraints = IMap<string, Constraint>().withMutations((m) => {
+    list<Constraint>(doc.constraints, "constraints").forEach((c, i) => {
+      validateConstraint(c, `constraints[${i}]`);
+      if (m.has(c.id)) throw invalidArgument(`constraints[${i}].id`, `duplicate constraint ${c.id}`);
+      m.set(c.id, freezeConstraint(c));
+    });
+  });
+  let similarity = EMPTY_SIMILARITY;
+  list<StateDocument["similarity"][number]>(doc.similarity, "similarity").forEach((p, i) => {
+    if (similarity.adjacency.get(p.from)?.has(p.to)) throw invalidArgument(`similarity[${i}]`, "duplicate similarity pair");
+    similarity = setDistance(similarity, p.from, p.to, p.distance, Number.MAX_SAFE_INTEGER);
+  });
+  let dependency = EMPTY_DEPENDENCY;
+  list<StateDocument["dependencies"][number]>(doc.dependencies, "dependencies").forEach((e, i) => {
+    if (typeof e.from !== "string" || typeof e.to !== "string" || e.from === "" || e.to === "" || e.from === e.to) {
+      throw invalidArgument(`dependencies[${i}]`, "edge ids must be non-empty and distinct");
+    }
+    if (reaches(dependency, e.to, e.from)) throw invalidArgument(`dependencies[${i}]`, "dependency edges form a cycle");
+    dependency = addEdge(dependency, e.from, e.to);
+  });
+  let history = EMPTY_HISTORY;
+  list<StateDocument["history"][number]>(doc.history, "history").forEach((e, i) => {
+    history = appendHistory(history, e, Number.MAX_SAFE_INTEGER, `history[${i}]`);
+  });
+  const analytics = List<AnalyticsRecord>(
+    list<AnalyticsRecord>(doc.analytics, "analytics").map((r, i) => {
+      validateAnalyticsRecord(r, `analytics[${i}]`);
+      return Object.freeze({ ...r });
+    }),
+  );
+  const records = list<DeltaRecord>(doc.deltaHistory, "deltaHistory");
+  records.forEach((r, i) => {
+    const prev = records[i - 1];
+    if (!Number.isSafeInteger(r.generation) || (prev !== undefined && r.generation <= prev.generation) || r.generation > doc.generation) {
+      throw invalidArgument(`deltaHistory[${i}].generation`, "delta records must have increasing generations up to the state's");
+    }
+  });
+  return Object.freeze({
+    generation: doc.generation,
+    proofs,
+    constraints,
+    clauses: importClauses(list<Clause>(doc.clauses, "clauses")),
+    similarity,
+    dependency,
+    history,
+    streaming: importStreaming(doc.streaming),
+    steps: importSteps(doc, config),
+    analytics,
+    deltaHistory: List(records.map((r) => Object.freeze({ ...r }))),
+  });
+}
+
+/** Rebuilds state from a document; IMPORT_INVALID (with the field) when anything is wrong. */
+export function fromDocument(doc: StateDocument, config: StateConfig): ProjectState {
+  try {
+    return build(doc, config);
+  } catch (err) {
+    if (isStateError(err)) throw new StateError("IMPORT_INVALID", `import: ${err.message.replace(/^state: /, "")}`, { field: err.field, cause: err });
+    throw new StateError("IMPORT_INVALID", "import: malformed document", { cause: err });
+  }
+}

@@ -1,0 +1,54 @@
+/** The whole state of one project as one persistent value: cheap to keep, never mutated. */
+
+import { List, Map as IMap } from "immutable";
+import type { AnalyticsRecord } from "./analytics/analytics-record.js";
+import { EMPTY_CLAUSES, type ClauseStore } from "./clauses/clause-store.js";
+import type { Constraint } from "./constraints/constraint.js";
+import type { DeltaRecord } from "./delta-history/delta-record.js";
+import { EMPTY_DEPENDENCY, type DependencyIndex } from "./dependency/dependency-index.js";
+import { EMPTY_HISTORY, type HistoryIndex } from "./history/history-index.js";
+import type { ProofNumber } from "./proof/proof-number.js";
+import { EMPTY_SIMILARITY, type SimilarityIndex } from "./similarity/similarity-index.js";
+import { EMPTY_STEPS, type StepStore } from "./steps/step-store.js";
+import { EMPTY_STREAMING, type StreamingIndex } from "./streaming/streaming-index.js";
+
+/** Every index of one project plus its generation. */
+export interface ProjectState {
+  /** Bumped by exactly one on every mutation; never decreases. */
+  readonly generation: number;
+  /** nodeId -> proof number. */
+  readonly proofs: IMap<string, ProofNumber>;
+  /** id -> constraint. */
+  readonly constraints: IMap<string, Constraint>;
+  /** Learned clauses. */
+  readonly clauses: ClauseStore;
+  /** Similarity distances. */
+  readonly similarity: SimilarityIndex;
+  /** Dependency edges. */
+  readonly dependency: DependencyIndex;
+  /** Decision history. */
+  readonly history: HistoryIndex;
+  /** Streaming statistics. */
+  readonly streaming: StreamingIndex;
+  /** Step records per session. */
+  readonly steps: StepStore;
+  /** Analysis runs, oldest first. */
+  readonly analytics: List<AnalyticsRecord>;
+  /** Applied deltas, oldest first. */
+  readonly deltaHistory: List<DeltaRecord>;
+}
+
+/** The state of a project nothing has happened to. */
+export const EMPTY_STATE: ProjectState = Object.freeze({
+  generation: 0,
+  proofs: IMap<string, ProofNumber>(),
+  constraints: IMap<string, Constraint>(),
+  clauses: EMPTY_CLAUSES,
+  similarity: EMPTY_SIMILARITY,
+  dependency: EMPTY_DEPENDENCY,
+  history: EMPTY_HISTORY,
+  streaming: EMPTY_STREAMING,
+  steps: EMPTY_STEPS,
+  analytics: List<AnalyticsRecord>(),
+  deltaHistory: List<DeltaRecord>(),
+});

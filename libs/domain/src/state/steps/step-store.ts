@@ -1,0 +1,84 @@
+/** Per-session step log with cached per-tool execution counts. */
+
+import { List, Map as IMap } from "immutable";
+import { invalidArgument } from "../errors.js";
+import { validateStep, type Actor, type Outcome, type StepRecord } from "./step-record.js";
+
+/** Steps of one session. */
+export interface SessionSteps {
+  /** Steps in insertion order. */
+  readonly steps: List<StepRecord>;
+  /** Number the next auto-numbered step receives; never reused, even after eviction. */
+  readonly nextNumber: number;
+  /** execute_tool count per tool among retained steps. */
+  readonly toolCounts: IMap<string, number>;
+}
+
+/** Persistent step store: session id -> steps. */
+export type StepStore = IMap<string, SessionSteps>;
+
+/** The empty store. */
+export const EMPTY_STEPS: StepStore = IMap();
+
+function countsTool(s: StepRecord): boolean {
+  return s.decision === "execute_tool" && s.tool !== "";
+}
+
+/**
+ * Records a step: auto-numbers and stamps it, validates it, and only then evicts the oldest
+ * step beyond `max` and creates the session bucket, so a rejected step changes nothing.
+ */
+export function recordStep(store: StepStore, input: StepRecord, at: number, max: number): { store: StepStore; step: StepRecord } {
+  if (typeof input.sessionId !== "string" || input.sessionId === "") throw invalidArgument("sessionId", "session_id must not be empty");
+  if (!Number.isSafeInteger(input.stepNumber) || input.stepNumber < 0) {
+    throw invalidArgument("stepNumber", "step_number must be >= 1, or 0 to assign one");
+  }
+  const bucket = store.get(input.sessionId);
+  const nextNumber = bucket?.nextNumber ?? 1;
+  const step: StepRecord = Object.freeze({
+    ...input,
+    stepNumber: input.stepNumber === 0 ? nextNumber : input.stepNumber,
+    timestamp: input.timestamp === 0 ? at : input.timestamp,
+    metadata: Object.freeze({ ...input.metadata }),
+  });
+  validateStep(step);
+  let steps = (bucket?.steps ?? List<StepRecord>()).push(step);
+  let toolCounts = bucket?.toolCounts ?? IMap<string, number>();
+  if (countsTool(step)) toolCounts = toolCounts.set(step.tool, (toolCounts.get(step.tool) ?? 0) + 1);
+  while (steps.size > max) {
+    const oldest = steps.first() as StepRecord;
+    steps = steps.shift();
+    if (countsTool(oldest)) {
+      const left = (toolCounts.get(oldest.tool) ?? 0) - 1;
+      toolCounts = left <= 0 ? toolCounts.remove(oldest.tool) : toolCounts.set(oldest.tool, left);
+    }
+  }
+  const session: SessionSteps = { steps, toolCounts, nextNumber: Math.max(nextNumber, step.stepNumber + 1) };
+  return { store: store.set(step.sessionId, session), step };
+}
+
+/** Steps of a session in insertion order (empty for an unknown session). */
+export function stepHistory(store: StepStore, sessionId: string): StepRecord[] {
+  return store.get(sessionId)?.steps.toArray() ?? [];
+}
+
+/** The most recent step of a session, if any. */
+export function lastStep(store: StepStore, sessionId: string): StepRecord | undefined {
+  return store.get(sessionId)?.steps.last();
+}
+
+/** How many retained execute_tool steps of the session used `tool`. */
+export function countToolExecutions(store: StepStore, sessionId: string, tool: string): number {
+  if (tool === "") return 0;
+  return store.get(sessionId)?.toolCounts.get(tool) ?? 0;
+}
+
+/** Steps of the session by `actor`, in insertion order. */
+export function stepsByActor(store: StepStore, sessionId: string, actor: Actor): StepRecord[] {
+  return stepHistory(store, sessionId).filter((s) => s.actor === actor);
+}
+
+/** Steps of the session with `outcome`, in insertion order. */
+export function stepsByOutcome(store: StepStore, sessionId: string, outcome: Outcome): StepRecord[] {
+  return stepHistory(store, sessionId).filter((s) => s.outcome === outcome);
+}
