@@ -1,1 +1,71 @@
-export {};
+// Public surface of the rollout fold; consumers import "@crs/domain/rollout".
+export { RolloutError, type RolloutErrorCode, type RolloutErrorOptions } from "./errors.js";
+export {
+  OUTCOMES,
+  TOOL_CLASSES,
+  countsAsFailure,
+  HEAD_MAX_BYTES,
+  STALL_THRESHOLD_MS,
+  REPEAT_FAILURE_MIN,
+  SUCCESS_LOOP_MIN,
+  EDIT_CHURN_MIN,
+  TRAILING_ABORT_MAX_MS,
+  FINDING_FLOOR,
+  DEFAULT_TOP_N,
+  HEALTH_SCHEMA,
+  COMPACTION_BUDGET,
+  REASON_FRESH,
+  REASON_STALE,
+  REASON_SUPERSEDED_PREFIX,
+  type Outcome,
+  type Provenance,
+  type ToolClass,
+  type Confidence,
+} from "./vocabulary.js";
+export { decodeLine } from "./decode/decode-line.js";
+export { collectRollout, RolloutCollector, type DecodedRollout } from "./decode/collect.js";
+export { EMPTY_META, providerVersion } from "./decode/meta.js";
+export type {
+  RolloutRecord,
+  RecordKind,
+  RolloutMeta,
+  DecodedLine,
+  SkipReason,
+  CallPayloadKind,
+  LifecycleKind,
+} from "./decode/record.js";
+export { decodeEnvelope, type Envelope, type EnvelopeKind } from "./envelope.js";
+export { classifyOutcome, type ToolOutcome } from "./outcome.js";
+export { EXPECTED_NEGATIVE_PROBES, CONTROL_EXIT_PROBES, matchProbe, type ProbeRule, type ProbeToken } from "./probes.js";
+export { functionCallHead, freeformCallHead, localShellHead, argvCommand, truncateUtf8, type CallHead } from "./command-head.js";
+export { patchTargets } from "./patch-targets.js";
+export { signatureOf } from "./signature.js";
+export { classifyZeroTool, ZERO_TOOL_CATEGORIES, type ZeroToolCategory } from "./zero-tool.js";
+export { fold, knownDurationMs } from "./lifecycle/fold.js";
+export { foldEventsOf } from "./lifecycle/events.js";
+export type { FoldEvent, FoldEventKind, FoldOptions, FoldReport, FoldedTask } from "./lifecycle/types.js";
+export { analyzeRollout, type AnalyzeInput } from "./analytics/analyze.js";
+export type { RolloutAnalytics, TaskAnalytics, CallOutcome, TtftSource } from "./analytics/types.js";
+export { criticalPath, type Contributor, type TaskSplit } from "./critical-path.js";
+export type { Behavior, SigRow, ChurnRow } from "./detectors/behavior.js";
+export { sessionHealth, type SessionHealth } from "./health/session.js";
+export { partialOfRollout, type PartialInput } from "./corpus/partial.js";
+export { emptyPartial, unreadablePartial } from "./corpus/empty.js";
+export { mergePartials, mergeAll } from "./corpus/merge.js";
+export { percentiles, type Percentiles } from "./corpus/percentiles.js";
+export { PARTIAL_VERSION, type CorpusPartial, type LifecycleCounts, type ToolAgg, type Outlier } from "./corpus/types.js";
+export { lifecycleReport, type LifecycleReportJson, type CountsJson } from "./report/lifecycle-report.js";
+export { analyticsReport, hardFailureCount, type AnalyticsReportJson } from "./report/analytics-report.js";
+export { healthReport, type HealthReportJson } from "./report/health-report.js";
+export { foldReportJson, rolloutAnalyticsJson } from "./report/rollout-report.js";
+export { decideRetention } from "./retention/plan.js";
+export { boundQuarantine, type QuarantineItem, type QuarantineBound, type QuarantineReceipt } from "./retention/quarantine.js";
+export {
+  PROTECT_REASONS,
+  type RetentionClass,
+  type ProtectReason,
+  type SessionRecord,
+  type RetentionContract,
+  type Decision,
+  type RetentionManifest,
+} from "./retention/types.js";

@@ -1,0 +1,104 @@
+import { RolloutError } from "../errors.js";
+import { emptyPartial } from "./empty.js";
+import { mergeSorted, sortedRecord, sumCounts } from "./order.js";
+import { compareInflation, compareOutliers, compareRefusals, mergeRanked } from "./ranking.js";
+import {
+  PARTIAL_VERSION,
+  type AnalyticsPartial,
+  type CorpusPartial,
+  type HealthPartial,
+  type LifecycleCounts,
+  type ResumeCohort,
+  type ToolAgg,
+} from "./types.js";
+
+function addNumbers<T extends object>(a: T, b: T): T {
+  const out = { ...a } as Record<string, number>;
+  for (const [k, v] of Object.entries(b) as [string, number][]) out[k] = (out[k] ?? 0) + v;
+  return out as T;
+}
+
+function mergeByKey<V>(a: Record<string, V>, b: Record<string, V>, add: (x: V, y: V) => V): Record<string, V> {
+  const out = new Map<string, V>(Object.entries(a));
+  for (const [k, v] of Object.entries(b)) {
+    const prev = out.get(k);
+    out.set(k, prev === undefined ? v : add(prev, v));
+  }
+  return sortedRecord(out);
+}
+
+function mergeResume(a: ResumeCohort, b: ResumeCohort): ResumeCohort {
+  const { failureReasons: fa, ...ra } = a;
+  const { failureReasons: fb, ...rb } = b;
+  return { ...addNumbers(ra, rb), failureReasons: sumCounts(fa, fb) as Record<string, number> };
+}
+
+function mergeAnalytics(a: AnalyticsPartial, b: AnalyticsPartial): AnalyticsPartial {
+  // Keeping the smaller cut stays exact: the top k of a union is inside the top k of each side.
+  const keep = Math.min(a.outlierKeep, b.outlierKeep);
+  return {
+    sessions: a.sessions + b.sessions,
+    tasks: a.tasks + b.tasks,
+    completed: a.completed + b.completed,
+    toolCalls: a.toolCalls + b.toolCalls,
+    durations: mergeSorted(a.durations, b.durations),
+    ttfts: mergeSorted(a.ttfts, b.ttfts),
+    outcomes: sumCounts(a.outcomes, b.outcomes),
+    classes: sumCounts(a.classes, b.classes),
+    reasons: sumCounts(a.reasons, b.reasons) as Record<string, number>,
+    byTool: mergeByKey<ToolAgg>(a.byTool, b.byTool, addNumbers),
+    outliers: mergeRanked(a.outliers, b.outliers, compareOutliers, keep),
+    outlierKeep: keep,
+    timeoutKills: a.timeoutKills + b.timeoutKills,
+    sleepPolls: a.sleepPolls + b.sleepPolls,
+    stallGaps: a.stallGaps + b.stallGaps,
+    resume: mergeResume(a.resume, b.resume),
+  };
+}
+
+function mergeHealth(a: HealthPartial, b: HealthPartial): HealthPartial {
+  return {
+    scannedFiles: a.scannedFiles + b.scannedFiles,
+    sessionsWithTurns: a.sessionsWithTurns + b.sessionsWithTurns,
+    turns: a.turns + b.turns,
+    toolCalls: a.toolCalls + b.toolCalls,
+    aborted: a.aborted + b.aborted,
+    superseded: a.superseded + b.superseded,
+    unterminated: a.unterminated + b.unterminated,
+    zeroTool: addNumbers(a.zeroTool, b.zeroTool),
+    occupancies: mergeSorted(a.occupancies, b.occupancies),
+    refusalLoops: mergeRanked(a.refusalLoops, b.refusalLoops, compareRefusals, null),
+    inflation: mergeRanked(a.inflation, b.inflation, compareInflation, null),
+  };
+}
+
+function checkVersion(p: CorpusPartial, field: string): void {
+  if (p.version !== PARTIAL_VERSION) {
+    throw new RolloutError("PARTIAL_VERSION_MISMATCH", `${field} has partial version ${String(p.version)}, want ${PARTIAL_VERSION}`, { field });
+  }
+}
+
+/** Merges two partials; associative and commutative, with {@link emptyPartial} as identity. */
+export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial {
+  checkVersion(a, "left");
+  checkVersion(b, "right");
+  return {
+    version: PARTIAL_VERSION,
+    unreadable: a.unreadable + b.unreadable,
+    lifecycle: {
+      scanned: a.lifecycle.scanned + b.lifecycle.scanned,
+      totals: addNumbers(a.lifecycle.totals, b.lifecycle.totals),
+      byProviderVersion: mergeByKey<LifecycleCounts>(a.lifecycle.byProviderVersion, b.lifecycle.byProviderVersion, addNumbers),
+    },
+    analytics: mergeAnalytics(a.analytics, b.analytics),
+    health: mergeHealth(a.health, b.health),
+  };
+}
+
+/** Merges any number of partials (empty input gives the empty partial). */
+export function mergeAll(partials: Iterable<CorpusPartial>, outlierKeep?: number): CorpusPartial {
+  // Starting from the first partial (not an empty one) keeps its own outlier cut.
+  let acc: CorpusPartial | null = outlierKeep === undefined ? null : emptyPartial(outlierKeep);
+  for (const p of partials) acc = acc === null ? (checkVersion(p, "partials"), p) : mergePartials(acc, p);
+  return acc ?? emptyPartial();
+}

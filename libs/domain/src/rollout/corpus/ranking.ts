@@ -1,0 +1,23 @@
+import { compareText } from "./order.js";
+import type { HealthSessionRow, Outlier } from "./types.js";
+
+/** Outliers: longest first, then session and turn id, so equal durations rank the same everywhere. */
+export function compareOutliers(a: Outlier, b: Outlier): number {
+  return b.durationS - a.durationS || compareText(a.session, b.session) || compareText(a.turnId, b.turnId);
+}
+
+/** Refusal loops: most refused turns first, then session. */
+export function compareRefusals(a: HealthSessionRow, b: HealthSessionRow): number {
+  return b.refusedTurns - a.refusedTurns || b.turns - a.turns || compareText(a.session, b.session);
+}
+
+/** Turn inflation: most zero-tool turns first, then session. */
+export function compareInflation(a: HealthSessionRow, b: HealthSessionRow): number {
+  return b.zeroToolTurns - a.zeroToolTurns || b.turns - a.turns || compareText(a.session, b.session);
+}
+
+/** Merges two ranked lists under `compare`, keeping at most `keep` (all when keep is null). */
+export function mergeRanked<T>(a: readonly T[], b: readonly T[], compare: (x: T, y: T) => number, keep: number | null): T[] {
+  const all = [...a, ...b].sort(compare);
+  return keep === null ? all : all.slice(0, keep);
+}

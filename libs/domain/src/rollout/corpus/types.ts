@@ -1,0 +1,116 @@
+import type { Contributor } from "../critical-path.js";
+import type { ZeroToolCategory } from "../zero-tool.js";
+import type { Outcome, ToolClass } from "../vocabulary.js";
+
+/** Version stamp of the partial format, checked before merging. */
+export const PARTIAL_VERSION = 1;
+
+/** Lifecycle counters for one row (all rollouts, or one provider/version). */
+export interface LifecycleCounts {
+  rollouts: number;
+  starts: number;
+  unmatchedBefore: number;
+  rolloutsWithGap: number;
+  superseded: number;
+  processDeath: number;
+  live: number;
+  complete: number;
+  aborted: number;
+  completedWithTrailingAbort: number;
+  substantiveCompleted: number;
+  unclassifiedAfter: number;
+  orphans: number;
+  reused: number;
+  multiplyTerminated: number;
+}
+
+/** Per-tool rollup. */
+export interface ToolAgg {
+  calls: number;
+  failures: number;
+  timeouts: number;
+  ms: number;
+}
+
+/** A long task kept as an outlier candidate. */
+export interface Outlier {
+  readonly session: string;
+  readonly turnId: string;
+  readonly outcome: Outcome;
+  readonly durationS: number;
+  /** null when no first token was observed. */
+  readonly ttftS: number | null;
+  readonly idleS: number;
+  readonly top: readonly Contributor[];
+}
+
+/** Tasks of headless `codex exec` rollouts resumed by a goal continuation. */
+export interface ResumeCohort {
+  started: number;
+  usefulWorkReached: number;
+  completed: number;
+  crashed: number;
+  superseded: number;
+  failureReasons: Record<string, number>;
+}
+
+/** A session worth naming in the health report. */
+export interface HealthSessionRow {
+  readonly session: string;
+  readonly model: string;
+  readonly turns: number;
+  readonly toolCalls: number;
+  readonly zeroToolTurns: number;
+  readonly refusedTurns: number;
+}
+
+/** Analytics half of a partial. */
+export interface AnalyticsPartial {
+  sessions: number;
+  tasks: number;
+  completed: number;
+  toolCalls: number;
+  /** Ascending seconds of completed tasks. */
+  durations: number[];
+  /** Ascending seconds to first token. */
+  ttfts: number[];
+  outcomes: Partial<Record<Outcome, number>>;
+  classes: Partial<Record<ToolClass, number>>;
+  /** Keyed `<class>:<reason>`. */
+  reasons: Record<string, number>;
+  byTool: Record<string, ToolAgg>;
+  /** Best candidates, ranked, at most `outlierKeep`. */
+  outliers: Outlier[];
+  outlierKeep: number;
+  timeoutKills: number;
+  sleepPolls: number;
+  stallGaps: number;
+  resume: ResumeCohort;
+}
+
+/** Health half of a partial. */
+export interface HealthPartial {
+  scannedFiles: number;
+  sessionsWithTurns: number;
+  turns: number;
+  toolCalls: number;
+  aborted: number;
+  superseded: number;
+  unterminated: number;
+  zeroTool: Record<ZeroToolCategory, number>;
+  /** Ascending compaction occupancies. */
+  occupancies: number[];
+  /** Sessions with refusal loops, ranked. */
+  refusalLoops: HealthSessionRow[];
+  /** Sessions with turn inflation, ranked. */
+  inflation: HealthSessionRow[];
+}
+
+/** Mergeable, JSON-serializable summary of any set of rollouts. */
+export interface CorpusPartial {
+  version: typeof PARTIAL_VERSION;
+  unreadable: number;
+  lifecycle: { scanned: number; totals: LifecycleCounts; byProviderVersion: Record<string, LifecycleCounts> };
+  analytics: AnalyticsPartial;
+  health: HealthPartial;
+}

@@ -1,0 +1,113 @@
+import type { CallOutcome, RolloutAnalytics, TaskAnalytics } from "../analytics/types.js";
+import type { RolloutMeta } from "../decode/record.js";
+import type { FoldEvent, FoldReport, FoldedTask } from "../lifecycle/types.js";
+
+type Json = Record<string, unknown>;
+
+// Mirrors the reference's omit-empty encoding: zero, "", false, null and empty lists drop out.
+function compact(o: Json): Json {
+  return Object.fromEntries(
+    Object.entries(o).filter(([, v]) => !(v === undefined || v === null || v === "" || v === 0 || v === false || (Array.isArray(v) && v.length === 0))),
+  );
+}
+
+function eventJson(e: FoldEvent): Json {
+  return compact({ kind: e.kind, turn_id: e.turnId, timestamp: e.timestamp, reason: e.reason, duration_ms: e.durationMs });
+}
+
+function taskJson(t: FoldedTask): Json {
+  return {
+    turn_id: t.turnId,
+    ...compact({ started_at: t.startedAt, ended_at: t.endedAt }),
+    outcome: t.outcome,
+    provenance: t.provenance,
+    ...compact({ reason: t.reason, duration_ms: t.durationMs, trailing_empty_abort: t.trailingEmptyAbort, repaired: t.repaired, rolled_back: t.rolledBack }),
+  };
+}
+
+/** A folded rollout in the reference's lifecycle JSON shape (plus `repaired` / `rolled_back`). */
+export function foldReportJson(r: FoldReport): Json {
+  return {
+    tasks: r.tasks.map(taskJson),
+    ...compact({
+      substantive_completed: r.substantiveCompleted,
+      completed_with_trailing_abort: r.completedWithTrailingAbort,
+      orphans: r.orphans.map(eventJson),
+      reused: [...r.reused],
+      multiply_terminated: [...r.multiplyTerminated],
+    }),
+  };
+}
+
+/** Rollout identity in the reference's JSON shape. */
+export function metaJson(m: RolloutMeta): Json {
+  return compact({
+    rollout_id: m.rolloutId,
+    provider: m.provider,
+    cli_version: m.cliVersion,
+    cwd: m.cwd,
+    originator: m.originator,
+    source: m.source,
+    thread_source: m.threadSource,
+    parent_thread_id: m.parentThreadId,
+  });
+}
+
+function taskAnalyticsJson(t: TaskAnalytics): Json {
+  return {
+    turn_id: t.turnId,
+    outcome: t.outcome,
+    provenance: t.provenance,
+    ...compact({ wall_ms: t.wallMs, recorded_ms: t.recordedMs }),
+    ttft_ms: t.ttftMs,
+    ...compact({ ttft_source: t.ttftSource }),
+    tool_ms: t.toolMs,
+    wait_ms: t.waitMs,
+    model_ms: t.modelMs,
+    idle_ms: t.idleMs,
+    tool_calls: t.toolCalls,
+    ...compact({
+      compactions: t.compactions,
+      idle_gaps: t.idleGaps,
+      classes: Object.keys(t.classes).length > 0 ? t.classes : undefined,
+      critical: [...t.critical],
+      trailing_empty_abort: t.trailingEmptyAbort,
+      rolled_back: t.rolledBack,
+    }),
+  };
+}
+
+function outcomeJson(o: CallOutcome): Json {
+  return {
+    ...compact({ turn_id: o.turnId }),
+    tool: o.tool,
+    class: o.cls,
+    reason: o.reason,
+    confidence: o.confidence,
+    ...compact({ span_ms: o.spanMs, sig: o.sig }),
+  };
+}
+
+/** One rollout's analytics in the reference's JSON shape. */
+export function rolloutAnalyticsJson(a: RolloutAnalytics): Json {
+  const b = a.behavior;
+  return {
+    meta: metaJson(a.meta),
+    tasks: a.tasks.map(taskAnalyticsJson),
+    calls: a.calls,
+    ...compact({ outcomes: a.outcomes.map(outcomeJson) }),
+    behavior: {
+      timeout_kills: b.timeoutKills,
+      sleep_polls: b.sleepPolls,
+      stall_gaps: b.stallGaps,
+      max_gap_s: b.maxGapS,
+      ...compact({ repeat_failures: [...b.repeatFailures] }),
+      max_repeat_failure: b.maxRepeatFailure,
+      ...compact({ success_loops: [...b.successLoops] }),
+      max_success_loop: b.maxSuccessLoop,
+      ...compact({ edit_churn: [...b.editChurn] }),
+      max_edit_churn: b.maxEditChurn,
+    },
+    ...compact({ substantive_completed: a.substantiveCompleted, completed_with_trailing_abort: a.completedWithTrailingAbort }),
+  };
+}
