@@ -363,7 +363,8 @@ export const CompositeDeltaSchema: GenMessage<CompositeDelta> = /*@__PURE__*/
 
 /**
  * AnalyticsDelta records one analytics run and sets its `analytics:<type>:done` and, when it found
- * results, `analytics:<type>:found` proof markers (with the delta's source).
+ * results, `analytics:<type>:found` proof markers. The markers are proven entries carrying the
+ * delta's source, so the source must be hard or safety (HARD_SOFT_BOUNDARY otherwise).
  *
  * @generated from message crs.state.v1.AnalyticsDelta
  */
