@@ -1,0 +1,55 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { decodeEnvelope, firstLine } from "./envelope.js";
+import { unifiedOutput } from "./test-support.js";
+
+test("empty output is opaque", () => {
+  assert.equal(decodeEnvelope("  \n ").kind, "opaque", "blank");
+});
+
+test("structured envelope reads metadata.exit_code and duration_seconds", () => {
+  const e = decodeEnvelope(JSON.stringify({ output: "hi", metadata: { exit_code: 2.9, duration_seconds: 1.5 } }));
+  assert.deepEqual(e, { kind: "structured", hasExit: true, exitCode: 2, wallS: 1.5, timedOut: false, running: false }, "fraction truncated");
+  const s = decodeEnvelope(JSON.stringify({ output: "hi", metadata: { exit_code: "1" } }));
+  assert.equal(s.hasExit, false, "string exit code ignored");
+  assert.equal(decodeEnvelope("{not json").kind, "malformed", "broken object is malformed");
+  assert.equal(decodeEnvelope('{"a":1').kind, "malformed", "unterminated object");
+});
+
+test("structured timeout comes from the first output line or exit 124/143", () => {
+  const first = decodeEnvelope(JSON.stringify({ output: "\n  command timed out after 10000 milliseconds\nrest", metadata: { exit_code: 0 } }));
+  assert.equal(first.timedOut, true, "first line marker");
+  const later = decodeEnvelope(JSON.stringify({ output: "fine\ntimed out after 5s", metadata: { exit_code: 0 } }));
+  assert.equal(later.timedOut, false, "a marker further down cannot fake a timeout");
+  assert.equal(decodeEnvelope(JSON.stringify({ output: "", metadata: { exit_code: 124 } })).timedOut, true, "124");
+  assert.equal(decodeEnvelope(JSON.stringify({ output: "", metadata: { exit_code: 143 } })).timedOut, true, "143");
+});
+
+test("text envelope reads Exit code, the first Wall time and the Output body", () => {
+  const e = decodeEnvelope("Exit code: 1\nWall time: 2.5 seconds\nOutput:\nTimed out after 30s\n");
+  assert.deepEqual(e, { kind: "text", hasExit: true, exitCode: 1, wallS: 2.5, timedOut: true, running: false }, "text fields");
+  assert.equal(decodeEnvelope("Exit code: -1\nOutput:\nx").exitCode, -1, "negative exit");
+  assert.equal(decodeEnvelope("Exit code: abc").kind, "malformed", "bad header");
+  assert.equal(decodeEnvelope("Exit code: 0\nOutput:\nok").wallS, 0, "absent wall time is zero");
+});
+
+test("unified-exec output is decoded, not opaque", () => {
+  const e = decodeEnvelope(unifiedOutput(2, "boom", 1.25));
+  assert.deepEqual(e, { kind: "unified_exec", hasExit: true, exitCode: 2, wallS: 1.25, timedOut: false, running: false }, "exit 2");
+  const running = decodeEnvelope("Chunk ID: 1\nWall time: 10.0000 seconds\nProcess running with session ID 7\nOutput:\npartial");
+  assert.equal(running.running, true, "still running");
+  assert.equal(running.hasExit, false, "no exit while running");
+  const timeout = decodeEnvelope(unifiedOutput(0, "command timed out after 60000 milliseconds"));
+  assert.equal(timeout.timedOut, true, "timeout marker in the output body");
+  const fake = decodeEnvelope("Wall time: 1 seconds\nOutput:\nProcess exited with code 3");
+  assert.equal(fake.kind, "opaque", "an exit line inside the output body is not a header");
+});
+
+test("plain text and JSON arrays stay opaque", () => {
+  assert.equal(decodeEnvelope("Plan updated").kind, "opaque", "text");
+  assert.equal(decodeEnvelope('[{"type":"input_image"}]').kind, "opaque", "array");
+});
+
+test("firstLine skips leading blank characters and trims", () => {
+  assert.equal(firstLine("\r\n \tabc  \ndef"), "abc", "first line");
+});
