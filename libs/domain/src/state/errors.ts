@@ -90,7 +90,8 @@ export class StateError extends Error {
 
   /** Returns a copy whose field path is prefixed, for errors raised inside nested input. */
   withFieldPrefix(prefix: string): StateError {
-    const field = this.field === undefined ? prefix : `${prefix}.${this.field}`;
+    const own = this.field ?? "";
+    const field = own === "" ? prefix : own.startsWith(".") || own.startsWith("[") ? `${prefix}${own}` : `${prefix}.${own}`;
     return new StateError(this.code, this.message, { field, cause: this.cause });
   }
 }

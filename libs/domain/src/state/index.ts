@@ -78,3 +78,14 @@ export { fromDocument } from "./export/import.js";
 
 export { REDACTED, SECRET_PATTERNS, sanitizeMetadata, sanitizeSecrets } from "./sanitize/secret-sanitizer.js";
 export type { SecretPattern } from "./sanitize/secret-sanitizer.js";
+export { computeSummary, referenceExport } from "./export/summary.js";
+export type { StateSummary } from "./export/summary.js";
+
+export { BrentCycleDetector, DEFAULT_CYCLE_HISTORY, stepStateKey, toolStateKey } from "./cycles/brent.js";
+export type { CycleDetection, CycleDetectorStats } from "./cycles/brent.js";
+export { tarjanScc } from "./cycles/tarjan.js";
+export type { DecisionGraph } from "./cycles/tarjan.js";
+export { analyzeSessionCycles, buildDecisionGraph } from "./cycles/session-cycles.js";
+export type { CycleAnalysis } from "./cycles/session-cycles.js";
+export { TraceRecorder, traceStepToStepRecord } from "./trace/trace-recorder.js";
+export type { TraceOptions, TraceStep } from "./trace/trace-recorder.js";

@@ -38,14 +38,14 @@ export const EMPTY_SIMILARITY: SimilarityIndex = { adjacency: IMap(), pairCount:
 
 /** Rejects empty keys, self pairs, and distances that are negative, NaN or infinite. */
 export function validateSimilarityPair(a: string, b: string, distance: number, field: string): void {
-  if (typeof a !== "string" || typeof b !== "string" || a === "" || b === "") {
-    throw invalidArgument(field, "similarity keys must not be empty");
-  }
-  if (a === b) throw invalidArgument(field, `self-similarity not allowed: ${a}`);
+  const at = (name: string): string => (field === "" ? name : `${field}.${name}`);
+  if (typeof a !== "string" || a === "") throw invalidArgument(at("a"), "similarity keys must not be empty");
+  if (typeof b !== "string" || b === "") throw invalidArgument(at("b"), "similarity keys must not be empty");
+  if (a === b) throw invalidArgument(at("b"), `self-similarity not allowed: ${a}`);
   if (typeof distance !== "number" || !Number.isFinite(distance)) {
-    throw invalidArgument(`${field}.distance`, `similarity distance must be a finite number: ${a}-${b}`);
+    throw invalidArgument(at("distance"), `similarity distance must be a finite number: ${a}-${b}`);
   }
-  if (distance < 0) throw invalidArgument(`${field}.distance`, `similarity distance cannot be negative: ${a}-${b}`);
+  if (distance < 0) throw invalidArgument(at("distance"), `similarity distance cannot be negative: ${a}-${b}`);
 }
 
 /** Distance between a and b, in either order, or undefined. */
@@ -58,10 +58,10 @@ export function getDistance(index: SimilarityIndex, a: string, b: string): numbe
  * existing pair always succeeds, whatever its stored value.
  */
 export function setDistance(index: SimilarityIndex, a: string, b: string, distance: number, cap: number): SimilarityIndex {
-  validateSimilarityPair(a, b, distance, "pair");
+  validateSimilarityPair(a, b, distance, "");
   const exists = getDistance(index, a, b) !== undefined;
   if (!exists && index.pairCount >= cap) {
-    throw new StateError("CAPACITY_EXCEEDED", `similarity index is full (${cap} pairs); cannot add ${a}-${b}`, { field: "pair" });
+    throw new StateError("CAPACITY_EXCEEDED", `similarity index is full (${cap} pairs); cannot add ${a}-${b}`, {});
   }
   const put = (adj: IMap<string, IMap<string, number>>, x: string, y: string): IMap<string, IMap<string, number>> =>
     adj.set(x, (adj.get(x) ?? IMap<string, number>()).set(y, distance));

@@ -1,0 +1,283 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { compareUtf8 } from "../bytes.js";
+import type { Delta } from "../delta/delta.js";
+import { isStateError } from "../errors.js";
+import type { StateEvent } from "../events/event.js";
+import { PROOF_INFINITY } from "../proof/proof-number.js";
+import type { ProofStatus, SignalSource } from "../signals.js";
+import { makeStep } from "../steps/step-record.js";
+import { StateEngine } from "./engine.js";
+
+// A deliberately simple model: plain maps and the rules written out once more, naively.
+interface Model {
+  generation: number;
+  proofs: Map<string, { proof: bigint; status: ProofStatus; source: SignalSource }>;
+  constraints: Set<string>;
+  similarity: Map<string, number>;
+  edges: Set<string>;
+  history: string[];
+}
+
+const CONFIG = { maxSimilarityPairs: 4, maxHistoryEntries: 5 };
+const NODES = ["a", "b", "c", "d", "é", "𝔸"];
+const hard = (s: SignalSource): boolean => s === "hard" || s === "safety";
+
+type Op =
+  | { op: "proof"; source: SignalSource; node: string; entrySource: SignalSource; status: ProofStatus; proof: bigint }
+  | { op: "constraint"; action: "add" | "remove" | "update"; id: string }
+  | { op: "similarity"; a: string; b: string; d: number }
+  | { op: "edge"; action: "add" | "remove"; from: string; to: string }
+  | { op: "history"; id: string }
+  | { op: "increment"; node: string; source: SignalSource }
+  | { op: "composite"; ops: Op[] }
+  | { op: "step"; session: string };
+
+const source = fc.constantFrom<SignalSource>("hard", "soft", "safety", "unknown");
+const node = fc.constantFrom(...NODES);
+const leaf: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({
+    op: fc.constant("proof" as const),
+    source,
+    node,
+    entrySource: source,
+    status: fc.constantFrom<ProofStatus>("unknown", "expanded", "proven", "disproven"),
+    proof: fc.constantFrom(0n, 5n, PROOF_INFINITY - 1n, PROOF_INFINITY),
+  }),
+  fc.record({ op: fc.constant("constraint" as const), action: fc.constantFrom("add" as const, "remove" as const, "update" as const), id: fc.constantFrom("c1", "c2", "c3") }),
+  fc.record({ op: fc.constant("similarity" as const), a: node, b: node, d: fc.constantFrom(0, 0.5, 2, -1, Number.NaN, Number.POSITIVE_INFINITY) }),
+  fc.record({ op: fc.constant("edge" as const), action: fc.constantFrom("add" as const, "remove" as const), from: node, to: node }),
+  fc.record({ op: fc.constant("history" as const), id: fc.constantFrom("h1", "h2", "h3", "h4", "h5", "h6", "h7") }),
+  fc.record({ op: fc.constant("increment" as const), node, source }),
+  fc.record({ op: fc.constant("step" as const), session: fc.constantFrom("s1", "s2") }),
+);
+const opArb: fc.Arbitrary<Op> = fc.oneof({ weight: 6, arbitrary: leaf }, { weight: 1, arbitrary: fc.record({ op: fc.constant("composite" as const), ops: fc.array(leaf, { maxLength: 3 }) }) });
+
+function toDelta(o: Op): Delta | undefined {
+  switch (o.op) {
+    case "proof":
+      return { kind: "proof", source: o.source, updates: [{ nodeId: o.node, proof: o.proof, disproof: 1n, status: o.status, source: o.entrySource, updatedAt: 1 }] };
+    case "constraint": {
+      const c = { id: o.id, type: "ordering" as const, nodes: ["a"], expression: "", active: true, source: "soft" as const, createdAt: 1 };
+      return { kind: "constraint", source: "soft", add: o.action === "add" ? [c] : [], remove: o.action === "remove" ? [o.id] : [], update: o.action === "update" ? [c] : [] };
+    }
+    case "similarity":
+      return { kind: "similarity", source: "soft", updates: [{ a: o.a, b: o.b, distance: o.d }] };
+    case "edge":
+      return { kind: "dependency", source: "hard", add: o.action === "add" ? [{ from: o.from, to: o.to }] : [], remove: o.action === "remove" ? [{ from: o.from, to: o.to }] : [] };
+    case "history":
+      return { kind: "history", source: "soft", entries: [{ id: o.id, nodeId: "a", action: "x", result: "ok", source: "soft", timestamp: 1, metadata: {} }] };
+    case "composite":
+      return { kind: "composite", deltas: o.ops.map(toDelta).filter((d): d is Delta => d !== undefined) };
+    default:
+      return undefined;
+  }
+}
+
+function reaches(edges: Set<string>, from: string, to: string): boolean {
+  const seen = new Set([from]);
+  const todo = [from];
+  while (todo.length > 0) {
+    const cur = todo.pop() as string;
+    if (cur === to) return true;
+    for (const e of edges) {
+      const [f, t] = JSON.parse(e) as [string, string];
+      if (f === cur && !seen.has(t)) {
+        seen.add(t);
+        todo.push(t);
+      }
+    }
+  }
+  return false;
+}
+
+/** Applies `o` to a copy of the model; returns undefined when the model rejects it. */
+function modelApply(m: Model, o: Op): Model | undefined {
+  const n: Model = { ...m, proofs: new Map(m.proofs), constraints: new Set(m.constraints), similarity: new Map(m.similarity), edges: new Set(m.edges), history: [...m.history] };
+  const ok = modelStep(n, o);
+  if (!ok) return undefined;
+  n.generation++;
+  return n;
+}
+
+function modelStep(n: Model, o: Op): boolean {
+  switch (o.op) {
+    case "proof": {
+      if (o.source === "unknown" || o.entrySource === "unknown") return false;
+      if (hard(o.entrySource) && !hard(o.source)) return false;
+      const hardAction = o.status === "proven" || o.status === "disproven" || o.proof === PROOF_INFINITY;
+      if (hardAction && !hard(o.entrySource)) return false;
+      n.proofs.set(o.node, { proof: o.proof, status: o.status, source: o.entrySource });
+      return true;
+    }
+    case "constraint":
+      if (o.action === "add") {
+        if (n.constraints.has(o.id)) return false;
+        n.constraints.add(o.id);
+      } else if (!n.constraints.has(o.id)) return false;
+      else if (o.action === "remove") n.constraints.delete(o.id);
+      return true;
+    case "similarity": {
+      if (o.a === o.b || !Number.isFinite(o.d) || o.d < 0) return false;
+      const key = JSON.stringify([o.a, o.b].sort(compareUtf8));
+      if (!n.similarity.has(key) && n.similarity.size >= CONFIG.maxSimilarityPairs) return false;
+      n.similarity.set(key, o.d);
+      return true;
+    }
+    case "edge": {
+      const key = JSON.stringify([o.from, o.to]);
+      if (o.action === "remove") return n.edges.delete(key);
+      if (o.from === o.to || reaches(n.edges, o.to, o.from)) return false;
+      n.edges.add(key);
+      return true;
+    }
+    case "history":
+      if (n.history.includes(o.id)) return false;
+      n.history.push(o.id);
+      if (n.history.length > CONFIG.maxHistoryEntries) n.history.shift();
+      return true;
+    case "increment": {
+      if (o.source === "unknown") return false;
+      const cur = n.proofs.get(o.node) ?? { proof: 10n, status: "unknown" as ProofStatus, source: "unknown" as SignalSource };
+      const ceiling = hard(o.source) ? PROOF_INFINITY : PROOF_INFINITY - 1n;
+      const proof = cur.proof >= ceiling ? cur.proof : cur.proof + 1n > ceiling ? ceiling : cur.proof + 1n;
+      n.proofs.set(o.node, { proof, status: cur.status === "unknown" ? "expanded" : cur.status, source: o.source });
+      return true;
+    }
+    case "composite":
+      return o.ops.filter((c) => toDelta(c) !== undefined).every((c) => modelStep(n, c));
+    case "step":
+      return true;
+  }
+}
+
+let clock = 0;
+function engineApply(e: StateEngine, o: Op): StateEvent | undefined {
+  clock += 7;
+  if (o.op === "increment") return e.updateProof({ nodeId: o.node, type: "increment", delta: 1n, reason: "", source: o.source }).event;
+  if (o.op === "step") return e.recordStep(makeStep({ sessionId: o.session, actor: "main_agent", decision: "execute_tool", tool: "Grep", outcome: "success" })).event;
+  return e.apply(toDelta(o) as Delta).event;
+}
+
+function assertAgrees(e: StateEngine, m: Model, ctx: string): void {
+  const s = e.snapshot();
+  assert.equal(s.generation, m.generation, `${ctx}: generation`);
+  const proofs = new Map(s.proof.all().map((p) => [p.nodeId, { proof: p.proof, status: p.status, source: p.source }]));
+  assert.deepEqual(proofs, m.proofs, `${ctx}: proofs`);
+  assert.deepEqual(new Set(s.constraints.all().map((c) => c.id)), m.constraints, `${ctx}: constraints`);
+  assert.deepEqual(new Map(s.similarity.allPairs().pairs.map((p) => [JSON.stringify([p.from, p.to]), p.distance])), m.similarity, `${ctx}: similarity`);
+  assert.deepEqual(new Set(s.dependency.allEdges().map((x) => JSON.stringify([x.from, x.to]))), m.edges, `${ctx}: edges`);
+  assert.deepEqual(s.history.recent(100).map((h) => h.id), m.history, `${ctx}: history`);
+}
+
+const empty = (): Model => ({ generation: 0, proofs: new Map(), constraints: new Set(), similarity: new Map(), edges: new Set(), history: [] });
+const newEngine = (): StateEngine => new StateEngine({ config: CONFIG, now: () => clock });
+const doc = (e: StateEngine): string => JSON.stringify(e.exportDocument());
+const RUNS = { numRuns: 60 };
+
+describe("engine against a simple model", () => {
+  it("agrees with the model on every accepted and rejected operation", () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 30 }), (ops) => {
+        const e = newEngine();
+        let m = empty();
+        ops.forEach((o, i) => {
+          const expected = modelApply(m, o);
+          let threw: unknown;
+          try {
+            engineApply(e, o);
+          } catch (err) {
+            threw = err;
+          }
+          assert.equal(threw === undefined, expected !== undefined, `op ${i} ${JSON.stringify(o, (_, v) => (typeof v === "bigint" ? `${v}n` : v))}: engine ${threw === undefined ? "accepted" : `rejected (${String(threw)})`}`);
+          if (threw !== undefined) assert.ok(isStateError(threw), `op ${i}: rejection must be a StateError, got ${String(threw)}`);
+          if (expected !== undefined) m = expected;
+          assertAgrees(e, m, `after op ${i}`);
+        });
+      }),
+      RUNS,
+    );
+  });
+
+  it("a rejected operation changes neither state nor generation", () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 25 }), (ops) => {
+        const e = newEngine();
+        for (const o of ops) {
+          const before = e.state;
+          try {
+            engineApply(e, o);
+          } catch {
+            assert.equal(e.state, before, "a rejected operation must leave the very same state value in place");
+            assert.equal(e.snapshot().state, before, "the latest snapshot must still be the pre-operation state");
+          }
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it("replaying the emitted events from empty state reproduces the state", () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 30 }), (ops) => {
+        const e = newEngine();
+        const events: StateEvent[] = [];
+        for (const o of ops) {
+          try {
+            const ev = engineApply(e, o);
+            if (ev !== undefined) events.push(JSON.parse(JSON.stringify(ev)) as StateEvent);
+          } catch {
+            // rejected operations emit nothing
+          }
+        }
+        assert.equal(events.length, e.generation, "one event per generation");
+        const replayed = StateEngine.fromEvents(events, { config: CONFIG });
+        assert.equal(doc(replayed), doc(e), "replayed state must equal the live state");
+      }),
+      RUNS,
+    );
+  });
+
+  it("a snapshot taken at any point never changes afterwards", () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 30 }), fc.nat(30), (ops, at) => {
+        const e = newEngine();
+        let taken: { snap: ReturnType<StateEngine["snapshot"]>; image: string } | undefined;
+        ops.forEach((o, i) => {
+          if (i === Math.min(at, ops.length - 1)) taken = { snap: e.snapshot(), image: doc(e) };
+          try {
+            engineApply(e, o);
+          } catch {
+            // rejected operations are fine here
+          }
+        });
+        if (taken !== undefined) {
+          const now = JSON.stringify(StateEngine.fromDocument(JSON.parse(taken.image), { config: CONFIG }).exportDocument());
+          assert.equal(JSON.stringify(new StateEngine({ config: CONFIG, initial: taken.snap.state }).exportDocument()), now, "snapshot content changed after later operations");
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it("export then import then export is identical", () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 30 }), (ops) => {
+        const e = newEngine();
+        for (const o of ops) {
+          try {
+            engineApply(e, o);
+          } catch {
+            // rejected operations are fine here
+          }
+        }
+        const first = doc(e);
+        const again = StateEngine.fromDocument(JSON.parse(first), { config: CONFIG });
+        assert.equal(doc(again), first, "export/import/export must be identical");
+        assert.equal(again.generation, e.generation, "import keeps the generation");
+      }),
+      RUNS,
+    );
+  });
+});
