@@ -100,7 +100,8 @@ export function splitTasks(
     if (r.kind === "compacted") w.compactions += 1;
     if (r.tsMs === null) return;
     if (w.start === null) w.start = w.cursor = r.tsMs;
-    lastSeen.set(taskOf[i] ?? -1, r.tsMs);
+    const t = taskOf[i] ?? -1;
+    lastSeen.set(t, Math.max(lastSeen.get(t) ?? r.tsMs, r.tsMs));
     book(w, r.tsMs);
     if (w.firstModel === null && isModelEmitted(r) && r.tsMs >= w.start) w.firstModel = r.tsMs - w.start;
     const call = callAt.get(i);
@@ -109,7 +110,7 @@ export function splitTasks(
     if (answered !== undefined) w.outstanding = w.outstanding.filter((c) => c !== answered);
   });
   return windows.map((w, t) => {
-    // An unterminated task ends at the last thing it wrote.
+    // An unterminated task ends at the latest thing it wrote.
     if (w.end === null) w.end = lastSeen.get(t) ?? null;
     if (w.end !== null) book(w, w.end);
     const wall = w.start !== null && w.end !== null && w.end > w.start ? w.end - w.start : 0;

@@ -1,0 +1,73 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { collectRollout } from "../decode/collect.js";
+import { metaLine } from "../test-support.js";
+import { linesOf, stepArb, type Step } from "../test-arbitraries.js";
+import { emptyPartial, unreadablePartial } from "./empty.js";
+import { mergeAll, mergePartials } from "./merge.js";
+import { partialOfRollout } from "./partial.js";
+import type { CorpusPartial } from "./types.js";
+import { analyticsReport } from "../report/analytics-report.js";
+import { healthReport } from "../report/health-report.js";
+import { lifecycleReport } from "../report/lifecycle-report.js";
+import { RolloutError } from "../errors.js";
+
+const rolloutArb = fc.record({
+  id: fc.constantFrom("r-a", "r-b", "r-c", "r-d"),
+  provider: fc.constantFrom("openai", "fak", ""),
+  exec: fc.boolean(),
+  fresh: fc.boolean(),
+  unreadable: fc.boolean(),
+  steps: fc.array(stepArb, { maxLength: 30 }),
+});
+
+type GeneratedRollout = { id: string; provider: string; exec: boolean; fresh: boolean; unreadable: boolean; steps: Step[] };
+
+function partialOf(r: GeneratedRollout): CorpusPartial {
+  if (r.unreadable && r.steps.length % 5 === 0) return unreadablePartial(3);
+  const meta = metaLine(r.id, { model_provider: r.provider, originator: r.exec ? "codex_exec" : "codex_cli_rs", source: r.exec ? "exec" : "cli" });
+  const goal = JSON.stringify({ timestamp: "2026-03-01T12:00:00Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: '<codex_internal_context source="goal">' }] } });
+  return partialOfRollout({ rollout: collectRollout([meta, goal, ...linesOf(r.steps)]), fresh: r.fresh, session: r.id, outlierKeep: 3 });
+}
+
+function reports(p: CorpusPartial): string {
+  return JSON.stringify([lifecycleReport(p, { root: "/r" }), analyticsReport(p, { root: "/r", topN: 3 }), healthReport(p, { top: 2 })]);
+}
+
+test("property: merging partials in any grouping and order equals one pass", () => {
+  fc.assert(
+    fc.property(fc.array(rolloutArb, { maxLength: 7 }), fc.array(fc.nat(), { minLength: 8, maxLength: 8 }), fc.nat(), (rollouts, order, cut) => {
+      const partials = rollouts.map(partialOf);
+      const onePass = mergeAll(partials);
+      const shuffled = partials.map((p, i) => ({ p, k: order[i] ?? 0 })).sort((a, b) => a.k - b.k).map((x) => x.p);
+      const at = partials.length === 0 ? 0 : cut % (partials.length + 1);
+      const left = mergeAll(shuffled.slice(0, at), 3);
+      const right = mergeAll(shuffled.slice(at), 3);
+      const split = mergePartials(right, left);
+      assert.equal(JSON.stringify(split), JSON.stringify(mergePartials(onePass, emptyPartial(3))), "split merge equals one pass");
+      assert.equal(reports(split), reports(onePass), "reports equal");
+      const viaJson = JSON.parse(JSON.stringify(left)) as CorpusPartial;
+      assert.equal(JSON.stringify(mergePartials(viaJson, right)), JSON.stringify(mergePartials(left, right)), "partials survive a JSON round trip");
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test("property: merge is associative and commutative, with the empty partial as identity", () => {
+  fc.assert(
+    fc.property(rolloutArb, rolloutArb, rolloutArb, (x, y, z) => {
+      const [a, b, c] = [partialOf(x), partialOf(y), partialOf(z)];
+      const s = (p: CorpusPartial): string => JSON.stringify(p);
+      assert.equal(s(mergePartials(a, b)), s(mergePartials(b, a)), "commutative");
+      assert.equal(s(mergePartials(mergePartials(a, b), c)), s(mergePartials(a, mergePartials(b, c))), "associative");
+      assert.equal(s(mergePartials(a, emptyPartial(3))), s(a), "identity");
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test("merging refuses a partial of another format version", () => {
+  const foreign = { ...emptyPartial(), version: 2 } as unknown as CorpusPartial;
+  assert.throws(() => mergePartials(emptyPartial(), foreign), (e: unknown) => e instanceof RolloutError && e.code === "PARTIAL_VERSION_MISMATCH" && e.field === "right" && e.message.startsWith("rollout: "), "version mismatch");
+});
