@@ -1,0 +1,155 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { Constraint } from "../constraints/constraint.js";
+import { isStateError, type StateErrorCode } from "../errors.js";
+import { StateEngine } from "../engine/engine.js";
+import { PROOF_INFINITY } from "../proof/proof-number.js";
+import { deltaFromJson, deltaToJson } from "./codec.js";
+import { deltasConflict } from "./conflict.js";
+import { compositeDelta, deltaSource, indexesAffected, type Delta, type ProofDelta } from "./delta.js";
+import { mergeDeltas } from "./merge.js";
+
+const con = (id: string, extra: Partial<Constraint> = {}): Constraint => ({ id, type: "ordering", nodes: ["a", "b"], expression: "", active: true, source: "soft", createdAt: 1, ...extra });
+const proof = (source: ProofDelta["source"], nodeId: string, entry: Partial<ProofDelta["updates"][number]> = {}): ProofDelta => ({
+  kind: "proof",
+  source,
+  updates: [{ nodeId, proof: 5n, disproof: 5n, status: "expanded", source, updatedAt: 1, ...entry }],
+});
+const rejects = (e: StateEngine, d: Delta, code: StateErrorCode, field?: string): void => {
+  const before = e.state;
+  assert.throws(() => e.apply(d), (err: unknown) => isStateError(err, code) && (field === undefined || err.field === field), `expected ${code}${field ? ` at ${field}` : ""}`);
+  assert.equal(e.state, before, "rejected delta leaves the state untouched");
+};
+
+describe("delta validation", () => {
+  it("checks the hard/soft boundary per proof entry", () => {
+    const e = new StateEngine();
+    rejects(e, proof("soft", "n", { status: "disproven", proof: PROOF_INFINITY }), "HARD_SIGNAL_VIOLATION", "updates[0].status");
+    rejects(e, proof("soft", "n", { status: "proven", proof: 0n }), "HARD_SIGNAL_VIOLATION", "updates[0].status");
+    rejects(e, proof("soft", "n", { proof: PROOF_INFINITY }), "HARD_SIGNAL_VIOLATION", "updates[0].status");
+    rejects(e, proof("soft", "n", { source: "hard" }), "HARD_SIGNAL_VIOLATION", "updates[0].source");
+    rejects(e, { ...proof("hard", "n"), updates: [{ ...proof("hard", "n").updates[0]!, status: "disproven", source: "soft" }] }, "HARD_SIGNAL_VIOLATION", "updates[0].status");
+    rejects(e, proof("unknown", "n"), "INVALID_DELTA", "source");
+    rejects(e, { kind: "proof", source: "hard", updates: [proof("hard", "n").updates[0]!, proof("hard", "n").updates[0]!] }, "INVALID_DELTA", "updates[1].nodeId");
+    e.apply(proof("hard", "n", { status: "disproven", proof: PROOF_INFINITY }));
+    assert.equal(e.state.proofs.get("n")?.status, "disproven", "hard disproof accepted");
+  });
+
+  it("checks constraints in remove, update, add order", () => {
+    const e = new StateEngine();
+    e.apply({ kind: "constraint", source: "soft", add: [con("c1")], remove: [], update: [] });
+    rejects(e, { kind: "constraint", source: "soft", add: [con("c1")], remove: [], update: [] }, "CONSTRAINT_EXISTS", "add[0].id");
+    rejects(e, { kind: "constraint", source: "soft", add: [con("c2"), con("c2")], remove: [], update: [] }, "CONSTRAINT_EXISTS", "add[1].id");
+    rejects(e, { kind: "constraint", source: "soft", add: [], remove: ["nope"], update: [] }, "CONSTRAINT_NOT_FOUND", "remove[0]");
+    rejects(e, { kind: "constraint", source: "soft", add: [], remove: [], update: [con("nope")] }, "CONSTRAINT_NOT_FOUND", "update[0].id");
+    e.apply({ kind: "constraint", source: "soft", add: [con("c1", { type: "resource" })], remove: ["c1"], update: [] });
+    assert.equal(e.state.constraints.get("c1")?.type, "resource", "remove then re-add in one delta");
+  });
+
+  it("stores dependency edges and refuses self edges, cycles and missing removals", () => {
+    const e = new StateEngine();
+    e.apply({ kind: "dependency", source: "hard", add: [{ from: "a", to: "b" }, { from: "b", to: "c" }], remove: [] });
+    assert.deepEqual(e.snapshot().dependency.dependsOn("a"), ["b"], "edges are real state");
+    rejects(e, { kind: "dependency", source: "hard", add: [{ from: "x", to: "x" }], remove: [] }, "INVALID_DELTA", "add[0]");
+    rejects(e, { kind: "dependency", source: "hard", add: [{ from: "c", to: "a" }], remove: [] }, "DEPENDENCY_CYCLE", "add[0]");
+    rejects(e, { kind: "dependency", source: "hard", add: [], remove: [{ from: "a", to: "c" }] }, "EDGE_NOT_FOUND", "remove[0]");
+  });
+
+  it("checks history entries: ids, metadata sizes, uniqueness", () => {
+    const e = new StateEngine();
+    const entry = { id: "h1", nodeId: "n", action: "a", result: "r", source: "soft" as const, timestamp: 1, metadata: {} };
+    rejects(e, { kind: "history", source: "soft", entries: [{ ...entry, id: "" }] }, "INVALID_ARGUMENT", "entries[0].id");
+    rejects(e, { kind: "history", source: "soft", entries: [{ ...entry, metadata: { "": "v" } }] }, "INVALID_ARGUMENT", "entries[0].metadata");
+    rejects(e, { kind: "history", source: "soft", entries: [{ ...entry, metadata: { ["é".repeat(129)]: "v" } }] }, "INVALID_ARGUMENT", "entries[0].metadata");
+    rejects(e, { kind: "history", source: "soft", entries: [{ ...entry, metadata: { k: "x".repeat(4097) } }] }, "INVALID_ARGUMENT", "entries[0].metadata.k");
+    rejects(e, { kind: "history", source: "soft", entries: [entry, entry] }, "INVALID_DELTA", "entries[1].id");
+  });
+
+  it("rejects zero streaming increments, which would count unseen items", () => {
+    const e = new StateEngine();
+    rejects(e, { kind: "streaming", source: "soft", increments: [{ item: "x", count: 0 }], observed: [] }, "INVALID_ARGUMENT", "increments[0].count");
+  });
+
+  it("validates analytics records in the reference's order and requires a hard source", () => {
+    const e = new StateEngine();
+    const rec = { id: "", queryType: "cycles", queryTime: 5, resultCount: 1, results: [], cycles: [["a", "b"]], path: [], executionMs: 1, params: {} };
+    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, queryType: "" } }, "INVALID_ARGUMENT", "record.queryType");
+    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, queryTime: 0 } }, "INVALID_ARGUMENT", "record.queryTime");
+    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, cycles: [] } }, "INVALID_ARGUMENT", "record.cycles");
+    rejects(e, { kind: "analytics", source: "soft", record: rec }, "HARD_SIGNAL_VIOLATION", "source");
+    e.apply({ kind: "analytics", source: "hard", record: { ...rec, results: Array.from({ length: 60 }, (_, i) => `r${i}`) } });
+    const s = e.snapshot();
+    assert.equal(s.analytics.last("cycles")?.results.length, 50, "results truncated to 50");
+    assert.equal(s.analytics.last("cycles")?.id, "analytics-cycles-5-1", "derived id is deterministic");
+    assert.equal(s.proof.get("analytics:cycles:done")?.source, "hard", "marker keeps the delta's source");
+    assert.equal(s.proof.get("analytics:cycles:found")?.status, "proven", "found marker set");
+  });
+});
+
+describe("composite deltas", () => {
+  it("validate each child against the state its earlier siblings produced", () => {
+    const e = new StateEngine();
+    e.apply(compositeDelta(
+      { kind: "constraint", source: "soft", add: [con("c1")], remove: [], update: [] },
+      { kind: "constraint", source: "soft", add: [], remove: [], update: [con("c1", { active: false })] },
+    ));
+    assert.equal(e.state.constraints.get("c1")?.active, false, "update saw the sibling's add");
+    assert.equal(e.generation, 1, "a composite bumps the generation once");
+  });
+
+  it("are atomic: a failing child leaves no trace of earlier children", () => {
+    const e = new StateEngine();
+    rejects(e, compositeDelta(proof("hard", "n1"), { kind: "constraint", source: "soft", add: [], remove: ["missing"], update: [] }), "CONSTRAINT_NOT_FOUND", "deltas[1].remove[0]");
+    assert.equal(e.state.proofs.has("n1"), false, "first child not applied");
+  });
+
+  it("are only as strong as their weakest child", () => {
+    assert.equal(deltaSource(compositeDelta(proof("hard", "a"), proof("soft", "b"))), "soft", "mixed is soft");
+    assert.equal(deltaSource(compositeDelta()), "soft", "empty is soft");
+    assert.deepEqual(indexesAffected(compositeDelta(proof("hard", "a"), { kind: "analytics", source: "hard", record: {} as never }, proof("soft", "b"))), ["proof", "analytics"], "de-duplicated first-seen");
+  });
+});
+
+describe("merge and conflicts", () => {
+  it("never upgrades a soft disproof by merging it with a hard delta", () => {
+    const soft = proof("soft", "x", { status: "disproven", proof: PROOF_INFINITY });
+    const merged = mergeDeltas(soft, proof("hard", "y"));
+    assert.equal(deltaSource(merged), "soft", "merged source is the weaker");
+    const e = new StateEngine();
+    rejects(e, merged, "HARD_SIGNAL_VIOLATION");
+  });
+
+  it("merges proof entries by newest updatedAt, ties keeping the receiver", () => {
+    const a = proof("hard", "n", { proof: 1n, updatedAt: 5 });
+    const b = proof("hard", "n", { proof: 2n, updatedAt: 5 });
+    const c = proof("hard", "n", { proof: 3n, updatedAt: 6 });
+    assert.equal((mergeDeltas(a, b) as ProofDelta).updates[0]?.proof, 1n, "tie keeps receiver");
+    assert.equal((mergeDeltas(a, c) as ProofDelta).updates[0]?.proof, 3n, "newer wins");
+  });
+
+  it("merges similarity pairs canonically and different kinds into a composite", () => {
+    const m = mergeDeltas({ kind: "similarity", source: "soft", updates: [{ a: "a", b: "b", distance: 1 }] }, { kind: "similarity", source: "soft", updates: [{ a: "b", b: "a", distance: 2 }] });
+    assert.deepEqual(m.kind === "similarity" ? m.updates : [], [{ a: "b", b: "a", distance: 2 }], "reversed pair is the same pair");
+    assert.equal(mergeDeltas(proof("hard", "a"), m).kind, "composite", "different kinds");
+  });
+
+  it("detects conflicts symmetrically, composites included", () => {
+    const add = { kind: "constraint" as const, source: "soft" as const, add: [con("c")], remove: [], update: [] };
+    const remove = { kind: "constraint" as const, source: "soft" as const, add: [], remove: ["c"], update: [] };
+    assert.equal(deltasConflict(add, remove), true, "add vs remove");
+    assert.equal(deltasConflict(remove, add), true, "remove vs add");
+    assert.equal(deltasConflict(compositeDelta(add), compositeDelta(remove)), true, "composite vs composite");
+    assert.equal(deltasConflict(proof("hard", "a"), proof("hard", "b")), false, "disjoint proofs");
+    assert.equal(deltasConflict({ kind: "streaming", source: "soft", increments: [], observed: [] }, { kind: "streaming", source: "soft", increments: [], observed: [] }), false, "streaming commutes");
+  });
+});
+
+describe("delta JSON", () => {
+  it("round-trips with uint64 values as decimal strings", () => {
+    const d = compositeDelta(proof("hard", "n", { proof: PROOF_INFINITY }), { kind: "similarity", source: "soft", updates: [{ a: "a", b: "b", distance: 0.5 }] });
+    const json = JSON.parse(JSON.stringify(deltaToJson(d)));
+    assert.equal(json.deltas[0].updates[0].proof, "18446744073709551615", "string encoding");
+    assert.deepEqual(deltaFromJson(json), d, "decoded equals original");
+    assert.throws(() => deltaFromJson({ ...json, deltas: [{ ...json.deltas[0], updates: [{ ...json.deltas[0].updates[0], proof: "-1" }] }] }), (err: unknown) => isStateError(err, "INVALID_ARGUMENT"), "bad number rejected");
+  });
+});

@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { isStateError } from "../errors.js";
+import type { StateEvent } from "../events/event.js";
+import type { ProofDelta } from "../delta/delta.js";
+import { makeStep } from "../steps/step-record.js";
+import { StateEngine } from "./engine.js";
+
+const pd = (nodeId: string, proof = 1n): ProofDelta => ({ kind: "proof", source: "soft", updates: [{ nodeId, proof, disproof: 1n, status: "expanded", source: "soft", updatedAt: 1 }] });
+const step = (sessionId: string, tool: string, extra = {}) => makeStep({ sessionId, actor: "main_agent", decision: "execute_tool", tool, outcome: "success", ...extra });
+const json = (e: StateEngine): string => JSON.stringify(e.exportDocument());
+
+describe("generation and events", () => {
+  it("bumps the generation by one for every kind of mutation", () => {
+    const e = new StateEngine();
+    const events: (StateEvent | undefined)[] = [
+      e.apply(pd("n")).event,
+      e.updateProof({ nodeId: "n", type: "increment", delta: 1n, reason: "", source: "soft" }).event,
+      e.recordStep(step("s", "t")).event,
+      e.addClause({ id: "c", literals: [{ variable: "tool:t", negated: true }], source: "hard", failureType: "x" }).event,
+      e.checkDecisionAllowed("s", "t").event,
+      e.recordSimilarity("a", "b", 1).event,
+      e.restore(e.checkpoint()).event,
+      e.endSession("s").event,
+    ];
+    assert.deepEqual(events.map((x) => x?.generation), [1, 2, 3, 4, 5, 6, 7, 8], "one generation per mutation");
+    assert.deepEqual(events.map((x) => x?.type), ["delta_applied", "proof_updated", "step_recorded", "clause_added", "clause_used", "similarity_recorded", "state_restored", "session_ended"], "event types");
+    for (const ev of events) assert.deepEqual(JSON.parse(JSON.stringify(ev)), ev, `${ev?.type} is plain JSON-safe data`);
+  });
+
+  it("refuses a mutation when the expected generation differs", () => {
+    const e = new StateEngine();
+    e.apply(pd("a"));
+    assert.throws(() => e.apply(pd("b"), { expectedGeneration: 0 }), (err: unknown) => isStateError(err, "GENERATION_MISMATCH") && err.field === "expectedGeneration", "mismatch");
+    assert.equal(e.apply(pd("b"), { expectedGeneration: 1 }).generation, 2, "match applies");
+  });
+
+  it("records applied deltas in the delta history with their source and session", () => {
+    const e = new StateEngine({ now: () => 77 });
+    e.apply(pd("n"), { sessionId: "s1", metadata: { why: "test" } });
+    const r = e.snapshot().deltaHistory.byGeneration(1);
+    assert.deepEqual([r?.id, r?.kind, r?.source, r?.sessionId, r?.at, r?.affectedNodes], ["delta_1", "proof", "soft", "s1", 77, ["n"]], "record fields");
+  });
+
+  it("detects a replayed event that does not fit the state", () => {
+    const e = new StateEngine();
+    const ev = e.apply(pd("n")).event as StateEvent;
+    const other = new StateEngine();
+    other.apply(pd("x"));
+    assert.throws(() => other.replay(ev), (err: unknown) => isStateError(err, "REPLAY_DIVERGED"), "generation 2 recorded as 1");
+  });
+});
+
+describe("snapshots", () => {
+  it("are O(1) values that later mutations never change", () => {
+    const e = new StateEngine();
+    e.apply(pd("n", 1n));
+    const s = e.snapshot();
+    e.apply(pd("n", 2n));
+    e.recordStep(step("s", "t"));
+    assert.equal(s.proof.get("n")?.proof, 1n, "old snapshot keeps the old value");
+    assert.equal(s.steps.history("s").length, 0, "old snapshot has no later steps");
+    assert.equal(e.snapshot().proof.get("n")?.proof, 2n, "new snapshot sees the change");
+  });
+
+  it("are readable at a recent past generation from a bounded ring", () => {
+    const e = new StateEngine({ config: { snapshotRingSize: 3 } });
+    for (let i = 1; i <= 5; i++) e.apply(pd("n", BigInt(i)));
+    assert.equal(e.snapshotAt(4).proof.get("n")?.proof, 4n, "generation 4 retained");
+    assert.throws(() => e.snapshotAt(2), (err: unknown) => isStateError(err, "SNAPSHOT_NOT_FOUND"), "generation 2 left the ring");
+  });
+
+  it("measure staleness and report stale ones", () => {
+    const e = new StateEngine({ config: { staleGenerationLimit: 2 } });
+    const s = e.snapshot();
+    for (let i = 0; i < 3; i++) e.apply(pd(`n${i}`));
+    assert.equal(e.staleness(s), 3, "three generations behind");
+    assert.throws(() => e.assertFresh(s), (err: unknown) => isStateError(err, "SNAPSHOT_STALE"), "over the limit");
+    e.assertFresh(e.snapshot());
+    assert.equal(e.staleness(e.snapshot()), 0, "current snapshot is fresh");
+  });
+});
+
+describe("checkpoint, restore, fork", () => {
+  it("restoring the same checkpoint twice gives the same state, and the generation still moves forward", () => {
+    const e = new StateEngine();
+    e.apply(pd("n", 1n));
+    e.recordStep(step("s", "t"));
+    const cp = e.checkpoint();
+    const image = JSON.stringify({ ...e.exportDocument(), generation: 0, deltaHistory: [] });
+    e.apply(pd("n", 9n));
+    e.restore(cp);
+    e.apply(pd("m", 5n));
+    e.restore(cp);
+    assert.equal(JSON.stringify({ ...e.exportDocument(), generation: 0, deltaHistory: [] }), image, "second restore equals the checkpoint");
+    assert.equal(e.generation, 6, "never moves backwards");
+    assert.equal(cp.state.proofs.get("n")?.proof, 1n, "the checkpoint itself was never mutated");
+  });
+
+  it("forks are independent", () => {
+    const e = new StateEngine();
+    e.apply(pd("n", 1n));
+    const f = e.fork();
+    f.apply(pd("n", 2n));
+    e.apply(pd("m", 3n));
+    assert.deepEqual([e.state.proofs.get("n")?.proof, f.state.proofs.get("n")?.proof, f.state.proofs.has("m")], [1n, 2n, false], "no sharing of changes");
+  });
+
+  it("replays a restore event from its embedded document", () => {
+    const e = new StateEngine();
+    const events: StateEvent[] = [];
+    events.push(e.apply(pd("n", 1n)).event as StateEvent);
+    const cp = e.checkpoint();
+    events.push(e.apply(pd("n", 2n)).event as StateEvent);
+    events.push(e.restore(cp).event as StateEvent);
+    const replayed = StateEngine.fromEvents(JSON.parse(JSON.stringify(events)));
+    assert.equal(json(replayed), json(e), "identical after replay");
+  });
+});
+
+describe("steps through the engine", () => {
+  it("sanitizes step text before storing and journaling it", () => {
+    const e = new StateEngine();
+    const m = e.recordStep(step("s", "t", { reasoning: "login with password=hunter2x now", metadata: { "api_key=abcdefghijklmnopqrstuv": "x" } }));
+    assert.equal(m.result.reasoning, "login with [REDACTED] now", "unquoted password redacted");
+    assert.deepEqual(Object.keys(m.result.metadata), ["[REDACTED]"], "metadata key redacted");
+    assert.equal(m.event?.type === "step_recorded" ? m.event.step.reasoning : "", "login with [REDACTED] now", "event carries the sanitized text");
+  });
+
+  it("builds the decision assignment from the session's last two steps", () => {
+    const e = new StateEngine();
+    e.recordStep(step("s", "grep"));
+    e.recordStep(step("s", "read", { outcome: "failure", errorCategory: "timeout" }));
+    e.addClause({ id: "c", literals: [{ variable: "prev_prev_tool:grep", negated: true }, { variable: "prev_tool:read", negated: true }, { variable: "error:timeout", negated: true }, { variable: "tool:grep", negated: true }], source: "hard", failureType: "x" });
+    assert.equal(e.checkDecisionAllowed("s", "grep").result.allowed, false, "grep, read(timeout), grep is blocked");
+    assert.equal(e.checkDecisionAllowed("other", "grep").result.allowed, true, "other session allowed");
+    assert.deepEqual(e.checkDecisionAllowed("", "grep").result, { allowed: true, reason: "", clause: undefined }, "empty input allowed");
+  });
+});
