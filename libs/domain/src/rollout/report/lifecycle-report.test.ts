@@ -1,0 +1,52 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { collectRollout } from "../decode/collect.js";
+import { mergeAll } from "../corpus/merge.js";
+import { partialOfRollout } from "../corpus/partial.js";
+import { unreadablePartial } from "../corpus/empty.js";
+import { abortLine, completeLine, metaLine, startLine } from "../test-support.js";
+import { lifecycleReport } from "./lifecycle-report.js";
+import { foldReportJson } from "./rollout-report.js";
+import { fold } from "../lifecycle/fold.js";
+import { foldEventsOf } from "../lifecycle/events.js";
+
+function partial(lines: string[], fresh = false) {
+  return partialOfRollout({ rollout: collectRollout(lines), fresh });
+}
+
+test("lifecycle report counts outcomes by provider and version", () => {
+  const p = mergeAll([
+    partial([metaLine("a", { model_provider: "openai", cli_version: "0.135.0" }), startLine(0, "t1"), startLine(1, "t2"), completeLine(2, "t2"), startLine(3, "t3")]),
+    partial([metaLine("b", { model_provider: "", cli_version: "" }), startLine(0, "x")], true),
+    partial([metaLine("c"), abortLine(1, undefined)]),
+    partial([metaLine("d")]),
+    unreadablePartial(),
+  ]);
+  const r = lifecycleReport(p, { root: "/sessions" });
+  assert.equal(r.scanned, 3, "a rollout with no tasks and no orphans is not task-bearing");
+  assert.equal(r.unreadable, 1, "unreadable counted");
+  assert.deepEqual(r.totals, {
+    rollouts: 3, starts: 4, unmatched_before: 3, rollouts_with_gap: 1, superseded: 1, process_death: 1, live: 1, complete: 1,
+    aborted: 0, substantive_completed: 1, unclassified_after: 0, orphans: 1,
+  }, "totals");
+  assert.deepEqual(Object.keys(r.by_provider_version), ["openai 0.130.0", "openai 0.135.0", "unknown unknown"], "row keys, sorted");
+  assert.equal(r.by_provider_version["unknown unknown"]?.live, 1, "fresh open task is live");
+  assert.equal(r.all_starts_typed, true, "all typed");
+});
+
+test("a repaired supersede still counts as unmatched before reconciliation", () => {
+  const r = lifecycleReport(partial([metaLine("a"), startLine(0, "t1"), startLine(1, "t2"), completeLine(2, "t1"), completeLine(3, "t2")]), { root: "" });
+  assert.equal(r.totals.unmatched_before, 1, "stable audit figure");
+  assert.equal(r.totals.complete, 2, "both complete");
+  assert.equal(r.totals.rollouts_with_gap, 1, "the rollout had a gap");
+});
+
+test("fold report JSON keeps the reference's fields and omits empty ones", () => {
+  const records = collectRollout([startLine(0, "a"), completeLine(1, "a", { duration_ms: 1000 }), abortLine(2, "zz")]).records;
+  const json = foldReportJson(fold(foldEventsOf(records), { fresh: false }));
+  assert.deepEqual(json, {
+    tasks: [{ turn_id: "a", started_at: "2026-03-01T12:00:00.000Z", ended_at: "2026-03-01T12:00:01.000Z", outcome: "complete", provenance: "observed", duration_ms: 1000 }],
+    substantive_completed: true,
+    orphans: [{ kind: "turn_aborted", turn_id: "zz", timestamp: "2026-03-01T12:00:02.000Z", reason: "interrupted" }],
+  }, "fold JSON");
+});
