@@ -18,7 +18,7 @@ import { invalidArgument, isStateError, StateError } from "../errors.js";
 import { appendHistory, EMPTY_HISTORY } from "../history/history-index.js";
 import { validateProofNumber, type ProofNumber } from "../proof/proof-number.js";
 import type { ProjectState } from "../project-state.js";
-import { EMPTY_SIMILARITY, setDistance } from "../similarity/similarity-index.js";
+import { EMPTY_SIMILARITY, setDistance, validateSimilarityPair } from "../similarity/similarity-index.js";
 import { validateStep } from "../steps/step-record.js";
 import { recordStep, type StepStore } from "../steps/step-store.js";
 import { STATE_DOCUMENT_FORMAT, type StateDocument, type StreamingDocument } from "./document.js";
@@ -118,6 +118,7 @@ function build(doc: StateDocument, config: StateConfig): ProjectState {
   });
   let similarity = EMPTY_SIMILARITY;
   list<StateDocument["similarity"][number]>(doc.similarity, "similarity").forEach((p, i) => {
+    validateSimilarityPair(p.from, p.to, p.distance, `similarity[${i}]`);
     if (similarity.adjacency.get(p.from)?.has(p.to)) throw invalidArgument(`similarity[${i}]`, "duplicate similarity pair");
     similarity = setDistance(similarity, p.from, p.to, p.distance, Number.MAX_SAFE_INTEGER);
   });

@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { makeStep } from "../steps/step-record.js";
+import { BrentCycleDetector, stepStateKey, toolStateKey } from "./brent.js";
+import { analyzeSessionCycles, buildDecisionGraph } from "./session-cycles.js";
+import { tarjanScc } from "./tarjan.js";
+
+function feed(states: string[]) {
+  const d = new BrentCycleDetector();
+  return states.map((s) => d.addStep(s));
+}
+
+describe("Brent cycle detector", () => {
+  it("detects a cycle that does not pass through the first state", () => {
+    const results = feed(["A", "B", "C", "B", "C", "B", "C"]);
+    const hit = results.find((r) => r.detected);
+    assert.ok(hit !== undefined, "cycle found although A never recurs");
+    assert.equal(hit.cycleLength, 2, "cycle length 2");
+    assert.deepEqual([...hit.cycle].sort(), ["B", "C"], "cycle members");
+  });
+
+  it("detects a long-tailed cycle within about 2(mu+lambda) steps", () => {
+    const tail = Array.from({ length: 20 }, (_, i) => `t${i}`);
+    const loop = ["x", "y", "z"];
+    const stream = [...tail, ...Array.from({ length: 30 }, (_, i) => loop[i % 3] as string)];
+    const results = feed(stream);
+    const at = results.findIndex((r) => r.detected);
+    assert.ok(at >= 0 && at <= 2 * (tail.length + loop.length) + 2, `detected at ${at}`);
+    const hit = results[at]!;
+    assert.equal(hit.cycleLength, 3, "lambda = 3");
+    assert.equal(hit.tailLength + hit.cycleLength + 1, at + 1, "tail + cycle + closing state = states seen");
+  });
+
+  it("reports nothing for a stream without repeats, and resets after a detection", () => {
+    assert.ok(feed(["a", "b", "c", "d", "e"]).every((r) => !r.detected), "no repeats");
+    const d = new BrentCycleDetector();
+    d.addStep("a");
+    assert.equal(d.addStep("a").detected, true, "immediate repeat");
+    assert.deepEqual(d.stats(), { stepsProcessed: 0, cyclesDetected: 1, windowSize: 0, maxHistory: 1000 }, "reset after detection keeps the lifetime count");
+  });
+
+  it("builds state keys like the reference", () => {
+    const s = makeStep({ sessionId: "s", actor: "router", decision: "select_tool", tool: "grep", outcome: "success" });
+    assert.equal(stepStateKey(s), "select_tool:grep:success:router", "state key");
+    assert.equal(toolStateKey({ tool: "", outcome: "failure" }), "no_tool:failure", "tool key without a tool");
+  });
+});
+
+describe("Tarjan SCC and session analysis", () => {
+  it("finds components in completion order", () => {
+    const sccs = tarjanScc({ nodes: ["a", "b", "c", "d"], edges: [["a", "b"], ["b", "c"], ["c", "a"], ["c", "d"]] });
+    assert.deepEqual(sccs.map((c) => [...c].sort()), [["d"], ["a", "b", "c"]], "d completes first");
+  });
+
+  it("handles deep chains without recursion limits", () => {
+    const nodes = Array.from({ length: 50_000 }, (_, i) => `n${i}`);
+    const edges = nodes.slice(1).map((n, i) => [nodes[i] as string, n] as const);
+    assert.equal(tarjanScc({ nodes, edges }).length, 50_000, "one component per node");
+  });
+
+  it("analyses a session's decision loop", () => {
+    const mk = (tool: string) => makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool, outcome: "success" });
+    const steps = ["grep", "read", "grep", "read", "edit"].map(mk);
+    assert.equal(buildDecisionGraph(steps).nodes.length, 3, "three distinct states");
+    const a = analyzeSessionCycles("s", steps);
+    assert.deepEqual([a.totalSccs, a.largestSccSize, a.cyclicSccs.length], [2, 2, 1], "grep/read loop found");
+    assert.deepEqual(analyzeSessionCycles("s", []), { sessionId: "s", totalSccs: 0, cyclicSccs: [], largestSccSize: 0 }, "empty session");
+  });
+});

@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { isStateError } from "../errors.js";
+import { StateEngine } from "../engine/engine.js";
+import { PROOF_INFINITY } from "../proof/proof-number.js";
+import { makeStep } from "../steps/step-record.js";
+import type { StateDocument } from "./document.js";
+import { computeSummary, referenceExport } from "./summary.js";
+
+function busy(): StateEngine {
+  let t = 1_700_000_000_000;
+  const e = new StateEngine({ now: () => (t += 1000) });
+  e.apply({ kind: "proof", source: "hard", updates: [{ nodeId: "n", proof: PROOF_INFINITY, disproof: 0n, status: "disproven", source: "hard", updatedAt: 5 }, { nodeId: "p", proof: 0n, disproof: 3n, status: "proven", source: "safety", updatedAt: 6 }] });
+  e.apply({ kind: "constraint", source: "soft", add: [{ id: "c", type: "implication", nodes: ["n", "p"], expression: "n->p", active: true, source: "soft", createdAt: 2 }], remove: [], update: [] });
+  e.apply({ kind: "dependency", source: "hard", add: [{ from: "p", to: "n" }], remove: [] });
+  e.apply({ kind: "history", source: "soft", entries: [{ id: "h", nodeId: "n", action: "a", result: "r", source: "soft", timestamp: 3, metadata: { k: "v" } }] });
+  e.apply({ kind: "streaming", source: "soft", increments: [{ item: "n", count: 4 }], observed: ["q"] });
+  e.apply({ kind: "analytics", source: "hard", record: { id: "", queryType: "hotspots", queryTime: 9, resultCount: 1, results: ["n"], cycles: [], path: [], executionMs: 2, params: { limit: "5" } } });
+  e.recordSimilarity("n", "p", 2.5);
+  e.recordStep(makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "grep", outcome: "success" }));
+  e.addClause({ id: "cl", literals: [{ variable: "tool:grep", negated: true }], source: "hard", failureType: "x", scope: "session", sessionId: "s" });
+  return e;
+}
+
+describe("state document", () => {
+  it("round-trips every index losslessly, clauses, steps and sketches included", () => {
+    const e = busy();
+    const doc = JSON.parse(JSON.stringify(e.exportDocument())) as StateDocument;
+    const back = StateEngine.fromDocument(doc);
+    assert.equal(JSON.stringify(back.exportDocument()), JSON.stringify(doc), "identical re-export");
+    const s = back.snapshot();
+    assert.equal(s.similarity.distance("p", "n"), 2.5, "distance above 1 survives");
+    assert.equal(s.similarity.size(), 1, "one canonical pair, not two directions");
+    assert.equal(s.constraints.checkAssignment({ value: (v) => v === "tool:grep", trueVariables: () => ["tool:grep"] }).violatedClause?.id, "cl", "watch index rebuilt");
+    assert.equal(s.steps.countToolExecutions("s", "grep"), 1, "tool counts rebuilt");
+    assert.equal(s.streaming.estimate("n"), 4, "sketch restored");
+    assert.equal(s.proof.get("n")?.proof, PROOF_INFINITY, "uint64 exact");
+    assert.equal(back.recordStep(makeStep({ sessionId: "s", actor: "main_agent", decision: "select_tool", outcome: "success" })).result.stepNumber, 2, "step numbering continues");
+  });
+
+  it("rejects malformed documents with IMPORT_INVALID naming the field", () => {
+    const doc = JSON.parse(JSON.stringify(busy().exportDocument()));
+    const bad: [(d: any) => void, string][] = [
+      [(d) => (d.format = "v0"), "format"],
+      [(d) => (d.proofs[0].proof = "1.5"), "proofs[0].proof"],
+      [(d) => (d.proofs[0].nodeId = ""), "proofs[0].nodeId"],
+      [(d) => (d.similarity[0].distance = -1), "similarity[0].distance"],
+      [(d) => d.dependencies.push({ from: "n", to: "p" }), "dependencies[1]"],
+      [(d) => (d.clauses[0].source = "soft"), "clauses[0].source"],
+      [(d) => (d.steps[0].steps[0].actor = "x"), "steps[0].steps[0].actor"],
+      [(d) => (d.streaming.registers = "zz"), "streaming.registers"],
+    ];
+    for (const [mutate, field] of bad) {
+      const copy = structuredClone(doc);
+      mutate(copy);
+      assert.throws(() => StateEngine.fromDocument(copy), (err: unknown) => isStateError(err, "IMPORT_INVALID") && err.field === field, `rejects ${field}`);
+    }
+  });
+});
+
+describe("summary and reference export", () => {
+  it("counts statuses and uses the reference's field names", () => {
+    const e = busy();
+    const sum = computeSummary(e.state);
+    assert.deepEqual(sum, { nodes_explored: 4, nodes_proven: 3, nodes_disproven: 1, nodes_unknown: 0, constraints_applied: 1, exploration_depth: 1, confidence_score: 0.75 }, "summary");
+    const x = referenceExport(e.state, "s", 123) as { indexes: { proof: { entries: { node_id: string; proof: string }[] }; similarity: { pairs: unknown[] } } };
+    assert.equal(x.indexes.proof.entries.find((p) => p.node_id === "n")?.proof, "18446744073709551615", "uint64 as string");
+    assert.deepEqual(x.indexes.similarity.pairs, [{ from_id: "n", to_id: "p", similarity: 2.5 }], "canonical pair");
+  });
+});

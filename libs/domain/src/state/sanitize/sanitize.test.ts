@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { REDACTED, sanitizeMetadata, sanitizeSecrets } from "./secret-sanitizer.js";
+
+describe("secret sanitizer", () => {
+  it("redacts a whole private key block, body included", () => {
+    const text = "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAsecretbody\n-----END RSA PRIVATE KEY-----\nafter";
+    assert.equal(sanitizeSecrets(text), `key:\n${REDACTED}\nafter`, "block replaced");
+    assert.equal(sanitizeSecrets("-----BEGIN PRIVATE KEY-----\nabc"), REDACTED, "unterminated block cut to the end");
+  });
+
+  it("redacts passwords with or without quotes", () => {
+    assert.equal(sanitizeSecrets("password=hunter2 next"), `${REDACTED} next`, "bare");
+    assert.equal(sanitizeSecrets('PWD: "a b c d e"'), REDACTED, "quoted with spaces");
+    assert.equal(sanitizeSecrets("passwd='x'; ok"), `${REDACTED}; ok`, "single quotes");
+  });
+
+  it("redacts the reference's token formats", () => {
+    const samples = [
+      "AKIAABCDEFGHIJKLMNOP",
+      `ghp_${"a".repeat(36)}`,
+      `xoxb-${"1".repeat(12)}`,
+      "postgres://user:pw@db.example/x",
+      `sk_live_${"a".repeat(24)}`,
+      `token="${"t".repeat(24)}"`,
+      `npm_${"n".repeat(36)}`,
+    ];
+    for (const s of samples) assert.equal(sanitizeSecrets(`pre ${s} post`), `pre ${REDACTED} post`, `redacts ${s.slice(0, 8)}`);
+    assert.equal(sanitizeSecrets("nothing secret here"), "nothing secret here", "plain text untouched");
+    assert.equal(sanitizeSecrets(""), "", "empty string");
+  });
+
+  it("redacts metadata keys as well as values", () => {
+    assert.deepEqual(sanitizeMetadata({ "password=abc": "x", note: "api_key=abcdefghijklmnopqrstu" }), { [REDACTED]: "x", note: REDACTED }, "both sides");
+  });
+});

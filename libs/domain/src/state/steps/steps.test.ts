@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { isStateError } from "../errors.js";
+import { StateEngine } from "../engine/engine.js";
+import { makeStep, type StepRecord } from "./step-record.js";
+
+const step = (extra: Partial<StepRecord> = {}): StepRecord => makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "t", outcome: "success", ...extra });
+
+describe("step records", () => {
+  it("validate in the reference's order with named fields", () => {
+    const e = new StateEngine();
+    const cases: [Partial<StepRecord>, string, string][] = [
+      [{ sessionId: "" }, "sessionId", "session_id must not be empty"],
+      [{ stepNumber: -1 }, "stepNumber", "step_number must be >= 1"],
+      [{ actor: "robot" as never }, "actor", 'actor "robot" is not a valid actor'],
+      [{ decision: "" as never }, "decision", "decision must not be empty"],
+      [{ outcome: "meh" as never }, "outcome", 'outcome "meh" is not a valid outcome'],
+      [{ outcome: "failure" }, "errorCategory", "error_category is required when outcome is failure"],
+      [{ confidence: 1.5 }, "confidence", "confidence must be in range [0.0, 1.0]"],
+      [{ durationMs: -1 }, "durationMs", "duration_ms must be non-negative"],
+    ];
+    for (const [patch, field, text] of cases) {
+      assert.throws(() => e.recordStep(step(patch)), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === field && err.message.includes(text), `rejects ${field}`);
+    }
+    assert.deepEqual(e.snapshot().steps.sessions(), [], "rejected steps create no session bucket");
+  });
+
+  it("auto-numbers and stamps steps, numbering never repeating after eviction", () => {
+    const e = new StateEngine({ now: () => 500, config: { maxStepsPerSession: 2 } });
+    for (let i = 0; i < 4; i++) e.recordStep(step());
+    const h = e.snapshot().steps.history("s");
+    assert.deepEqual(h.map((s) => s.stepNumber), [3, 4], "oldest evicted, numbers keep rising");
+    assert.equal(h[0]?.timestamp, 500, "stamped with the injected clock");
+  });
+
+  it("evicts only after a step validated, keeping tool counts consistent", () => {
+    const e = new StateEngine({ config: { maxStepsPerSession: 2 } });
+    e.recordStep(step({ tool: "a" }));
+    e.recordStep(step({ tool: "b" }));
+    assert.throws(() => e.recordStep(step({ confidence: 2 })), (err: unknown) => isStateError(err), "invalid step");
+    const s = e.snapshot();
+    assert.deepEqual(s.steps.history("s").map((x) => x.tool), ["a", "b"], "nothing evicted by the invalid step");
+    e.recordStep(step({ tool: "c" }));
+    assert.equal(e.snapshot().steps.countToolExecutions("s", "a"), 0, "evicted execution uncounted");
+    assert.equal(e.snapshot().steps.countToolExecutions("s", "c"), 1, "new execution counted");
+  });
+
+  it("filters by actor and outcome in insertion order and clears with the session", () => {
+    const e = new StateEngine();
+    e.recordStep(step({ actor: "router", decision: "select_tool" }));
+    e.recordStep(step({ outcome: "failure", errorCategory: "network" }));
+    e.recordStep(step());
+    const s = e.snapshot();
+    assert.deepEqual(s.steps.byActor("s", "router").map((x) => x.stepNumber), [1], "by actor");
+    assert.deepEqual(s.steps.byOutcome("s", "success").map((x) => x.stepNumber), [1, 3], "by outcome");
+    assert.equal(s.steps.last("s")?.stepNumber, 3, "last step");
+    assert.equal(s.steps.countToolExecutions("s", "t"), 2, "execute_tool steps counted whatever the outcome");
+    e.endSession("s");
+    assert.deepEqual(e.snapshot().steps.history("s"), [], "session ended");
+  });
+});
