@@ -8,6 +8,7 @@ export { RpcError, RuntimeError, invalidArgument, unimplemented, type RuntimeErr
 export { createLogger, type Logger } from "./logging/logger.js";
 export { errorDetailOf, type ErrorDetail } from "./status/error-details.js";
 export type { ErrorMapper } from "./status/normalize.js";
-export { GrpcServer } from "./server/grpc-server.js";
+export { GrpcServer, type AddServiceOptions } from "./server/grpc-server.js";
 export type { ServerOptions } from "./server/server-options.js";
 export { startService, runService, type ServiceDefinition, type RunningService } from "./server/run-service.js";
+export { requireId, requireMaxLength, requireSafeCount } from "./validate/fields.js";

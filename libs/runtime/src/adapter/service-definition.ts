@@ -19,7 +19,9 @@ export const methodPath = (m: DescMethod): string => `/${m.parent.typeName}/${m.
 export function toGrpcServiceDefinition(service: DescService): ServiceDefinition {
   const definition: Record<string, MethodDefinition<unknown, unknown>> = {};
   for (const m of service.methods) {
-    definition[m.localName] = {
+    // Keyed by the proto name so UNIMPLEMENTED answers name the method as clients know it;
+    // `originalName` lets grpc-js find handlers and client stubs by their camelCase local name.
+    definition[m.name] = {
       path: methodPath(m),
       originalName: m.localName,
       requestStream: clientStreams(m),

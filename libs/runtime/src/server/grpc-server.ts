@@ -1,7 +1,7 @@
 import { Server, status, type ChannelOptions } from "@grpc/grpc-js";
 import type { DescService } from "@bufbuild/protobuf";
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
-import { HealthImplementation, type ServingStatus } from "grpc-health-check";
+import { Health } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import { CallTracker } from "../adapter/call-tracker.js";
 import type { ServiceHandlers } from "../adapter/handler-types.js";
 import { wrapHandlers } from "../adapter/server-handlers.js";
@@ -10,19 +10,33 @@ import { RpcError, RuntimeError } from "../errors.js";
 import { createRpcMetrics, type RpcMetrics } from "../metrics/rpc-metrics.js";
 import type { ErrorMapper } from "../status/normalize.js";
 import { serverCredentials } from "./credentials.js";
+import { HealthRegistry, type ServingStatus } from "./health.js";
 import { addReflection } from "./reflection.js";
 import type { ServerOptions } from "./server-options.js";
 
 const MiB = 1024 * 1024;
+
+/** How a service is registered. */
+export interface AddServiceOptions {
+  /** Maps the service's own named errors to gRPC statuses. */
+  readonly mapError?: ErrorMapper | undefined;
+  /**
+   * The service's health is set by its owner, not by `listen()`.
+   * @defaultValue false
+   */
+  readonly managedHealth?: boolean;
+}
 
 /** A gRPC server with health, reflection, metrics and call tracking, before it listens. */
 export class GrpcServer {
   readonly server: Server;
   readonly metrics: RpcMetrics;
   readonly tracker = new CallTracker();
-  readonly #health = new HealthImplementation({ "": "NOT_SERVING" });
+  readonly #health = new HealthRegistry();
   readonly #services: string[] = [];
+  readonly #managed = new Set<string>();
   #port: number | undefined;
+  #draining = false;
 
   constructor(readonly options: ServerOptions) {
     const maxBytes = options.maxMessageBytes ?? 16 * MiB;
@@ -37,14 +51,23 @@ export class GrpcServer {
     };
     this.server = new Server(channelOptions);
     this.metrics = createRpcMetrics(options.logger);
-    this.#health.addToServer(this.server);
+    this.#health.set("", "NOT_SERVING");
+    // Health stays open to unauthenticated callers: probes and load balancers carry no token.
+    const wrapped = wrapHandlers(Health, this.#health.handlers() as Record<string, unknown>, {
+      domain: "grpc.health.v1",
+      observe: this.metrics.observe,
+      tracker: this.tracker,
+    });
+    this.server.addService(toGrpcServiceDefinition(Health), wrapped);
   }
 
   /**
    * Registers `handlers` for `service`; methods without a handler answer UNIMPLEMENTED.
-   * `mapError` turns the service's own named errors into gRPC statuses.
+   * `mapError` turns the service's own named errors into gRPC statuses; with `managedHealth`
+   * the service stays NOT_SERVING until the caller sets its health (it depends on a backend).
    */
-  add<S extends GenServiceMethods>(service: GenService<S>, handlers: ServiceHandlers<S>, mapError?: ErrorMapper): this {
+  add<S extends GenServiceMethods>(service: GenService<S>, handlers: ServiceHandlers<S>, options: AddServiceOptions = {}): this {
+    const { mapError, managedHealth = false } = options;
     const desc = service as unknown as DescService;
     const wrapped = wrapHandlers(desc, handlers as Record<string, unknown>, {
       domain: desc.file.proto.package,
@@ -55,18 +78,24 @@ export class GrpcServer {
     });
     this.server.addService(toGrpcServiceDefinition(desc), wrapped);
     this.#services.push(desc.typeName);
-    this.#health.setStatus(desc.typeName, "NOT_SERVING");
+    if (managedHealth) this.#managed.add(desc.typeName);
+    this.#health.set(desc.typeName, "NOT_SERVING");
     return this;
   }
 
   /** Sets the health of one registered service ("" is the whole server). */
   setHealth(service: string, servingStatus: ServingStatus): void {
-    this.#health.setStatus(service, servingStatus);
+    this.#health.set(service, servingStatus);
   }
 
   /** The names of the registered services. */
   get services(): readonly string[] {
     return this.#services;
+  }
+
+  /** True once shutdown has begun. */
+  get draining(): boolean {
+    return this.#draining;
   }
 
   /** The bound port, once listening. */
@@ -85,7 +114,7 @@ export class GrpcServer {
       this.server.bindAsync(this.options.address, credentials, (error, port) =>
         error ? reject(new RuntimeError("LISTEN_FAILED", `cannot listen on ${this.options.address}: ${error.message}`, { cause: error })) : resolve(port)));
     this.setHealth("", "SERVING");
-    for (const name of this.#services) this.setHealth(name, "SERVING");
+    for (const name of this.#services) if (!this.#managed.has(name)) this.setHealth(name, "SERVING");
     return this.#port;
   }
 
@@ -94,10 +123,13 @@ export class GrpcServer {
    * in-flight calls drained for up to `drainMs`, then whatever is left cancelled.
    */
   async shutdown(drainMs: number): Promise<{ drained: boolean }> {
+    this.#draining = true;
     this.setHealth("", "NOT_SERVING");
     for (const name of this.#services) this.setHealth(name, "NOT_SERVING");
     const closed = new Promise<void>((resolve) => this.server.tryShutdown(() => resolve()));
     const stopping = new RpcError(status.UNAVAILABLE, "SERVER_SHUTTING_DOWN", "the server is shutting down; reconnect to another instance");
+    // Let watchers send NOT_SERVING before their streams are ended.
+    await new Promise((resolve) => setImmediate(resolve));
     this.tracker.abort(stopping, false);
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<"expired">((resolve) => (timer = setTimeout(() => resolve("expired"), drainMs)));

@@ -1,0 +1,62 @@
+import { status } from "@grpc/grpc-js";
+import { Health, HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
+import type { ServiceHandlers } from "../adapter/handler-types.js";
+import { RpcError } from "../errors.js";
+
+/** The serving states a service can report. */
+export type ServingStatus = "SERVING" | "NOT_SERVING";
+
+const WIRE: Record<ServingStatus, Serving> = { SERVING: Serving.SERVING, NOT_SERVING: Serving.NOT_SERVING };
+
+/**
+ * grpc.health.v1 served through our own adapter, so Watch streams are tracked like every other
+ * call and end promptly at shutdown instead of holding the drain open.
+ */
+export class HealthRegistry {
+  readonly #statuses = new Map<string, ServingStatus>();
+  readonly #watchers = new Map<string, Set<() => void>>();
+
+  /** Sets the status of `service` ("" is the whole server) and wakes its watchers. */
+  set(service: string, servingStatus: ServingStatus): void {
+    if (this.#statuses.get(service) === servingStatus) return;
+    this.#statuses.set(service, servingStatus);
+    for (const wake of this.#watchers.get(service) ?? []) wake();
+  }
+
+  /** The current wire status of `service`; SERVICE_UNKNOWN when never registered. */
+  get(service: string): Serving {
+    const current = this.#statuses.get(service);
+    return current === undefined ? Serving.SERVICE_UNKNOWN : WIRE[current];
+  }
+
+  /** Handlers for the Health service. */
+  handlers(): ServiceHandlers<typeof Health.method> {
+    return {
+      check: async (request) => {
+        if (!this.#statuses.has(request.service)) throw new RpcError(status.NOT_FOUND, "SERVICE_UNKNOWN", `unknown service ${JSON.stringify(request.service)}`);
+        return { status: this.get(request.service) };
+      },
+      watch: (request, ctx) => this.#watch(request.service, ctx.signal),
+    };
+  }
+
+  // Yields the current status, then every change, until the call is aborted.
+  async *#watch(service: string, signal: AbortSignal): AsyncGenerator<{ status: Serving }> {
+    let changed: () => void = () => undefined;
+    const wake = (): void => changed();
+    const watchers = this.#watchers.get(service) ?? new Set();
+    this.#watchers.set(service, watchers.add(wake));
+    signal.addEventListener("abort", wake, { once: true });
+    try {
+      let last: Serving | undefined;
+      while (!signal.aborted) {
+        const now = this.get(service);
+        if (now !== last) yield { status: (last = now) };
+        await new Promise<void>((resolve) => (changed = resolve));
+      }
+    } finally {
+      watchers.delete(wake);
+      signal.removeEventListener("abort", wake);
+    }
+  }
+}

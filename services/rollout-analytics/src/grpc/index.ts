@@ -1,0 +1,19 @@
+import type { GrpcServer } from "@crs/runtime";
+import { RetentionService } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
+import { RolloutService } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
+import { ScanService } from "@crs/contracts/gen/crs/analytics/v1/scan_pb";
+import { mapError } from "./status-map.js";
+import { retentionHandlers } from "./retention-handlers.js";
+
+/**
+ * Registers every crs.analytics.v1 service. ScanService depends on Redis, so its health follows
+ * the queue connection; methods without handlers answer UNIMPLEMENTED.
+ */
+export function registerServices(server: GrpcServer): void {
+  server.add(ScanService, {}, { mapError, managedHealth: true });
+  server.add(RolloutService, {}, { mapError });
+  server.add(RetentionService, retentionHandlers(), { mapError });
+}
+
+/** The service whose health tracks the Redis connection. */
+export const QUEUE_BACKED_SERVICE = ScanService.typeName;

@@ -1,0 +1,53 @@
+import type { ServiceHandlers } from "@crs/runtime";
+import { boundQuarantine, decideRetention } from "@crs/domain/rollout";
+import type { RetentionService } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
+import { decisionMessage, durationOf, itemsOf, requireClock, sessionsOf } from "./retention-mapper.js";
+
+/** Retention planning and quarantine bounding: pure, with the caller's clock. */
+export function retentionHandlers(): ServiceHandlers<typeof RetentionService.method> {
+  return {
+    async planRetention(request) {
+      const nowMs = requireClock(request.nowUnixMs);
+      const sessions = sessionsOf(request);
+      const policy = request.policy;
+      const manifest = decideRetention(sessions, {
+        nowMs,
+        activeWithinMs: durationOf(policy?.activeWithinMs ?? 0n, "policy.active_within_ms"),
+        warmWithinMs: durationOf(policy?.warmWithinMs ?? 0n, "policy.warm_within_ms"),
+        rawBytesCap: durationOf(policy?.rawBytesCap ?? 0n, "policy.raw_bytes_cap"),
+      });
+      return {
+        manifest: {
+          decisions: manifest.decisions.map(decisionMessage),
+          beforeBytes: BigInt(manifest.before_bytes),
+          reclaimedBytes: BigInt(manifest.reclaimed_bytes),
+          afterBytes: BigInt(manifest.after_bytes),
+          rawBytesCap: BigInt(manifest.raw_bytes_cap),
+          capSatisfied: manifest.cap_satisfied,
+          protectedOverCapBytes: BigInt(manifest.protected_over_cap_bytes ?? 0),
+        },
+        reportJson: request.includeReportJson ? JSON.stringify(manifest) : "",
+      };
+    },
+    async boundQuarantine(request) {
+      const nowMs = requireClock(request.nowUnixMs);
+      const items = itemsOf(request);
+      const byId = new Map(items.map((item) => [item.id, item]));
+      const receipt = boundQuarantine(items, {
+        nowMs,
+        maxAgeMs: durationOf(request.bound?.maxAgeMs ?? 0n, "bound.max_age_ms"),
+        maxBytes: durationOf(request.bound?.maxBytes ?? 0n, "bound.max_bytes"),
+      });
+      return {
+        receipt: {
+          purge: (receipt.purge ?? []).map(decisionMessage),
+          keep: receipt.keep.map((k) => ({ id: k.id, bytes: BigInt(k.bytes), quarantinedAtUnixMs: BigInt(byId.get(k.id)?.quarantinedAtMs ?? 0) })),
+          beforeBytes: BigInt(receipt.before_bytes),
+          reclaimedBytes: BigInt(receipt.reclaimed_bytes),
+          afterBytes: BigInt(receipt.after_bytes),
+        },
+        reportJson: request.includeReportJson ? JSON.stringify(receipt) : "",
+      };
+    },
+  };
+}

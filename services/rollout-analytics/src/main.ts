@@ -1,0 +1,4 @@
+import { runService } from "@crs/runtime";
+import { rolloutAnalytics } from "./service.js";
+
+await runService(rolloutAnalytics);

@@ -1,0 +1,75 @@
+import { Redis } from "ioredis";
+import type { Logger } from "@crs/runtime";
+
+/** Options of the watched Redis connection. */
+export interface RedisConnectionOptions {
+  /** `redis://` URL of the server. */
+  readonly url: string;
+  /** Where connection changes are logged. */
+  readonly logger: Logger;
+  /** Called with true when Redis becomes ready and false when it is lost. */
+  readonly onReadyChange: (ready: boolean) => void;
+  /**
+   * Longest pause between reconnection attempts, in milliseconds.
+   * @defaultValue 5000
+   */
+  readonly maxRetryDelayMs?: number;
+}
+
+// Credentials never reach a log line.
+const redact = (url: string): string => url.replace(/\/\/[^@/]*@/, "//***@");
+
+/**
+ * A Redis connection that retries forever with capped backoff and reports readiness, so the
+ * service can start without Redis and serve scans as soon as it appears.
+ */
+export class RedisConnection {
+  readonly client: Redis;
+  #ready = false;
+  #warned = false;
+
+  constructor(readonly options: RedisConnectionOptions) {
+    const maxDelay = options.maxRetryDelayMs ?? 5000;
+    this.client = new Redis(options.url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: null,
+      enableOfflineQueue: true,
+      retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 10), maxDelay),
+    });
+    this.client.on("ready", () => this.#set(true));
+    this.client.on("close", () => this.#set(false));
+    this.client.on("error", (error: Error) => {
+      if (this.#warned) return;
+      this.#warned = true;
+      options.logger.warn(
+        { redis: redact(options.url), err: error.message },
+        `Redis is not reachable at ${redact(options.url)}; scans are unavailable until it is. Set REDIS_URL=redis://host:port to point rollout-analytics at Redis.`,
+      );
+    });
+  }
+
+  /** Whether Redis is connected and ready now. */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  /** Starts connecting in the background; never rejects (failures are retried). */
+  start(): void {
+    this.client.connect().catch(() => undefined);
+  }
+
+  /** Closes the connection and stops retrying. */
+  async close(): Promise<void> {
+    this.client.disconnect(false);
+  }
+
+  #set(ready: boolean): void {
+    if (ready === this.#ready) return;
+    this.#ready = ready;
+    if (ready) {
+      this.#warned = false;
+      this.options.logger.info({ redis: redact(this.options.url) }, "Redis connected");
+    }
+    this.options.onReadyChange(ready);
+  }
+}

@@ -1,0 +1,26 @@
+import type { ServiceDefinition } from "@crs/runtime";
+import { crsAnalyticsFiles } from "@crs/contracts";
+import { ANALYTICS_ENV, DEFAULTS, DOMAIN } from "./config/index.js";
+import { QUEUE_BACKED_SERVICE, registerServices } from "./grpc/index.js";
+import { RedisConnection } from "./queue/redis-connection.js";
+
+/** rollout-analytics as a runnable service: configuration, contracts, handlers and the queue. */
+export const rolloutAnalytics: ServiceDefinition<typeof ANALYTICS_ENV> = {
+  name: "rollout-analytics",
+  domain: DOMAIN,
+  defaults: DEFAULTS,
+  env: ANALYTICS_ENV,
+  files: crsAnalyticsFiles,
+  setup: async ({ config, logger, server }) => {
+    registerServices(server);
+    const redis = new RedisConnection({
+      url: config.REDIS_URL,
+      logger,
+      onReadyChange: (ready) => {
+        if (!server.draining) server.setHealth(QUEUE_BACKED_SERVICE, ready ? "SERVING" : "NOT_SERVING");
+      },
+    });
+    redis.start();
+    return () => redis.close();
+  },
+};

@@ -1,0 +1,98 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { status, type ServiceError } from "@grpc/grpc-js";
+import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
+import { failedStart, startServiceProcess } from "../support/service-process.js";
+import { healthClient, maintenanceClient } from "../support/clients.js";
+
+test("crs-state: SIGTERM with a server stream open ends the stream and exits 0 within the drain bound", async () => {
+  const drainMs = 5000;
+  const service = await startServiceProcess("crs-state", { SHUTDOWN_DRAIN_MS: String(drainMs) });
+  const health = healthClient(service.port);
+  try {
+    const updates: Serving[] = [];
+    const stream = (async () => {
+      try {
+        for await (const update of health.watch({ service: "" })) updates.push(update.status);
+        return undefined;
+      } catch (error) {
+        return error as ServiceError;
+      }
+    })();
+    for (let i = 0; i < 100 && updates.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(updates, [Serving.SERVING], "the watch stream is open and reports SERVING");
+    const started = Date.now();
+    const code = await service.stop("SIGTERM");
+    const elapsed = Date.now() - started;
+    await stream;
+    assert.equal(code, 0, "the process exits 0");
+    assert.ok(elapsed < drainMs, `exit within the drain bound of ${drainMs} ms (took ${elapsed} ms)`);
+    assert.equal(updates.at(-1), Serving.NOT_SERVING, "health turned NOT_SERVING before the stream ended");
+    assert.ok(service.logs.some((l) => l["msg"] === "stopping"), "the stop is logged");
+  } finally {
+    health.close();
+    await service.stop("SIGKILL");
+  }
+});
+
+test("crs-state: serves status, validates ids with ErrorInfo, and answers UNIMPLEMENTED for unbuilt methods", async () => {
+  const service = await startServiceProcess("crs-state");
+  const client = maintenanceClient(service.port);
+  try {
+    const statusReply = await client.getStatus({});
+    assert.equal(statusReply.apiVersion, "crs.state.v1", "api version");
+    assert.ok(statusReply.uptimeMs >= 0n, "uptime");
+    await assert.rejects(client.getProjectStatus({ projectId: "../etc" }), (e: ServiceError) => e.code === status.INVALID_ARGUMENT && e.details.includes("project_id"), "bad id");
+    await assert.rejects(client.getProjectStatus({ projectId: "p1" }), (e: ServiceError) => e.code === status.NOT_FOUND, "unknown project");
+    await assert.rejects(client.listProjects({}), (e: ServiceError) => e.code === status.UNIMPLEMENTED, "not yet built");
+    const metrics = await (await fetch(`http://127.0.0.1:${service.metricsPort}/metrics`)).text();
+    assert.match(metrics, /grpc_server_handled_total\{[^}]*grpc_method="GetProjectStatus"[^}]*grpc_code="NOT_FOUND"\} 1/, "metrics by method and code");
+  } finally {
+    client.close();
+    await service.stop();
+  }
+});
+
+test("rollout-analytics: without Redis it starts, reports the queue service NOT_SERVING and says how to set REDIS_URL", async () => {
+  const service = await startServiceProcess("rollout-analytics", { REDIS_URL: "redis://127.0.0.1:1" });
+  const health = healthClient(service.port);
+  try {
+    assert.equal((await health.check({ service: "" })).status, Serving.SERVING, "the server itself serves");
+    assert.equal((await health.check({ service: "crs.analytics.v1.ScanService" })).status, Serving.NOT_SERVING, "scans need Redis");
+    assert.equal((await health.check({ service: "crs.analytics.v1.RetentionService" })).status, Serving.SERVING, "pure services serve");
+    for (let i = 0; i < 100 && !service.logs.some((l) => String(l["msg"]).includes("REDIS_URL")); i++) await new Promise((r) => setTimeout(r, 20));
+    const lines = service.logs.filter((l) => String(l["msg"]).includes("REDIS_URL"));
+    assert.equal(lines.length, 1, "one clear line on how to point at Redis, not one per retry");
+  } finally {
+    health.close();
+    assert.equal(await service.stop(), 0, "exits 0 on SIGTERM");
+  }
+});
+
+test("rollout-analytics: with Redis reachable the queue-backed service reports SERVING", async () => {
+  const service = await startServiceProcess("rollout-analytics", { REDIS_URL: process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379" });
+  const health = healthClient(service.port);
+  try {
+    let serving = Serving.UNKNOWN;
+    for (let i = 0; i < 100 && serving !== Serving.SERVING; i++) {
+      serving = (await health.check({ service: "crs.analytics.v1.ScanService" })).status;
+      if (serving !== Serving.SERVING) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(serving, Serving.SERVING, "ScanService turns SERVING once Redis is connected");
+  } finally {
+    health.close();
+    await service.stop();
+  }
+});
+
+test("a bad environment variable stops start-up with a message naming it", async () => {
+  for (const [name, env, variable] of [
+    ["crs-state", { GRPC_ADDRESS: "not-an-address" }, "GRPC_ADDRESS"],
+    ["crs-state", { SHUTDOWN_DRAIN_MS: "soon" }, "SHUTDOWN_DRAIN_MS"],
+    ["rollout-analytics", { LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+  ] as const) {
+    const { code, stderr } = await failedStart(name, env);
+    assert.equal(code, 1, `${name} exits 1 on a bad ${variable}`);
+    assert.ok(stderr.includes(variable), `${name}: stderr names ${variable}: ${stderr}`);
+  }
+});

@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+
+/** The repository root, for spawning services and reading fixtures. */
+export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+
+/** A service running as a child process. */
+export interface ServiceProcess {
+  readonly child: ChildProcess;
+  /** The bound gRPC port. */
+  readonly port: number;
+  /** The bound /metrics port. */
+  readonly metricsPort: number;
+  /** Every JSON log line the process printed so far. */
+  readonly logs: Record<string, unknown>[];
+  /** Sends `signal` and resolves with the exit code once the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Which service to run. */
+export type ServiceName = "crs-state" | "rollout-analytics";
+
+/** Starts `services/<name>` on free loopback ports and waits until it serves. */
+export async function startServiceProcess(name: ServiceName, env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", `services/${name}/src/main.ts`], {
+    cwd: repoRoot,
+    env: { ...process.env, GRPC_ADDRESS: "127.0.0.1:0", METRICS_ADDRESS: "127.0.0.1:0", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const logs: Record<string, unknown>[] = [];
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const serving = new Promise<Record<string, unknown>>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      try {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        logs.push(entry);
+        if (typeof entry["msg"] === "string" && entry["msg"].endsWith(" serving")) resolve(entry);
+      } catch {
+        logs.push({ raw: line });
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`${name} exited with ${code} before serving: ${stderr}`)));
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const ready = await serving.finally(() => clearTimeout(timer));
+  const exited = once(child, "exit").then(([code]) => code as number | null);
+  return {
+    child,
+    port: Number(String(ready["grpc"]).split(":").pop()),
+    metricsPort: Number(ready["metrics"]),
+    logs,
+    stop: async (signal = "SIGTERM") => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Runs a service expecting it to fail at start-up; resolves with its exit code and stderr. */
+export async function failedStart(name: ServiceName, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", `services/${name}/src/main.ts`], {
+    cwd: repoRoot,
+    env: { ...process.env, GRPC_ADDRESS: "127.0.0.1:0", METRICS_ADDRESS: "127.0.0.1:0", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const [code] = (await once(child, "exit")) as [number | null];
+  clearTimeout(timer);
+  return { code, stderr };
+}
