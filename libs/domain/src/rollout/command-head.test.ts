@@ -28,6 +28,10 @@ test("heads are cut at 256 bytes on a character boundary", () => {
   assert.ok(new TextEncoder().encode(head).length <= HEAD_MAX_BYTES, "within the byte bound");
   assert.equal(head, "é".repeat(128), "no split character");
   assert.equal(truncateUtf8("a" + "€".repeat(100)).length, 86, "three-byte characters cut cleanly");
+  assert.equal(truncateUtf8("x".repeat(300)), "x".repeat(256), "ascii cut at 256");
+  const emoji = truncateUtf8("a".repeat(254) + "\u{1F600}b");
+  assert.equal(emoji, "a".repeat(254), "a four-byte character that does not fit is dropped whole");
+  assert.equal(truncateUtf8("a".repeat(252) + "\u{1F600}b"), "a".repeat(252) + "\u{1F600}", "one that fits is kept");
 });
 
 test("patch targets come from freeform and JSON apply_patch and from heredoc shells", () => {

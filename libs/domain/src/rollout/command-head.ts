@@ -19,8 +19,15 @@ const decoder = new TextDecoder();
 
 /** Cuts text to at most `max` UTF-8 bytes without splitting a character. */
 export function truncateUtf8(text: string, max: number = HEAD_MAX_BYTES): string {
-  const bytes = encoder.encode(text);
-  if (bytes.length <= max) return text;
+  // No character takes more than 3 UTF-8 bytes per UTF-16 unit, so short text is within bounds.
+  if (text.length * 3 <= max) return text;
+  // Only the first `max` units can contribute to the first `max` bytes.
+  let prefix = text.slice(0, max);
+  const last = prefix.charCodeAt(prefix.length - 1);
+  // Never keep half of a surrogate pair.
+  if (last >= 0xd800 && last <= 0xdbff) prefix = prefix.slice(0, -1);
+  const bytes = encoder.encode(prefix);
+  if (bytes.length <= max) return prefix;
   let end = max;
   // Back off continuation bytes (10xxxxxx) so the cut lands on a character boundary.
   while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;

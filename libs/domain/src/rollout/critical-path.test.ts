@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { analyzeRollout } from "./analytics/analyze.js";
 import { collectRollout } from "./decode/collect.js";
 import { criticalPath, type TaskSplit } from "./critical-path.js";
-import { linesOf, stepArb } from "./test-arbitraries.js";
+import { linesOf, stepArb } from "./testing/arbitraries.js";
 
 test("critical rows drop empty buckets and rank by ms then category", () => {
   const split: TaskSplit = {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { decodeEnvelope, firstLine } from "./envelope.js";
-import { unifiedOutput } from "./test-support.js";
+import { unifiedOutput } from "./testing/lines.js";
 
 test("empty output is opaque", () => {
   assert.equal(decodeEnvelope("  \n ").kind, "opaque", "blank");

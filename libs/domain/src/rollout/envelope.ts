@@ -35,9 +35,11 @@ function envelope(kind: EnvelopeKind, fields: Partial<Omit<Envelope, "kind">> = 
 
 /** The first non-empty-led line of a body, trimmed. */
 export function firstLine(text: string): string {
-  const start = text.replace(/^[\r\n \t]+/, "");
-  const nl = start.indexOf("\n");
-  return (nl < 0 ? start : start.slice(0, nl)).trim();
+  // Scans in place: output bodies can be large and only their first line matters.
+  let i = 0;
+  while (i < text.length && "\r\n \t".includes(text.charAt(i))) i += 1;
+  const nl = text.indexOf("\n", i);
+  return text.slice(i, nl < 0 ? text.length : nl).trim();
 }
 
 /** True when the text's first line is a harness timeout marker. */

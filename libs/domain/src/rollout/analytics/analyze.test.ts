@@ -5,7 +5,7 @@ import { collectRollout } from "../decode/collect.js";
 import type { RolloutAnalytics } from "./types.js";
 import {
   abortLine, callLine, completeLine, customCallLine, messageLine, metaLine, outputLine, startLine, tokenLine, unifiedOutput,
-} from "../test-support.js";
+} from "../testing/lines.js";
 
 function analyze(lines: string[], fresh = false): RolloutAnalytics {
   const d = collectRollout([metaLine("r1"), ...lines]);

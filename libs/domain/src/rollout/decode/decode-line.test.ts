@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { decodeLine } from "./decode-line.js";
 import { collectRollout } from "./collect.js";
-import { abortLine, callLine, completeLine, eventLine, metaLine, startLine } from "../test-support.js";
+import { abortLine, callLine, completeLine, eventLine, metaLine, startLine } from "../testing/lines.js";
 import type { RolloutRecord } from "./record.js";
 
 function record(line: string): RolloutRecord {

@@ -4,7 +4,7 @@ import { collectRollout } from "../decode/collect.js";
 import { mergeAll } from "../corpus/merge.js";
 import { partialOfRollout } from "../corpus/partial.js";
 import { percentiles } from "../corpus/percentiles.js";
-import { abortLine, callLine, completeLine, metaLine, outputLine, startLine, unifiedOutput } from "../test-support.js";
+import { abortLine, callLine, completeLine, metaLine, outputLine, startLine, unifiedOutput } from "../testing/lines.js";
 import { analyticsReport, findings, hardFailureCount, rankReasons } from "./analytics-report.js";
 
 const GOAL = JSON.stringify({

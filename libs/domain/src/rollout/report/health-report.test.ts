@@ -8,7 +8,7 @@ import { analyzeRollout } from "../analytics/analyze.js";
 import { sessionHealth } from "../health/session.js";
 import {
   abortLine, callLine, compactedLine, completeLine, customCallLine, messageLine, metaLine, outputLine, startLine, tokenLine, turnContextLine, unifiedOutput,
-} from "../test-support.js";
+} from "../testing/lines.js";
 import { compactionStats, healthReport } from "./health-report.js";
 
 function health(lines: string[], session = "s") {

@@ -4,7 +4,7 @@ import { collectRollout } from "../decode/collect.js";
 import { mergeAll } from "../corpus/merge.js";
 import { partialOfRollout } from "../corpus/partial.js";
 import { unreadablePartial } from "../corpus/empty.js";
-import { abortLine, completeLine, metaLine, startLine } from "../test-support.js";
+import { abortLine, completeLine, metaLine, startLine } from "../testing/lines.js";
 import { lifecycleReport } from "./lifecycle-report.js";
 import { foldReportJson } from "./rollout-report.js";
 import { fold } from "../lifecycle/fold.js";

@@ -1,8 +1,8 @@
-// Random rollouts for the property tests.
+// Random rollouts for the property tests (test support only; fast-check is a dev dependency).
 import fc from "fast-check";
 import {
   abortLine, callLine, compactedLine, completeLine, customCallLine, messageLine, outputLine, startLine, tokenLine, unifiedOutput,
-} from "./test-support.js";
+} from "../testing/lines.js";
 
 /** One step of a synthetic rollout. */
 export type Step =

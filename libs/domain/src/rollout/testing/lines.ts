@@ -1,3 +1,4 @@
+// Test and benchmark support only: never exported from the package entry point.
 // Builders of synthetic rollout lines for the tests and the benchmark.
 
 const BASE_MS = Date.UTC(2026, 2, 1, 12, 0, 0);
