@@ -133,3 +133,15 @@ test("token_count reads last_token_usage.input_tokens, null info reads as zero",
   const n = record(eventLine(1, "token_count", { info: null, rate_limits: {} }));
   assert.ok(n.kind === "token_count" && n.inputTokens === 0, "null info");
 });
+
+test("array outputs decode the envelope carried by their text items", () => {
+  const line = JSON.stringify({
+    timestamp: "2026-03-01T00:00:00Z",
+    type: "response_item",
+    payload: { type: "function_call_output", call_id: "c", output: [{ type: "input_text", text: "Exit code: 3\nWall time: 1 seconds\nOutput:\nx" }, { type: "input_image", image_url: "data:" }] },
+  });
+  const r = record(line);
+  assert.ok(r.kind === "tool_output" && r.envelope.kind === "text" && r.envelope.exitCode === 3, "text item decoded");
+  const images = record(JSON.stringify({ timestamp: "", type: "response_item", payload: { type: "custom_tool_call_output", call_id: "c", output: [{ type: "input_image" }] } }));
+  assert.ok(images.kind === "tool_output" && images.envelope.kind === "opaque", "items without text stay opaque");
+});
