@@ -62,7 +62,8 @@ export type { DeltaRecord } from "./delta-history/delta-record.js";
 export { EMPTY_STATE } from "./project-state.js";
 export type { ProjectState } from "./project-state.js";
 export { Snapshot } from "./snapshot.js";
-export type { PairsPage } from "./snapshot.js";
+export type { PairsPage } from "./snapshot-views.js";
+export { AnalyticsView, ConstraintView, DeltaHistoryView, DependencyView, HistoryView, ProofView, SimilarityView, StepView, StreamingView } from "./snapshot-views.js";
 export { QueryAPI } from "./query/query-api.js";
 export type { HotNode, NodeStats } from "./query/query-api.js";
 
