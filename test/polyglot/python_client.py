@@ -1,0 +1,79 @@
+"""A client in a second language: calls each service's health check and one method, and reads
+the google.rpc.ErrorInfo reason of a failed call. Prints one JSON document with what it saw.
+
+Usage: python_client.py GENERATED_DIR CRS_STATE_ADDRESS ROLLOUT_ANALYTICS_ADDRESS
+"""
+import json
+import sys
+
+sys.path.insert(0, sys.argv[1])
+
+import grpc  # noqa: E402
+from crs.analytics.v1 import retention_pb2, retention_pb2_grpc  # noqa: E402
+from crs.state.v1 import maintenance_pb2, maintenance_pb2_grpc  # noqa: E402
+from google.rpc import error_details_pb2, status_pb2  # noqa: E402
+
+SERVING_STATUS = {0: "UNKNOWN", 1: "SERVING", 2: "NOT_SERVING", 3: "SERVICE_UNKNOWN"}
+
+
+def health(channel, service=""):
+    # grpc.health.v1 without generated code: HealthCheckRequest{service} and HealthCheckResponse{status}.
+    name = service.encode()
+    request = (b"\x0a" + bytes([len(name)]) + name) if name else b""
+    call = channel.unary_unary("/grpc.health.v1.Health/Check", request_serializer=None, response_deserializer=None)
+    reply = call(request, timeout=5)
+    return SERVING_STATUS[reply[1]] if len(reply) >= 2 and reply[0] == 0x08 else "UNKNOWN"
+
+
+def error_info(error):
+    for key, value in error.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            status = status_pb2.Status.FromString(value)
+            for detail in status.details:
+                info = error_details_pb2.ErrorInfo()
+                if detail.Unpack(info):
+                    return {"code": error.code().name, "reason": info.reason, "domain": info.domain, "metadata": dict(info.metadata)}
+    return {"code": error.code().name}
+
+
+def main():
+    out = {}
+    with grpc.insecure_channel(sys.argv[2]) as state:
+        out["crs_state_health"] = health(state)
+        maintenance = maintenance_pb2_grpc.MaintenanceServiceStub(state)
+        reply = maintenance.GetStatus(maintenance_pb2.GetStatusRequest(), timeout=5)
+        out["crs_state_api_version"] = reply.api_version
+        try:
+            maintenance.GetProjectStatus(maintenance_pb2.GetProjectStatusRequest(project_id="no/such"), timeout=5)
+        except grpc.RpcError as error:
+            out["crs_state_error"] = error_info(error)
+    with grpc.insecure_channel(sys.argv[3]) as analytics:
+        out["rollout_analytics_health"] = health(analytics)
+        retention = retention_pb2_grpc.RetentionServiceStub(analytics)
+        day = 86_400_000
+        now = 1_780_000_000_000
+        request = retention_pb2.PlanRetentionRequest(
+            project_id="py",
+            now_unix_ms=now,
+            policy=retention_pb2.RetentionPolicy(active_within_ms=day, warm_within_ms=7 * day),
+            sessions=[
+                retention_pb2.SessionRecord(id="fresh", bytes=10, mod_time_unix_ms=now - 1000),
+                retention_pb2.SessionRecord(id="old", bytes=20, mod_time_unix_ms=now - 30 * day),
+                retention_pb2.SessionRecord(id="pinned", bytes=30, mod_time_unix_ms=now - 30 * day,
+                                            protect_reasons=[retention_pb2.PROTECT_REASON_PIN]),
+            ],
+        )
+        manifest = retention.PlanRetention(request, timeout=5).manifest
+        out["retention"] = {
+            d.id: retention_pb2.RetentionClass.Name(d.retention_class) for d in manifest.decisions
+        }
+        out["retention_reclaimed_bytes"] = manifest.reclaimed_bytes
+        try:
+            retention.PlanRetention(retention_pb2.PlanRetentionRequest(project_id="py"), timeout=5)
+        except grpc.RpcError as error:
+            out["rollout_analytics_error"] = error_info(error)
+    print(json.dumps(out, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
