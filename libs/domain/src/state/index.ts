@@ -57,6 +57,7 @@ export type { DeltaJson, ProofEntryJson } from "./delta/codec.js";
 export { mergeDeltas } from "./delta/merge.js";
 export { deltasConflict } from "./delta/conflict.js";
 export { affectedNodes } from "./delta/affected-nodes.js";
+export { describeDelta } from "./delta/describe.js";
 export type { DeltaRecord } from "./delta-history/delta-record.js";
 
 export { EMPTY_STATE } from "./project-state.js";

@@ -6,6 +6,7 @@ import { StateEngine } from "../engine/engine.js";
 import { PROOF_INFINITY } from "../proof/proof-number.js";
 import { deltaFromJson, deltaToJson } from "./codec.js";
 import { deltasConflict } from "./conflict.js";
+import { describeDelta } from "./describe.js";
 import { compositeDelta, deltaSource, indexesAffected, type Delta, type ProofDelta } from "./delta.js";
 import { mergeDeltas } from "./merge.js";
 
@@ -151,5 +152,14 @@ describe("delta JSON", () => {
     assert.equal(json.deltas[0].updates[0].proof, "18446744073709551615", "string encoding");
     assert.deepEqual(deltaFromJson(json), d, "decoded equals original");
     assert.throws(() => deltaFromJson({ ...json, deltas: [{ ...json.deltas[0], updates: [{ ...json.deltas[0].updates[0], proof: "-1" }] }] }), (err: unknown) => isStateError(err, "INVALID_ARGUMENT"), "bad number rejected");
+  });
+});
+
+describe("delta summaries", () => {
+  it("describes each kind in one line", () => {
+    assert.equal(describeDelta(proof("hard", "a")), "Updated proof numbers for 1 symbol(s)", "proof");
+    assert.equal(describeDelta({ kind: "constraint", source: "soft", add: [con("a")], remove: ["b", "c"], update: [] }), "Constraints: +1 -2 ~0", "constraint");
+    assert.equal(describeDelta({ kind: "history", source: "soft", entries: [] }), "Added 0 history entries", "history counts entries");
+    assert.equal(describeDelta(compositeDelta(proof("hard", "a"))), "Composite delta with 1 sub-delta(s)", "composite");
   });
 });

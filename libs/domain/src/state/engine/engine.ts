@@ -10,6 +10,7 @@ import type { Assignment, Clause } from "../clauses/clause.js";
 import { clauseString } from "../clauses/clause.js";
 import { decisionAssignment } from "../clauses/decision-assignment.js";
 import { resolveConfig, type StateConfig } from "../config.js";
+import { analyzeSessionCycles, type CycleAnalysis } from "../cycles/session-cycles.js";
 import { deltaToJson } from "../delta/codec.js";
 import type { Delta } from "../delta/delta.js";
 import { StateError } from "../errors.js";
@@ -252,6 +253,11 @@ export class StateEngine {
   /** Circuit-breaker verdict for a tool in a session. */
   checkCircuitBreaker(sessionId: string, tool: string): CircuitBreakerResult {
     return checkCircuitBreaker(this.current, this.config, sessionId, tool);
+  }
+
+  /** Strongly connected loops in a session's recorded decisions. */
+  analyzeSessionCycles(sessionId: string): CycleAnalysis {
+    return analyzeSessionCycles(sessionId, this.current.steps.get(sessionId)?.steps.toArray() ?? []);
   }
 
   /** Captures the current state in O(1). */

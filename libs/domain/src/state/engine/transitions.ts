@@ -40,6 +40,10 @@ export function deltaTransition(
   metadata: Readonly<Record<string, string>>,
   ctx: TransitionContext,
 ): ProjectState {
+  if (typeof sessionId !== "string") throw invalidArgument("sessionId", "session_id must be a string");
+  for (const [k, v] of Object.entries(metadata ?? {})) {
+    if (typeof v !== "string") throw invalidArgument(`metadata.${k}`, "metadata values must be strings");
+  }
   const applied = applyDeltaToState(state, delta, ctx);
   const generation = state.generation + 1;
   const record = Object.freeze({

@@ -47,6 +47,7 @@ describe("proof numbers", () => {
     assert.equal(d.proof, PROOF_INFINITY, "disproven sets infinity");
     assert.equal(d.status, "disproven", "status disproven");
     assert.throws(() => e.updateProof(upd("n", "reset", "soft")), (err: unknown) => isStateError(err, "HARD_SIGNAL_VIOLATION"), "soft reset of a disproven node rejected");
+    assert.throws(() => e.updateProof(upd("n", "decrement", "soft")), (err: unknown) => isStateError(err, "HARD_SIGNAL_VIOLATION"), "soft decrement cannot revive a disproven node");
     const r = e.updateProof(upd("n", "reset", "hard")).result;
     assert.deepEqual([r.proof, r.disproof, r.status], [10n, 10n, "unknown"], "hard reset restores defaults");
   });

@@ -5,7 +5,7 @@ import { countMinAdd, countMinErrorBound, countMinEstimate, emptyCountMin } from
 import { murmur3 } from "./hash.js";
 import { emptyHyperLogLog, hyperLogLogAdd, hyperLogLogEstimate, hyperLogLogStandardError } from "./hyperloglog.js";
 
-// A fixed, deterministic pseudo-random item stream (no Math.random in tests either).
+// A fixed, deterministic pseudo-random item stream, so runs are reproducible.
 function items(n: number, seed: number): string[] {
   const out: string[] = [];
   let x = seed >>> 0;
