@@ -4,6 +4,7 @@ import { status, type ServiceError } from "@grpc/grpc-js";
 import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import { failedStart, startServiceProcess } from "../support/service-process.js";
 import { healthClient, maintenanceClient } from "../support/clients.js";
+import { redisUrl, requireRedis } from "../support/backends.js";
 
 test("crs-state: SIGTERM with a server stream open ends the stream and exits 0 within the drain bound", async () => {
   const drainMs = 5000;
@@ -69,8 +70,9 @@ test("rollout-analytics: without Redis it starts, reports the queue service NOT_
   }
 });
 
-test("rollout-analytics: with Redis reachable the queue-backed service reports SERVING", async () => {
-  const service = await startServiceProcess("rollout-analytics", { REDIS_URL: process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379" });
+test("rollout-analytics: with Redis reachable the queue-backed service reports SERVING", async (t) => {
+  if (!(await requireRedis(t))) return;
+  const service = await startServiceProcess("rollout-analytics", { REDIS_URL: redisUrl });
   const health = healthClient(service.port);
   try {
     let serving = Serving.UNKNOWN;
