@@ -53,11 +53,27 @@ export { partialOfRollout, type PartialInput } from "./corpus/partial.js";
 export { emptyPartial, unreadablePartial } from "./corpus/empty.js";
 export { mergePartials, mergeAll } from "./corpus/merge.js";
 export { percentiles, type Percentiles } from "./corpus/percentiles.js";
-export { PARTIAL_VERSION, type CorpusPartial, type LifecycleCounts, type ToolAgg, type Outlier } from "./corpus/types.js";
+export {
+  PARTIAL_VERSION,
+  type CorpusPartial,
+  type LifecycleCounts,
+  type ToolAgg,
+  type Outlier,
+  type ResumeCohort,
+  type HealthSessionRow,
+  type AnalyticsPartial,
+  type HealthPartial,
+  type ErrorsPartial,
+} from "./corpus/types.js";
+export { countsOf } from "./corpus/partial.js";
 export { lifecycleReport, type LifecycleReportJson, type CountsJson } from "./report/lifecycle-report.js";
 export { analyticsReport, hardFailureCount, type AnalyticsReportJson } from "./report/analytics-report.js";
 export { healthReport, type HealthReportJson } from "./report/health-report.js";
 export { foldReportJson, rolloutAnalyticsJson } from "./report/rollout-report.js";
+export { reconcileReport, reconcileRow, RECONCILE_SCHEMA, type ReconcileReportJson, type ReconcileRowJson } from "./report/reconcile-report.js";
+export { errorClassReport, ERROR_CLASS_SCHEMA, type ErrorClassReportJson } from "./report/error-class-report.js";
+export { classifyAbort, classifyStatusClasses, type AbortClass, type StatusClass } from "./error-class.js";
+export { isFresh, sameCwd, cleanPath, type FreshnessInput, type SameCwdOptions } from "./scope.js";
 export { decideRetention } from "./retention/plan.js";
 export { boundQuarantine, type QuarantineItem, type QuarantineBound, type QuarantineReceipt } from "./retention/quarantine.js";
 export {

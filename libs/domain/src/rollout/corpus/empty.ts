@@ -7,7 +7,7 @@ export function emptyCounts(): LifecycleCounts {
   return {
     rollouts: 0, starts: 0, unmatchedBefore: 0, rolloutsWithGap: 0, superseded: 0, processDeath: 0, live: 0,
     complete: 0, aborted: 0, completedWithTrailingAbort: 0, substantiveCompleted: 0, unclassifiedAfter: 0,
-    orphans: 0, reused: 0, multiplyTerminated: 0,
+    orphans: 0, reused: 0, multiplyTerminated: 0, rawStarted: 0, rawComplete: 0, rawAborted: 0,
   };
 }
 
@@ -26,6 +26,7 @@ export function emptyPartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial
       scannedFiles: 0, sessionsWithTurns: 0, turns: 0, toolCalls: 0, aborted: 0, superseded: 0, unterminated: 0,
       zeroTool: emptyZeroTool(), occupancies: [], refusalLoops: [], inflation: [],
     },
+    errors: { tornTails: 0, payloadTypes: {}, unknownPayloadTypes: {}, abortClasses: {}, statusClasses: {} },
   };
 }
 

@@ -92,6 +92,13 @@ export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial
     },
     analytics: mergeAnalytics(a.analytics, b.analytics),
     health: mergeHealth(a.health, b.health),
+    errors: {
+      tornTails: a.errors.tornTails + b.errors.tornTails,
+      payloadTypes: sumCounts(a.errors.payloadTypes, b.errors.payloadTypes) as Record<string, number>,
+      unknownPayloadTypes: sumCounts(a.errors.unknownPayloadTypes, b.errors.unknownPayloadTypes) as Record<string, number>,
+      abortClasses: sumCounts(a.errors.abortClasses, b.errors.abortClasses) as Record<string, number>,
+      statusClasses: sumCounts(a.errors.statusClasses, b.errors.statusClasses) as Record<string, number>,
+    },
   };
 }
 

@@ -1,6 +1,8 @@
 import { analyzeRollout } from "../analytics/analyze.js";
 import type { RolloutAnalytics } from "../analytics/types.js";
 import type { DecodedRollout } from "../decode/collect.js";
+import type { RolloutRecord } from "../decode/record.js";
+import { errorsOf } from "./errors.js";
 import { providerVersion } from "../decode/meta.js";
 import { sessionHealth, type SessionHealth } from "../health/session.js";
 import type { FoldReport } from "../lifecycle/types.js";
@@ -22,8 +24,13 @@ export interface PartialInput {
 }
 
 /** Lifecycle counters of one folded rollout. */
-export function countsOf(report: FoldReport): LifecycleCounts {
+export function countsOf(report: FoldReport, records: readonly RolloutRecord[] = []): LifecycleCounts {
   const c = emptyCounts();
+  for (const r of records) {
+    if (r.kind === "task_started") c.rawStarted += 1;
+    else if (r.kind === "task_complete") c.rawComplete += 1;
+    else if (r.kind === "turn_aborted") c.rawAborted += 1;
+  }
   c.rollouts = 1;
   c.starts = report.tasks.length;
   c.orphans = report.orphans.length;
@@ -63,7 +70,7 @@ function resumeOf(a: RolloutAnalytics, p: AnalyticsPartial): void {
   r.failureReasons = tallyKeys(reasons);
 }
 
-function analyticsOf(a: RolloutAnalytics, keep: number, p: AnalyticsPartial): void {
+function analyticsOf(a: RolloutAnalytics, keep: number, session: string, p: AnalyticsPartial): void {
   if (a.tasks.length === 0 && a.calls === 0) return;
   p.sessions = 1;
   p.tasks = a.tasks.length;
@@ -93,7 +100,7 @@ function analyticsOf(a: RolloutAnalytics, keep: number, p: AnalyticsPartial): vo
     if (t.ttftMs >= 0) ttfts.push(t.ttftMs / 1000);
     if (ms > 0) {
       outliers.push({
-        session: a.meta.rolloutId,
+        session: a.meta.rolloutId || session,
         turnId: t.turnId,
         outcome: t.outcome,
         durationS: ms / 1000,
@@ -139,11 +146,12 @@ export function partialOfRollout(input: PartialInput): CorpusPartial {
   const analytics = analyzeRollout({ meta: rollout.meta, records: rollout.records, fresh: input.fresh });
   const report = analytics.lifecycle;
   if (report.tasks.length > 0 || report.orphans.length > 0) {
-    const counts = countsOf(report);
+    const counts = countsOf(report, rollout.records);
     p.lifecycle = { scanned: 1, totals: counts, byProviderVersion: { [providerVersion(analytics.meta)]: { ...counts } } };
   }
-  analyticsOf(analytics, keep, p.analytics);
   const session = input.session ?? analytics.meta.rolloutId;
+  analyticsOf(analytics, keep, session, p.analytics);
   healthOf(sessionHealth(session, rollout.records, analytics), p.health);
+  p.errors = errorsOf(rollout);
   return p;
 }

@@ -22,6 +22,10 @@ export interface LifecycleCounts {
   orphans: number;
   reused: number;
   multiplyTerminated: number;
+  /** Raw lifecycle events as written, before reconciliation (orphans included). */
+  rawStarted: number;
+  rawComplete: number;
+  rawAborted: number;
 }
 
 /** Per-tool rollup. */
@@ -106,6 +110,15 @@ export interface HealthPartial {
   inflation: HealthSessionRow[];
 }
 
+/** Error-class census half of a partial. */
+export interface ErrorsPartial {
+  tornTails: number;
+  payloadTypes: Record<string, number>;
+  unknownPayloadTypes: Record<string, number>;
+  abortClasses: Record<string, number>;
+  statusClasses: Record<string, number>;
+}
+
 /** Mergeable, JSON-serializable summary of any set of rollouts. */
 export interface CorpusPartial {
   version: typeof PARTIAL_VERSION;
@@ -113,4 +126,5 @@ export interface CorpusPartial {
   lifecycle: { scanned: number; totals: LifecycleCounts; byProviderVersion: Record<string, LifecycleCounts> };
   analytics: AnalyticsPartial;
   health: HealthPartial;
+  errors: ErrorsPartial;
 }

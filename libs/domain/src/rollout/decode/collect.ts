@@ -5,7 +5,7 @@ import type { RolloutMeta, RolloutRecord, SkipReason } from "./record.js";
 export interface DecodedRollout {
   /** First session_meta of the file (later ones are inherited parent copies); null when none. */
   readonly meta: RolloutMeta | null;
-  /** Every decoded record except session_meta, in file order. */
+  /** Every decoded record except session_meta and census-only events, in file order. */
   readonly records: readonly RolloutRecord[];
   /** Non-blank lines read. */
   readonly lines: number;
@@ -46,7 +46,8 @@ export class RolloutCollector {
     }
     const payloadType = record.kind === "event" ? record.payloadType : eventPayloadType(record);
     if (payloadType !== "") this.payloadTypes[payloadType] = (this.payloadTypes[payloadType] ?? 0) + 1;
-    this.records.push(record);
+    // Other events only feed the census; keeping them would cost memory and no analysis.
+    if (record.kind !== "event") this.records.push(record);
   }
 
   /** The rollout decoded so far. */

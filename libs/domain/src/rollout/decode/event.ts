@@ -1,3 +1,4 @@
+import { classifyStatusClasses } from "../error-class.js";
 import { classifyZeroTool } from "../zero-tool.js";
 import { int, obj, str, trimmed, type JsonObject } from "../json.js";
 import type { DecodedLine, RolloutRecord } from "./record.js";
@@ -36,6 +37,7 @@ export function decodeEvent(payload: JsonObject, stamp: Stamp): DecodedLine {
         alias: type === "turn_complete",
         durationMs: nonNegative(int(payload, "duration_ms")),
         ttftMs: nonNegative(int(payload, "time_to_first_token_ms")),
+        statusClasses: classifyStatusClasses(str(payload, "last_agent_message")),
         ...stamp,
       });
     case "turn_aborted":

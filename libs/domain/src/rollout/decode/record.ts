@@ -1,4 +1,5 @@
 import type { Envelope } from "../envelope.js";
+import type { StatusClass } from "../error-class.js";
 import type { ZeroToolCategory } from "../zero-tool.js";
 
 /** Identity of a rollout, from its first session_meta. */
@@ -38,6 +39,8 @@ export type RolloutRecord =
       readonly alias: boolean;
       readonly durationMs: number | null;
       readonly ttftMs: number | null;
+      /** Provider status classes named in the final message (the message itself is dropped). */
+      readonly statusClasses: readonly StatusClass[];
     } & Stamped)
   | ({
       readonly kind: "turn_aborted";

@@ -1,0 +1,26 @@
+import type { DecodedRollout } from "../decode/collect.js";
+import { classifyAbort } from "../error-class.js";
+import { sortedRecord, tallyKeys } from "./order.js";
+import type { ErrorsPartial } from "./types.js";
+
+const KNOWN_PAYLOAD_TYPES = new Set(["task_started", "task_complete", "turn_aborted", "token_count"]);
+
+/** The error-class census of one decoded rollout. */
+export function errorsOf(rollout: DecodedRollout): ErrorsPartial {
+  const aborts: string[] = [];
+  const statuses: string[] = [];
+  const last = rollout.records.length - 1;
+  rollout.records.forEach((r, i) => {
+    // Only an abort that is the final record of a torn file can be blamed on the tear.
+    if (r.kind === "turn_aborted") aborts.push(classifyAbort(r.reason, rollout.tornTail && i === last));
+    if (r.kind === "task_complete") statuses.push(...r.statusClasses);
+  });
+  const types = Object.entries(rollout.payloadTypes);
+  return {
+    tornTails: rollout.tornTail ? 1 : 0,
+    payloadTypes: sortedRecord(types),
+    unknownPayloadTypes: sortedRecord(types.filter(([t]) => !KNOWN_PAYLOAD_TYPES.has(t))),
+    abortClasses: tallyKeys(aborts),
+    statusClasses: tallyKeys(statuses),
+  };
+}

@@ -1,0 +1,37 @@
+/** Cause class of an aborted task. */
+export type AbortClass = "other_recorded" | "process_death_tail" | "interrupted" | "unrecorded";
+
+/** Provider status class named in a final agent message. */
+export type StatusClass = "http_5xx" | "http_429" | "http_400";
+
+/** Classifies an abort from its recorded reason and whether it ends a torn rollout. */
+export function classifyAbort(reason: string, atTornTail: boolean): AbortClass {
+  const r = reason.trim().toLowerCase();
+  if (r !== "" && r !== "interrupted") return "other_recorded";
+  if (atTornTail) return "process_death_tail";
+  return r === "interrupted" ? "interrupted" : "unrecorded";
+}
+
+// Every pattern is anchored on a code next to "http" / "status" or on a fixed phrase, so
+// a bare number in prose (a line count, a port) never reads as a provider status.
+const HTTP = String.raw`\bhttp[ _-]?`;
+const STATUS = String.raw`\bstatus(?:[ _-]?code)?[\s:=_-]*`;
+const STATUS_PATTERNS: readonly (readonly [StatusClass, readonly RegExp[]])[] = [
+  [
+    "http_5xx",
+    [
+      new RegExp(`${HTTP}(?:5\\d\\d|5xx)\\b`, "i"),
+      new RegExp(`${STATUS}5\\d\\d\\b`, "i"),
+      /\b5xx\b/i,
+      /\b50[234][\s:-]*(?:bad gateway|gateway timeout|service unavailable|internal server error)\b/i,
+    ],
+  ],
+  ["http_429", [new RegExp(`(?:${HTTP}|${STATUS})429\\b`, "i")]],
+  ["http_400", [new RegExp(`(?:${HTTP}|${STATUS})400\\b`, "i"), /\b400 bad request\b/i]],
+];
+
+/** Status classes named in a task's final message, in fixed order without duplicates. */
+export function classifyStatusClasses(text: string): StatusClass[] {
+  if (text === "") return [];
+  return STATUS_PATTERNS.filter(([, patterns]) => patterns.some((p) => p.test(text))).map(([cls]) => cls);
+}
