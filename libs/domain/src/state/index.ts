@@ -54,7 +54,7 @@ export type {
 } from "./delta/delta.js";
 export { deltaFromJson, deltaToJson } from "./delta/codec.js";
 export type { DeltaJson, ProofEntryJson } from "./delta/codec.js";
-export { mergeDeltas } from "./delta/merge.js";
+export { mergeDeltas, mergeDeltasStrict } from "./delta/merge.js";
 export { deltasConflict } from "./delta/conflict.js";
 export { affectedNodes } from "./delta/affected-nodes.js";
 export { describeDelta } from "./delta/describe.js";

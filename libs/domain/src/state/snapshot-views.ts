@@ -10,6 +10,7 @@ import { allEdges, dependedBy, dependsOn, onCycle, type DependencyEdge } from ".
 import { recentHistory, traceNode, type HistoryEntry } from "./history/history-index.js";
 import type { ProofEntry } from "./delta/delta.js";
 import type { ProofNumber } from "./proof/proof-number.js";
+import { StateError } from "./errors.js";
 import type { ProjectState } from "./project-state.js";
 import { allPairs, getDistance, nearestNeighbors, type Neighbor, type SimilarityPair } from "./similarity/similarity-index.js";
 import type { Actor, Outcome, StepRecord } from "./steps/step-record.js";
@@ -34,6 +35,13 @@ export class ProofView {
   /** Value of a node, if present. */
   get(id: string): ProofNumber | undefined {
     return this.state.proofs.get(id);
+  }
+
+  /** Value of a node; NODE_NOT_FOUND when absent. */
+  require(id: string): ProofNumber {
+    const value = this.state.proofs.get(id);
+    if (value === undefined) throw new StateError("NODE_NOT_FOUND", `node ${id} not found`, { field: "nodeId" });
+    return value;
   }
 
   /** Every entry, by node id byte-wise. */

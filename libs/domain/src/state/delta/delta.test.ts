@@ -8,7 +8,7 @@ import { deltaFromJson, deltaToJson } from "./codec.js";
 import { deltasConflict } from "./conflict.js";
 import { describeDelta } from "./describe.js";
 import { compositeDelta, deltaSource, indexesAffected, type Delta, type ProofDelta } from "./delta.js";
-import { mergeDeltas } from "./merge.js";
+import { mergeDeltas, mergeDeltasStrict } from "./merge.js";
 
 const con = (id: string, extra: Partial<Constraint> = {}): Constraint => ({ id, type: "ordering", nodes: ["a", "b"], expression: "", active: true, source: "soft", createdAt: 1, ...extra });
 const proof = (source: ProofDelta["source"], nodeId: string, entry: Partial<ProofDelta["updates"][number]> = {}): ProofDelta => ({
@@ -141,6 +141,8 @@ describe("merge and conflicts", () => {
     assert.equal(deltasConflict(remove, add), true, "remove vs add");
     assert.equal(deltasConflict(compositeDelta(add), compositeDelta(remove)), true, "composite vs composite");
     assert.equal(deltasConflict(proof("hard", "a"), proof("hard", "b")), false, "disjoint proofs");
+    assert.throws(() => mergeDeltasStrict(add, remove), (err: unknown) => isStateError(err, "DELTA_CONFLICT"), "strict merge refuses conflicts");
+    assert.equal(mergeDeltasStrict(proof("hard", "a"), proof("hard", "b")).kind, "proof", "strict merge of disjoint deltas");
     assert.equal(deltasConflict({ kind: "streaming", source: "soft", increments: [], observed: [] }, { kind: "streaming", source: "soft", increments: [], observed: [] }), false, "streaming commutes");
   });
 });

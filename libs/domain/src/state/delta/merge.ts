@@ -5,6 +5,8 @@
  */
 
 import { compareUtf8 } from "../bytes.js";
+import { StateError } from "../errors.js";
+import { deltasConflict } from "./conflict.js";
 import { weakerSource } from "../signals.js";
 import type { ConstraintDelta, Delta, ProofDelta, ProofEntry, SimilarityDelta } from "./delta.js";
 
@@ -74,4 +76,10 @@ export function mergeDeltas(d: Delta, o: Delta): Delta {
     case "analytics":
       return { kind: "composite", deltas: [d, o] };
   }
+}
+
+/** Like {@link mergeDeltas}, but DELTA_CONFLICT when the two deltas touch the same entries. */
+export function mergeDeltasStrict(d: Delta, o: Delta): Delta {
+  if (deltasConflict(d, o)) throw new StateError("DELTA_CONFLICT", "delta conflict detected: the deltas touch the same entries", { field: "delta" });
+  return mergeDeltas(d, o);
 }

@@ -20,7 +20,7 @@ interface Model {
   history: string[];
 }
 
-const CONFIG = { maxSimilarityPairs: 4, maxHistoryEntries: 5 };
+const CONFIG = { maxSimilarityPairs: 4, maxHistoryEntries: 5, clauseTtlMs: 100, maxClauses: 3, maxDeltaRecords: 6 };
 const NODES = ["a", "b", "c", "d", "é", "𝔸"];
 const hard = (s: SignalSource): boolean => s === "hard" || s === "safety";
 
@@ -53,6 +53,33 @@ const leaf: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("step" as const), session: fc.constantFrom("s1", "s2") }),
 );
 const opArb: fc.Arbitrary<Op> = fc.oneof({ weight: 6, arbitrary: leaf }, { weight: 1, arbitrary: fc.record({ op: fc.constant("composite" as const), ops: fc.array(leaf, { maxLength: 3 }) }) });
+
+// Every other kind of mutation, for the replay, snapshot and export properties.
+type Extra =
+  | { op: "clause"; id: string; vars: string[]; negs: boolean[]; session: string }
+  | { op: "decide"; session: string; tool: string }
+  | { op: "gc"; jump: number }
+  | { op: "end"; session: string }
+  | { op: "propagate"; node: string }
+  | { op: "checkpoint" }
+  | { op: "restore" }
+  | { op: "record_similarity"; a: string; b: string; d: number }
+  | { op: "streaming"; item: string; count: number }
+  | { op: "analytics"; type: string; count: number };
+
+const extraArb: fc.Arbitrary<Extra> = fc.oneof(
+  fc.record({ op: fc.constant("clause" as const), id: fc.constantFrom("k1", "k2", "k3", "k4"), vars: fc.array(fc.constantFrom("tool:Grep", "prev_tool:Grep", "outcome:success", "tool:x"), { minLength: 1, maxLength: 3 }), negs: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), session: fc.constantFrom("", "s1") }),
+  fc.record({ op: fc.constant("decide" as const), session: fc.constantFrom("s1", "s2"), tool: fc.constantFrom("Grep", "x") }),
+  fc.record({ op: fc.constant("gc" as const), jump: fc.constantFrom(0, 50, 150) }),
+  fc.record({ op: fc.constant("end" as const), session: fc.constantFrom("s1", "s2") }),
+  fc.record({ op: fc.constant("propagate" as const), node }),
+  fc.record({ op: fc.constant("checkpoint" as const) }),
+  fc.record({ op: fc.constant("restore" as const) }),
+  fc.record({ op: fc.constant("record_similarity" as const), a: node, b: node, d: fc.constantFrom(0, 1, 3.5) }),
+  fc.record({ op: fc.constant("streaming" as const), item: node, count: fc.integer({ min: 1, max: 5 }) }),
+  fc.record({ op: fc.constant("analytics" as const), type: fc.constantFrom("hotspots", "path"), count: fc.integer({ min: 0, max: 2 }) }),
+);
+const anyOpArb: fc.Arbitrary<Op | Extra> = fc.oneof(opArb, extraArb);
 
 function toDelta(o: Op): Delta | undefined {
   switch (o.op) {
@@ -160,6 +187,55 @@ function engineApply(e: StateEngine, o: Op): StateEvent | undefined {
   return e.apply(toDelta(o) as Delta).event;
 }
 
+let saved: ReturnType<StateEngine["checkpoint"]> | undefined;
+function engineApplyAny(e: StateEngine, o: Op | Extra): StateEvent | undefined {
+  clock += 7;
+  switch (o.op) {
+    case "clause": {
+      const literals = o.vars.map((variable, i) => ({ variable, negated: o.negs[i] ?? true }));
+      return e.addClause({ id: o.id, literals, source: "hard", failureType: "cycle_detected", scope: o.session === "" ? "project" : "session", sessionId: o.session }).event;
+    }
+    case "decide":
+      return e.checkDecisionAllowed(o.session, o.tool).event;
+    case "gc":
+      clock += o.jump;
+      return e.garbageCollectClauses().event;
+    case "end":
+      return e.endSession(o.session).event;
+    case "propagate":
+      return e.propagateDisproof(o.node).event;
+    case "checkpoint":
+      saved = e.checkpoint();
+      return undefined;
+    case "restore":
+      return saved === undefined ? undefined : e.restore(saved).event;
+    case "record_similarity":
+      return e.recordSimilarity(o.a, o.b, o.d).event;
+    case "streaming":
+      return e.apply({ kind: "streaming", source: "soft", increments: [{ item: o.item, count: o.count }], observed: [o.item] }).event;
+    case "analytics":
+      return e.apply({ kind: "analytics", source: "hard", record: { id: "", queryType: o.type, queryTime: clock + 1, resultCount: o.count, results: [], cycles: [], path: o.count > 0 ? ["a", "b"] : [], executionMs: 1, params: {} } }).event;
+    default:
+      return engineApply(e, o);
+  }
+}
+
+/** Runs every operation, ignoring rejections; returns the events emitted. */
+function runAll(e: StateEngine, ops: (Op | Extra)[], each?: (i: number) => void): StateEvent[] {
+  saved = undefined;
+  const events: StateEvent[] = [];
+  ops.forEach((o, i) => {
+    each?.(i);
+    try {
+      const ev = engineApplyAny(e, o);
+      if (ev !== undefined) events.push(JSON.parse(JSON.stringify(ev)) as StateEvent);
+    } catch (err) {
+      assert.ok(isStateError(err), `op ${i}: rejection must be a StateError, got ${String(err)}`);
+    }
+  });
+  return events;
+}
+
 function assertAgrees(e: StateEngine, m: Model, ctx: string): void {
   const s = e.snapshot();
   assert.equal(s.generation, m.generation, `${ctx}: generation`);
@@ -220,17 +296,9 @@ describe("engine against a simple model", () => {
 
   it("replaying the emitted events from empty state reproduces the state", () => {
     fc.assert(
-      fc.property(fc.array(opArb, { maxLength: 30 }), (ops) => {
+      fc.property(fc.array(anyOpArb, { maxLength: 30 }), (ops) => {
         const e = newEngine();
-        const events: StateEvent[] = [];
-        for (const o of ops) {
-          try {
-            const ev = engineApply(e, o);
-            if (ev !== undefined) events.push(JSON.parse(JSON.stringify(ev)) as StateEvent);
-          } catch {
-            // rejected operations emit nothing
-          }
-        }
+        const events = runAll(e, ops);
         assert.equal(events.length, e.generation, "one event per generation");
         const replayed = StateEngine.fromEvents(events, { config: CONFIG });
         assert.equal(doc(replayed), doc(e), "replayed state must equal the live state");
@@ -241,20 +309,15 @@ describe("engine against a simple model", () => {
 
   it("a snapshot taken at any point never changes afterwards", () => {
     fc.assert(
-      fc.property(fc.array(opArb, { maxLength: 30 }), fc.nat(30), (ops, at) => {
+      fc.property(fc.array(anyOpArb, { maxLength: 30 }), fc.nat(30), (ops, at) => {
         const e = newEngine();
         let taken: { snap: ReturnType<StateEngine["snapshot"]>; image: string } | undefined;
-        ops.forEach((o, i) => {
+        runAll(e, ops, (i) => {
           if (i === Math.min(at, ops.length - 1)) taken = { snap: e.snapshot(), image: doc(e) };
-          try {
-            engineApply(e, o);
-          } catch {
-            // rejected operations are fine here
-          }
         });
         if (taken !== undefined) {
-          const now = JSON.stringify(StateEngine.fromDocument(JSON.parse(taken.image), { config: CONFIG }).exportDocument());
-          assert.equal(JSON.stringify(new StateEngine({ config: CONFIG, initial: taken.snap.state }).exportDocument()), now, "snapshot content changed after later operations");
+          const later = JSON.stringify(new StateEngine({ config: CONFIG, initial: taken.snap.state }).exportDocument());
+          assert.equal(later, taken.image, "snapshot content changed after later operations");
         }
       }),
       RUNS,
@@ -263,15 +326,9 @@ describe("engine against a simple model", () => {
 
   it("export then import then export is identical", () => {
     fc.assert(
-      fc.property(fc.array(opArb, { maxLength: 30 }), (ops) => {
+      fc.property(fc.array(anyOpArb, { maxLength: 30 }), (ops) => {
         const e = newEngine();
-        for (const o of ops) {
-          try {
-            engineApply(e, o);
-          } catch {
-            // rejected operations are fine here
-          }
-        }
+        runAll(e, ops);
         const first = doc(e);
         const again = StateEngine.fromDocument(JSON.parse(first), { config: CONFIG });
         assert.equal(doc(again), first, "export/import/export must be identical");
@@ -279,5 +336,37 @@ describe("engine against a simple model", () => {
       }),
       RUNS,
     );
+  });
+
+  it("rejected operations of every kind change nothing", () => {
+    fc.assert(
+      fc.property(fc.array(anyOpArb, { maxLength: 30 }), (ops) => {
+        const e = newEngine();
+        saved = undefined;
+        ops.forEach((o, i) => {
+          const before = e.state;
+          try {
+            engineApplyAny(e, o);
+          } catch {
+            assert.equal(e.state, before, `op ${i}: rejected operation must keep the same state value`);
+          }
+        });
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe("operation generator coverage", () => {
+  it("exercises every event type across a sample of runs", () => {
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(fc.array(anyOpArb, { minLength: 20, maxLength: 40 }), (ops) => {
+        for (const ev of runAll(newEngine(), ops)) seen.add(ev.type);
+      }),
+      { numRuns: 40, seed: 42 },
+    );
+    const all = ["delta_applied", "proof_updated", "disproof_propagated", "step_recorded", "session_ended", "clause_added", "clause_used", "clauses_collected", "similarity_recorded", "state_restored"];
+    assert.deepEqual([...seen].sort(), [...all].sort(), "every event type occurs in the generated histories");
   });
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { isStateError } from "../errors.js";
 import { StateEngine } from "../engine/engine.js";
 import { PROOF_INFINITY } from "../proof/proof-number.js";
 import type { ProofStatus, SignalSource } from "../signals.js";
@@ -73,5 +74,6 @@ describe("QueryAPI", () => {
     const s = q.nodeStats("d");
     assert.deepEqual([s?.proof?.proof, s?.constraintIds, s?.dependsOnCount, s?.dependedByCount, s?.hasCycle], [7n, ["k2"], 1, 1, false], "node d");
     assert.equal(q.nodeStats("nobody"), undefined, "unknown node");
+    assert.throws(() => engine().snapshot().proof.require("nobody"), (err: unknown) => isStateError(err, "NODE_NOT_FOUND") && err.field === "nodeId", "require of a missing node");
   });
 });
