@@ -17,6 +17,7 @@ test("blank, non-JSON, torn and non-object lines are typed skips", () => {
   assert.deepEqual(decodeLine("not json"), { ok: false, skip: "not_json" }, "text");
   assert.deepEqual(decodeLine("[1,2]"), { ok: false, skip: "not_object" }, "array");
   assert.deepEqual(decodeLine('{"type":"event_msg","payload":"x"}'), { ok: false, skip: "missing_payload" }, "payload string");
+  assert.deepEqual(decodeLine('{"type":"event_msg"}'), { ok: false, skip: "missing_payload" }, "wrapped type without payload");
   assert.deepEqual(decodeLine('{"type":"mystery","payload":{}}'), { ok: false, skip: "unknown_type" }, "unknown type");
   assert.deepEqual(decodeLine('{"type":"world_state","payload":{}}'), { ok: false, skip: "not_analysed" }, "known ignored type");
 });

@@ -6,6 +6,7 @@ import type { DecodedLine } from "./record.js";
 import { decodeResponseItem, RESPONSE_ITEM_TYPES } from "./response-item.js";
 
 const IGNORED_TYPES = new Set(["world_state", "inter_agent_communication", "inter_agent_communication_metadata"]);
+const WRAPPED_TYPES = new Set(["session_meta", "event_msg", "response_item", "compacted", "turn_context"]);
 
 function stampOf(line: JsonObject): { timestamp: string; tsMs: number | null } {
   const timestamp = str(line, "timestamp");
@@ -36,9 +37,9 @@ export function decodeLine(text: string): DecodedLine {
     return { ok: false, skip: "not_json" };
   }
   if (!isObject(parsed)) return { ok: false, skip: "not_object" };
-  if (!("payload" in parsed)) return decodeLegacy(parsed);
-  const payload = parsed["payload"];
   const type = str(parsed, "type");
+  if (!("payload" in parsed) && !WRAPPED_TYPES.has(type)) return decodeLegacy(parsed);
+  const payload = parsed["payload"];
   if (!isObject(payload)) return { ok: false, skip: "missing_payload" };
   const stamp = stampOf(parsed);
   switch (type) {

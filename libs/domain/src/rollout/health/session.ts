@@ -33,7 +33,9 @@ function trailingCategories(records: readonly RolloutRecord[], analytics: Rollou
   records.forEach((r, i) => {
     const t = taskOf[i] ?? -1;
     if (t < 0 || closed[t]) return;
-    if (r.kind === "task_complete" || r.kind === "turn_aborted") closed[t] = true;
+    // A terminal closes the task it names (or, unkeyed, the task it sits in).
+    const own = analytics.tasks[t]?.turnId;
+    if ((r.kind === "task_complete" || r.kind === "turn_aborted") && (r.turnId === "" || r.turnId === own)) closed[t] = true;
     if (r.kind !== "agent_message") return;
     any[t] = r.category;
     // Commentary narrates work in progress; the final answer is what the turn ended on.

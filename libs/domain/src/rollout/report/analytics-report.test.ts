@@ -66,3 +66,18 @@ test("an unobserved TTFT is null on outliers, not a negative number", () => {
   assert.equal(r.top_tasks?.[0]?.ttft_s, null, "null ttft");
   assert.equal(r.ttft.n, 0, "not in the TTFT sample");
 });
+
+test("topN defaults to 10 and outliers keep at most 3 critical rows", () => {
+  const lines = [metaLine("s")];
+  for (let i = 0; i < 12; i += 1) {
+    const t0 = i * 100;
+    lines.push(startLine(t0, `t${i}`), callLine(t0 + 1, `a${i}`, "exec_command", { cmd: "x" }), outputLine(t0 + 2, `a${i}`, unifiedOutput(0)));
+    lines.push(callLine(t0 + 3, `b${i}`, "write_stdin", { session_id: 1, chars: "" }), outputLine(t0 + 5, `b${i}`, unifiedOutput(0)));
+    lines.push(callLine(t0 + 6, `c${i}`, "apply", { command: "y" }), outputLine(t0 + 9, `c${i}`, unifiedOutput(0)), completeLine(t0 + 10 + i, `t${i}`));
+  }
+  const p = partialOfRollout({ rollout: collectRollout(lines), fresh: false, outlierKeep: 20 });
+  const r = analyticsReport(p, { root: "", topN: 0 });
+  assert.equal(r.top_tasks?.length, 10, "default top 10");
+  assert.equal(r.top_tasks?.[0]?.turn_id, "t11", "longest first");
+  assert.equal(r.top_tasks?.[0]?.top?.length, 3, "three contributors kept");
+});
