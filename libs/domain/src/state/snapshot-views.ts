@@ -208,14 +208,14 @@ export class StreamingView {
 
   /** Stated error bounds of both sketches. */
   errorBounds(): { frequencyEpsilon: number; frequencyDelta: number; frequencyAdditive: number; cardinalityStandardError: number } {
-      const cm = countMinErrorBound(this.state.streaming.frequency);
-      return {
-        frequencyEpsilon: cm.epsilon,
-        frequencyDelta: cm.delta,
-        frequencyAdditive: cm.additive,
-        cardinalityStandardError: hyperLogLogStandardError(this.state.streaming.cardinality),
-      };
-    }
+    const cm = countMinErrorBound(this.state.streaming.frequency);
+    return {
+      frequencyEpsilon: cm.epsilon,
+      frequencyDelta: cm.delta,
+      frequencyAdditive: cm.additive,
+      cardinalityStandardError: hyperLogLogStandardError(this.state.streaming.cardinality),
+    };
+  }
 }
 
 /** Step view. */

@@ -108,8 +108,33 @@ function applyAnalytics(state: ProjectState, d: AnalyticsDelta, ctx: ApplyContex
   return { ...state, proofs, analytics };
 }
 
+/** List fields of each kind; checked up front so malformed input fails with a named field. */
+const LIST_FIELDS: Record<Delta["kind"], readonly string[]> = {
+  proof: ["updates"],
+  constraint: ["add", "remove", "update"],
+  similarity: ["updates"],
+  dependency: ["add", "remove"],
+  history: ["entries"],
+  streaming: ["increments", "observed"],
+  analytics: [],
+  composite: ["deltas"],
+};
+
+function checkShape(d: Delta): void {
+  const fields = LIST_FIELDS[d.kind];
+  if (fields === undefined) throw invalidDelta("kind", `unknown delta type: ${String((d as { kind?: unknown }).kind)}`);
+  for (const f of fields) {
+    const list = (d as unknown as Record<string, unknown>)[f];
+    if (!Array.isArray(list)) throw invalidDelta(f, `${f} must be a list`);
+    list.forEach((item, i) => {
+      if (item === null || (typeof item !== "object" && typeof item !== "string")) throw invalidDelta(`${f}[${i}]`, "list entries must be objects");
+    });
+  }
+}
+
 function applyOne(state: ProjectState, d: Delta, ctx: ApplyContext): ProjectState {
   if (d === null || typeof d !== "object") throw invalidDelta("", "delta must not be nil");
+  checkShape(d);
   if (d.kind !== "composite" && !isValidSource(d.source)) throw invalidDelta("source", `source ${String(d.source)} is not valid (must be hard, soft or safety)`);
   switch (d.kind) {
     case "proof":

@@ -165,3 +165,19 @@ describe("delta summaries", () => {
     assert.equal(describeDelta(compositeDelta(proof("hard", "a"))), "Composite delta with 1 sub-delta(s)", "composite");
   });
 });
+
+describe("malformed deltas", () => {
+  it("fail with INVALID_DELTA naming the field, never with a TypeError", () => {
+    const e = new StateEngine();
+    const cases: [unknown, string][] = [
+      [{ kind: "proof", source: "hard" }, "updates"],
+      [{ kind: "constraint", source: "soft", add: [], remove: "c1", update: [] }, "remove"],
+      [{ kind: "composite", deltas: [{ kind: "history", source: "soft", entries: [null] }] }, "deltas[0].entries[0]"],
+      [{ kind: "teleport", source: "hard" }, "kind"],
+    ];
+    for (const [d, field] of cases) {
+      assert.throws(() => e.apply(d as Delta), (err: unknown) => isStateError(err, "INVALID_DELTA") && err.field === field, `rejects ${field}`);
+    }
+    assert.equal(e.generation, 0, "nothing applied");
+  });
+});

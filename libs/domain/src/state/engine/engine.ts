@@ -22,7 +22,7 @@ import { checkCircuitBreaker, type CircuitBreakerResult } from "../proof/circuit
 import type { ProofNumber } from "../proof/proof-number.js";
 import type { ProofUpdate } from "../proof/proof-update.js";
 import { EMPTY_STATE, type ProjectState } from "../project-state.js";
-import { sanitizeMetadata, sanitizeSecrets } from "../sanitize/secret-sanitizer.js";
+import { sanitizeSecrets } from "../sanitize/secret-sanitizer.js";
 import { Snapshot } from "../snapshot.js";
 import type { StepRecord } from "../steps/step-record.js";
 import { SnapshotRing } from "./snapshot-ring.js";
@@ -187,13 +187,13 @@ export class StateEngine {
   private sanitizeStep(step: StepRecord): StepRecord {
     const s = this.sanitize;
     if (s === undefined) return step;
-    return {
-      ...step,
-      errorMessage: s(step.errorMessage),
-      reasoning: s(step.reasoning),
-      resultSummary: s(step.resultSummary),
-      metadata: step.metadata === null || typeof step.metadata !== "object" ? step.metadata : s === sanitizeSecrets ? sanitizeMetadata(step.metadata) : Object.fromEntries(Object.entries(step.metadata).map(([k, v]) => [s(k), s(v)])),
-    };
+    // Non-object metadata is left for validation to reject with a named field.
+    const metadata =
+      step.metadata !== null && typeof step.metadata === "object"
+        ? Object.fromEntries(Object.entries(step.metadata).map(([k, v]) => [s(k), typeof v === "string" ? s(v) : v]))
+        : step.metadata;
+    const text = <T>(v: T): T => (typeof v === "string" ? (s(v) as T) : v);
+    return { ...step, errorMessage: text(step.errorMessage), reasoning: text(step.reasoning), resultSummary: text(step.resultSummary), metadata };
   }
 
   /** Ends a session: drops its steps and session-scoped clauses; returns removed clause ids. */
@@ -274,6 +274,12 @@ export class StateEngine {
       result: undefined,
       event: { type: "state_restored", checkpointId: cp.id, document },
     }));
+  }
+
+  /** Replaces the content with an imported document's, as a restore; IMPORT_INVALID changes nothing. */
+  importDocument(doc: StateDocument, opts: MutationOptions = {}): Mutation<void> {
+    const imported = fromDocument(doc, this.config);
+    return this.restore({ id: `import-${imported.generation}`, generation: imported.generation, createdAt: this.now(), state: imported }, opts);
   }
 
   /** A new engine starting from this one's current state, with the same options. */

@@ -68,3 +68,20 @@ describe("summary and reference export", () => {
     assert.deepEqual(x.indexes.similarity.pairs, [{ from_id: "n", to_id: "p", similarity: 2.5 }], "canonical pair");
   });
 });
+
+describe("import into a live engine", () => {
+  it("replaces the content as a journaled restore, or changes nothing when invalid", () => {
+    const source = busy();
+    const target = new StateEngine();
+    target.apply({ kind: "history", source: "soft", entries: [{ id: "mine", nodeId: "", action: "a", result: "r", source: "soft", timestamp: 1, metadata: {} }] });
+    const bad = { ...JSON.parse(JSON.stringify(source.exportDocument())), format: "nope" };
+    const before = target.state;
+    assert.throws(() => target.importDocument(bad), (err: unknown) => isStateError(err, "IMPORT_INVALID"), "invalid document");
+    assert.equal(target.state, before, "nothing changed");
+    const m = target.importDocument(JSON.parse(JSON.stringify(source.exportDocument())));
+    assert.equal(m.event?.type, "state_restored", "journaled as a restore");
+    assert.equal(target.generation, 2, "generation moves forward, not to the document's");
+    assert.equal(target.snapshot().history.size(), 1, "history replaced by the imported one");
+    assert.equal(target.snapshot().history.recent(1)[0]?.id, "h", "imported entry");
+  });
+});
