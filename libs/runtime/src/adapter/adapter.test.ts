@@ -155,3 +155,15 @@ test("metrics count calls by method and status code", async () => {
     await server.shutdown(1000);
   }
 });
+
+test("a request over the message-size limit is refused with RESOURCE_EXHAUSTED", async () => {
+  const { server, client } = await startEchoServer({ maxMessageBytes: 1024 });
+  try {
+    const error = await rejection(client.echo({ message: "x".repeat(4096) }));
+    assert.equal(error.code, status.RESOURCE_EXHAUSTED, "oversized request refused");
+    assert.equal((await client.echo({ message: "small" })).message, "small", "small requests still pass");
+  } finally {
+    client.close();
+    await server.shutdown(1000);
+  }
+});
