@@ -137,3 +137,29 @@ describe("steps through the engine", () => {
     assert.deepEqual(e.checkDecisionAllowed("", "grep").result, { allowed: true, reason: "", clause: undefined }, "empty input allowed");
   });
 });
+
+describe("values handed out", () => {
+  it("are frozen, so callers cannot edit a snapshot in place", () => {
+    const e = new StateEngine();
+    e.apply(pd("n"));
+    e.recordStep(step("s", "t", { metadata: { k: "v" } }));
+    const s = e.snapshot();
+    const rec = s.deltaHistory.byGeneration(1);
+    assert.ok(Object.isFrozen(s.proof.get("n")), "proof value frozen");
+    assert.ok(Object.isFrozen(rec?.delta) && Object.isFrozen(rec?.affectedNodes), "delta record frozen");
+    assert.ok(Object.isFrozen(s.steps.last("s")?.metadata), "step metadata frozen");
+    assert.throws(() => {
+      (s.proof.get("n") as { proof: bigint }).proof = 99n;
+    }, TypeError, "assignment to a frozen value throws in strict mode");
+  });
+
+  it("do not alias the caller's delta", () => {
+    const e = new StateEngine();
+    const d = { kind: "history" as const, source: "soft" as const, entries: [{ id: "h", nodeId: "n", action: "a", result: "r", source: "soft" as const, timestamp: 1, metadata: { k: "v" } }] };
+    e.apply(d);
+    d.entries[0]!.metadata.k = "changed";
+    assert.equal(e.snapshot().history.recent(1)[0]?.metadata.k, "v", "history entry copied");
+    const recorded = e.snapshot().deltaHistory.byGeneration(1)?.delta;
+    assert.equal(recorded?.kind === "history" ? recorded.entries[0]?.metadata.k : "", "v", "delta record copied");
+  });
+});

@@ -13,6 +13,7 @@ import { deltaSource, type Delta } from "../delta/delta.js";
 import { pushDeltaRecord } from "../delta-history/delta-record.js";
 import { dependedBy } from "../dependency/dependency-index.js";
 import { invalidArgument } from "../errors.js";
+import { deepFreeze } from "../freeze.js";
 import { PROOF_INFINITY } from "../proof/proof-number.js";
 import { applyProofUpdate, nextProofNumber, type ProofUpdate } from "../proof/proof-update.js";
 import type { ProjectState } from "../project-state.js";
@@ -55,7 +56,7 @@ export function deltaTransition(
     sessionId,
     metadata: Object.freeze({ ...metadata }),
     affectedNodes: Object.freeze(affectedNodes(delta)),
-    delta: deltaToJson(delta),
+    delta: deepFreeze(deltaToJson(delta)),
   });
   return bump(state, { ...applied, deltaHistory: pushDeltaRecord(applied.deltaHistory, record, ctx.config.maxDeltaRecords) });
 }

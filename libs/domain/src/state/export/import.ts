@@ -5,16 +5,18 @@
  */
 
 import { List, Map as IMap } from "immutable";
-import { validateAnalyticsRecord, type AnalyticsRecord } from "../analytics/analytics-record.js";
+import { storedRecord, validateAnalyticsRecord, type AnalyticsRecord } from "../analytics/analytics-record.js";
 import { EMPTY_CLAUSES, type ClauseStore } from "../clauses/clause-store.js";
 import { clauseSignature, validateClause, type Clause } from "../clauses/clause.js";
 import { watchClause } from "../clauses/watch-index.js";
 import type { StateConfig } from "../config.js";
 import { freezeConstraint, validateConstraint, type Constraint } from "../constraints/constraint.js";
 import { parseUint64 } from "../delta/codec.js";
+import { DELTA_KINDS } from "../delta/delta.js";
 import type { DeltaRecord } from "../delta-history/delta-record.js";
 import { addEdge, EMPTY_DEPENDENCY, reaches } from "../dependency/dependency-index.js";
 import { invalidArgument, isStateError, StateError } from "../errors.js";
+import { deepFreeze } from "../freeze.js";
 import { appendHistory, EMPTY_HISTORY } from "../history/history-index.js";
 import { validateProofNumber, type ProofNumber } from "../proof/proof-number.js";
 import type { ProjectState } from "../project-state.js";
@@ -137,7 +139,7 @@ function build(doc: StateDocument, config: StateConfig): ProjectState {
   const analytics = List<AnalyticsRecord>(
     list<AnalyticsRecord>(doc.analytics, "analytics").map((r, i) => {
       validateAnalyticsRecord(r, `analytics[${i}]`);
-      return Object.freeze({ ...r });
+      return storedRecord(r, r.id, r.results.length);
     }),
   );
   const records = list<DeltaRecord>(doc.deltaHistory, "deltaHistory");
@@ -146,6 +148,11 @@ function build(doc: StateDocument, config: StateConfig): ProjectState {
     if (!Number.isSafeInteger(r.generation) || (prev !== undefined && r.generation <= prev.generation) || r.generation > doc.generation) {
       throw invalidArgument(`deltaHistory[${i}].generation`, "delta records must have increasing generations up to the state's");
     }
+    if (r.id !== `delta_${r.generation}`) throw invalidArgument(`deltaHistory[${i}].id`, "delta record id must be delta_<generation>");
+    if (!DELTA_KINDS.includes(r.kind) || r.delta === null || typeof r.delta !== "object" || r.delta.kind !== r.kind) {
+      throw invalidArgument(`deltaHistory[${i}].kind`, "delta record kind must match its delta");
+    }
+    if (!Array.isArray(r.affectedNodes)) throw invalidArgument(`deltaHistory[${i}].affectedNodes`, "affectedNodes must be a list");
   });
   return Object.freeze({
     generation: doc.generation,
@@ -158,7 +165,7 @@ function build(doc: StateDocument, config: StateConfig): ProjectState {
     streaming: importStreaming(doc.streaming),
     steps: importSteps(doc, config),
     analytics,
-    deltaHistory: List(records.map((r) => Object.freeze({ ...r }))),
+    deltaHistory: List(records.map((r) => deepFreeze(structuredClone(r)))),
   });
 }
 
