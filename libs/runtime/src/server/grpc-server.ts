@@ -8,6 +8,8 @@ import { wrapHandlers } from "../adapter/server-handlers.js";
 import { toGrpcServiceDefinition } from "../adapter/service-definition.js";
 import { RpcError, RuntimeError } from "../errors.js";
 import { createRpcMetrics, type RpcMetrics } from "../metrics/rpc-metrics.js";
+import { rpcSpans } from "../tracing/rpc-spans.js";
+import type { CallObserver } from "../adapter/server-handlers.js";
 import type { ErrorMapper } from "../status/normalize.js";
 import { serverCredentials } from "./credentials.js";
 import { HealthRegistry, type ServingStatus } from "./health.js";
@@ -32,6 +34,7 @@ export class GrpcServer {
   readonly server: Server;
   readonly metrics: RpcMetrics;
   readonly tracker = new CallTracker();
+  readonly #observe: CallObserver;
   readonly #health = new HealthRegistry();
   readonly #services: string[] = [];
   readonly #managed = new Set<string>();
@@ -51,11 +54,20 @@ export class GrpcServer {
     };
     this.server = new Server(channelOptions);
     this.metrics = createRpcMetrics(options.logger);
+    const spans = rpcSpans(options.name);
+    this.#observe = (method) => {
+      const endMetrics = this.metrics.observe(method);
+      const endSpan = spans(method);
+      return (outcome) => {
+        endSpan(outcome);
+        endMetrics(outcome);
+      };
+    };
     this.#health.set("", "NOT_SERVING");
     // Health stays open to unauthenticated callers: probes and load balancers carry no token.
     const wrapped = wrapHandlers(Health, this.#health.handlers() as Record<string, unknown>, {
       domain: "grpc.health.v1",
-      observe: this.metrics.observe,
+      observe: this.#observe,
       tracker: this.tracker,
     });
     this.server.addService(toGrpcServiceDefinition(Health), wrapped);
@@ -73,7 +85,7 @@ export class GrpcServer {
       domain: desc.file.proto.package,
       mapError,
       authorize: this.options.authorize,
-      observe: this.metrics.observe,
+      observe: this.#observe,
       tracker: this.tracker,
     });
     this.server.addService(toGrpcServiceDefinition(desc), wrapped);
