@@ -64,6 +64,7 @@ export {
   type AnalyticsPartial,
   type HealthPartial,
   type ErrorsPartial,
+  type PostToolPartial,
 } from "./corpus/types.js";
 export { countsOf } from "./corpus/partial.js";
 export { lifecycleReport, type LifecycleReportJson, type CountsJson } from "./report/lifecycle-report.js";
@@ -71,6 +72,8 @@ export { analyticsReport, hardFailureCount, type AnalyticsReportJson } from "./r
 export { healthReport, type HealthReportJson } from "./report/health-report.js";
 export { foldReportJson, rolloutAnalyticsJson } from "./report/rollout-report.js";
 export { reconcileReport, reconcileRow, RECONCILE_SCHEMA, type ReconcileReportJson, type ReconcileRowJson } from "./report/reconcile-report.js";
+export { postToolReport, POST_TOOL_SCHEMA, type PostToolReportJson } from "./report/post-tool-report.js";
+export { postToolSpans, contextBand, ordinalBucket, type PostToolSpan, type PostToolAttribution, type ContextBand, type OrdinalBucket } from "./analytics/post-tool.js";
 export { errorClassReport, ERROR_CLASS_SCHEMA, type ErrorClassReportJson } from "./report/error-class-report.js";
 export { classifyAbort, classifyStatusClasses, type AbortClass, type StatusClass } from "./error-class.js";
 export { isFresh, sameCwd, cleanPath, type FreshnessInput, type SameCwdOptions } from "./scope.js";

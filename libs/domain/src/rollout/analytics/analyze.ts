@@ -7,6 +7,7 @@ import { fold } from "../lifecycle/fold.js";
 import type { ToolClass } from "../vocabulary.js";
 import { attributeRecords } from "./attribution.js";
 import { joinCalls } from "./calls.js";
+import { postToolSpans } from "./post-tool.js";
 import type { CallOutcome, RolloutAnalytics, TaskAnalytics } from "./types.js";
 
 /** Inputs of {@link analyzeRollout}. */
@@ -82,6 +83,7 @@ export function analyzeRollout(input: AnalyzeInput): RolloutAnalytics {
     unmatchedOutputs: joined.unmatchedOutputs,
     goalContinuations: records.filter((r) => r.kind === "goal_continuation").length,
     behavior: detectBehavior(joined.calls, splits),
+    postTool: postToolSpans(records, joined.calls),
     substantiveCompleted: lifecycle.substantiveCompleted,
     completedWithTrailingAbort: lifecycle.completedWithTrailingAbort,
   };

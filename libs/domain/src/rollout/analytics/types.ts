@@ -3,6 +3,7 @@ import type { RolloutMeta } from "../decode/record.js";
 import type { Behavior } from "../detectors/behavior.js";
 import type { FoldReport } from "../lifecycle/types.js";
 import type { Confidence, Outcome, Provenance, ToolClass } from "../vocabulary.js";
+import type { PostToolSpan } from "./post-tool.js";
 
 /** Where a task's time-to-first-token came from. */
 export type TtftSource = "producer" | "first_model_record";
@@ -53,6 +54,8 @@ export interface RolloutAnalytics {
   readonly unmatchedOutputs: number;
   readonly goalContinuations: number;
   readonly behavior: Behavior;
+  /** Result-to-next-model-record spans, in file order. */
+  readonly postTool: readonly PostToolSpan[];
   readonly substantiveCompleted: boolean;
   readonly completedWithTrailingAbort: boolean;
 }

@@ -1,7 +1,9 @@
+// Per-rollout summaries of the error-class census and the post-tool spans.
+import type { RolloutAnalytics } from "../analytics/types.js";
 import type { DecodedRollout } from "../decode/collect.js";
 import { classifyAbort } from "../error-class.js";
-import { sortedRecord, tallyKeys } from "./order.js";
-import type { ErrorsPartial } from "./types.js";
+import { sortedRecord, sortedSample, tallyKeys } from "./order.js";
+import type { ErrorsPartial, PostToolPartial } from "./types.js";
 
 const KNOWN_PAYLOAD_TYPES = new Set(["task_started", "task_complete", "turn_aborted", "token_count"]);
 
@@ -22,5 +24,21 @@ export function errorsOf(rollout: DecodedRollout): ErrorsPartial {
     unknownPayloadTypes: sortedRecord(types.filter(([t]) => !KNOWN_PAYLOAD_TYPES.has(t))),
     abortClasses: tallyKeys(aborts),
     statusClasses: tallyKeys(statuses),
+  };
+}
+
+function samplesBy(entries: readonly (readonly [string, number])[]): Record<string, number[]> {
+  const m = new Map<string, number[]>();
+  for (const [k, v] of entries) m.set(k, [...(m.get(k) ?? []), v]);
+  return sortedRecord([...m.entries()].map(([k, vs]) => [k, sortedSample(vs)]));
+}
+
+/** The post-tool span summary of one analysed rollout. */
+export function postToolOf(a: RolloutAnalytics): PostToolPartial {
+  return {
+    spans: a.postTool.length,
+    attribution: tallyKeys(a.postTool.map((s) => s.attribution)),
+    byBand: samplesBy(a.postTool.map((s) => [s.band, s.gapMs] as const)),
+    byBucket: samplesBy(a.postTool.map((s) => [s.bucket, s.gapMs] as const)),
   };
 }

@@ -27,6 +27,7 @@ export function emptyPartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial
       zeroTool: emptyZeroTool(), occupancies: [], refusalLoops: [], inflation: [],
     },
     errors: { tornTails: 0, payloadTypes: {}, unknownPayloadTypes: {}, abortClasses: {}, statusClasses: {} },
+    postTool: { spans: 0, attribution: {}, byBand: {}, byBucket: {} },
   };
 }
 

@@ -12,6 +12,9 @@ import { analyticsReport } from "../report/analytics-report.js";
 import { healthReport } from "../report/health-report.js";
 import { lifecycleReport } from "../report/lifecycle-report.js";
 import { RolloutError } from "../errors.js";
+import { reconcileReport } from "../report/reconcile-report.js";
+import { errorClassReport } from "../report/error-class-report.js";
+import { postToolReport } from "../report/post-tool-report.js";
 
 const rolloutArb = fc.record({
   id: fc.constantFrom("r-a", "r-b", "r-c", "r-d"),
@@ -32,7 +35,10 @@ function partialOf(r: GeneratedRollout): CorpusPartial {
 }
 
 function reports(p: CorpusPartial): string {
-  return JSON.stringify([lifecycleReport(p, { root: "/r" }), analyticsReport(p, { root: "/r", topN: 3 }), healthReport(p, { top: 2 })]);
+  return JSON.stringify([
+    lifecycleReport(p, { root: "/r" }), analyticsReport(p, { root: "/r", topN: 3 }), healthReport(p, { top: 2 }),
+    reconcileReport(p, { root: "/r" }), errorClassReport(p, { root: "/r" }), postToolReport(p, { root: "/r" }),
+  ]);
 }
 
 test("property: merging partials in any grouping and order equals one pass", () => {

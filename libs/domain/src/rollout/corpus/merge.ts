@@ -99,6 +99,12 @@ export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial
       abortClasses: sumCounts(a.errors.abortClasses, b.errors.abortClasses) as Record<string, number>,
       statusClasses: sumCounts(a.errors.statusClasses, b.errors.statusClasses) as Record<string, number>,
     },
+    postTool: {
+      spans: a.postTool.spans + b.postTool.spans,
+      attribution: sumCounts(a.postTool.attribution, b.postTool.attribution) as Record<string, number>,
+      byBand: mergeByKey(a.postTool.byBand, b.postTool.byBand, mergeSorted),
+      byBucket: mergeByKey(a.postTool.byBucket, b.postTool.byBucket, mergeSorted),
+    },
   };
 }
 

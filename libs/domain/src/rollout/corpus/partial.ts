@@ -2,7 +2,7 @@ import { analyzeRollout } from "../analytics/analyze.js";
 import type { RolloutAnalytics } from "../analytics/types.js";
 import type { DecodedRollout } from "../decode/collect.js";
 import type { RolloutRecord } from "../decode/record.js";
-import { errorsOf } from "./errors.js";
+import { errorsOf, postToolOf } from "./census.js";
 import { providerVersion } from "../decode/meta.js";
 import { sessionHealth, type SessionHealth } from "../health/session.js";
 import type { FoldReport } from "../lifecycle/types.js";
@@ -153,5 +153,6 @@ export function partialOfRollout(input: PartialInput): CorpusPartial {
   analyticsOf(analytics, keep, session, p.analytics);
   healthOf(sessionHealth(session, rollout.records, analytics), p.health);
   p.errors = errorsOf(rollout);
+  p.postTool = postToolOf(analytics);
   return p;
 }

@@ -119,6 +119,16 @@ export interface ErrorsPartial {
   statusClasses: Record<string, number>;
 }
 
+/** Post-tool span half of a partial. */
+export interface PostToolPartial {
+  spans: number;
+  attribution: Record<string, number>;
+  /** Ascending gap samples (ms) per context band. */
+  byBand: Record<string, number[]>;
+  /** Ascending gap samples (ms) per ordinal bucket. */
+  byBucket: Record<string, number[]>;
+}
+
 /** Mergeable, JSON-serializable summary of any set of rollouts. */
 export interface CorpusPartial {
   version: typeof PARTIAL_VERSION;
@@ -127,4 +137,5 @@ export interface CorpusPartial {
   analytics: AnalyticsPartial;
   health: HealthPartial;
   errors: ErrorsPartial;
+  postTool: PostToolPartial;
 }
