@@ -85,6 +85,8 @@ export type { StateSummary } from "./export/summary.js";
 
 export { BrentCycleDetector, DEFAULT_CYCLE_HISTORY, stepStateKey, toolStateKey } from "./cycles/brent.js";
 export type { CycleDetection, CycleDetectorStats } from "./cycles/brent.js";
+export { checkCycleOnStep, stateNodeId } from "./cycles/cycle-on-step.js";
+export type { CycleCheck } from "./cycles/cycle-on-step.js";
 export { tarjanScc } from "./cycles/tarjan.js";
 export type { DecisionGraph } from "./cycles/tarjan.js";
 export { analyzeSessionCycles, buildDecisionGraph } from "./cycles/session-cycles.js";

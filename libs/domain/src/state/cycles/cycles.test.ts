@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { StateEngine } from "../engine/engine.js";
 import { makeStep } from "../steps/step-record.js";
+import { checkCycleOnStep, stateNodeId } from "./cycle-on-step.js";
 import { BrentCycleDetector, stepStateKey, toolStateKey } from "./brent.js";
 import { analyzeSessionCycles, buildDecisionGraph } from "./session-cycles.js";
 import { tarjanScc } from "./tarjan.js";
@@ -65,5 +67,28 @@ describe("Tarjan SCC and session analysis", () => {
     const a = analyzeSessionCycles("s", steps);
     assert.deepEqual([a.totalSccs, a.largestSccSize, a.cyclicSccs.length], [2, 2, 1], "grep/read loop found");
     assert.deepEqual(analyzeSessionCycles("s", []), { sessionId: "s", totalSccs: 0, cyclicSccs: [], largestSccSize: 0 }, "empty session");
+  });
+});
+
+describe("cycle check on steps", () => {
+  it("disproves the loop's states and records a circuit-breaker step, both journaled", () => {
+    const e = new StateEngine();
+    const d = new BrentCycleDetector();
+    const mk = (tool: string) => makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool, outcome: "success" });
+    let found: ReturnType<typeof checkCycleOnStep> | undefined;
+    for (const tool of ["plan", "grep", "read", "grep", "read", "grep", "read"]) {
+      const stored = e.recordStep(mk(tool)).result;
+      const r = checkCycleOnStep(e, stored, d, 1000);
+      if (r.detection.detected) {
+        found = r;
+        break;
+      }
+    }
+    assert.ok(found !== undefined, "loop detected");
+    assert.deepEqual(found.mutations.map((m) => m.event?.type), ["delta_applied", "step_recorded"], "two journaled mutations");
+    const s = e.snapshot();
+    assert.equal(s.proof.get(stateNodeId("s", "execute_tool:grep:success:main_agent"))?.status, "disproven", "loop state disproven");
+    assert.equal(s.steps.last("s")?.decision, "circuit_breaker", "breaker step recorded");
+    assert.equal(s.steps.last("s")?.outcome, "forced", "forced outcome");
   });
 });
