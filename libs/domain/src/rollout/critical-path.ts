@@ -74,13 +74,17 @@ function isModelEmitted(r: RolloutRecord): boolean {
   return MODEL_EMITTED.has(r.kind) || (r.kind === "token_count" && r.inputTokens > 0);
 }
 
+/** What {@link splitTasks} walks: records, their tasks, the fold and the joined calls. */
+export interface SplitInput {
+  readonly records: readonly RolloutRecord[];
+  readonly taskOf: Int32Array;
+  readonly report: FoldReport;
+  readonly calls: readonly CallRow[];
+}
+
 /** Splits every task's window into tool / wait / model / idle time, walking records in order. */
-export function splitTasks(
-  records: readonly RolloutRecord[],
-  taskOf: Int32Array,
-  report: FoldReport,
-  calls: readonly CallRow[],
-): TaskSplit[] {
+export function splitTasks(input: SplitInput): TaskSplit[] {
+  const { records, taskOf, report, calls } = input;
   const windows: Window[] = report.tasks.map((t) => ({
     start: t.startMs,
     end: t.endMs,

@@ -33,7 +33,7 @@ export function analyzeRollout(input: AnalyzeInput): RolloutAnalytics {
   const lifecycle = fold(foldEventsOf(records), { fresh: input.fresh });
   const taskOf = attributeRecords(records, lifecycle);
   const joined = joinCalls(records, taskOf, lifecycle);
-  const splits = splitTasks(records, taskOf, lifecycle, joined.calls);
+  const splits = splitTasks({ records, taskOf, report: lifecycle, calls: joined.calls });
   const ttft = producerTtft(records, taskOf);
   const classes = lifecycle.tasks.map(() => new Map<ToolClass, number>());
   for (const c of joined.calls) {

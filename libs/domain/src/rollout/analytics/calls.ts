@@ -35,13 +35,16 @@ export interface JoinedCalls {
 const WAIT_HEAD = /^\s*(?:wait|sleep|start-sleep)(?=\s|;|$)/i;
 const SLEEP_HEAD = /^\s*(?:sleep|start-sleep)(?=\s|;|$)/i;
 
-function missingResult(
-  call: number,
-  task: number,
-  report: FoldReport,
-  lastCall: Map<number, number>,
-  lastOutput: Map<number, number>,
-): Pick<CallRow, "cls" | "reason" | "confidence"> {
+interface TaskTails {
+  readonly report: FoldReport;
+  /** Index of the last call record in each task. */
+  readonly lastCall: ReadonlyMap<number, number>;
+  /** Index of the last output record in each task. */
+  readonly lastOutput: ReadonlyMap<number, number>;
+}
+
+function missingResult(call: number, task: number, tails: TaskTails): Pick<CallRow, "cls" | "reason" | "confidence"> {
+  const { report, lastCall, lastOutput } = tails;
   const owner = report.tasks[task];
   if (owner === undefined) return { cls: "missing_result", reason: "no_owning_task", confidence: "inferred" };
   if (owner.outcome === "complete") return { cls: "missing_result", reason: "task_completed_without_result", confidence: "observed" };
@@ -78,13 +81,14 @@ export function joinCalls(records: readonly RolloutRecord[], taskOf: Int32Array,
     }
   });
   const calls: CallRow[] = [];
+  const tails: TaskTails = { report, lastCall, lastOutput };
   records.forEach((r, i) => {
     if (r.kind !== "tool_call") return;
     const task = taskOf[i] ?? -1;
     const outIndex = outputOf.get(i);
     const out = outIndex === undefined ? undefined : records[outIndex];
     const typed =
-      out?.kind === "tool_output" ? classifyOutcome(r.head, out.envelope) : missingResult(i, task, report, lastCall, lastOutput);
+      out?.kind === "tool_output" ? classifyOutcome(r.head, out.envelope) : missingResult(i, task, tails);
     const span = out !== undefined && out.tsMs !== null && r.tsMs !== null && out.tsMs > r.tsMs ? out.tsMs - r.tsMs : 0;
     calls.push({
       index: i,

@@ -47,7 +47,7 @@ function mergeAnalytics(a: AnalyticsPartial, b: AnalyticsPartial): AnalyticsPart
     classes: sumCounts(a.classes, b.classes),
     reasons: sumCounts(a.reasons, b.reasons) as Record<string, number>,
     byTool: mergeByKey<ToolAgg>(a.byTool, b.byTool, addNumbers),
-    outliers: mergeRanked(a.outliers, b.outliers, compareOutliers, keep),
+    outliers: mergeRanked(a.outliers, b.outliers, { compare: compareOutliers, keep }),
     outlierKeep: keep,
     timeoutKills: a.timeoutKills + b.timeoutKills,
     sleepPolls: a.sleepPolls + b.sleepPolls,
@@ -67,8 +67,8 @@ function mergeHealth(a: HealthPartial, b: HealthPartial): HealthPartial {
     unterminated: a.unterminated + b.unterminated,
     zeroTool: addNumbers(a.zeroTool, b.zeroTool),
     occupancies: mergeSorted(a.occupancies, b.occupancies),
-    refusalLoops: mergeRanked(a.refusalLoops, b.refusalLoops, compareRefusals, null),
-    inflation: mergeRanked(a.inflation, b.inflation, compareInflation, null),
+    refusalLoops: mergeRanked(a.refusalLoops, b.refusalLoops, { compare: compareRefusals, keep: null }),
+    inflation: mergeRanked(a.inflation, b.inflation, { compare: compareInflation, keep: null }),
   };
 }
 

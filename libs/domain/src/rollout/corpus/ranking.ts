@@ -16,8 +16,14 @@ export function compareInflation(a: HealthSessionRow, b: HealthSessionRow): numb
   return b.zeroToolTurns - a.zeroToolTurns || b.turns - a.turns || compareText(a.session, b.session);
 }
 
-/** Merges two ranked lists under `compare`, keeping at most `keep` (all when keep is null). */
-export function mergeRanked<T>(a: readonly T[], b: readonly T[], compare: (x: T, y: T) => number, keep: number | null): T[] {
-  const all = [...a, ...b].sort(compare);
-  return keep === null ? all : all.slice(0, keep);
+/** How two ranked lists are merged: their order and how many rows survive (all when null). */
+export interface Ranking<T> {
+  readonly compare: (x: T, y: T) => number;
+  readonly keep: number | null;
+}
+
+/** Merges two ranked lists under a ranking. */
+export function mergeRanked<T>(a: readonly T[], b: readonly T[], ranking: Ranking<T>): T[] {
+  const all = [...a, ...b].sort(ranking.compare);
+  return ranking.keep === null ? all : all.slice(0, ranking.keep);
 }
