@@ -87,6 +87,7 @@ describe("checkpoint, restore, fork", () => {
     e.apply(pd("n", 1n));
     e.recordStep(step("s", "t"));
     const cp = e.checkpoint();
+    assert.equal(cp.id, "checkpoint-2", "deterministic checkpoint id");
     const image = JSON.stringify({ ...e.exportDocument(), generation: 0, deltaHistory: [] });
     e.apply(pd("n", 9n));
     e.restore(cp);

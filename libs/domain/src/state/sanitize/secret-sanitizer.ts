@@ -51,7 +51,6 @@ export function sanitizeSecrets(text: string): string {
 
 /** Redacts keys and values of a string map; keys that collide after redaction keep the last value in key order. */
 export function sanitizeMetadata(metadata: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(metadata)) out[sanitizeSecrets(k)] = sanitizeSecrets(v);
-  return out;
+  // fromEntries defines own properties, so a key such as "__proto__" stays plain data.
+  return Object.fromEntries(Object.entries(metadata).map(([k, v]) => [sanitizeSecrets(k), sanitizeSecrets(v)]));
 }
