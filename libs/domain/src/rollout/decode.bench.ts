@@ -2,6 +2,8 @@
 // of the same lines measured in the same run. Run: node --import tsx <this file>
 import os from "node:os";
 import { decodeLine } from "./decode/decode-line.js";
+import { collectRollout } from "./decode/collect.js";
+import { partialOfRollout } from "./corpus/partial.js";
 import {
   callLine, completeLine, customCallLine, messageLine, metaLine, outputLine, startLine, tokenLine, turnContextLine, unifiedOutput,
 } from "./testing/lines.js";
@@ -70,3 +72,7 @@ console.log(`corpus: ${lines.length.toLocaleString("en-US")} lines, ${(bytes / 1
 console.log(`JSON.parse baseline: ${rate(parseMs)}`);
 console.log(`decodeLine:          ${rate(decodeMs)}`);
 console.log(`ratio decodeLine / JSON.parse time: ${(decodeMs / parseMs).toFixed(2)}x`);
+const foldStart = performance.now();
+const partial = partialOfRollout({ rollout: collectRollout(lines), fresh: false });
+const foldMs = performance.now() - foldStart;
+console.log(`decode + fold + partial of the whole corpus as one rollout: ${rate(foldMs)} (${partial.analytics.tasks} tasks, ${partial.analytics.toolCalls} calls)`);

@@ -51,6 +51,15 @@ function attribute(toolMs: number, gapMs: number, compaction: boolean): PostTool
 /** Post-tool spans of a rollout; a result with no later model record (the tail) has none. */
 export function postToolSpans(records: readonly RolloutRecord[], calls: readonly CallRow[]): PostToolSpan[] {
   const callOfOutput = new Map(calls.filter((c) => c.outputIndex !== null).map((c) => [c.outputIndex ?? -1, c]));
+  // One backward pass finds each record's next model record, so the walk stays linear.
+  const nextModel = new Int32Array(records.length + 1).fill(-1);
+  const compactionsFrom = new Int32Array(records.length + 1);
+  for (let i = records.length - 1; i >= 0; i -= 1) {
+    const r = records[i];
+    const isModel = r !== undefined && MODEL_EMITTED.has(r.kind) && r.tsMs !== null;
+    nextModel[i] = isModel ? i : (nextModel[i + 1] ?? -1);
+    compactionsFrom[i] = (compactionsFrom[i + 1] ?? 0) + (r?.kind === "compacted" ? 1 : 0);
+  }
   const out: PostToolSpan[] = [];
   let tokens = 0;
   let ordinal = 0;
@@ -58,14 +67,10 @@ export function postToolSpans(records: readonly RolloutRecord[], calls: readonly
     if (r.kind === "token_count" && r.inputTokens > 0) tokens = r.inputTokens;
     if (r.kind !== "tool_output" || r.tsMs === null) return;
     ordinal += 1;
-    let compaction = false;
-    let end: number | null = null;
-    for (let j = i + 1; j < records.length && end === null; j += 1) {
-      const next = records[j];
-      if (next?.kind === "compacted") compaction = true;
-      else if (next !== undefined && MODEL_EMITTED.has(next.kind) && next.tsMs !== null) end = next.tsMs;
-    }
-    if (end === null) return;
+    const endAt = nextModel[i + 1] ?? -1;
+    const end = records[endAt]?.tsMs;
+    if (endAt < 0 || end === undefined || end === null) return;
+    const compaction = (compactionsFrom[i + 1] ?? 0) - (compactionsFrom[endAt] ?? 0) > 0;
     const call = callOfOutput.get(i);
     const gapMs = Math.max(0, end - r.tsMs);
     const toolMs = call?.spanMs ?? 0;

@@ -29,7 +29,11 @@ export function errorsOf(rollout: DecodedRollout): ErrorsPartial {
 
 function samplesBy(entries: readonly (readonly [string, number])[]): Record<string, number[]> {
   const m = new Map<string, number[]>();
-  for (const [k, v] of entries) m.set(k, [...(m.get(k) ?? []), v]);
+  for (const [k, v] of entries) {
+    const list = m.get(k);
+    if (list === undefined) m.set(k, [v]);
+    else list.push(v);
+  }
   return sortedRecord([...m.entries()].map(([k, vs]) => [k, sortedSample(vs)]));
 }
 
