@@ -52,6 +52,8 @@ export type {
   SimilarityUpdate,
   StreamingDelta,
 } from "./delta/delta.js";
+export { validateDelta } from "./delta/apply.js";
+export type { ApplyContext } from "./delta/apply.js";
 export { deltaFromJson, deltaToJson } from "./delta/codec.js";
 export type { DeltaJson, ProofEntryJson } from "./delta/codec.js";
 export { mergeDeltas, mergeDeltasStrict } from "./delta/merge.js";

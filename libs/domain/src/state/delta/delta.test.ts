@@ -32,6 +32,9 @@ describe("delta validation", () => {
     rejects(e, { ...proof("hard", "n"), updates: [{ ...proof("hard", "n").updates[0]!, status: "disproven", source: "soft" }] }, "HARD_SIGNAL_VIOLATION", "updates[0].status");
     rejects(e, proof("unknown", "n"), "INVALID_DELTA", "source");
     rejects(e, { kind: "proof", source: "hard", updates: [proof("hard", "n").updates[0]!, proof("hard", "n").updates[0]!] }, "INVALID_DELTA", "updates[1].nodeId");
+    e.validate(proof("hard", "n", { status: "disproven", proof: PROOF_INFINITY }));
+    assert.equal(e.generation, 0, "validation alone changes nothing");
+    assert.throws(() => e.validate(proof("soft", "n", { status: "disproven", proof: PROOF_INFINITY })), (err: unknown) => isStateError(err, "HARD_SIGNAL_VIOLATION"), "validate reports what apply would");
     e.apply(proof("hard", "n", { status: "disproven", proof: PROOF_INFINITY }));
     assert.equal(e.state.proofs.get("n")?.status, "disproven", "hard disproof accepted");
   });

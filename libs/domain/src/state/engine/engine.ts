@@ -11,6 +11,7 @@ import { clauseString } from "../clauses/clause.js";
 import { decisionAssignment } from "../clauses/decision-assignment.js";
 import { resolveConfig, type StateConfig } from "../config.js";
 import { analyzeSessionCycles, type CycleAnalysis } from "../cycles/session-cycles.js";
+import { validateDelta } from "../delta/apply.js";
 import { deltaToJson } from "../delta/codec.js";
 import type { Delta } from "../delta/delta.js";
 import { StateError } from "../errors.js";
@@ -146,6 +147,11 @@ export class StateEngine {
 
   private ctx(at: number): t.TransitionContext {
     return { at, config: this.config };
+  }
+
+  /** Checks a delta against the current state without applying it; throws what `apply` would. */
+  validate(delta: Delta): void {
+    validateDelta(this.current, delta, this.ctx(this.now()));
   }
 
   /** Validates and applies a delta atomically. */
