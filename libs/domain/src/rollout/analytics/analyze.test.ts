@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { analyzeRollout } from "./analyze.js";
 import { collectRollout } from "../decode/collect.js";
 import type { RolloutAnalytics } from "./types.js";
+import { rolloutAnalyticsJson } from "../report/rollout-report.js";
+import { signatureOf } from "../signature.js";
 import {
   abortLine, callLine, completeLine, customCallLine, messageLine, metaLine, outputLine, startLine, tokenLine, unifiedOutput,
 } from "../testing/lines.js";
@@ -153,4 +155,16 @@ test("analytics trailing abort uses the shared rule", () => {
   const a = analyze([startLine(0, "a"), completeLine(5, "a"), startLine(6, "b"), abortLine(6.5, "b", "interrupted")]);
   assert.equal(a.tasks[1]?.trailingEmptyAbort, true, "short empty abort after a completion");
   assert.equal(a.completedWithTrailingAbort, true, "rollout flag");
+});
+
+test("rollout analytics JSON keeps the reference's field names and drops bodies", () => {
+  const a = analyze([startLine(0, "t"), callLine(1, "c", "exec_command", { cmd: "make SECRET=1" }), outputLine(2, "c", unifiedOutput(2, "private output")), completeLine(3, "t", { duration_ms: 3000 })]);
+  const json = rolloutAnalyticsJson(a);
+  assert.deepEqual(Object.keys(json), ["meta", "tasks", "calls", "outcomes", "behavior", "substantive_completed"], "top-level fields");
+  assert.deepEqual(json["meta"], { rollout_id: "r1", provider: "openai", cli_version: "0.130.0", cwd: "/w", originator: "codex_cli_rs", source: "cli" }, "meta");
+  const task = (json["tasks"] as Record<string, unknown>[])[0];
+  assert.deepEqual(Object.keys(task ?? {}), ["turn_id", "outcome", "provenance", "wall_ms", "recorded_ms", "ttft_ms", "ttft_source", "tool_ms", "wait_ms", "model_ms", "idle_ms", "tool_calls", "classes", "critical"], "task fields");
+  assert.deepEqual((json["outcomes"] as unknown[])[0], { turn_id: "t", tool: "exec_command", class: "failure", reason: "exit_2", confidence: "observed", span_ms: 1000, sig: signatureOf("exec_command", "make SECRET=1") }, "outcome row");
+  assert.deepEqual(Object.keys(json["behavior"] as object), ["timeout_kills", "sleep_polls", "stall_gaps", "max_gap_s", "max_repeat_failure", "max_success_loop", "max_edit_churn"], "behavior fields");
+  assert.ok(!JSON.stringify(json).includes("private output") && !JSON.stringify(json).includes("SECRET"), "no bodies or heads in the report");
 });
