@@ -123,7 +123,7 @@ function healthOf(h: SessionHealth, p: CorpusPartial["health"]): void {
   p.scannedFiles = 1;
   if (h.turns === 0) return;
   const zero = Object.values(h.zeroTool).reduce((x, y) => x + y, 0);
-  Object.assign(p, {
+  Object.assign<CorpusPartial["health"], Partial<CorpusPartial["health"]>>(p, {
     sessionsWithTurns: 1,
     turns: h.turns,
     toolCalls: h.toolCalls,

@@ -55,7 +55,7 @@ class Folder {
     }
     const open = this.rows[this.active];
     if (open !== undefined) {
-      Object.assign(open, {
+      Object.assign<Row, Partial<Row>>(open, {
         outcome: "superseded",
         provenance: "synthesized",
         endedAt: e.timestamp,
@@ -94,7 +94,7 @@ class Folder {
       this.multiplyTerminated.push(row.turnId);
       return;
     }
-    Object.assign(row, {
+    Object.assign<Row, Partial<Row>>(row, {
       outcome: e.kind === "task_complete" ? "complete" : "aborted",
       provenance: "observed",
       endedAt: e.timestamp,

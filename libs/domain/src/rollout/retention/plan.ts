@@ -22,7 +22,7 @@ function classify(s: SessionRecord, c: RetentionContract): Decision {
   if (protectedBy.length > 0) d.protected = [...protectedBy];
   if (s.compacted === true) d.class = "compacted";
   else if (s.live === true || age <= c.activeWithinMs) d.class = "active";
-  else if (protectedBy.length === 0 && age > c.warmWithinMs) Object.assign(d, { class: "expired", expire: true, reason: REASON_AGE });
+  else if (protectedBy.length === 0 && age > c.warmWithinMs) Object.assign<Decision, Partial<Decision>>(d, { class: "expired", expire: true, reason: REASON_AGE });
   return d;
 }
 
@@ -43,7 +43,7 @@ export function decideRetention(sessions: readonly SessionRecord[], contract: Re
       .sort((x, y) => x.s.modTimeMs - y.s.modTimeMs || compareText(x.s.id, y.s.id));
     for (const { d } of candidates) {
       if (after <= cap) break;
-      Object.assign(d, { class: "expired", expire: true, reason: REASON_CAP });
+      Object.assign<Decision, Partial<Decision>>(d, { class: "expired", expire: true, reason: REASON_CAP });
       after -= d.bytes;
     }
   }
