@@ -1,5 +1,11 @@
 /** Closed set of rollout-analytics failures; each maps to one gRPC code in `grpc/status-map.ts`. */
-export type AnalyticsErrorCode = "INVALID_ARGUMENT" | "QUEUE_UNAVAILABLE";
+export type AnalyticsErrorCode =
+  | "INVALID_ARGUMENT"
+  | "CLOCK_REQUIRED"
+  | "MALFORMED_UPLOAD"
+  | "ROLLOUT_TOO_LARGE"
+  | "LINE_TOO_LONG"
+  | "QUEUE_UNAVAILABLE";
 
 /** A named rollout-analytics failure, with the request field at fault when input was bad. */
 export class AnalyticsError extends Error {
@@ -17,4 +23,31 @@ export class AnalyticsError extends Error {
 /** INVALID_ARGUMENT for `field`, whose value breaks `rule`. */
 export function badField(field: string, rule: string): AnalyticsError {
   return new AnalyticsError("INVALID_ARGUMENT", `${field} ${rule}`, { field });
+}
+
+/** CLOCK_REQUIRED for a missing or non-positive clock in `field`. */
+export function clockRequired(field: string): AnalyticsError {
+  return new AnalyticsError("CLOCK_REQUIRED", `${field} is required: reports without a clock are not reproducible`, { field });
+}
+
+/** MALFORMED_UPLOAD: the upload stream breaks its protocol at `field` (order, size or hash). */
+export function malformedUpload(field: string, rule: string): AnalyticsError {
+  return new AnalyticsError("MALFORMED_UPLOAD", `${field} ${rule}`, { field });
+}
+
+/** ROLLOUT_TOO_LARGE: the upload, declared or received, exceeds `limit` bytes. */
+export function rolloutTooLarge(field: string, bytes: number, limit: number): AnalyticsError {
+  return new AnalyticsError("ROLLOUT_TOO_LARGE", `${field}: the rollout has at least ${bytes} bytes; at most ${limit} are accepted`, {
+    field,
+    limit: String(limit),
+  });
+}
+
+/** LINE_TOO_LONG: line `line` (1-based) of the upload exceeds `limit` bytes. */
+export function lineTooLong(line: number, limit: number): AnalyticsError {
+  return new AnalyticsError("LINE_TOO_LONG", `chunk: line ${line} is longer than ${limit} bytes`, {
+    field: "chunk",
+    limit: String(limit),
+    line: String(line),
+  });
 }

@@ -12,7 +12,7 @@ export const rolloutAnalytics: ServiceDefinition<typeof ANALYTICS_ENV> = {
   env: ANALYTICS_ENV,
   files: crsAnalyticsFiles,
   setup: async ({ config, logger, server }) => {
-    registerServices(server);
+    registerServices(server, { logger, limits: { maxRolloutBytes: config.MAX_ROLLOUT_BYTES, maxLineBytes: config.MAX_LINE_BYTES } });
     const redis = new RedisConnection({
       url: config.REDIS_URL,
       logger,

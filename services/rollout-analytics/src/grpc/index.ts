@@ -1,17 +1,25 @@
-import type { GrpcServer } from "@crs/runtime";
+import type { GrpcServer, Logger } from "@crs/runtime";
 import { RetentionService } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
 import { RolloutService } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
 import { ScanService } from "@crs/contracts/gen/crs/analytics/v1/scan_pb";
+import type { UploadLimits } from "../upload/index.js";
 import { mapError } from "./status-map.js";
 import { retentionHandlers } from "./retention-handlers.js";
+import { rolloutHandlers } from "./rollout-handlers.js";
+
+/** What the handlers need from the running service. */
+export interface RegisterOptions {
+  readonly limits: UploadLimits;
+  readonly logger: Logger;
+}
 
 /**
  * Registers every crs.analytics.v1 service. ScanService depends on Redis, so its health follows
  * the queue connection; methods without handlers answer UNIMPLEMENTED.
  */
-export function registerServices(server: GrpcServer): void {
+export function registerServices(server: GrpcServer, options: RegisterOptions): void {
   server.add(ScanService, {}, { mapError, managedHealth: true });
-  server.add(RolloutService, {}, { mapError });
+  server.add(RolloutService, rolloutHandlers(options), { mapError });
   server.add(RetentionService, retentionHandlers(), { mapError });
 }
 

@@ -6,6 +6,10 @@ import { AnalyticsError, type AnalyticsErrorCode } from "../errors.js";
 /** The one mapping from rollout-analytics error codes to gRPC status codes. */
 export const STATUS_OF: Record<AnalyticsErrorCode, status> = {
   INVALID_ARGUMENT: status.INVALID_ARGUMENT,
+  CLOCK_REQUIRED: status.INVALID_ARGUMENT,
+  MALFORMED_UPLOAD: status.INVALID_ARGUMENT,
+  ROLLOUT_TOO_LARGE: status.RESOURCE_EXHAUSTED,
+  LINE_TOO_LONG: status.RESOURCE_EXHAUSTED,
   QUEUE_UNAVAILABLE: status.UNAVAILABLE,
 };
 

@@ -1,0 +1,116 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { status, type ServiceError } from "@grpc/grpc-js";
+import { errorDetailOf } from "@crs/runtime";
+import { rejection, uploadStream, withService } from "./test-support.js";
+
+const LIMITS = { MAX_LINE_BYTES: "4096", MAX_ROLLOUT_BYTES: "65536" };
+const line = (n: number): string => `{"timestamp":"2026-03-01T12:00:00.000Z","type":"event_msg","payload":{"type":"agent_message","pad":"${"x".repeat(n)}"}}\n`;
+const content = Buffer.from(line(10) + line(20));
+
+// Asserts the gRPC code, the ErrorInfo reason and domain, and the field named in its metadata.
+function assertFailure(error: ServiceError, code: status, reason: string, field: string): Record<string, string> {
+  const detail = errorDetailOf(error);
+  assert.deepEqual([error.code, detail?.reason, detail?.domain, detail?.metadata["field"]], [code, reason, "crs.analytics.v1", field], `${reason} on ${field}: ${error.message}`);
+  return { ...detail?.metadata };
+}
+
+test("a stream that starts with a chunk fails MALFORMED_UPLOAD on `part`", async () => {
+  await withService(LIMITS, async (client) => {
+    const error = await rejection(client.analyzeRollout([{ part: { case: "chunk", value: content } }]));
+    assertFailure(error, status.INVALID_ARGUMENT, "MALFORMED_UPLOAD", "part");
+  });
+});
+
+test("an empty stream and a repeated upload message fail MALFORMED_UPLOAD on `part`", async () => {
+  await withService(LIMITS, async (client) => {
+    assertFailure(await rejection(client.analyzeRollout([])), status.INVALID_ARGUMENT, "MALFORMED_UPLOAD", "part");
+    const [first] = uploadStream(content, 8);
+    const twice = [...uploadStream(content, 8), first!];
+    assertFailure(await rejection(client.analyzeRollout(twice)), status.INVALID_ARGUMENT, "MALFORMED_UPLOAD", "part");
+  });
+});
+
+test("an upload without a clock fails CLOCK_REQUIRED on upload.now_unix_ms", async () => {
+  await withService(LIMITS, async (client) => {
+    const error = await rejection(client.analyzeRollout(uploadStream(content, 8, { nowUnixMs: 0n })));
+    assertFailure(error, status.INVALID_ARGUMENT, "CLOCK_REQUIRED", "upload.now_unix_ms");
+  });
+});
+
+test("a project id outside the id alphabet fails INVALID_ARGUMENT on upload.project_id", async () => {
+  await withService(LIMITS, async (client) => {
+    for (const projectId of ["", "../etc", "a b"]) {
+      const error = await rejection(client.analyzeRollout(uploadStream(content, 8, { projectId })));
+      assertFailure(error, status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "upload.project_id");
+    }
+  });
+});
+
+test("a declared sha256 that differs from the content fails MALFORMED_UPLOAD on upload.sha256; a matching one passes", async () => {
+  await withService(LIMITS, async (client) => {
+    const wrong = createHash("sha256").update("something else").digest("hex");
+    const error = await rejection(client.analyzeRollout(uploadStream(content, 8, { sha256: wrong })));
+    assertFailure(error, status.INVALID_ARGUMENT, "MALFORMED_UPLOAD", "upload.sha256");
+    const malformed = await rejection(client.analyzeRollout(uploadStream(content, 8, { sha256: "abc" })));
+    assertFailure(malformed, status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "upload.sha256");
+    const right = createHash("sha256").update(content).digest("hex");
+    const ok = await client.analyzeRollout(uploadStream(content, 8, { sha256: right.toUpperCase(), sizeBytes: BigInt(content.length) }));
+    assert.equal(ok.upload?.sha256, right, "declared hash and size accepted");
+  });
+});
+
+test("a declared size that differs from the content fails MALFORMED_UPLOAD on upload.size_bytes", async () => {
+  await withService(LIMITS, async (client) => {
+    for (const sizeBytes of [BigInt(content.length - 1), BigInt(content.length + 1)]) {
+      const error = await rejection(client.analyzeRollout(uploadStream(content, 8, { sizeBytes })));
+      assertFailure(error, status.INVALID_ARGUMENT, "MALFORMED_UPLOAD", "upload.size_bytes");
+    }
+  });
+});
+
+test("a line over MAX_LINE_BYTES fails LINE_TOO_LONG with the limit", async () => {
+  await withService(LIMITS, async (client) => {
+    const long = Buffer.from(line(10) + line(5000));
+    const metadata = assertFailure(await rejection(client.analyzeRollout(uploadStream(long, 1000))), status.RESOURCE_EXHAUSTED, "LINE_TOO_LONG", "chunk");
+    assert.deepEqual([metadata["limit"], metadata["line"]], ["4096", "2"], "limit and line number");
+  });
+});
+
+test("content over MAX_ROLLOUT_BYTES fails ROLLOUT_TOO_LARGE, whether declared or received", async () => {
+  await withService(LIMITS, async (client) => {
+    const big = Buffer.from(line(1000).repeat(80));
+    const received = assertFailure(await rejection(client.analyzeRollout(uploadStream(big, 1000))), status.RESOURCE_EXHAUSTED, "ROLLOUT_TOO_LARGE", "chunk");
+    assert.equal(received["limit"], "65536", "limit in metadata");
+    const declared = await rejection(client.analyzeRollout(uploadStream(content, 8, { sizeBytes: 65537n })));
+    assertFailure(declared, status.RESOURCE_EXHAUSTED, "ROLLOUT_TOO_LARGE", "upload.size_bytes");
+  });
+});
+
+test("lines that do not decode are counted and skipped; a torn last line is reported", async () => {
+  await withService(LIMITS, async (client) => {
+    const torn = Buffer.from(`${line(1)}not json\n[1]\n${line(2)}{"timestamp":"2026-03-01T12`);
+    const got = await client.analyzeRollout(uploadStream(torn, 5));
+    assert.deepEqual([got.upload?.lines, got.upload?.linesSkipped, got.census?.tornTail], [5n, 3n, true], "five lines, three skipped, torn tail");
+  });
+});
+
+test("a cancelled upload stops the handler and frees the call", async () => {
+  await withService(LIMITS, async (client, running) => {
+    const controller = new AbortController();
+    let sent = false;
+    async function* stalled() {
+      yield* uploadStream(content, 8);
+      sent = true;
+      await new Promise((resolve) => controller.signal.addEventListener("abort", resolve, { once: true }));
+    }
+    const call = rejection(client.analyzeRollout(stalled(), { signal: controller.signal }));
+    while (!sent || running.server.tracker.size === 0) await sleep(10);
+    controller.abort();
+    assert.equal((await call).code, status.CANCELLED, "the client sees CANCELLED");
+    for (let i = 0; i < 200 && running.server.tracker.size > 0; i++) await sleep(10);
+    assert.equal(running.server.tracker.size, 0, "no call left in flight on the server");
+  });
+});

@@ -1,0 +1,30 @@
+import type { Logger, ServiceHandlers } from "@crs/runtime";
+import { analyzeRollout, sessionHealth } from "@crs/domain/rollout";
+import type { RolloutService } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
+import { receiveRollout, type UploadLimits } from "../upload/index.js";
+import { responseOf, sessionName, uploadOf } from "./rollout-mapper.js";
+
+/** What the rollout handlers need from the service. */
+export interface RolloutHandlerOptions {
+  readonly limits: UploadLimits;
+  readonly logger: Logger;
+}
+
+/** Single-rollout analysis: the upload is folded as it streams and only the report is kept. */
+export function rolloutHandlers(options: RolloutHandlerOptions): ServiceHandlers<typeof RolloutService.method> {
+  const { limits, logger } = options;
+  return {
+    async analyzeRollout(requests, ctx) {
+      const { upload, received } = await receiveRollout(requests, { signal: ctx.signal, limits, accept: uploadOf });
+      const { rollout } = received;
+      const analytics = analyzeRollout({ meta: rollout.meta, records: rollout.records, fresh: upload.fresh });
+      const health = upload.includeHealth ? sessionHealth(sessionName(upload, analytics), rollout.records, analytics) : undefined;
+      // Sizes and counts only: the content never reaches a log line.
+      logger.debug(
+        { request_id: upload.requestId, project_id: upload.projectId, bytes: received.bytes, lines: received.lines, tasks: analytics.tasks.length, calls: analytics.calls },
+        "rollout analysed",
+      );
+      return responseOf(upload, received, analytics, health);
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { FoldEvent, FoldReport, FoldedTask, Outcome, Provenance as ProvenanceToken } from "@crs/domain/rollout";
+import {
+  LifecycleEventKind,
+  Provenance,
+  TaskOutcome,
+  type LifecycleEventSchema,
+  type LifecycleReportSchema,
+  type LifecycleTaskSchema,
+} from "@crs/contracts/gen/crs/analytics/v1/report_pb";
+
+/** The proto enum of each domain outcome token. */
+export const OUTCOME_ENUM: Record<Outcome, TaskOutcome> = {
+  complete: TaskOutcome.COMPLETE,
+  aborted: TaskOutcome.ABORTED,
+  superseded: TaskOutcome.SUPERSEDED,
+  process_death: TaskOutcome.PROCESS_DEATH,
+  live: TaskOutcome.LIVE,
+};
+
+/** The proto enum of each domain provenance token. */
+export const PROVENANCE_ENUM: Record<ProvenanceToken, Provenance> = {
+  observed: Provenance.OBSERVED,
+  synthesized: Provenance.SYNTHESIZED,
+};
+
+// Orphans are starts and terminals; the fold's other inputs never become events of the report.
+const EVENT_KIND: Partial<Record<FoldEvent["kind"], LifecycleEventKind>> = {
+  task_started: LifecycleEventKind.TASK_STARTED,
+  task_complete: LifecycleEventKind.TASK_COMPLETE,
+  turn_aborted: LifecycleEventKind.TURN_ABORTED,
+};
+
+/** An int64/uint64 field from a domain number; the domain's figures are whole milliseconds and counts. */
+export function int64(value: number | null): bigint {
+  return value === null || !Number.isFinite(value) ? 0n : BigInt(Math.round(value));
+}
+
+/** A map<string, uint64> field from a domain count record. */
+export function countMap(counts: Readonly<Partial<Record<string, number>>>): Record<string, bigint> {
+  return Object.fromEntries(Object.entries(counts).map(([key, n]) => [key, int64(n ?? 0)]));
+}
+
+function eventMessage(e: FoldEvent): MessageInitShape<typeof LifecycleEventSchema> {
+  return {
+    kind: EVENT_KIND[e.kind] ?? LifecycleEventKind.UNSPECIFIED,
+    turnId: e.turnId,
+    timestamp: e.timestamp,
+    reason: e.reason,
+    durationMs: int64(e.durationMs),
+  };
+}
+
+function taskMessage(t: FoldedTask): MessageInitShape<typeof LifecycleTaskSchema> {
+  return {
+    turnId: t.turnId,
+    startedAt: t.startedAt,
+    endedAt: t.endedAt,
+    outcome: OUTCOME_ENUM[t.outcome],
+    provenance: PROVENANCE_ENUM[t.provenance],
+    reason: t.reason,
+    durationMs: int64(t.durationMs),
+    trailingEmptyAbort: t.trailingEmptyAbort,
+  };
+}
+
+/** The proto form of one rollout's lifecycle fold. */
+export function lifecycleMessage(r: FoldReport): MessageInitShape<typeof LifecycleReportSchema> {
+  return {
+    tasks: r.tasks.map(taskMessage),
+    substantiveCompleted: r.substantiveCompleted,
+    completedWithTrailingAbort: r.completedWithTrailingAbort,
+    orphans: r.orphans.map(eventMessage),
+    reused: [...r.reused],
+    multiplyTerminated: [...r.multiplyTerminated],
+  };
+}

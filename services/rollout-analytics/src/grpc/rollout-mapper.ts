@@ -1,0 +1,119 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { invalidArgument, requireId, requireSafeCount } from "@crs/runtime";
+import {
+  foldReportJson,
+  isFresh,
+  partialOfRollout,
+  rolloutAnalyticsJson,
+  type DecodedRollout,
+  type RolloutAnalytics,
+  type SessionHealth,
+} from "@crs/domain/rollout";
+import type { AnalyzeRolloutResponseSchema, RolloutUpload } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
+import type { RolloutCensusSchema } from "@crs/contracts/gen/crs/analytics/v1/report_pb";
+import { badField, clockRequired } from "../errors.js";
+import type { DeclaredContent, ReceivedRollout } from "../upload/index.js";
+import { analyticsMessage, metaMessage } from "./rollout-analytics-mapper.js";
+import { healthMessage, sessionHealthJson } from "./rollout-health-mapper.js";
+import { countMap, int64, lifecycleMessage } from "./rollout-lifecycle-mapper.js";
+
+/** Longest `file_name` and `request_id` accepted, in characters. */
+export const MAX_NAME_LENGTH = 1024;
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** A validated upload's metadata, in domain terms. */
+export interface UploadRequest extends DeclaredContent {
+  readonly projectId: string;
+  /** File base name without `.jsonl`; "" when the client gave none. */
+  readonly session: string;
+  readonly requestId: string;
+  readonly nowMs: number;
+  /** Whether the rollout may still be written: the fold's input, from the caller's clock. */
+  readonly fresh: boolean;
+  readonly includeHealth: boolean;
+  readonly includeReportJson: boolean;
+}
+
+function requireShortText(value: string, field: string): string {
+  if (value.length > MAX_NAME_LENGTH) throw invalidArgument(field, `has ${value.length} characters; at most ${MAX_NAME_LENGTH} are accepted`, "LIMIT_EXCEEDED");
+  return value;
+}
+
+// Health rows are named like the scanner names them: the file's base name without `.jsonl`.
+function sessionOf(fileName: string): string {
+  const base = fileName.slice(Math.max(fileName.lastIndexOf("/"), fileName.lastIndexOf("\\")) + 1);
+  return base.endsWith(".jsonl") ? base.slice(0, -".jsonl".length) : base;
+}
+
+/** The upload metadata validated, every field named by its proto path. */
+export function uploadOf(upload: RolloutUpload): UploadRequest {
+  const projectId = requireId(upload.projectId, "upload.project_id");
+  if (upload.nowUnixMs <= 0n) throw clockRequired("upload.now_unix_ms");
+  const nowMs = requireSafeCount(upload.nowUnixMs, "upload.now_unix_ms");
+  const mtimeMs = requireSafeCount(upload.modifiedAtUnixMs, "upload.modified_at_unix_ms");
+  const freshWithinMs = requireSafeCount(upload.freshWithinMs, "upload.fresh_within_ms");
+  const sha256 = upload.sha256.toLowerCase();
+  if (sha256 !== "" && !SHA256_HEX.test(sha256)) throw badField("upload.sha256", "must be 64 hex digits");
+  return {
+    projectId,
+    session: sessionOf(requireShortText(upload.fileName, "upload.file_name")),
+    requestId: requireShortText(upload.requestId, "upload.request_id"),
+    nowMs,
+    // The domain's rule, shared with scans: within the window either side of the clock.
+    fresh: isFresh({ nowMs, mtimeMs, freshWithinMs }),
+    sizeBytes: requireSafeCount(upload.sizeBytes, "upload.size_bytes"),
+    sha256,
+    includeHealth: upload.includeHealth,
+    includeReportJson: upload.includeReportJson,
+  };
+}
+
+/** The health session name: the upload's file name, else the rollout id. */
+export function sessionName(upload: UploadRequest, analytics: RolloutAnalytics): string {
+  return upload.session !== "" ? upload.session : analytics.meta.rolloutId;
+}
+
+function censusMessage(rollout: DecodedRollout): MessageInitShape<typeof RolloutCensusSchema> {
+  // The domain decides which payload types are known; its census reads only the payload counts,
+  // so the records are left out to spare a second fold.
+  const { errors } = partialOfRollout({ rollout: { ...rollout, records: [] }, fresh: false });
+  return {
+    payloadTypes: countMap(rollout.payloadTypes),
+    unknownPayloadTypes: countMap(errors.unknownPayloadTypes),
+    tornTail: rollout.tornTail,
+  };
+}
+
+/** The reference-compatible JSON of one rollout: `{"lifecycle":…,"analytics":…,"health":…}`. */
+export function rolloutReportJson(analytics: RolloutAnalytics, health: SessionHealth | undefined): string {
+  return JSON.stringify({
+    lifecycle: foldReportJson(analytics.lifecycle),
+    analytics: rolloutAnalyticsJson(analytics),
+    ...(health === undefined ? {} : { health: sessionHealthJson(health) }),
+  });
+}
+
+/** The response to an analysed upload. */
+export function responseOf(
+  upload: UploadRequest,
+  received: ReceivedRollout,
+  analytics: RolloutAnalytics,
+  health: SessionHealth | undefined,
+): MessageInitShape<typeof AnalyzeRolloutResponseSchema> {
+  return {
+    meta: metaMessage(analytics.meta),
+    fresh: upload.fresh,
+    lifecycle: lifecycleMessage(analytics.lifecycle),
+    analytics: analyticsMessage(analytics),
+    ...(health === undefined ? {} : { health: healthMessage(health) }),
+    census: censusMessage(received.rollout),
+    upload: {
+      bytesReceived: int64(received.bytes),
+      sha256: received.sha256,
+      lines: int64(received.lines),
+      linesSkipped: int64(received.linesSkipped),
+    },
+    reportJson: upload.includeReportJson ? rolloutReportJson(analytics, health) : "",
+  };
+}

@@ -1,0 +1,64 @@
+// Test support only: starts rollout-analytics in-process and builds upload streams.
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import assert from "node:assert/strict";
+import { credentials, type ServiceError } from "@grpc/grpc-js";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { createClient, startService, type RunningService, type TypedClient } from "@crs/runtime";
+import { RolloutService, type AnalyzeRolloutRequestSchema, type RolloutUploadSchema } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
+import { rolloutAnalytics } from "../service.js";
+
+/** A typed RolloutService client. */
+export type RolloutClient = TypedClient<typeof RolloutService.method>;
+type Request = MessageInitShape<typeof AnalyzeRolloutRequestSchema>;
+type Upload = MessageInitShape<typeof RolloutUploadSchema>;
+
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "pnpm-workspace.yaml")) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+/** Where the real Codex rollouts are kept, beside the project unless overridden. */
+export const ROLLOUTS_DIR = process.env["CODEX_ROLLOUTS_DIR"] ?? resolve(repoRoot(), "..", "shared", "codex-rollouts-real");
+/** `skip` option for tests that need the real rollouts. */
+export const SKIP_REAL = existsSync(ROLLOUTS_DIR) ? false : `real rollouts not found at ${ROLLOUTS_DIR} (set CODEX_ROLLOUTS_DIR)`;
+
+/** The analysis clock of every test upload. */
+export const NOW_MS = 1_780_000_000_000n;
+
+/** Starts the service on free loopback ports (Redis is not needed here), runs `fn`, and stops it. */
+export async function withService<T>(env: Record<string, string>, fn: (client: RolloutClient, running: RunningService) => Promise<T>): Promise<T> {
+  const running = await startService(rolloutAnalytics, {
+    GRPC_ADDRESS: "127.0.0.1:0",
+    METRICS_ADDRESS: "127.0.0.1:0",
+    LOG_LEVEL: "silent",
+    REDIS_URL: "redis://127.0.0.1:1",
+    ...env,
+  });
+  const client = createClient(RolloutService, `127.0.0.1:${running.port}`, { credentials: credentials.createInsecure() });
+  try {
+    return await fn(client, running);
+  } finally {
+    client.close();
+    await running.stop();
+  }
+}
+
+/** An upload stream: the metadata, then `content` in chunks of `chunkBytes`. */
+export function uploadStream(content: Uint8Array, chunkBytes: number, upload: Upload = {}): Request[] {
+  const out: Request[] = [{ part: { case: "upload", value: { projectId: "demo", nowUnixMs: NOW_MS, ...upload } } }];
+  for (let i = 0; i < content.length; i += chunkBytes) out.push({ part: { case: "chunk", value: content.subarray(i, i + chunkBytes) } });
+  return out;
+}
+
+/** The error a call failed with; fails the test when it succeeded. */
+export async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as ServiceError;
+  }
+  assert.fail("the call was expected to fail");
+}
