@@ -21,46 +21,39 @@ function stateWithProofs(n: number): ProjectState {
   return { ...EMPTY_STATE, proofs };
 }
 
-/** Median of `rounds` timings of `ops` calls, in microseconds per call. */
-function measure(ops: number, rounds: number, fn: (i: number) => void): number {
-  for (let i = 0; i < ops; i++) fn(i); // warm-up
-  const per: number[] = [];
-  let k = ops;
+/** Microseconds per call of one round of `ops` calls. */
+function round(ops: number, fn: (i: number) => void, offset: number): number {
+  const t0 = performance.now();
+  for (let i = 0; i < ops; i++) fn(offset + i);
+  return ((performance.now() - t0) * 1000) / ops;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+/**
+ * Times `fn` on the small and the large engine in alternating rounds, so machine noise and
+ * garbage collection (both engines live on one heap) hit both sizes alike.
+ */
+function compare(name: string, ops: number, rounds: number, fn: (engine: StateEngine, n: number, i: number) => void): void {
+  const small: number[] = [];
+  const large: number[] = [];
+  round(ops, (i) => fn(smallEngine, SMALL, i), 0); // warm-up
+  round(ops, (i) => fn(largeEngine, LARGE, i), 0);
   for (let r = 0; r < rounds; r++) {
-    const t0 = performance.now();
-    for (let i = 0; i < ops; i++) fn(k++);
-    per.push(((performance.now() - t0) * 1000) / ops);
+    small.push(round(ops, (i) => fn(smallEngine, SMALL, i), (r + 1) * ops));
+    large.push(round(ops, (i) => fn(largeEngine, LARGE, i), (r + 1) * ops));
   }
-  per.sort((a, b) => a - b);
-  return per[Math.floor(per.length / 2)] as number;
+  const s = median(small);
+  const l = median(large);
+  const best = Math.min(...large) / Math.min(...small);
+  console.log(
+    `${name.padEnd(22)} 1k: ${s.toFixed(3).padStart(8)} us   1M: ${l.toFixed(3).padStart(8)} us   ratio 1M/1k: ${(l / s).toFixed(2)}x (median), ${best.toFixed(2)}x (best)`,
+  );
 }
 
-interface Costs {
-  snapshotUs: number;
-  checkpointUs: number;
-  readUs: number;
-  applyUs: number;
-}
-
-function applyAndSnapshot(n: number): Costs {
-  const engine = new StateEngine({ initial: stateWithProofs(n), now: () => 1 });
-  let sink = 0n;
-  let gens = 0;
-  const snapshotUs = measure(50_000, 7, () => {
-    gens += engine.snapshot().generation;
-  });
-  const checkpointUs = measure(50_000, 7, () => {
-    gens += engine.checkpoint().generation;
-  });
-  const readUs = measure(20_000, 7, (i) => {
-    sink += engine.snapshot().proof.get(`node-${(i * 7919) % n}`)?.proof ?? 0n;
-  });
-  const applyUs = measure(5_000, 7, (i) => {
-    engine.apply({ kind: "proof", source: "soft", updates: [{ nodeId: `node-${(i * 7919) % n}`, proof: BigInt(i), disproof: 1n, status: "expanded", source: "soft", updatedAt: i }] });
-  });
-  if (sink < 0n || gens < 0) console.log("unreachable");
-  return { snapshotUs, checkpointUs, readUs, applyUs };
-}
+const SMALL = 1_000;
+const LARGE = 1_000_000;
+let sink = 0;
 
 function decisionLatency(): number {
   const engine = new StateEngine({ now: () => 1 });
@@ -75,22 +68,31 @@ function decisionLatency(): number {
   engine.recordStep(makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "t3", outcome: "failure", errorCategory: "timeout" }));
   engine.recordStep(makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "t4", outcome: "success" }));
   let blocked = 0;
-  const us = measure(20_000, 7, (i) => {
+  const check = (i: number): void => {
     if (!engine.checkDecisionAllowed("s", `t${i % 60}`).result.allowed) blocked++;
-  });
+  };
+  round(20_000, check, 0); // warm-up
+  const us = median(Array.from({ length: 9 }, (_, r) => round(20_000, check, (r + 1) * 20_000)));
   console.log(`  (decisions blocked during the run: ${blocked})`);
   return us;
 }
 
 const cpu = os.cpus()[0]?.model ?? "unknown";
 console.log(`machine: ${cpu}, ${os.cpus().length} cores, node ${process.version}, ${os.platform()} ${os.arch()}`);
-const small = applyAndSnapshot(1_000);
-const large = applyAndSnapshot(1_000_000);
-const row = (name: string, s: number, l: number): void =>
-  console.log(`${name.padEnd(22)} 1k: ${s.toFixed(3).padStart(8)} us   1M: ${l.toFixed(3).padStart(8)} us   ratio 1M/1k: ${(l / s).toFixed(2)}x`);
-row("snapshot()", small.snapshotUs, large.snapshotUs);
-row("checkpoint()", small.checkpointUs, large.checkpointUs);
-row("apply 1-entry delta", small.applyUs, large.applyUs);
+const smallEngine = new StateEngine({ initial: stateWithProofs(SMALL), now: () => 1 });
+const largeEngine = new StateEngine({ initial: stateWithProofs(LARGE), now: () => 1 });
+compare("snapshot()", 50_000, 15, (e) => {
+  sink += e.snapshot().generation;
+});
+compare("checkpoint()", 50_000, 15, (e) => {
+  sink += e.checkpoint().generation;
+});
+compare("apply 1-entry delta", 2_000, 15, (e, n, i) => {
+  e.apply({ kind: "proof", source: "soft", updates: [{ nodeId: `node-${(i * 7919) % n}`, proof: BigInt(i), disproof: 1n, status: "expanded", source: "soft", updatedAt: i }] });
+});
 // Reads walk a deeper trie and miss caches on the large map: O(log32 n), shown for context only.
-row("point read (context)", small.readUs, large.readUs);
-console.log(`checkDecisionAllowed, 1000 clauses: ${decisionLatency().toFixed(3)} us per call`);
+compare("point read (context)", 20_000, 15, (e, n, i) => {
+  sink += Number(e.snapshot().proof.get(`node-${(i * 7919) % n}`)?.proof ?? 0n);
+});
+console.log(`checkDecisionAllowed, 1000 clauses: ${decisionLatency().toFixed(3)} us per call (median)`);
+if (sink < 0) console.log("unreachable");
