@@ -23,14 +23,14 @@ export function stateNodeId(sessionId: string, stateKey: string): string {
   return `session:${sessionId}:state:${stateKey}`;
 }
 
-/** Checks `step` (already recorded) for a closed loop and reacts to one. */
-export function checkCycleOnStep(engine: StateEngine, step: StepRecord, detector: BrentCycleDetector, at: number): CycleCheck {
+/** Checks `step` (as recorded, so stamped) for a closed loop and reacts to one. */
+export function checkCycleOnStep(engine: StateEngine, step: StepRecord, detector: BrentCycleDetector): CycleCheck {
   const detection = detector.addStep(stepStateKey(step));
   if (!detection.detected) return { detection, mutations: [] };
   const states = [...new Set(detection.cycle)];
   const updates: ProofEntry[] = states.map((state) => {
     const current = engine.state.proofs.get(stateNodeId(step.sessionId, state));
-    return { nodeId: stateNodeId(step.sessionId, state), proof: PROOF_INFINITY, disproof: current?.disproof ?? 10n, status: "disproven", source: "hard", updatedAt: at };
+    return { nodeId: stateNodeId(step.sessionId, state), proof: PROOF_INFINITY, disproof: current?.disproof ?? 10n, status: "disproven", source: "hard", updatedAt: step.timestamp };
   });
   const disproof = engine.apply({ kind: "proof", source: "hard", updates }, { sessionId: step.sessionId, metadata: { reason: `cycle_detected:[${detection.cycle.join(" ")}]` } });
   const breaker = engine.recordStep(

@@ -78,7 +78,7 @@ describe("cycle check on steps", () => {
     let found: ReturnType<typeof checkCycleOnStep> | undefined;
     for (const tool of ["plan", "grep", "read", "grep", "read", "grep", "read"]) {
       const stored = e.recordStep(mk(tool)).result;
-      const r = checkCycleOnStep(e, stored, d, 1000);
+      const r = checkCycleOnStep(e, stored, d);
       if (r.detection.detected) {
         found = r;
         break;

@@ -19,7 +19,7 @@ describe("generation and events", () => {
       e.recordStep(step("s", "t")).event,
       e.addClause({ id: "c", literals: [{ variable: "tool:t", negated: true }], source: "hard", failureType: "x" }).event,
       e.checkDecisionAllowed("s", "t").event,
-      e.recordSimilarity("a", "b", 1).event,
+      e.recordSimilarity({ a: "a", b: "b", distance: 1 }).event,
       e.restore(e.checkpoint()).event,
       e.endSession("s").event,
     ];

@@ -13,7 +13,7 @@ import { resolveConfig, type StateConfig } from "../config.js";
 import { analyzeSessionCycles, type CycleAnalysis } from "../cycles/session-cycles.js";
 import { validateDelta } from "../delta/apply.js";
 import { deltaToJson } from "../delta/codec.js";
-import type { Delta } from "../delta/delta.js";
+import type { Delta, SimilarityUpdate } from "../delta/delta.js";
 import { StateError } from "../errors.js";
 import { proofUpdateToJson, type StateEvent } from "../events/event.js";
 import { applyEvent } from "../events/replay.js";
@@ -248,7 +248,8 @@ export class StateEngine {
   }
 
   /** Records one similarity distance. */
-  recordSimilarity(a: string, b: string, distance: number, opts: MutationOptions = {}): Mutation<void> {
+  recordSimilarity(pair: SimilarityUpdate, opts: MutationOptions = {}): Mutation<void> {
+    const { a, b, distance } = pair;
     return this.commit(opts, (at) => ({
       state: t.similarityTransition(this.current, a, b, distance, this.ctx(at)),
       result: undefined,
@@ -258,7 +259,7 @@ export class StateEngine {
 
   /** Circuit-breaker verdict for a tool in a session. */
   checkCircuitBreaker(sessionId: string, tool: string): CircuitBreakerResult {
-    return checkCircuitBreaker(this.current, this.config, sessionId, tool);
+    return checkCircuitBreaker(this.current, this.config, { sessionId, tool });
   }
 
   /** Strongly connected loops in a session's recorded decisions. */

@@ -210,7 +210,7 @@ function engineApplyAny(e: StateEngine, o: Op | Extra): StateEvent | undefined {
     case "restore":
       return saved === undefined ? undefined : e.restore(saved).event;
     case "record_similarity":
-      return e.recordSimilarity(o.a, o.b, o.d).event;
+      return e.recordSimilarity({ a: o.a, b: o.b, distance: o.d }).event;
     case "streaming":
       return e.apply({ kind: "streaming", source: "soft", increments: [{ item: o.item, count: o.count }], observed: [o.item] }).event;
     case "analytics":

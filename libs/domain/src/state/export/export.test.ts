@@ -16,7 +16,7 @@ function busy(): StateEngine {
   e.apply({ kind: "history", source: "soft", entries: [{ id: "h", nodeId: "n", action: "a", result: "r", source: "soft", timestamp: 3, metadata: { k: "v" } }] });
   e.apply({ kind: "streaming", source: "soft", increments: [{ item: "n", count: 4 }], observed: ["q"] });
   e.apply({ kind: "analytics", source: "hard", record: { id: "", queryType: "hotspots", queryTime: 9, resultCount: 1, results: ["n"], cycles: [], path: [], executionMs: 2, params: { limit: "5" } } });
-  e.recordSimilarity("n", "p", 2.5);
+  e.recordSimilarity({ a: "n", b: "p", distance: 2.5 });
   e.recordStep(makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "grep", outcome: "success" }));
   e.addClause({ id: "cl", literals: [{ variable: "tool:grep", negated: true }], source: "hard", failureType: "x", scope: "session", sessionId: "s" });
   return e;

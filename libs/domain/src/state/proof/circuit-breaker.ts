@@ -29,7 +29,8 @@ export function circuitBreakerThreshold(config: StateConfig, tool: string): numb
 }
 
 /** Uses the tool's proof entry when there is one, otherwise its execution count in the session. */
-export function checkCircuitBreaker(state: ProjectState, config: StateConfig, sessionId: string, tool: string): CircuitBreakerResult {
+export function checkCircuitBreaker(state: ProjectState, config: StateConfig, target: { readonly sessionId: string; readonly tool: string }): CircuitBreakerResult {
+  const { sessionId, tool } = target;
   if (sessionId === "" || tool === "") return { shouldFire: false, reason: "invalid input: empty sessionID or tool", proofNumber: 0n, status: "unknown" };
   const pn = state.proofs.get(toolNodeId(sessionId, tool));
   if (pn === undefined) {

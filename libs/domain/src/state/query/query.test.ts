@@ -54,7 +54,7 @@ describe("QueryAPI", () => {
 
   it("finds similar nodes with a status among all neighbours, not only the first 3k", () => {
     const e = engine();
-    for (const [n, d] of [["x1", 0.1], ["x2", 0.2], ["x3", 0.3], ["x4", 0.4], ["b", 0.9]] as const) e.recordSimilarity("a", n, d);
+    for (const [n, d] of [["x1", 0.1], ["x2", 0.2], ["x3", 0.3], ["x4", 0.4], ["b", 0.9]] as const) e.recordSimilarity({ a: "a", b: n, distance: d });
     assert.deepEqual(e.snapshot().query().findSimilarWithProofStatus("a", "proven", 1).map((n) => n.id), ["b"], "found beyond 3k neighbours");
   });
 
