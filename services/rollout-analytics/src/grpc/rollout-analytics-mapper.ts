@@ -19,7 +19,8 @@ import {
   type SigRowSchema,
   type TaskAnalyticsSchema,
 } from "@crs/contracts/gen/crs/analytics/v1/report_pb";
-import { countMap, int64, OUTCOME_ENUM, PROVENANCE_ENUM } from "./rollout-lifecycle-mapper.js";
+import { countMap, int64 } from "./proto-values.js";
+import { OUTCOME_ENUM, PROVENANCE_ENUM } from "./rollout-lifecycle-mapper.js";
 
 const CLASS_ENUM: Record<ClassToken, ToolClass> = {
   ok: ToolClass.OK,

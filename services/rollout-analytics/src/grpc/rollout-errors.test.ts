@@ -114,3 +114,21 @@ test("a cancelled upload stops the handler and frees the call", async () => {
     assert.equal(running.server.tracker.size, 0, "no call left in flight on the server");
   });
 });
+
+test("an upload that outlives its deadline ends DEADLINE_EXCEEDED and frees the call", async () => {
+  await withService(LIMITS, async (client, running) => {
+    const done = new AbortController();
+    async function* stalled() {
+      yield* uploadStream(content, 8);
+      await new Promise((resolve) => done.signal.addEventListener("abort", resolve, { once: true }));
+    }
+    try {
+      const error = await rejection(client.analyzeRollout(stalled(), { deadline: 300 }));
+      assert.equal(error.code, status.DEADLINE_EXCEEDED, "the client sees DEADLINE_EXCEEDED");
+      for (let i = 0; i < 200 && running.server.tracker.size > 0; i++) await sleep(10);
+      assert.equal(running.server.tracker.size, 0, "no call left in flight on the server");
+    } finally {
+      done.abort();
+    }
+  });
+});

@@ -34,9 +34,7 @@ test("a real rollout uploaded in 1,000-byte chunks reports what the domain compu
   const content = read(UNIFIED);
   const want = expected(content, UNIFIED.replace(/\.jsonl$/, ""));
   await withService({}, async (client) => {
-    const started = performance.now();
     const got = await analyze(client, content, 1_000, UNIFIED);
-    assert.ok(performance.now() - started < 60_000, "answered");
     assert.deepEqual(JSON.parse(got.reportJson), want.report, "report_json equals the domain's JSON reports");
     assert.deepEqual(
       [got.upload?.bytesReceived, got.upload?.sha256, got.upload?.lines, got.upload?.linesSkipped],

@@ -1,7 +1,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { SessionHealth } from "@crs/domain/rollout";
 import type { SessionHealthSchema } from "@crs/contracts/gen/crs/analytics/v1/report_pb";
-import { countMap, int64 } from "./rollout-lifecycle-mapper.js";
+import { countMap, int64 } from "./proto-values.js";
 
 /** The proto form of one session's turn health. */
 export function healthMessage(h: SessionHealth): MessageInitShape<typeof SessionHealthSchema> {

@@ -8,6 +8,7 @@ import {
   type LifecycleReportSchema,
   type LifecycleTaskSchema,
 } from "@crs/contracts/gen/crs/analytics/v1/report_pb";
+import { int64 } from "./proto-values.js";
 
 /** The proto enum of each domain outcome token. */
 export const OUTCOME_ENUM: Record<Outcome, TaskOutcome> = {
@@ -30,16 +31,6 @@ const EVENT_KIND: Partial<Record<FoldEvent["kind"], LifecycleEventKind>> = {
   task_complete: LifecycleEventKind.TASK_COMPLETE,
   turn_aborted: LifecycleEventKind.TURN_ABORTED,
 };
-
-/** An int64/uint64 field from a domain number; the domain's figures are whole milliseconds and counts. */
-export function int64(value: number | null): bigint {
-  return value === null || !Number.isFinite(value) ? 0n : BigInt(Math.round(value));
-}
-
-/** A map<string, uint64> field from a domain count record. */
-export function countMap(counts: Readonly<Partial<Record<string, number>>>): Record<string, bigint> {
-  return Object.fromEntries(Object.entries(counts).map(([key, n]) => [key, int64(n ?? 0)]));
-}
 
 function eventMessage(e: FoldEvent): MessageInitShape<typeof LifecycleEventSchema> {
   return {

@@ -15,7 +15,8 @@ import { badField, clockRequired } from "../errors.js";
 import type { DeclaredContent, ReceivedRollout } from "../upload/index.js";
 import { analyticsMessage, metaMessage } from "./rollout-analytics-mapper.js";
 import { healthMessage, sessionHealthJson } from "./rollout-health-mapper.js";
-import { countMap, int64, lifecycleMessage } from "./rollout-lifecycle-mapper.js";
+import { countMap, int64 } from "./proto-values.js";
+import { lifecycleMessage } from "./rollout-lifecycle-mapper.js";
 
 /** Longest `file_name` and `request_id` accepted, in characters. */
 export const MAX_NAME_LENGTH = 1024;
