@@ -70,6 +70,8 @@ export { countsOf } from "./corpus/partial.js";
 export { lifecycleReport, type LifecycleReportJson, type CountsJson } from "./report/lifecycle-report.js";
 export { analyticsReport, hardFailureCount, type AnalyticsReportJson } from "./report/analytics-report.js";
 export { healthReport, type HealthReportJson } from "./report/health-report.js";
+export { sessionHealthJson } from "./report/session-health-json.js";
+export { unknownPayloadTypes } from "./corpus/census.js";
 export { foldReportJson, rolloutAnalyticsJson } from "./report/rollout-report.js";
 export { reconcileReport, reconcileRow, RECONCILE_SCHEMA, type ReconcileReportJson, type ReconcileRowJson } from "./report/reconcile-report.js";
 export { postToolReport, POST_TOOL_SCHEMA, type PostToolReportJson } from "./report/post-tool-report.js";

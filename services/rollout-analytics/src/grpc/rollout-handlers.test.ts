@@ -4,10 +4,9 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { toJson } from "@bufbuild/protobuf";
-import { analyzeRollout, collectRollout, foldReportJson, rolloutAnalyticsJson, sessionHealth } from "@crs/domain/rollout";
+import { analyzeRollout, collectRollout, foldReportJson, rolloutAnalyticsJson, sessionHealth, sessionHealthJson } from "@crs/domain/rollout";
 import { AnalyzeRolloutResponseSchema, type AnalyzeRolloutResponse } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
 import { TaskOutcome, ToolClass } from "@crs/contracts/gen/crs/analytics/v1/report_pb";
-import { sessionHealthJson } from "./rollout-health-mapper.js";
 import { NOW_MS, ROLLOUTS_DIR, SKIP_REAL, uploadStream, withService, type RolloutClient } from "./test-support.js";
 
 const UNIFIED = "localpush-rollout-2026-02-23T12-41-04-019c8a4d-8f45-7010-8b5d-7fad920aa6f9.jsonl";

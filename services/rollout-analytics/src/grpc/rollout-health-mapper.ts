@@ -18,25 +18,3 @@ export function healthMessage(h: SessionHealth): MessageInitShape<typeof Session
   };
 }
 
-// Keys sorted byte-wise, as every token-keyed map of the reference JSON is.
-function sortedCounts(counts: Readonly<Record<string, number>>): Record<string, number> {
-  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
-/**
- * One session's health in the reference's session-stats JSON shape:
- * `{"session","model"?,"turns","tool_calls","zero_tool","aborted"?,"superseded"?,"unterminated"?,"compactions"?}`.
- */
-export function sessionHealthJson(h: SessionHealth): Record<string, unknown> {
-  return {
-    session: h.session,
-    ...(h.model === "" ? {} : { model: h.model }),
-    turns: h.turns,
-    tool_calls: h.toolCalls,
-    zero_tool: sortedCounts(h.zeroTool),
-    ...(h.aborted === 0 ? {} : { aborted: h.aborted }),
-    ...(h.superseded === 0 ? {} : { superseded: h.superseded }),
-    ...(h.unterminated === 0 ? {} : { unterminated: h.unterminated }),
-    ...(h.compactions.length === 0 ? {} : { compactions: [...h.compactions] }),
-  };
-}

@@ -3,7 +3,8 @@ import { invalidArgument, requireId, requireSafeCount } from "@crs/runtime";
 import {
   foldReportJson,
   isFresh,
-  partialOfRollout,
+  sessionHealthJson,
+  unknownPayloadTypes,
   rolloutAnalyticsJson,
   type DecodedRollout,
   type RolloutAnalytics,
@@ -14,7 +15,7 @@ import type { RolloutCensusSchema } from "@crs/contracts/gen/crs/analytics/v1/re
 import { badField, clockRequired } from "../errors.js";
 import type { DeclaredContent, ReceivedRollout } from "../upload/index.js";
 import { analyticsMessage, metaMessage } from "./rollout-analytics-mapper.js";
-import { healthMessage, sessionHealthJson } from "./rollout-health-mapper.js";
+import { healthMessage } from "./rollout-health-mapper.js";
 import { countMap, int64 } from "./proto-values.js";
 import { lifecycleMessage } from "./rollout-lifecycle-mapper.js";
 
@@ -76,12 +77,9 @@ export function sessionName(upload: UploadRequest, analytics: RolloutAnalytics):
 }
 
 function censusMessage(rollout: DecodedRollout): MessageInitShape<typeof RolloutCensusSchema> {
-  // The domain decides which payload types are known; its census reads only the payload counts,
-  // so the records are left out to spare a second fold.
-  const { errors } = partialOfRollout({ rollout: { ...rollout, records: [] }, fresh: false });
   return {
     payloadTypes: countMap(rollout.payloadTypes),
-    unknownPayloadTypes: countMap(errors.unknownPayloadTypes),
+    unknownPayloadTypes: countMap(unknownPayloadTypes(rollout)),
     tornTail: rollout.tornTail,
   };
 }

@@ -7,6 +7,11 @@ import type { ErrorsPartial, PostToolPartial } from "./types.js";
 
 const KNOWN_PAYLOAD_TYPES = new Set(["task_started", "task_complete", "turn_aborted", "token_count"]);
 
+/** Payload types of a rollout that the fold does not know, with their counts, sorted by type. */
+export function unknownPayloadTypes(rollout: Pick<DecodedRollout, "payloadTypes">): Record<string, number> {
+  return sortedRecord(Object.entries(rollout.payloadTypes).filter(([t]) => !KNOWN_PAYLOAD_TYPES.has(t)));
+}
+
 /** The error-class census of one decoded rollout. */
 export function errorsOf(rollout: DecodedRollout): ErrorsPartial {
   const aborts: string[] = [];
@@ -21,7 +26,7 @@ export function errorsOf(rollout: DecodedRollout): ErrorsPartial {
   return {
     tornTails: rollout.tornTail ? 1 : 0,
     payloadTypes: sortedRecord(types),
-    unknownPayloadTypes: sortedRecord(types.filter(([t]) => !KNOWN_PAYLOAD_TYPES.has(t))),
+    unknownPayloadTypes: unknownPayloadTypes(rollout),
     abortClasses: tallyKeys(aborts),
     statusClasses: tallyKeys(statuses),
   };
