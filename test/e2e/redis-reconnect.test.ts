@@ -1,0 +1,47 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
+import { startServiceProcess } from "../support/service-process.js";
+import { healthClient } from "../support/clients.js";
+
+const SCAN_SERVICE = "crs.analytics.v1.ScanService";
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+const haveRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
+
+test("rollout-analytics retries Redis: NOT_SERVING until Redis appears, SERVING while it runs, NOT_SERVING when it goes", {
+  skip: !haveRedisServer && process.env["CI"] !== "true" && "redis-server is not installed",
+}, async () => {
+  const port = await freePort();
+  const service = await startServiceProcess("rollout-analytics", { REDIS_URL: `redis://127.0.0.1:${port}` });
+  const health = healthClient(service.port);
+  const scanHealth = async () => (await health.check({ service: SCAN_SERVICE })).status;
+  const waitFor = async (wanted: Serving) => {
+    for (let i = 0; i < 200 && (await scanHealth()) !== wanted; i++) await new Promise((r) => setTimeout(r, 50));
+    return scanHealth();
+  };
+  assert.equal(await scanHealth(), Serving.NOT_SERVING, "no Redis yet");
+  const redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  try {
+    // The client backs off up to 5 s between attempts, so allow for one full pause.
+    assert.equal(await waitFor(Serving.SERVING), Serving.SERVING, "SERVING once Redis answers");
+    redis.kill("SIGTERM");
+    await once(redis, "exit");
+    assert.equal(await waitFor(Serving.NOT_SERVING), Serving.NOT_SERVING, "NOT_SERVING when Redis goes away");
+    assert.ok(service.logs.some((l) => l["msg"] === "Redis connected"), "the reconnection is logged");
+  } finally {
+    if (redis.exitCode === null) redis.kill("SIGKILL");
+    health.close();
+    await service.stop();
+  }
+});
