@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
@@ -30,9 +30,10 @@ test("rollout-analytics retries Redis: NOT_SERVING until Redis appears, SERVING 
     for (let i = 0; i < 200 && (await scanHealth()) !== wanted; i++) await new Promise((r) => setTimeout(r, 50));
     return scanHealth();
   };
-  assert.equal(await scanHealth(), Serving.NOT_SERVING, "no Redis yet");
-  const redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  let redis: ChildProcess | undefined;
   try {
+    assert.equal(await scanHealth(), Serving.NOT_SERVING, "no Redis yet");
+    redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
     // The client backs off up to 5 s between attempts, so allow for one full pause.
     assert.equal(await waitFor(Serving.SERVING), Serving.SERVING, "SERVING once Redis answers");
     redis.kill("SIGTERM");
@@ -40,7 +41,7 @@ test("rollout-analytics retries Redis: NOT_SERVING until Redis appears, SERVING 
     assert.equal(await waitFor(Serving.NOT_SERVING), Serving.NOT_SERVING, "NOT_SERVING when Redis goes away");
     assert.ok(service.logs.some((l) => l["msg"] === "Redis connected"), "the reconnection is logged");
   } finally {
-    if (redis.exitCode === null) redis.kill("SIGKILL");
+    if (redis !== undefined && redis.exitCode === null) redis.kill("SIGKILL");
     health.close();
     await service.stop();
   }
