@@ -17,6 +17,9 @@ export {
   REASON_FRESH,
   REASON_STALE,
   REASON_SUPERSEDED_PREFIX,
+  REASON_IMPLICIT_NEXT_TURN,
+  REASON_ERROR_PREFIX,
+  IMPLICIT_TURN_PREFIX,
   type Outcome,
   type Provenance,
   type ToolClass,
@@ -33,7 +36,9 @@ export type {
   SkipReason,
   CallPayloadKind,
   LifecycleKind,
+  UserMessageSource,
 } from "./decode/record.js";
+export { classifyTurnError, affectsTurnStatus, TURN_ERROR_CLASSES, type TurnErrorClass } from "./turn-error.js";
 export { decodeEnvelope, type Envelope, type EnvelopeKind } from "./envelope.js";
 export { classifyOutcome, type ToolOutcome } from "./outcome.js";
 export { EXPECTED_NEGATIVE_PROBES, CONTROL_EXIT_PROBES, matchProbe, type ProbeRule, type ProbeToken } from "./probes.js";

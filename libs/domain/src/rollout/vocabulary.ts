@@ -46,6 +46,12 @@ export const REASON_STALE = "rollout_stale_no_terminal_observed";
 export const REASON_FRESH = "rollout_fresh_task_may_still_be_running";
 /** Prefix of the reason on a task closed by a later start. */
 export const REASON_SUPERSEDED_PREFIX = "superseded_by_turn:";
+/** Reason on an implicit task closed by the next turn (user input or an explicit start). */
+export const REASON_IMPLICIT_NEXT_TURN = "implicit_next_turn";
+/** Prefix of the reason on a task ended by an error event (`error:<class>`). */
+export const REASON_ERROR_PREFIX = "error:";
+/** Prefix of the id given to an implicit task (`implicit:<n>`, n counting from 1 in file order). */
+export const IMPLICIT_TURN_PREFIX = "implicit:";
 
 /** Bound on a command head, in UTF-8 bytes. */
 export const HEAD_MAX_BYTES = 256;

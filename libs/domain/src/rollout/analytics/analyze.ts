@@ -63,6 +63,7 @@ export function analyzeRollout(input: AnalyzeInput): RolloutAnalytics {
       critical: s === undefined ? [] : criticalPath(s),
       trailingEmptyAbort: t.trailingEmptyAbort,
       rolledBack: t.rolledBack,
+      implicit: t.implicit,
     };
   });
   const outcomes: CallOutcome[] = joined.calls.map((c) => ({

@@ -30,6 +30,8 @@ export interface TaskAnalytics {
   readonly critical: readonly Contributor[];
   readonly trailingEmptyAbort: boolean;
   readonly rolledBack: boolean;
+  /** True for a turn opened without a start (see the fold's implicit turns). */
+  readonly implicit: boolean;
 }
 
 /** One classified call, body-free. */

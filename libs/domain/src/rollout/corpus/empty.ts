@@ -8,6 +8,7 @@ export function emptyCounts(): LifecycleCounts {
     rollouts: 0, starts: 0, unmatchedBefore: 0, rolloutsWithGap: 0, superseded: 0, processDeath: 0, live: 0,
     complete: 0, aborted: 0, completedWithTrailingAbort: 0, substantiveCompleted: 0, unclassifiedAfter: 0,
     orphans: 0, reused: 0, multiplyTerminated: 0, rawStarted: 0, rawComplete: 0, rawAborted: 0,
+    implicit: 0, implicitLive: 0, implicitProcessDeath: 0, errored: 0,
   };
 }
 

@@ -41,6 +41,11 @@ export function countsOf(report: FoldReport, records: readonly RolloutRecord[] =
     else c[t.outcome] += 1;
     // A repaired supersede was still unmatched when the start was first closed.
     if (t.provenance === "synthesized" || t.repaired) c.unmatchedBefore += 1;
+    if (t.errorClass !== null) c.errored += 1;
+    if (!t.implicit) continue;
+    c.implicit += 1;
+    if (t.outcome === "live") c.implicitLive += 1;
+    else if (t.outcome === "process_death") c.implicitProcessDeath += 1;
   }
   c.rolloutsWithGap = report.tasks.some((t) => t.outcome === "superseded" || t.repaired) ? 1 : 0;
   c.completedWithTrailingAbort = report.completedWithTrailingAbort ? 1 : 0;

@@ -26,6 +26,13 @@ export interface LifecycleCounts {
   rawStarted: number;
   rawComplete: number;
   rawAborted: number;
+  /** Tasks opened without a start (implicit turns); they are also in `starts` and the outcome counts. */
+  implicit: number;
+  /** Implicit tasks left open at the end, by outcome. */
+  implicitLive: number;
+  implicitProcessDeath: number;
+  /** Tasks ended by an error event (counted as `aborted`). */
+  errored: number;
 }
 
 /** Per-tool rollup. */

@@ -72,6 +72,10 @@ function eventPayloadType(record: RolloutRecord): string {
     case "agent_message":
     case "thread_rolled_back":
       return record.kind;
+    case "user_message":
+      return record.source === "event" ? "user_message" : "";
+    case "turn_error":
+      return "error";
     default:
       return "";
   }

@@ -1,6 +1,7 @@
 import { classifyStatusClasses } from "../error-class.js";
 import { classifyZeroTool } from "../zero-tool.js";
 import { int, obj, str, trimmed, type JsonObject } from "../json.js";
+import { affectsTurnStatus, classifyTurnError } from "../turn-error.js";
 import type { DecodedLine, RolloutRecord } from "./record.js";
 
 interface Stamp {
@@ -53,6 +54,13 @@ export function decodeEvent(payload: JsonObject, stamp: Stamp): DecodedLine {
     case "agent_message":
       // The message text is reduced to its zero-tool category here and dropped.
       return ok({ kind: "agent_message", phase: trimmed(payload, "phase"), category: classifyZeroTool(str(payload, "message")), ...stamp });
+    case "user_message":
+      // Only the fact that the user spoke is kept; the text is never read.
+      return ok({ kind: "user_message", source: "event", ...stamp });
+    case "error": {
+      const errorClass = classifyTurnError(payload["codex_error_info"]);
+      return ok({ kind: "turn_error", errorClass, affectsTurn: affectsTurnStatus(errorClass), ...stamp });
+    }
     case "thread_rolled_back":
       return ok({ kind: "thread_rolled_back", numTurns: Math.max(0, int(payload, "num_turns") ?? 0), ...stamp });
     default:

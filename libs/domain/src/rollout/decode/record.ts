@@ -1,5 +1,6 @@
 import type { Envelope } from "../envelope.js";
 import type { StatusClass } from "../error-class.js";
+import type { TurnErrorClass } from "../turn-error.js";
 import type { ZeroToolCategory } from "../zero-tool.js";
 
 /** Identity of a rollout, from its first session_meta. */
@@ -18,6 +19,9 @@ export interface RolloutMeta {
 
 /** Lifecycle event kinds after alias normalisation. */
 export type LifecycleKind = "task_started" | "task_complete" | "turn_aborted";
+
+/** Where a user message was read from. */
+export type UserMessageSource = "event" | "item";
 
 /** How a tool call was written. */
 export type CallPayloadKind = "function_call" | "custom_tool_call" | "local_shell_call";
@@ -65,6 +69,18 @@ export type RolloutRecord =
   | ({ readonly kind: "model_output" } & Stamped)
   | ({ readonly kind: "goal_continuation" } & Stamped)
   | ({ readonly kind: "thread_rolled_back"; readonly numTurns: number } & Stamped)
+  | ({
+      readonly kind: "user_message";
+      /** `event`: an event_msg user_message; `item`: a user message item that is not injected context. */
+      readonly source: UserMessageSource;
+    } & Stamped)
+  | ({
+      readonly kind: "turn_error";
+      /** Closed class of the error (its message text is dropped). */
+      readonly errorClass: TurnErrorClass;
+      /** Whether the producer treats this error as ending the turn. */
+      readonly affectsTurn: boolean;
+    } & Stamped)
   | ({ readonly kind: "event"; readonly payloadType: string } & Stamped);
 
 /** Kind of a decoded record. */

@@ -17,6 +17,21 @@ export const RESPONSE_ITEM_TYPES = new Set([
 
 const GOAL_MARKER = '<codex_internal_context source="goal">';
 
+// Text the producer injects as user-role items (instructions, environment, notices); such an
+// item is context, not the user speaking.
+const CONTEXT_PREFIXES = [
+  "<environment_context",
+  "<user_instructions",
+  "# agents.md instructions",
+  "<user_shell_command",
+  "<turn_aborted",
+  "<subagent_notification",
+  "<codex_internal_context",
+  "<permissions instructions",
+  "<collaboration_mode",
+  "<skill",
+];
+
 interface Stamp {
   readonly timestamp: string;
   readonly tsMs: number | null;
@@ -43,6 +58,21 @@ function isGoalContinuation(payload: JsonObject): boolean {
   return content.some((c) => isObject(c) && c["type"] === "input_text" && str(c, "text").includes(GOAL_MARKER));
 }
 
+function firstText(payload: JsonObject): string | null {
+  const content = payload["content"];
+  if (!Array.isArray(content)) return null;
+  for (const c of content) if (isObject(c) && typeof c["text"] === "string") return c["text"];
+  return null;
+}
+
+// Only the first characters are compared; the text itself never leaves this function.
+function isUserSpeaking(payload: JsonObject): boolean {
+  const text = firstText(payload);
+  if (text === null) return false;
+  const head = text.trimStart().slice(0, 40).toLowerCase();
+  return head !== "" && !CONTEXT_PREFIXES.some((p) => head.startsWith(p));
+}
+
 function call(payload: JsonObject, stamp: Stamp, payloadKind: CallPayloadKind, tool: string, head: CallHead): DecodedLine {
   const callId = firstNonBlank(payload, "call_id", "id");
   return ok({ kind: "tool_call", payloadKind, callId, tool, ...head, ...stamp });
@@ -62,6 +92,7 @@ export function decodeResponseItem(payload: JsonObject, stamp: Stamp): DecodedLi
       const role = str(payload, "role");
       if (role === "assistant") return ok({ kind: "model_output", ...stamp });
       if (role === "user" && isGoalContinuation(payload)) return ok({ kind: "goal_continuation", ...stamp });
+      if (role === "user" && isUserSpeaking(payload)) return ok({ kind: "user_message", source: "item", ...stamp });
       return { ok: false, skip: "not_analysed" };
     }
     case "reasoning":

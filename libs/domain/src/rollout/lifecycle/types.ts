@@ -1,7 +1,20 @@
+import type { TurnErrorClass } from "../turn-error.js";
 import type { Outcome, Provenance } from "../vocabulary.js";
 
-/** Kinds the fold reads: the three lifecycle kinds plus the facts that qualify them. */
-export type FoldEventKind = "task_started" | "task_complete" | "turn_aborted" | "thread_rolled_back" | "tool_call";
+/**
+ * Kinds the fold reads: the three lifecycle kinds, the facts that qualify them, and the
+ * evidence of turns written without a start (user input, agent output, compaction, errors).
+ */
+export type FoldEventKind =
+  | "task_started"
+  | "task_complete"
+  | "turn_aborted"
+  | "thread_rolled_back"
+  | "tool_call"
+  | "user_turn"
+  | "agent_output"
+  | "compacted"
+  | "turn_error";
 
 /** One input to the lifecycle fold. */
 export interface FoldEvent {
@@ -16,6 +29,10 @@ export interface FoldEvent {
   readonly durationMs: number | null;
   /** Turns dropped by a `thread_rolled_back`. */
   readonly numTurns?: number;
+  /** Class of a `turn_error` that ends the turn it happens in (errors that do not are not fold events). */
+  readonly errorClass?: TurnErrorClass;
+  /** Position of the source record in the rollout, so implicit turns can be placed. */
+  readonly seq?: number;
 }
 
 /** One started task with exactly one terminal. */
@@ -36,6 +53,12 @@ export interface FoldedTask {
   /** True when a later `thread_rolled_back` dropped this finished task. */
   readonly rolledBack: boolean;
   readonly trailingEmptyAbort: boolean;
+  /** True for a turn opened by user input or agent output with no start written (id `implicit:<n>`). */
+  readonly implicit: boolean;
+  /** Position (`seq`) of the event that opened an implicit task; null for explicit tasks or unplaced events. */
+  readonly openedAt: number | null;
+  /** Class of the error event that ended the task, when one did. */
+  readonly errorClass: TurnErrorClass | null;
 }
 
 /** The fold's answer for one rollout. */

@@ -18,6 +18,12 @@ export interface CountsJson {
   orphans?: number;
   reused?: number;
   multiply_terminated?: number;
+  /** Tasks opened without a start (also in `starts` and the outcome counts). */
+  implicit?: number;
+  /** Implicit tasks left `live` or `process_death` at the end of their rollout. */
+  implicit_unterminated?: number;
+  /** Tasks ended by an error event (also in `aborted`). */
+  errored?: number;
 }
 
 /** The lifecycle corpus report. */
@@ -52,6 +58,10 @@ export function countsJson(c: LifecycleCounts): CountsJson {
     orphans: omitZero(c.orphans),
     reused: omitZero(c.reused),
     multiply_terminated: omitZero(c.multiplyTerminated),
+    // Partials written before these counters existed read as zero.
+    implicit: omitZero(c.implicit ?? 0),
+    implicit_unterminated: omitZero((c.implicitLive ?? 0) + (c.implicitProcessDeath ?? 0)),
+    errored: omitZero(c.errored ?? 0),
   };
   return JSON.parse(JSON.stringify(out)) as CountsJson;
 }

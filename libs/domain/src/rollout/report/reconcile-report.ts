@@ -33,7 +33,9 @@ function pct(part: number, whole: number): number {
 
 /** One reconcile row from lifecycle counters. */
 export function reconcileRow(c: LifecycleCounts): ReconcileRowJson {
-  const closed = c.complete + c.aborted + c.superseded + c.processDeath;
+  // Raw figures describe written starts; implicit tasks had none, so their closes stay out.
+  const implicitClosed = (c.implicit ?? 0) - (c.implicitLive ?? 0);
+  const closed = c.complete + c.aborted + c.superseded + c.processDeath - implicitClosed;
   // Raw figures may go negative (duplicate terminals); they are reported, never clamped.
   const raw = c.rawStarted - c.rawComplete - c.rawAborted;
   const residual = c.rawStarted - closed;

@@ -21,11 +21,19 @@ function taskJson(t: FoldedTask): Json {
     ...compact({ started_at: t.startedAt, ended_at: t.endedAt }),
     outcome: t.outcome,
     provenance: t.provenance,
-    ...compact({ reason: t.reason, duration_ms: t.durationMs, trailing_empty_abort: t.trailingEmptyAbort, repaired: t.repaired, rolled_back: t.rolledBack }),
+    ...compact({
+      reason: t.reason,
+      duration_ms: t.durationMs,
+      trailing_empty_abort: t.trailingEmptyAbort,
+      repaired: t.repaired,
+      rolled_back: t.rolledBack,
+      implicit: t.implicit,
+      error_class: t.errorClass,
+    }),
   };
 }
 
-/** A folded rollout in the reference's lifecycle JSON shape (plus `repaired` / `rolled_back`). */
+/** A folded rollout in the reference's lifecycle JSON shape (plus `repaired`, `rolled_back`, `implicit`, `error_class`). */
 export function foldReportJson(r: FoldReport): Json {
   return {
     tasks: r.tasks.map(taskJson),
@@ -73,6 +81,7 @@ function taskAnalyticsJson(t: TaskAnalytics): Json {
       critical: [...t.critical],
       trailing_empty_abort: t.trailingEmptyAbort,
       rolled_back: t.rolledBack,
+      implicit: t.implicit,
     }),
   };
 }

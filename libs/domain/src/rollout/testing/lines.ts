@@ -81,3 +81,28 @@ export function turnContextLine(ts: number, model: string, turnId = ""): string 
 export function unifiedOutput(exit: number, body = "ok", wall = 0.5): string {
   return `Chunk ID: a1b2\nWall time: ${wall.toFixed(4)} seconds\nProcess exited with code ${exit}\nOriginal token count: 3\nOutput:\n${body}`;
 }
+
+/** An event_msg user_message line. */
+export function userLine(ts: number, message = "please fix the build"): string {
+  return eventLine(ts, "user_message", { message, images: [], local_images: [], text_elements: [] });
+}
+
+/** A response_item user message line. */
+export function userItemLine(ts: number, text: string): string {
+  return line(ts, "response_item", { type: "message", role: "user", content: [{ type: "input_text", text }] });
+}
+
+/** A response_item assistant message line. */
+export function assistantItemLine(ts: number, text = "done"): string {
+  return line(ts, "response_item", { type: "message", role: "assistant", content: [{ type: "output_text", text }] });
+}
+
+/** An event_msg error line (`info` omitted when undefined). */
+export function errorLine(ts: number, info?: unknown, message = "stream disconnected: secret detail"): string {
+  return eventLine(ts, "error", { message, ...(info === undefined ? {} : { codex_error_info: info }) });
+}
+
+/** Bare pre-wrapper lines: a meta, then items with no timestamps. */
+export function legacyLines(items: readonly Record<string, unknown>[]): string[] {
+  return [JSON.stringify({ id: "legacy-1", timestamp: "2025-09-10T10:00:00Z", instructions: "x" }), ...items.map((i) => JSON.stringify(i))];
+}
