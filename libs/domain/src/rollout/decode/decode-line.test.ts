@@ -146,3 +146,14 @@ test("array outputs decode the envelope carried by their text items", () => {
   const images = record(JSON.stringify({ timestamp: "", type: "response_item", payload: { type: "custom_tool_call_output", call_id: "c", output: [{ type: "input_image" }] } }));
   assert.ok(images.kind === "tool_output" && images.envelope.kind === "opaque", "items without text stay opaque");
 });
+
+test("user messages keep only that the user spoke; injected context items are not user messages", () => {
+  const e = record(eventLine(1, "user_message", { message: "my private prompt", images: [] }));
+  assert.ok(e.kind === "user_message" && e.source === "event", "event-sourced");
+  assert.ok(!JSON.stringify(e).includes("private"), "text dropped");
+  const item = (text: string) => JSON.stringify({ timestamp: "2026-03-01T00:00:00Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
+  const i = record(item("my private prompt"));
+  assert.ok(i.kind === "user_message" && i.source === "item" && !JSON.stringify(i).includes("private"), "item-sourced, text dropped");
+  assert.deepEqual(decodeLine(item("<environment_context>\n<cwd>/w</cwd>")), { ok: false, skip: "not_analysed" }, "environment context");
+  assert.deepEqual(decodeLine(item("# AGENTS.md instructions for /w")), { ok: false, skip: "not_analysed" }, "instructions");
+});

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { fold } from "./fold.js";
 import type { FoldEvent, FoldEventKind } from "./types.js";
-import { OUTCOMES, REASON_FRESH, REASON_STALE } from "../vocabulary.js";
+import { OUTCOMES, REASON_ERROR_PREFIX, REASON_FRESH, REASON_IMPLICIT_NEXT_TURN, REASON_STALE } from "../vocabulary.js";
+import { TURN_ERROR_CLASSES, affectsTurnStatus } from "../turn-error.js";
 
 function ev(kind: FoldEventKind, turnId: string, t: number, extra: Partial<FoldEvent> = {}): FoldEvent {
   return { kind, turnId, timestamp: `T${t}`, tsMs: t * 1000, reason: "", durationMs: null, ...extra };
@@ -92,24 +93,36 @@ test("thread_rolled_back marks the last finished tasks", () => {
   assert.equal(r.tasks.length, 2, "still counted");
 });
 
-const kinds: FoldEventKind[] = ["task_started", "task_complete", "turn_aborted", "tool_call", "thread_rolled_back"];
+const kinds: FoldEventKind[] = ["task_started", "task_complete", "turn_aborted", "tool_call", "thread_rolled_back", "user_turn", "agent_output", "compacted", "turn_error"];
 const eventArb = fc.record({
   kind: fc.constantFrom(...kinds),
   turnId: fc.constantFrom("", "a", "b", "c", "d"),
   t: fc.integer({ min: 0, max: 100 }),
   duration: fc.option(fc.integer({ min: 0, max: 5000 })),
+  errorClass: fc.constantFrom(...TURN_ERROR_CLASSES.filter(affectsTurnStatus)),
 });
+// Half the runs open with turn evidence before any start, so implicit turns are exercised.
+const rolloutArb = fc.tuple(fc.array(fc.constantFrom<FoldEventKind>("user_turn", "agent_output", "compacted"), { maxLength: 3 }), fc.array(eventArb, { maxLength: 40 }));
 
-test("property: every start gets exactly one terminal and none is unclassified", () => {
+test("property: every start, written or implicit, gets exactly one terminal and none is unclassified", () => {
   fc.assert(
-    fc.property(fc.array(eventArb, { maxLength: 40 }), fc.boolean(), (raw, fresh) => {
-      const events = raw.map((e) => ev(e.kind, e.turnId, e.t, { durationMs: e.duration, numTurns: 1 }));
+    fc.property(rolloutArb, fc.boolean(), ([lead, raw], fresh) => {
+      const events = [
+        ...lead.map((kind, i) => ev(kind, "", i, { seq: i })),
+        ...raw.map((e, i) => ev(e.kind, e.turnId, e.t, { durationMs: e.duration, numTurns: 1, errorClass: e.errorClass, seq: lead.length + i })),
+      ];
       const r = fold(events, { fresh });
       const distinctStarts = new Set(events.filter((e) => e.kind === "task_started" && e.turnId !== "").map((e) => e.turnId));
-      assert.equal(r.tasks.length, distinctStarts.size, "one row per distinct started id");
+      const implicit = r.tasks.filter((t) => t.implicit);
+      assert.equal(r.tasks.length - implicit.length, distinctStarts.size, "one written row per distinct started id");
+      const firstWritten = r.tasks.findIndex((t) => !t.implicit);
+      assert.ok(firstWritten < 0 || implicit.every((t) => r.tasks.indexOf(t) < firstWritten), "implicit turns only before the first written start");
+      implicit.forEach((t, i) => assert.equal(t.turnId, `implicit:${i + 1}`, "implicit ids count in file order"));
       for (const t of r.tasks) {
         assert.ok(OUTCOMES.includes(t.outcome), `typed outcome for ${t.turnId}`);
-        assert.equal(t.provenance === "observed", t.outcome === "complete" || t.outcome === "aborted", "provenance matches outcome");
+        if (t.provenance === "observed") assert.ok(t.outcome === "complete" || t.outcome === "aborted", "observed terminals are complete or aborted");
+        else assert.ok(["superseded", "process_death", "live"].includes(t.outcome) || (t.implicit && t.outcome === "complete" && t.reason === REASON_IMPLICIT_NEXT_TURN), "synthesized terminals");
+        assert.equal(t.errorClass !== null, t.reason.startsWith(REASON_ERROR_PREFIX), "errors name their class");
       }
       const open = r.tasks.filter((t) => t.outcome === "live" || t.outcome === "process_death");
       assert.ok(open.length <= 1, "at most one task is left open");
@@ -117,11 +130,15 @@ test("property: every start gets exactly one terminal and none is unclassified",
       assert.ok(open.every((t) => (fresh ? t.outcome === "live" : t.outcome === "process_death")), "freshness decides the open tail");
       const starts = events.filter((e) => e.kind === "task_started").length;
       const emptyStarts = events.filter((e) => e.kind === "task_started" && e.turnId === "").length;
-      assert.equal(r.tasks.length + r.reused.length + emptyStarts, starts, "every start is a task, a reuse or an orphan");
+      assert.equal(r.tasks.length - implicit.length + r.reused.length + emptyStarts, starts, "every start is a task, a reuse or an orphan");
       const terminals = events.filter((e) => e.kind === "task_complete" || e.kind === "turn_aborted").length;
-      const observed = r.tasks.filter((t) => t.provenance === "observed").length;
-      assert.equal(observed + r.multiplyTerminated.length + (r.orphans.length - emptyStarts), terminals, "every terminal is accounted for once");
+      const byTerminal = r.tasks.filter((t) => t.provenance === "observed" && t.errorClass === null).length;
+      const errored = r.tasks.filter((t) => t.errorClass !== null).length;
+      const accounted = byTerminal + r.multiplyTerminated.length + (r.orphans.length - emptyStarts);
+      // An errored task may absorb its own closing record, at most one each.
+      assert.ok(accounted <= terminals && terminals <= accounted + errored, "every terminal is accounted for once");
+      assert.ok(errored <= events.filter((e) => e.kind === "turn_error").length, "every errored task had an error");
     }),
-    { numRuns: 500 },
+    { numRuns: 1000 },
   );
 });

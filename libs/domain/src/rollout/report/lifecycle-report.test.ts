@@ -4,7 +4,8 @@ import { collectRollout } from "../decode/collect.js";
 import { mergeAll } from "../corpus/merge.js";
 import { partialOfRollout } from "../corpus/partial.js";
 import { unreadablePartial } from "../corpus/empty.js";
-import { abortLine, completeLine, metaLine, startLine } from "../testing/lines.js";
+import { abortLine, completeLine, errorLine, messageLine, metaLine, startLine, userLine } from "../testing/lines.js";
+import { reconcileReport } from "./reconcile-report.js";
 import { lifecycleReport } from "./lifecycle-report.js";
 import { foldReportJson } from "./rollout-report.js";
 import { fold } from "../lifecycle/fold.js";
@@ -49,4 +50,25 @@ test("fold report JSON keeps the reference's fields and omits empty ones", () =>
     substantive_completed: true,
     orphans: [{ kind: "turn_aborted", turn_id: "zz", timestamp: "2026-03-01T12:00:02.000Z", reason: "interrupted" }],
   }, "fold JSON");
+});
+
+test("implicit turns and error-ended tasks are counted apart, and stay out of the reconcile residual", () => {
+  const p = mergeAll([
+    partial([metaLine("old", { cli_version: "0.40.0" }), userLine(0), messageLine(1, "ok"), userLine(2), abortLine(3, undefined), userLine(4)]),
+    partial([metaLine("new"), startLine(0, "t1"), errorLine(1, "usage_limit_exceeded"), completeLine(2, "t1")]),
+  ]);
+  const r = lifecycleReport(p, { root: "" });
+  assert.deepEqual(r.totals, {
+    rollouts: 2, starts: 4, unmatched_before: 2, rollouts_with_gap: 0, superseded: 0, process_death: 1, live: 0, complete: 1,
+    aborted: 2, substantive_completed: 1, unclassified_after: 0, implicit: 3, implicit_unterminated: 1, errored: 1,
+  }, "implicit and errored counts");
+  assert.deepEqual(r.by_provider_version["openai 0.40.0"]?.implicit, 3, "per row");
+  const rec = reconcileReport(p, { root: "" });
+  assert.deepEqual([rec.totals.started, rec.totals.closed_total, rec.totals.residual_unaccounted], [1, 1, 0], "only written starts reconcile");
+});
+
+test("fold report JSON marks implicit tasks and the class of an ending error", () => {
+  const records = collectRollout([userLine(0), startLine(1, "a"), errorLine(2, { http_connection_failed: { http_status_code: null } })]).records;
+  const json = foldReportJson(fold(foldEventsOf(records), { fresh: false })) as { tasks: Record<string, unknown>[] };
+  assert.deepEqual(json.tasks.map((t) => [t["turn_id"], t["implicit"], t["error_class"]]), [["implicit:1", true, undefined], ["a", undefined, "http_connection_failed"]], "task flags");
 });

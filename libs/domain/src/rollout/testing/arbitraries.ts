@@ -1,7 +1,8 @@
 // Random rollouts for the property tests (test support only; fast-check is a dev dependency).
 import fc from "fast-check";
 import {
-  abortLine, callLine, compactedLine, completeLine, customCallLine, messageLine, outputLine, startLine, tokenLine, unifiedOutput,
+  abortLine, callLine, compactedLine, completeLine, customCallLine, errorLine, messageLine, outputLine, startLine, tokenLine, unifiedOutput,
+  userLine,
 } from "../testing/lines.js";
 
 /** One step of a synthetic rollout. */
@@ -9,16 +10,20 @@ export type Step =
   | { op: "start" | "complete" | "abort"; turn: number; dt: number }
   | { op: "call" | "output"; call: number; exit: number; dt: number; cmd: number }
   | { op: "patch"; call: number; dt: number; file: number }
-  | { op: "token" | "message" | "compacted"; dt: number; n: number };
+  | { op: "token" | "message" | "compacted"; dt: number; n: number }
+  | { op: "user" | "error"; dt: number; n: number };
 
 const dt = fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: -5, max: 0 }), fc.constant(400));
 
-/** Arbitrary steps, including out-of-order time, long gaps and overlapping calls. */
+const ERROR_INFO = [undefined, "usage_limit_exceeded", { response_stream_disconnected: { http_status_code: 502 } }, "thread_rollback_failed"];
+
+/** Arbitrary steps, including out-of-order time, long gaps, overlapping calls, implicit turns and errors. */
 export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ op: fc.constantFrom("start" as const, "complete" as const, "abort" as const), turn: fc.integer({ min: 0, max: 4 }), dt }),
   fc.record({ op: fc.constantFrom("call" as const, "output" as const), call: fc.integer({ min: 0, max: 6 }), exit: fc.constantFrom(0, 1, 2, 124), dt, cmd: fc.integer({ min: 0, max: 4 }) }),
   fc.record({ op: fc.constant("patch" as const), call: fc.integer({ min: 7, max: 9 }), dt, file: fc.integer({ min: 0, max: 2 }) }),
   fc.record({ op: fc.constantFrom("token" as const, "message" as const, "compacted" as const), dt, n: fc.integer({ min: 0, max: 120_000 }) }),
+  fc.record({ op: fc.constantFrom("user" as const, "error" as const), dt, n: fc.integer({ min: 0, max: 3 }) }),
 );
 
 const COMMANDS = ["sleep 5", "rg foo", "make", "wait 1", "git status"];
@@ -47,6 +52,10 @@ export function linesOf(steps: readonly Step[]): string[] {
         return messageLine(t, s.n % 2 === 0 ? "" : "I'll use the skill", s.n % 3 === 0 ? "commentary" : "final_answer");
       case "compacted":
         return compactedLine(t);
+      case "user":
+        return userLine(t);
+      case "error":
+        return errorLine(t, ERROR_INFO[s.n]);
     }
   });
 }
