@@ -1,9 +1,11 @@
 import { compareText } from "./order.js";
 import type { HealthSessionRow, Outlier } from "./types.js";
 
-/** Outliers: longest first, then session and turn id, so equal durations rank the same everywhere. */
+/** Outliers: longest first, then session and turn id, then the row itself, so ties rank the same everywhere. */
 export function compareOutliers(a: Outlier, b: Outlier): number {
-  return b.durationS - a.durationS || compareText(a.session, b.session) || compareText(a.turnId, b.turnId);
+  // Two rollouts may share an id (copies, forks) and implicit ids repeat per rollout, so the
+  // keys alone are not unique; the full row makes the order total.
+  return b.durationS - a.durationS || compareText(a.session, b.session) || compareText(a.turnId, b.turnId) || compareText(JSON.stringify(a), JSON.stringify(b));
 }
 
 /** Refusal loops: most refused turns first, then session. */
