@@ -84,6 +84,19 @@ test("real MCP rollout: five calls, one 54.3 s call dominating the critical path
   assert.equal(Math.max(...a.outcomes.map((o) => o.spanMs)), 54321, "longest single call span");
 });
 
+test("real rollouts with written starts open no implicit turn, though user items precede their starts", { skip: SKIP }, () => {
+  const names = readdirSync(DIR).filter((f) => f.endsWith(".jsonl")).sort();
+  for (const n of names) {
+    const d = decode(n);
+    const a = analyzeRollout({ meta: d.meta, records: d.records, fresh: false });
+    assert.ok(d.records.some((r) => r.kind === "user_message" && r.source === "event"), `${n}: user_message events are read`);
+    assert.deepEqual(a.lifecycle.tasks.filter((t) => t.implicit || t.errorClass !== null), [], `${n}: no implicit or errored task`);
+  }
+  const first = decode(FILES.mcp).records.findIndex((r) => r.kind === "user_message");
+  const start = decode(FILES.mcp).records.findIndex((r) => r.kind === "task_started");
+  assert.ok(first >= 0 && first < start, "a redacted user item sits before the start and must not open a turn");
+});
+
 test("real corpus reports: lifecycle, analytics and health figures", { skip: SKIP }, () => {
   const names = readdirSync(DIR).filter((f) => f.endsWith(".jsonl")).sort();
   assert.equal(names.length, 4, "four rollouts");
@@ -93,6 +106,7 @@ test("real corpus reports: lifecycle, analytics and health figures", { skip: SKI
   assert.equal(JSON.stringify(reversed), JSON.stringify(merged), "order does not matter");
   const life = lifecycleReport(merged, { root: "real" });
   assert.deepEqual([life.scanned, life.totals.starts, life.totals.complete, life.totals.process_death, life.totals.unmatched_before, life.all_starts_typed], [4, 4, 3, 1, 1, true], "lifecycle");
+  assert.deepEqual([life.totals.implicit, life.totals.implicit_unterminated, life.totals.errored], [undefined, undefined, undefined], "no implicit or errored counts");
   assert.deepEqual(Object.entries(life.by_provider_version).map(([k, c]) => [k, c.rollouts]), [["openai 0.104.0-alpha.1", 3], ["openai 0.135.0", 1]], "rows");
   const an = analyticsReport(merged, { root: "real" });
   assert.deepEqual([an.sessions, an.tasks, an.completed, an.tool_calls], [4, 4, 3, 124], "analytics counts");
