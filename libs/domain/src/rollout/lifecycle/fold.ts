@@ -82,6 +82,7 @@ class Folder {
   /** A compaction seen with no turn held; it becomes part of the next implicit turn. */
   pending: FoldEvent | null = null;
   pendingCalls = 0;
+  implicitCount = 0;
 
   start(e: FoldEvent): void {
     if (e.turnId === "") {
@@ -125,8 +126,8 @@ class Folder {
   }
 
   private openImplicit(at: FoldEvent): void {
-    const n = this.rows.filter((r) => r.implicit).length + 1;
-    this.open({ ...newRow(`${IMPLICIT_TURN_PREFIX}${n}`, at), implicit: true, openedAt: at.seq ?? null, toolCalls: this.pendingCalls });
+    this.implicitCount += 1;
+    this.open({ ...newRow(`${IMPLICIT_TURN_PREFIX}${this.implicitCount}`, at), implicit: true, openedAt: at.seq ?? null, toolCalls: this.pendingCalls });
     this.pending = null;
     this.pendingCalls = 0;
   }
