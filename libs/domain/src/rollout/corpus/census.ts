@@ -16,11 +16,13 @@ export function unknownPayloadTypes(rollout: Pick<DecodedRollout, "payloadTypes"
 export function errorsOf(rollout: DecodedRollout): ErrorsPartial {
   const aborts: string[] = [];
   const statuses: string[] = [];
+  const turnErrors: string[] = [];
   const last = rollout.records.length - 1;
   rollout.records.forEach((r, i) => {
     // Only an abort that is the final record of a torn file can be blamed on the tear.
     if (r.kind === "turn_aborted") aborts.push(classifyAbort(r.reason, rollout.tornTail && i === last));
     if (r.kind === "task_complete") statuses.push(...r.statusClasses);
+    if (r.kind === "turn_error") turnErrors.push(r.errorClass);
   });
   const types = Object.entries(rollout.payloadTypes);
   return {
@@ -29,6 +31,7 @@ export function errorsOf(rollout: DecodedRollout): ErrorsPartial {
     unknownPayloadTypes: unknownPayloadTypes(rollout),
     abortClasses: tallyKeys(aborts),
     statusClasses: tallyKeys(statuses),
+    turnErrorClasses: tallyKeys(turnErrors),
   };
 }
 

@@ -27,7 +27,7 @@ export function emptyPartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial
       scannedFiles: 0, sessionsWithTurns: 0, turns: 0, toolCalls: 0, aborted: 0, superseded: 0, unterminated: 0,
       zeroTool: emptyZeroTool(), occupancies: [], refusalLoops: [], inflation: [],
     },
-    errors: { tornTails: 0, payloadTypes: {}, unknownPayloadTypes: {}, abortClasses: {}, statusClasses: {} },
+    errors: { tornTails: 0, payloadTypes: {}, unknownPayloadTypes: {}, abortClasses: {}, statusClasses: {}, turnErrorClasses: {} },
     postTool: { spans: 0, attribution: {}, byBand: {}, byBucket: {} },
   };
 }

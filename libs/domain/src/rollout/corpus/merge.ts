@@ -98,6 +98,8 @@ export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial
       unknownPayloadTypes: sumCounts(a.errors.unknownPayloadTypes, b.errors.unknownPayloadTypes) as Record<string, number>,
       abortClasses: sumCounts(a.errors.abortClasses, b.errors.abortClasses) as Record<string, number>,
       statusClasses: sumCounts(a.errors.statusClasses, b.errors.statusClasses) as Record<string, number>,
+      // Partials written before error classes were counted carry none.
+      turnErrorClasses: sumCounts(a.errors.turnErrorClasses ?? {}, b.errors.turnErrorClasses ?? {}) as Record<string, number>,
     },
     postTool: {
       spans: a.postTool.spans + b.postTool.spans,

@@ -124,6 +124,8 @@ export interface ErrorsPartial {
   unknownPayloadTypes: Record<string, number>;
   abortClasses: Record<string, number>;
   statusClasses: Record<string, number>;
+  /** Error events by class, whether or not they ended a turn. */
+  turnErrorClasses: Record<string, number>;
 }
 
 /** Post-tool span half of a partial. */

@@ -12,6 +12,8 @@ export interface ErrorClassReportJson {
   unknown_payload_types: Record<string, number>;
   abort_classes: Record<string, number>;
   status_classes: Record<string, number>;
+  /** Error events by class (their messages are never kept); omitted when there were none. */
+  turn_error_classes?: Record<string, number>;
 }
 
 /** Builds the error-class report from a (merged) partial. */
@@ -25,5 +27,6 @@ export function errorClassReport(partial: CorpusPartial, options: { readonly roo
     unknown_payload_types: { ...e.unknownPayloadTypes },
     abort_classes: { ...e.abortClasses },
     status_classes: { ...e.statusClasses },
+    ...(Object.keys(e.turnErrorClasses ?? {}).length > 0 ? { turn_error_classes: { ...e.turnErrorClasses } } : {}),
   };
 }

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { collectRollout } from "../decode/collect.js";
 import { mergeAll } from "../corpus/merge.js";
 import { partialOfRollout } from "../corpus/partial.js";
-import { abortLine, completeLine, metaLine, startLine } from "../testing/lines.js";
+import { abortLine, completeLine, errorLine, metaLine, startLine } from "../testing/lines.js";
 import { reconcileReport } from "./reconcile-report.js";
 import { errorClassReport } from "./error-class-report.js";
 
@@ -41,4 +41,15 @@ test("error-class report counts abort causes, status classes, the census and tor
   assert.deepEqual(r.status_classes, { http_429: 1, http_5xx: 1 }, "status classes");
   assert.deepEqual(r.payload_types, { task_complete: 1, task_started: 3, turn_aborted: 2 }, "census");
   assert.deepEqual(r.unknown_payload_types, {}, "no unknown types");
+  assert.equal(r.turn_error_classes, undefined, "no error events, no error classes");
+});
+
+test("error-class report counts error events by class, terminal or not, without their messages", () => {
+  const p = partialOfRollout({
+    rollout: collectRollout([metaLine("a"), startLine(0, "t"), errorLine(1, "thread_rollback_failed", "private"), errorLine(2, undefined, "private"), errorLine(3, "usage_limit_exceeded")]),
+    fresh: false,
+  });
+  const r = errorClassReport(mergeAll([p, p]), { root: "/r" });
+  assert.deepEqual(r.turn_error_classes, { thread_rollback_failed: 2, unclassified: 2, usage_limit_exceeded: 2 }, "classes summed");
+  assert.ok(!JSON.stringify(r).includes("private"), "messages never reach the report");
 });
