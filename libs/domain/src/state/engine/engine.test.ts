@@ -154,6 +154,20 @@ describe("values handed out", () => {
     }, TypeError, "assignment to a frozen value throws in strict mode");
   });
 
+  it("are frozen also when set by an incremental update or a disproof propagation", () => {
+    const e = new StateEngine();
+    e.apply({ kind: "dependency", source: "hard", add: [{ from: "p", to: "c" }], remove: [] });
+    e.updateProof({ nodeId: "n", type: "increment", delta: 1n, reason: "", source: "soft" });
+    e.propagateDisproof("c");
+    const s = e.snapshot();
+    assert.ok(Object.isFrozen(s.proof.get("n")), "updated value frozen");
+    assert.ok(Object.isFrozen(s.proof.get("p")), "propagated value frozen");
+    assert.throws(() => {
+      (s.proof.get("n") as { proof: bigint }).proof = 99n;
+    }, TypeError, "a snapshot cannot be edited through an updated value");
+    assert.equal(s.proof.get("n")?.proof, 11n, "snapshot unchanged");
+  });
+
   it("do not alias the caller's delta", () => {
     const e = new StateEngine();
     const d = { kind: "history" as const, source: "soft" as const, entries: [{ id: "h", nodeId: "n", action: "a", result: "r", source: "soft" as const, timestamp: 1, metadata: { k: "v" } }] };

@@ -50,6 +50,11 @@ function hardOnly(u: ProofUpdate, what: string): void {
  * because reaching infinity is a de-facto disproof that only hard signals may cause.
  */
 export function nextProofNumber(current: ProofNumber | undefined, u: ProofUpdate, at: number): ProofNumber {
+  // Stored values are shared by every snapshot, so they must not be editable in place.
+  return Object.freeze(computeProofNumber(current, u, at));
+}
+
+function computeProofNumber(current: ProofNumber | undefined, u: ProofUpdate, at: number): ProofNumber {
   validateProofUpdate(u);
   const base = current ?? initialProofNumber();
   const ceiling = isHard(u.source) ? PROOF_INFINITY : PROOF_INFINITY - 1n;
