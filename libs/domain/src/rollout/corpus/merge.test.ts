@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { collectRollout } from "../decode/collect.js";
-import { metaLine } from "../testing/lines.js";
+import { callLine, completeLine, messageLine, metaLine, outputLine, startLine, turnContextLine, unifiedOutput } from "../testing/lines.js";
 import { linesOf, stepArb, type Step } from "../testing/arbitraries.js";
 import { emptyPartial, unreadablePartial } from "./empty.js";
 import { mergeAll, mergePartials } from "./merge.js";
@@ -76,4 +76,23 @@ test("property: merge is associative and commutative, with the empty partial as 
 test("merging refuses a partial of another format version", () => {
   const foreign = { ...emptyPartial(), version: 2 } as unknown as CorpusPartial;
   assert.throws(() => mergePartials(emptyPartial(), foreign), (e: unknown) => e instanceof RolloutError && e.code === "PARTIAL_VERSION_MISMATCH" && e.field === "right" && e.message.startsWith("rollout: "), "version mismatch");
+});
+
+test("health rows that tie on their ranking keys still merge in one order whatever the grouping", () => {
+  // Two uploads of one file name (a rollout re-sent after it grew) rank equal on counts and session.
+  const rollout = (model: string, callsPerTurn: number): CorpusPartial => {
+    const lines = [metaLine("same"), turnContextLine(0, model)];
+    for (let t = 0; t < 6; t += 1) {
+      const base = t * 10;
+      lines.push(startLine(base, `t${t}`));
+      if (t < 3) for (let c = 0; c < callsPerTurn; c += 1) lines.push(callLine(base + 1, `c${t}-${c}`, "exec_command", { cmd: "ls" }), outputLine(base + 2, `c${t}-${c}`, unifiedOutput(0)));
+      lines.push(messageLine(base + 3, t < 3 ? "done" : "The proposed tool call was refused by the fak kernel"), completeLine(base + 4, `t${t}`));
+    }
+    return partialOfRollout({ rollout: collectRollout(lines), fresh: false, session: "same", outlierKeep: 3 });
+  };
+  const a = rollout("gpt-a", 1);
+  const b = rollout("gpt-b", 2);
+  assert.equal(a.health.inflation.length + a.health.refusalLoops.length, 2, "both lists hold the row");
+  assert.equal(JSON.stringify(mergePartials(a, b)), JSON.stringify(mergePartials(b, a)), "commutative");
+  assert.equal(JSON.stringify(healthReport(mergePartials(a, b))), JSON.stringify(healthReport(mergePartials(b, a))), "reports equal");
 });

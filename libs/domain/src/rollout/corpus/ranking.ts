@@ -8,14 +8,20 @@ export function compareOutliers(a: Outlier, b: Outlier): number {
   return b.durationS - a.durationS || compareText(a.session, b.session) || compareText(a.turnId, b.turnId) || compareText(JSON.stringify(a), JSON.stringify(b));
 }
 
-/** Refusal loops: most refused turns first, then session. */
-export function compareRefusals(a: HealthSessionRow, b: HealthSessionRow): number {
-  return b.refusedTurns - a.refusedTurns || b.turns - a.turns || compareText(a.session, b.session);
+// Session names are file names and may repeat (a file sent again after it grew), so the
+// remaining fields close the order.
+function compareRest(a: HealthSessionRow, b: HealthSessionRow): number {
+  return compareText(a.model, b.model) || b.toolCalls - a.toolCalls || b.zeroToolTurns - a.zeroToolTurns || b.refusedTurns - a.refusedTurns;
 }
 
-/** Turn inflation: most zero-tool turns first, then session. */
+/** Refusal loops: most refused turns first, then turns, session and the rest of the row. */
+export function compareRefusals(a: HealthSessionRow, b: HealthSessionRow): number {
+  return b.refusedTurns - a.refusedTurns || b.turns - a.turns || compareText(a.session, b.session) || compareRest(a, b);
+}
+
+/** Turn inflation: most zero-tool turns first, then turns, session and the rest of the row. */
 export function compareInflation(a: HealthSessionRow, b: HealthSessionRow): number {
-  return b.zeroToolTurns - a.zeroToolTurns || b.turns - a.turns || compareText(a.session, b.session);
+  return b.zeroToolTurns - a.zeroToolTurns || b.turns - a.turns || compareText(a.session, b.session) || compareRest(a, b);
 }
 
 /** How two ranked lists are merged: their order and how many rows survive (all when null). */
