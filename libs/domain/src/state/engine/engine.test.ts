@@ -28,6 +28,17 @@ describe("generation and events", () => {
     for (const ev of events) assert.deepEqual(JSON.parse(JSON.stringify(ev)), ev, `${ev?.type} is plain JSON-safe data`);
   });
 
+  it("leaves the generation alone when ending a session that has nothing to end", () => {
+    const e = new StateEngine();
+    e.apply(pd("n"));
+    const before = e.state;
+    const r = e.endSession("unknown");
+    assert.equal(r.event, undefined, "no event for a no-op");
+    assert.equal(r.generation, 1, "generation unchanged");
+    assert.equal(e.state, before, "state unchanged");
+    assert.deepEqual(r.result, [], "no clauses removed");
+  });
+
   it("refuses a mutation when the expected generation differs", () => {
     const e = new StateEngine();
     e.apply(pd("a"));

@@ -103,10 +103,11 @@ export function stepTransition(state: ProjectState, step: StepRecord, ctx: Trans
   return { state: bump(state, { ...state, steps: r.store }), step: r.step };
 }
 
-/** Ends a session: drops its steps and its session-scoped clauses. */
+/** Ends a session: drops its steps and its session-scoped clauses; the generation moves only when something was dropped. */
 export function endSessionTransition(state: ProjectState, sessionId: string): { state: ProjectState; removedClauses: string[] } {
   if (typeof sessionId !== "string" || sessionId === "") throw invalidArgument("sessionId", "session_id must not be empty");
   const r = endSessionClauses(state.clauses, sessionId);
+  if (r.removed.length === 0 && !state.steps.has(sessionId)) return { state, removedClauses: [] };
   return { state: bump(state, { ...state, steps: state.steps.remove(sessionId), clauses: r.store }), removedClauses: r.removed };
 }
 
