@@ -52,6 +52,11 @@ function applyProof(state: ProjectState, d: ProofDelta): ProjectState {
     if (isHardAction(u) && !isHard(u.source)) {
       throw hardViolation(`${f}.status`, `node ${u.nodeId} cannot be marked ${u.status.toUpperCase()} or exhausted by ${u.source} signal`);
     }
+    // Replacing a decided value is a reset or revival, which is a hard action too.
+    const current = proofs.get(u.nodeId);
+    if (current !== undefined && isHardAction(current) && !isHard(u.source)) {
+      throw hardViolation(`${f}.source`, `node ${u.nodeId} is ${current.status.toUpperCase()} and cannot be replaced by ${u.source} signal`);
+    }
     const value: ProofNumber = Object.freeze({ proof: u.proof, disproof: u.disproof, status: u.status, source: u.source, updatedAt: u.updatedAt });
     proofs = proofs.set(u.nodeId, value);
   });

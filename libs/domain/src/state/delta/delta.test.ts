@@ -39,6 +39,18 @@ describe("delta validation", () => {
     assert.equal(e.state.proofs.get("n")?.status, "disproven", "hard disproof accepted");
   });
 
+  it("does not let a soft proof entry overwrite a decided node", () => {
+    const e = new StateEngine();
+    e.apply(proof("hard", "d", { status: "disproven", proof: PROOF_INFINITY }));
+    e.apply(proof("hard", "p", { status: "proven", proof: 0n }));
+    rejects(e, proof("soft", "d"), "HARD_SIGNAL_VIOLATION", "updates[0].source");
+    rejects(e, proof("soft", "p"), "HARD_SIGNAL_VIOLATION", "updates[0].source");
+    rejects(e, { kind: "proof", source: "hard", updates: [{ ...proof("soft", "d").updates[0]! }] }, "HARD_SIGNAL_VIOLATION", "updates[0].source");
+    assert.equal(e.state.proofs.get("d")?.status, "disproven", "disproof kept");
+    e.apply(proof("hard", "d"));
+    assert.equal(e.state.proofs.get("d")?.status, "expanded", "a hard entry may still revive it");
+  });
+
   it("checks constraints in remove, update, add order", () => {
     const e = new StateEngine();
     e.apply({ kind: "constraint", source: "soft", add: [con("c1")], remove: [], update: [] });

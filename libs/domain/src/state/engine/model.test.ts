@@ -135,6 +135,8 @@ function modelStep(n: Model, o: Op): boolean {
       if (hard(o.entrySource) && !hard(o.source)) return false;
       const hardAction = o.status === "proven" || o.status === "disproven" || o.proof === PROOF_INFINITY;
       if (hardAction && !hard(o.entrySource)) return false;
+      const cur = n.proofs.get(o.node);
+      if (cur !== undefined && (cur.status === "proven" || cur.status === "disproven" || cur.proof === PROOF_INFINITY) && !hard(o.entrySource)) return false;
       n.proofs.set(o.node, { proof: o.proof, status: o.status, source: o.entrySource });
       return true;
     }
