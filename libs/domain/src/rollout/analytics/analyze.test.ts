@@ -119,6 +119,20 @@ test("TTFT prefers the producer's figure, else the first model record", () => {
   assert.deepEqual([none.tasks[0]?.ttftMs, none.tasks[0]?.ttftSource], [-1, null], "unobserved");
 });
 
+test("a late completion of a superseded turn gives its first-token figure to that turn, not to the turn it sits in", () => {
+  const a = analyze([
+    startLine(0, "old"),
+    startLine(10, "new"),
+    completeLine(11, "old", { time_to_first_token_ms: 900 }),
+    tokenLine(13, 500),
+    completeLine(20, "new", { time_to_first_token_ms: 2500 }),
+  ]);
+  assert.deepEqual(a.tasks.map((t) => [t.turnId, t.outcome, t.ttftMs, t.ttftSource]), [
+    ["old", "complete", 900, "producer"],
+    ["new", "complete", 2500, "producer"],
+  ], "each completion's figure goes to the turn it names");
+});
+
 test("detectors find repeat failures, success loops, timeouts and edit churn", () => {
   const lines = [startLine(0, "t")];
   let n = 0;

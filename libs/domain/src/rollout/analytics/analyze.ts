@@ -4,6 +4,7 @@ import type { RolloutMeta, RolloutRecord } from "../decode/record.js";
 import { detectBehavior } from "../detectors/behavior.js";
 import { foldEventsOf } from "../lifecycle/events.js";
 import { fold } from "../lifecycle/fold.js";
+import type { FoldReport } from "../lifecycle/types.js";
 import type { ToolClass } from "../vocabulary.js";
 import { attributeRecords } from "./attribution.js";
 import { joinCalls } from "./calls.js";
@@ -18,11 +19,18 @@ export interface AnalyzeInput {
   readonly fresh: boolean;
 }
 
-function producerTtft(records: readonly RolloutRecord[], taskOf: Int32Array): Map<number, number> {
+function producerTtft(records: readonly RolloutRecord[], taskOf: Int32Array, report: FoldReport): Map<number, number> {
+  // A keyed completion belongs to the turn it names, which need not be the one it sits in
+  // (a late completion of a superseded turn); an unkeyed one to the turn it sits in.
+  const named = new Map<string, number>();
+  report.tasks.forEach((t, i) => {
+    if (!t.implicit && !named.has(t.turnId)) named.set(t.turnId, i);
+  });
   const out = new Map<number, number>();
   records.forEach((r, i) => {
-    const t = taskOf[i] ?? -1;
-    if (r.kind === "task_complete" && r.ttftMs !== null && t >= 0 && !out.has(t)) out.set(t, r.ttftMs);
+    if (r.kind !== "task_complete" || r.ttftMs === null) return;
+    const t = r.turnId === "" ? (taskOf[i] ?? -1) : (named.get(r.turnId) ?? -1);
+    if (t >= 0 && !out.has(t)) out.set(t, r.ttftMs);
   });
   return out;
 }
@@ -34,7 +42,7 @@ export function analyzeRollout(input: AnalyzeInput): RolloutAnalytics {
   const taskOf = attributeRecords(records, lifecycle);
   const joined = joinCalls(records, taskOf, lifecycle);
   const splits = splitTasks({ records, taskOf, report: lifecycle, calls: joined.calls });
-  const ttft = producerTtft(records, taskOf);
+  const ttft = producerTtft(records, taskOf, lifecycle);
   const classes = lifecycle.tasks.map(() => new Map<ToolClass, number>());
   for (const c of joined.calls) {
     const m = classes[c.task];
