@@ -1,6 +1,6 @@
 /** Streaming index: bounded-memory frequency (Count-Min) and cardinality (HyperLogLog). */
 
-import { invalidArgument } from "../errors.js";
+import { invalidArgument, StateError } from "../errors.js";
 import { countMinAdd, countMinEstimate, emptyCountMin, type CountMinSketch } from "./count-min.js";
 import { emptyHyperLogLog, hyperLogLogAdd, hyperLogLogEstimate, type HyperLogLog } from "./hyperloglog.js";
 
@@ -35,6 +35,10 @@ export function validateIncrement(inc: StreamingIncrement, field: string): void 
 /** Adds occurrences of an item; the item also counts towards cardinality. */
 export function streamingIncrement(index: StreamingIndex, inc: StreamingIncrement, field: string): StreamingIndex {
   validateIncrement(inc, field);
+  // Counters never exceed the total, so keeping the total exact keeps every counter exact.
+  if (inc.count > Number.MAX_SAFE_INTEGER - index.frequency.total) {
+    throw new StateError("CAPACITY_EXCEEDED", `streaming total would exceed ${Number.MAX_SAFE_INTEGER}`, { field: `${field}.count` });
+  }
   return { frequency: countMinAdd(index.frequency, inc.item, inc.count), cardinality: hyperLogLogAdd(index.cardinality, inc.item) };
 }
 

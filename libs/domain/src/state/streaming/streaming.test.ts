@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { isStateError } from "../errors.js";
 import { StateEngine } from "../engine/engine.js";
 import { countMinAdd, countMinErrorBound, countMinEstimate, emptyCountMin } from "./count-min.js";
 import { murmur3 } from "./hash.js";
@@ -81,5 +82,16 @@ describe("streaming index through deltas", () => {
     assert.equal(s.streaming.cardinality(), 53, "a, b, c and 50 more");
     assert.equal(s.streaming.sizeBytes(), before, "memory does not grow with items");
     assert.equal(s.streaming.errorBounds().frequencyAdditive, (Math.E / 1024) * 54, "additive bound uses the increment total");
+  });
+
+  it("refuses increments that would push the total past 2^53-1, so the export stays importable", () => {
+    const e = new StateEngine();
+    const big = { kind: "streaming" as const, source: "soft" as const, increments: [{ item: "a", count: Number.MAX_SAFE_INTEGER - 1 }], observed: [] };
+    e.apply(big);
+    const before = e.state;
+    assert.throws(() => e.apply({ ...big, increments: [{ item: "b", count: 2 }] }), (err: unknown) => isStateError(err, "CAPACITY_EXCEEDED") && err.field === "increments[0].count", "total would lose precision");
+    assert.equal(e.state, before, "rejected increment changes nothing");
+    e.apply({ ...big, increments: [{ item: "b", count: 1 }] });
+    assert.equal(StateEngine.fromDocument(e.exportDocument()).exportDocument().streaming.total, Number.MAX_SAFE_INTEGER, "export at the limit imports");
   });
 });
