@@ -63,6 +63,22 @@ test("missing results are typed from the reconciled task boundary", () => {
   assert.deepEqual(reasons(live), ["live_tail/rollout_fresh_call_may_still_run/inferred"], "fresh tail");
 });
 
+test("a dropped call the model moved past in a completed task is typed by the later evidence, checked before the completion", () => {
+  const a = analyze([
+    startLine(0, "t"),
+    callLine(1, "dropped", "exec_command", { cmd: "a" }),
+    callLine(2, "answered", "exec_command", { cmd: "b" }),
+    outputLine(3, "answered", unifiedOutput(0)),
+    callLine(4, "last", "exec_command", { cmd: "c" }),
+    completeLine(5, "t"),
+  ]);
+  assert.deepEqual(reasons(a), [
+    "missing_result/later_output_in_task/observed",
+    "ok/exit_0/observed",
+    "missing_result/task_completed_without_result/observed",
+  ], "later evidence first, then the completed boundary");
+});
+
 test("a call id reused in another task joins the output of its own task", () => {
   const a = analyze([
     startLine(0, "a"),

@@ -47,12 +47,13 @@ function missingResult(call: number, task: number, tails: TaskTails): Pick<CallR
   const { report, lastCall, lastOutput } = tails;
   const owner = report.tasks[task];
   if (owner === undefined) return { cls: "missing_result", reason: "no_owning_task", confidence: "inferred" };
-  if (owner.outcome === "complete") return { cls: "missing_result", reason: "task_completed_without_result", confidence: "observed" };
   // Only a call the model moved past was dropped; one still open at the boundary was cut by it.
+  // Later evidence is checked before the completed boundary, in the reference's order.
   if ((lastCall.get(task) ?? -1) > call) {
     const laterOutput = (lastOutput.get(task) ?? -1) > call;
     return { cls: "missing_result", reason: laterOutput ? "later_output_in_task" : "later_call_in_task", confidence: "observed" };
   }
+  if (owner.outcome === "complete") return { cls: "missing_result", reason: "task_completed_without_result", confidence: "observed" };
   if (owner.outcome === "live") return { cls: "live_tail", reason: "rollout_fresh_call_may_still_run", confidence: "inferred" };
   return { cls: "interrupted", reason: `task_boundary_${owner.outcome}`, confidence: "inferred" };
 }
