@@ -46,6 +46,16 @@ describe("generation and events", () => {
     assert.equal(e.apply(pd("b"), { expectedGeneration: 1 }).generation, 2, "match applies");
   });
 
+  it("checks the expected generation of a decision check whether or not a clause blocks", () => {
+    const e = new StateEngine();
+    e.recordStep(step("s", "t"));
+    const mismatch = (err: unknown): boolean => isStateError(err, "GENERATION_MISMATCH");
+    assert.throws(() => e.checkDecisionAllowed("s", "t", { expectedGeneration: 0 }), mismatch, "allowed verdict on an unexpected state");
+    e.addClause({ id: "c", literals: [{ variable: "tool:t", negated: true }], source: "hard", failureType: "x" });
+    assert.throws(() => e.checkDecisionAllowed("s", "t", { expectedGeneration: 0 }), mismatch, "blocked verdict on an unexpected state");
+    assert.equal(e.checkDecisionAllowed("s", "t", { expectedGeneration: 2 }).result.allowed, false, "matching generation answers");
+  });
+
   it("records applied deltas in the delta history with their source and session", () => {
     const e = new StateEngine({ now: () => 77 });
     e.apply(pd("n"), { sessionId: "s1", metadata: { why: "test" } });

@@ -131,12 +131,16 @@ export class StateEngine {
     if (behind > limit) throw new StateError("SNAPSHOT_STALE", `snapshot is stale: ${behind} generations behind (limit ${limit})`, { field: "generation" });
   }
 
-  private commit<R>(opts: MutationOptions, run: (at: number) => { state: ProjectState; result: R; event: Record<string, unknown> | undefined }): Mutation<R> {
+  private checkExpected(opts: MutationOptions): void {
     if (opts.expectedGeneration !== undefined && opts.expectedGeneration !== this.current.generation) {
       throw new StateError("GENERATION_MISMATCH", `expected generation ${opts.expectedGeneration}, current is ${this.current.generation}`, {
         field: "expectedGeneration",
       });
     }
+  }
+
+  private commit<R>(opts: MutationOptions, run: (at: number) => { state: ProjectState; result: R; event: Record<string, unknown> | undefined }): Mutation<R> {
+    this.checkExpected(opts);
     const at = this.now();
     const { state, result, event } = run(at);
     if (state === this.current || event === undefined) return { result, generation: this.current.generation, event: undefined };
@@ -226,6 +230,7 @@ export class StateEngine {
 
   /** Asks whether `tool` may run next in the session; a blocking clause has its use recorded. */
   checkDecisionAllowed(sessionId: string, tool: string, opts: MutationOptions = {}): Mutation<DecisionVerdict> {
+    this.checkExpected(opts);
     if (sessionId === "" || tool === "") return { result: { allowed: true, reason: "", clause: undefined }, generation: this.generation, event: undefined };
     const bucket = this.current.steps.get(sessionId);
     const recent = bucket === undefined ? [] : bucket.steps.slice(-2).toArray();
