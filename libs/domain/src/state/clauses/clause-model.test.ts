@@ -65,7 +65,7 @@ function step(m: Model, e: StateEngine, o: Op, now: number): void {
       const literals = o.vars.map((variable, i) => ({ variable, negated: o.negs[i] ?? true }));
       const s = sig(literals);
       const input = { id: o.id, literals, source: "hard" as const, failureType: "x", scope: o.session === "" ? ("project" as const) : ("session" as const), sessionId: o.session };
-      const dup = m.clauses.find((c) => c.sig === s);
+      const dup = m.clauses.find((c) => c.sig === s && c.scope === input.scope && c.session === o.session);
       if (dup) {
         dup.useCount++;
         dup.lastUsed = now;

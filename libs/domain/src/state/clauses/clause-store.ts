@@ -11,7 +11,7 @@ import type { SignalSource } from "../signals.js";
 export interface ClauseStore {
   /** id -> clause. */
   readonly clauses: IMap<string, Clause>;
-  /** literal-set signature -> id, for duplicate detection. */
+  /** {@link duplicateKey} -> id, for duplicate detection. */
   readonly bySignature: IMap<string, string>;
   /** Watched-literal index. */
   readonly watches: WatchIndex;
@@ -57,13 +57,21 @@ export interface ClauseCheckResult {
   readonly reason: string;
 }
 
+/**
+ * Key shared by duplicates: the literal set plus the lifetime. A session clause duplicates only
+ * clauses of the same session, so ending a session never takes a longer-lived clause with it.
+ */
+export function duplicateKey(c: Pick<Clause, "literals" | "scope" | "sessionId">): string {
+  return c.scope === "session" ? JSON.stringify(["session", c.sessionId, clauseSignature(c.literals)]) : clauseSignature(c.literals);
+}
+
 /** The empty store. */
 export const EMPTY_CLAUSES: ClauseStore = { clauses: IMap(), bySignature: IMap(), watches: EMPTY_WATCHES };
 
 function insert(store: ClauseStore, c: Clause): ClauseStore {
   return {
     clauses: store.clauses.set(c.id, c),
-    bySignature: store.bySignature.set(clauseSignature(c.literals), c.id),
+    bySignature: store.bySignature.set(duplicateKey(c), c.id),
     watches: watchClause(store.watches, c),
   };
 }
@@ -74,7 +82,7 @@ export function removeClause(store: ClauseStore, id: string): ClauseStore {
   if (c === undefined) return store;
   return {
     clauses: store.clauses.remove(id),
-    bySignature: store.bySignature.remove(clauseSignature(c.literals)),
+    bySignature: store.bySignature.remove(duplicateKey(c)),
     watches: unwatchClause(store.watches, c),
   };
 }
@@ -89,7 +97,7 @@ function leastRecentlyUsed(store: ClauseStore): Clause | undefined {
 }
 
 /**
- * Learns a clause. An equal literal set refreshes the stored clause (use count, last use and
+ * Learns a clause. An equal literal set of the same lifetime refreshes the stored clause (use count, last use and
  * TTL); an id already used by different literals is CLAUSE_CONFLICT; a full store evicts the
  * least recently used clause.
  */
@@ -108,7 +116,7 @@ export function addClause(store: ClauseStore, input: ClauseInput, at: number, ma
     lastUsed: at,
   });
   validateClause(clause);
-  const dupId = store.bySignature.get(clauseSignature(clause.literals));
+  const dupId = store.bySignature.get(duplicateKey(clause));
   if (dupId !== undefined) {
     const old = store.clauses.get(dupId) as Clause;
     const refreshed: Clause = Object.freeze({ ...old, useCount: old.useCount + 1, lastUsed: at, refreshedAt: Math.max(old.refreshedAt, at) });

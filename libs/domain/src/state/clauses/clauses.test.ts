@@ -110,6 +110,18 @@ describe("clause store", () => {
     assert.deepEqual(e.snapshot().constraints.allClauses().map((c) => c.id), ["other", "proj"], "rest kept");
   });
 
+  it("keeps a clause learned for a longer lifetime when an equal session clause ends", () => {
+    const e = new StateEngine();
+    e.addClause(clause("s1-only", [lit("x")], { scope: "session", sessionId: "s1" }));
+    assert.equal(e.addClause(clause("proj", [lit("x")])).result.outcome, "added", "a project clause is not a duplicate of a session clause");
+    assert.equal(e.addClause(clause("s2-only", [lit("x")], { scope: "session", sessionId: "s2" })).result.outcome, "added", "nor is another session's");
+    assert.equal(e.addClause(clause("again", [lit("x")], { scope: "session", sessionId: "s1" })).result.outcome, "refreshed", "the same session's is");
+    assert.deepEqual(e.endSession("s1").result, ["s1-only"], "s1's clause ends with s1");
+    assert.deepEqual(e.snapshot().constraints.allClauses().map((c) => c.id), ["proj", "s2-only"], "the others outlive s1");
+    const back = StateEngine.fromDocument(JSON.parse(JSON.stringify(e.exportDocument())));
+    assert.deepEqual(back.snapshot().constraints.allClauses().map((c) => c.id), ["proj", "s2-only"], "equal literal sets of different lifetimes import");
+  });
+
   it("finds exactly the violated clauses a brute-force scan finds (watched-literal index)", () => {
     const vars = ["a", "b", "c", "d"];
     const litArb = fc.record({ variable: fc.constantFrom(...vars), negated: fc.boolean() });

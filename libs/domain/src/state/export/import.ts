@@ -6,8 +6,8 @@
 
 import { List, Map as IMap } from "immutable";
 import { storedRecord, validateAnalyticsRecord, type AnalyticsRecord } from "../analytics/analytics-record.js";
-import { EMPTY_CLAUSES, type ClauseStore } from "../clauses/clause-store.js";
-import { clauseSignature, validateClause, type Clause } from "../clauses/clause.js";
+import { duplicateKey, EMPTY_CLAUSES, type ClauseStore } from "../clauses/clause-store.js";
+import { validateClause, type Clause } from "../clauses/clause.js";
 import { watchClause } from "../clauses/watch-index.js";
 import type { StateConfig } from "../config.js";
 import { freezeConstraint, validateConstraint, type Constraint } from "../constraints/constraint.js";
@@ -66,7 +66,7 @@ function importClauses(clauses: readonly Clause[]): ClauseStore {
     } catch (err) {
       throw isStateError(err) ? err.withFieldPrefix(`clauses[${i}]`) : err;
     }
-    const sig = clauseSignature(c.literals);
+    const sig = duplicateKey(c);
     if (store.clauses.has(c.id) || store.bySignature.has(sig)) throw invalidArgument(`clauses[${i}]`, `duplicate clause ${c.id}`);
     const frozen: Clause = Object.freeze({ ...c, literals: Object.freeze(c.literals.map((l) => Object.freeze({ ...l }))) });
     store = { clauses: store.clauses.set(c.id, frozen), bySignature: store.bySignature.set(sig, c.id), watches: watchClause(store.watches, frozen) };
