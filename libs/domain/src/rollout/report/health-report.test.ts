@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { collectRollout } from "../decode/collect.js";
+import { emptyPartial } from "../corpus/empty.js";
 import { mergeAll } from "../corpus/merge.js";
 import { partialOfRollout } from "../corpus/partial.js";
 import { interpolatedPercentile } from "../corpus/percentiles.js";
@@ -68,4 +69,16 @@ test("health report flags zero-tool rate, refusal loops before truncation and pr
     "PREMATURE_COMPACTION: 1 compaction(s) fired under 40K occupancy (stuck-loop symptom)",
   ], "flags");
   assert.equal(r.scanned_files, 4, "every offered file counted");
+});
+
+test("a zero-tool share exactly halfway between two whole percents prints to the even one, as a %.0f format does", () => {
+  const pct = (zero: number, turns: number): string => {
+    const p = emptyPartial();
+    p.health.turns = turns;
+    p.health.zeroTool.talk_only = zero;
+    return healthReport(p).flags[0] ?? "";
+  };
+  assert.equal(pct(9, 40), "HIGH_ZERO_TOOL_RATE: 9/40 turns (22%) call no tool", "22.5 rounds down to even");
+  assert.equal(pct(3, 8), "HIGH_ZERO_TOOL_RATE: 3/8 turns (38%) call no tool", "37.5 rounds up to even");
+  assert.equal(pct(8, 9), "HIGH_ZERO_TOOL_RATE: 8/9 turns (89%) call no tool", "no tie rounds to nearest");
 });

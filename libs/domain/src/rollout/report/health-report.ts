@@ -45,6 +45,13 @@ export interface HealthReportJson {
   unreadable?: number;
 }
 
+// A whole percent as a `%.0f` format prints it: an exact tie goes to the even neighbour.
+function wholePercent(v: number): number {
+  const floor = Math.floor(v);
+  if (v - floor !== 0.5) return Math.round(v);
+  return floor % 2 === 0 ? floor : floor + 1;
+}
+
 function round(v: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(v * f) / f;
@@ -87,7 +94,7 @@ export function healthReport(partial: CorpusPartial, options: { readonly top?: n
   const compaction = compactionStats(h.occupancies);
   const flags: string[] = [];
   if (h.turns > 0 && zero / h.turns > HIGH_ZERO_TOOL_RATE) {
-    flags.push(`HIGH_ZERO_TOOL_RATE: ${zero}/${h.turns} turns (${Math.round((100 * zero) / h.turns)}%) call no tool`);
+    flags.push(`HIGH_ZERO_TOOL_RATE: ${zero}/${h.turns} turns (${wholePercent((100 * zero) / h.turns)}%) call no tool`);
   }
   // Counted before the list is cut to `top`, so the flag reports every looping session.
   if (h.refusalLoops.length > 0) {
