@@ -12,7 +12,7 @@ import { invalidDelta, isStateError, StateError } from "../errors.js";
 import { appendHistory } from "../history/history-index.js";
 import { isHardAction, validateProofNumber, type ProofNumber } from "../proof/proof-number.js";
 import type { ProjectState } from "../project-state.js";
-import { isHard, isValidSource } from "../signals.js";
+import { isHard, isValidSource, type SignalSource } from "../signals.js";
 import { setDistance, validateSimilarityPair } from "../similarity/similarity-index.js";
 import { streamingIncrement, streamingObserve } from "../streaming/streaming-index.js";
 import type { AnalyticsDelta, ConstraintDelta, Delta, DependencyDelta, ProofDelta } from "./delta.js";
@@ -63,6 +63,11 @@ function applyProof(state: ProjectState, d: ProofDelta): ProjectState {
   return { ...state, proofs };
 }
 
+/** A delta cannot vouch for more than it is: a soft delta carries only soft entries. */
+function checkEntrySource(d: { readonly source: SignalSource }, entrySource: SignalSource, field: string): void {
+  if (isHard(entrySource) && !isHard(d.source)) throw hardViolation(`${field}.source`, `${d.source} delta cannot carry a ${entrySource} entry`);
+}
+
 function applyConstraint(state: ProjectState, d: ConstraintDelta): ProjectState {
   let constraints = state.constraints;
   d.remove.forEach((id, i) => {
@@ -71,11 +76,13 @@ function applyConstraint(state: ProjectState, d: ConstraintDelta): ProjectState 
   });
   d.update.forEach((c, i) => {
     validateConstraint(c, `update[${i}]`);
+    checkEntrySource(d, c.source, `update[${i}]`);
     if (!constraints.has(c.id)) throw new StateError("CONSTRAINT_NOT_FOUND", `index not found: constraint ${c.id}`, { field: `update[${i}].id` });
     constraints = constraints.set(c.id, freezeConstraint(c));
   });
   d.add.forEach((c, i) => {
     validateConstraint(c, `add[${i}]`);
+    checkEntrySource(d, c.source, `add[${i}]`);
     if (constraints.has(c.id)) throw new StateError("CONSTRAINT_EXISTS", `constraint ${c.id} already exists`, { field: `add[${i}].id` });
     constraints = constraints.set(c.id, freezeConstraint(c));
   });
@@ -162,6 +169,7 @@ function applyOne(state: ProjectState, d: Delta, ctx: ApplyContext): ProjectStat
       let history = state.history;
       d.entries.forEach((e, i) => {
         history = appendHistory(history, e, ctx.config.maxHistoryEntries, `entries[${i}]`);
+        checkEntrySource(d, e.source, `entries[${i}]`);
       });
       return { ...state, history };
     }

@@ -51,6 +51,18 @@ describe("delta validation", () => {
     assert.equal(e.state.proofs.get("d")?.status, "expanded", "a hard entry may still revive it");
   });
 
+  it("does not let a soft delta carry hard constraints or history entries", () => {
+    const e = new StateEngine();
+    rejects(e, { kind: "constraint", source: "soft", add: [con("c1", { source: "hard" })], remove: [], update: [] }, "HARD_SIGNAL_VIOLATION", "add[0].source");
+    e.apply({ kind: "constraint", source: "soft", add: [con("c1")], remove: [], update: [] });
+    rejects(e, { kind: "constraint", source: "soft", add: [], remove: [], update: [con("c1", { source: "safety" })] }, "HARD_SIGNAL_VIOLATION", "update[0].source");
+    const entry = { id: "h", nodeId: "n", action: "a", result: "r", source: "hard" as const, timestamp: 1, metadata: {} };
+    rejects(e, { kind: "history", source: "soft", entries: [entry] }, "HARD_SIGNAL_VIOLATION", "entries[0].source");
+    e.apply({ kind: "history", source: "hard", entries: [entry] });
+    e.apply({ kind: "constraint", source: "hard", add: [con("c2", { source: "hard" })], remove: [], update: [] });
+    assert.equal(e.snapshot().query().findRecentDecisions(1, "hard")[0]?.id, "h", "a hard delta may carry hard entries");
+  });
+
   it("checks constraints in remove, update, add order", () => {
     const e = new StateEngine();
     e.apply({ kind: "constraint", source: "soft", add: [con("c1")], remove: [], update: [] });

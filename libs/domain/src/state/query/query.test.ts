@@ -62,7 +62,7 @@ describe("QueryAPI", () => {
     const e = engine();
     e.apply({ kind: "streaming", source: "soft", increments: [{ item: "z", count: 5 }, { item: "a", count: 2 }, { item: "b", count: 2 }], observed: [] });
     const entries = Array.from({ length: 10 }, (_, i) => ({ id: `h${i}`, nodeId: "a", action: "x", result: "r", source: (i === 0 ? "hard" : "soft") as SignalSource, timestamp: i, metadata: {} }));
-    e.apply({ kind: "history", source: "soft", entries });
+    e.apply({ kind: "history", source: "hard", entries });
     const q = e.snapshot().query();
     assert.deepEqual(q.findHotNodes(3), [{ nodeId: "z", frequency: 5 }, { nodeId: "a", frequency: 2 }, { nodeId: "b", frequency: 2 }], "z is known only from a constraint");
     assert.deepEqual(q.findRecentDecisions(1, "hard").map((h) => h.id), ["h0"], "hard entry older than the last 3n");
