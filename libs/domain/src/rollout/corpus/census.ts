@@ -5,7 +5,8 @@ import { classifyAbort } from "../error-class.js";
 import { sortedRecord, sortedSample, tallyKeys } from "./order.js";
 import type { ErrorsPartial, PostToolPartial } from "./types.js";
 
-const KNOWN_PAYLOAD_TYPES = new Set(["task_started", "task_complete", "turn_aborted", "token_count"]);
+// The reference's known set, plus the upstream aliases this reader folds as task kinds.
+const KNOWN_PAYLOAD_TYPES = new Set(["task_started", "task_complete", "turn_aborted", "token_count", "turn_started", "turn_complete"]);
 
 /** Payload types of a rollout that the fold does not know, with their counts, sorted by type. */
 export function unknownPayloadTypes(rollout: Pick<DecodedRollout, "payloadTypes">): Record<string, number> {

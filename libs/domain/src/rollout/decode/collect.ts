@@ -65,8 +65,11 @@ export class RolloutCollector {
 
 function eventPayloadType(record: RolloutRecord): string {
   switch (record.kind) {
+    // The census counts types as written: an alias is read as its task kind but counted as itself.
     case "task_started":
+      return record.alias ? "turn_started" : record.kind;
     case "task_complete":
+      return record.alias ? "turn_complete" : record.kind;
     case "turn_aborted":
     case "token_count":
     case "agent_message":

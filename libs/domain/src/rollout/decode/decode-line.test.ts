@@ -4,6 +4,7 @@ import { decodeLine } from "./decode-line.js";
 import { collectRollout } from "./collect.js";
 import { abortLine, callLine, completeLine, eventLine, metaLine, startLine } from "../testing/lines.js";
 import type { RolloutRecord } from "./record.js";
+import { unknownPayloadTypes } from "../corpus/census.js";
 
 function record(line: string): RolloutRecord {
   const d = decodeLine(line);
@@ -39,6 +40,12 @@ test("upstream aliases turn_started and turn_complete read as task kinds", () =>
   assert.equal(s.kind, "task_started", "turn_started alias");
   assert.equal(c.kind, "task_complete", "turn_complete alias");
   assert.ok(s.kind === "task_started" && s.alias, "alias is remembered");
+});
+
+test("the payload census counts aliases as written, and does not call them unknown", () => {
+  const d = collectRollout([eventLine(1, "turn_started", { turn_id: "a" }), eventLine(2, "turn_complete", { turn_id: "a" }), eventLine(3, "task_started", { turn_id: "b" })]);
+  assert.deepEqual(d.payloadTypes, { turn_started: 1, turn_complete: 1, task_started: 1 }, "raw payload types");
+  assert.deepEqual(unknownPayloadTypes(d), {}, "aliases are read, so not unknown");
 });
 
 test("a wrongly typed field reads as absent instead of dropping the line", () => {
