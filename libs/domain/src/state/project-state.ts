@@ -38,8 +38,17 @@ export interface ProjectState {
   readonly deltaHistory: List<DeltaRecord>;
 }
 
+/**
+ * Freezes the plain objects that wrap the indexes (the collections inside are immutable
+ * already), so a state shared by snapshots cannot be edited in place. O(1).
+ */
+export function freezeIndexes<T extends Omit<ProjectState, "generation">>(s: T): T {
+  for (const o of [s.clauses, s.clauses.watches, s.similarity, s.dependency, s.history, s.streaming, s.streaming.frequency, s.streaming.cardinality]) Object.freeze(o);
+  return s;
+}
+
 /** The state of a project nothing has happened to. */
-export const EMPTY_STATE: ProjectState = Object.freeze({
+export const EMPTY_STATE: ProjectState = Object.freeze(freezeIndexes({
   generation: 0,
   proofs: IMap<string, ProofNumber>(),
   constraints: IMap<string, Constraint>(),
@@ -51,4 +60,4 @@ export const EMPTY_STATE: ProjectState = Object.freeze({
   steps: EMPTY_STEPS,
   analytics: List<AnalyticsRecord>(),
   deltaHistory: List<DeltaRecord>(),
-});
+}));

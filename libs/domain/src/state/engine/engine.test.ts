@@ -189,6 +189,25 @@ describe("values handed out", () => {
     assert.equal(s.proof.get("n")?.proof, 11n, "snapshot unchanged");
   });
 
+  it("include frozen index objects, so a snapshot's state cannot be edited in place", () => {
+    const e = new StateEngine();
+    e.apply({ kind: "streaming", source: "soft", increments: [{ item: "i", count: 1 }], observed: [] });
+    e.recordSimilarity({ a: "a", b: "b", distance: 1 });
+    e.recordStep(step("s", "t"));
+    e.addClause({ id: "c", literals: [{ variable: "tool:t", negated: true }], source: "hard", failureType: "x" });
+    const imported = StateEngine.fromDocument(e.exportDocument());
+    for (const [name, st] of [["live", e.snapshot().state], ["imported", imported.snapshot().state], ["empty", new StateEngine().snapshot().state]] as const) {
+      const objects = { clauses: st.clauses, watches: st.clauses.watches, similarity: st.similarity, dependency: st.dependency, history: st.history, streaming: st.streaming, frequency: st.streaming.frequency, cardinality: st.streaming.cardinality };
+      for (const [k, o] of Object.entries(objects)) assert.ok(Object.isFrozen(o), `${name}: ${k} frozen`);
+      if (name !== "empty") assert.ok(Object.isFrozen(st.steps.get("s")), `${name}: session steps frozen`);
+    }
+    const s = e.snapshot();
+    assert.throws(() => {
+      (s.state.similarity as { pairCount: number }).pairCount = 0;
+    }, TypeError, "cannot edit the pair count");
+    assert.equal(e.snapshot().similarity.size(), 1, "state unchanged");
+  });
+
   it("do not alias the caller's delta", () => {
     const e = new StateEngine();
     const d = { kind: "history" as const, source: "soft" as const, entries: [{ id: "h", nodeId: "n", action: "a", result: "r", source: "soft" as const, timestamp: 1, metadata: { k: "v" } }] };

@@ -16,7 +16,7 @@ import { invalidArgument } from "../errors.js";
 import { deepFreeze } from "../freeze.js";
 import { PROOF_INFINITY } from "../proof/proof-number.js";
 import { applyProofUpdate, nextProofNumber, type ProofUpdate } from "../proof/proof-update.js";
-import type { ProjectState } from "../project-state.js";
+import { freezeIndexes, type ProjectState } from "../project-state.js";
 import { setDistance } from "../similarity/similarity-index.js";
 import type { StepRecord } from "../steps/step-record.js";
 import { recordStep } from "../steps/step-store.js";
@@ -30,7 +30,7 @@ export interface TransitionContext {
 }
 
 function bump(state: ProjectState, next: Omit<ProjectState, "generation">): ProjectState {
-  return Object.freeze({ ...next, generation: state.generation + 1 });
+  return Object.freeze(freezeIndexes({ ...next, generation: state.generation + 1 }));
 }
 
 /** Applies a delta and appends its delta-history record. */

@@ -19,7 +19,7 @@ import { invalidArgument, isStateError, StateError } from "../errors.js";
 import { deepFreeze } from "../freeze.js";
 import { appendHistory, EMPTY_HISTORY } from "../history/history-index.js";
 import { validateProofNumber, type ProofNumber } from "../proof/proof-number.js";
-import type { ProjectState } from "../project-state.js";
+import { freezeIndexes, type ProjectState } from "../project-state.js";
 import { EMPTY_SIMILARITY, setDistance, validateSimilarityPair } from "../similarity/similarity-index.js";
 import { validateStep } from "../steps/step-record.js";
 import { recordStep, type StepStore } from "../steps/step-store.js";
@@ -88,7 +88,7 @@ function importSteps(doc: StateDocument, config: StateConfig): StepStore {
       }
     });
     const bucket = store.get(session.sessionId);
-    if (bucket !== undefined) store = store.set(session.sessionId, { ...bucket, nextNumber: Math.max(bucket.nextNumber, session.nextNumber) });
+    if (bucket !== undefined) store = store.set(session.sessionId, Object.freeze({ ...bucket, nextNumber: Math.max(bucket.nextNumber, session.nextNumber) }));
   });
   return store;
 }
@@ -154,7 +154,7 @@ function build(doc: StateDocument, config: StateConfig): ProjectState {
     }
     if (!Array.isArray(r.affectedNodes)) throw invalidArgument(`deltaHistory[${i}].affectedNodes`, "affectedNodes must be a list");
   });
-  return Object.freeze({
+  return Object.freeze(freezeIndexes({
     generation: doc.generation,
     proofs,
     constraints,
@@ -166,7 +166,7 @@ function build(doc: StateDocument, config: StateConfig): ProjectState {
     steps: importSteps(doc, config),
     analytics,
     deltaHistory: List(records.map((r) => deepFreeze(structuredClone(r)))),
-  });
+  }));
 }
 
 /** Rebuilds state from a document; IMPORT_INVALID (with the field) when anything is wrong. */

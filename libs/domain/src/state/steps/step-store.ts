@@ -53,7 +53,7 @@ export function recordStep(store: StepStore, input: StepRecord, at: number, max:
       toolCounts = left <= 0 ? toolCounts.remove(oldest.tool) : toolCounts.set(oldest.tool, left);
     }
   }
-  const session: SessionSteps = { steps, toolCounts, nextNumber: Math.max(nextNumber, step.stepNumber + 1) };
+  const session: SessionSteps = Object.freeze({ steps, toolCounts, nextNumber: Math.max(nextNumber, step.stepNumber + 1) });
   return { store: store.set(step.sessionId, session), step };
 }
 
