@@ -24,7 +24,8 @@ export class RolloutCollector {
   private lines = 0;
   private readonly skipped: Partial<Record<SkipReason, number>> = {};
   private tornTail = false;
-  private readonly payloadTypes: Record<string, number> = {};
+  // A Map, since payload types are the producer's strings and may name object members.
+  private readonly payloadTypes = new Map<string, number>();
 
   /** Decodes and keeps one line. */
   push(line: string): void {
@@ -45,7 +46,7 @@ export class RolloutCollector {
       return;
     }
     const payloadType = record.kind === "event" ? record.payloadType : eventPayloadType(record);
-    if (payloadType !== "") this.payloadTypes[payloadType] = (this.payloadTypes[payloadType] ?? 0) + 1;
+    if (payloadType !== "") this.payloadTypes.set(payloadType, (this.payloadTypes.get(payloadType) ?? 0) + 1);
     // Other events only feed the census; keeping them would cost memory and no analysis.
     if (record.kind !== "event") this.records.push(record);
   }
@@ -58,7 +59,7 @@ export class RolloutCollector {
       lines: this.lines,
       skipped: { ...this.skipped },
       tornTail: this.tornTail,
-      payloadTypes: { ...this.payloadTypes },
+      payloadTypes: Object.fromEntries(this.payloadTypes),
     };
   }
 }

@@ -48,6 +48,13 @@ test("the payload census counts aliases as written, and does not call them unkno
   assert.deepEqual(unknownPayloadTypes(d), {}, "aliases are read, so not unknown");
 });
 
+test("event types named like object members are counted as plain numbers by the census", () => {
+  const d = collectRollout(["constructor", "toString", "__proto__", "__proto__", "task_started"].map((t, i) => eventLine(i, t)));
+  assert.deepEqual(Object.entries(d.payloadTypes).sort(), [["__proto__", 2], ["constructor", 1], ["task_started", 1], ["toString", 1]], "every type counted");
+  const unknown = JSON.parse(JSON.stringify(unknownPayloadTypes(d))) as Record<string, unknown>;
+  assert.deepEqual(Object.entries(unknown).sort(), [["__proto__", 2], ["constructor", 1], ["toString", 1]], "unknown types survive JSON");
+});
+
 test("a wrongly typed field reads as absent instead of dropping the line", () => {
   const r = record(eventLine(1, "task_complete", { turn_id: "t", duration_ms: 12.5, reason: { x: 1 } }));
   assert.ok(r.kind === "task_complete", "line kept");
