@@ -25,7 +25,10 @@ export class Snapshot {
     readonly state: ProjectState,
     /** Unix ms when the snapshot was taken. */
     readonly createdAt: number,
-  ) {}
+  ) {
+    // The engine hands the same snapshot to every caller, so it must not be repointable.
+    Object.freeze(this);
+  }
 
   /** Generation of the wrapped state. */
   get generation(): number {

@@ -208,6 +208,16 @@ describe("values handed out", () => {
     assert.equal(e.snapshot().similarity.size(), 1, "state unchanged");
   });
 
+  it("are shared snapshot objects that one caller cannot repoint for the others", () => {
+    const e = new StateEngine();
+    e.apply(pd("n"));
+    const mine = e.snapshot();
+    assert.throws(() => {
+      (mine as { state: unknown }).state = new StateEngine().state;
+    }, TypeError, "snapshot fields are read-only at run time");
+    assert.equal(e.snapshotAt(1).proof.size(), 1, "the ring's snapshot still shows generation 1");
+  });
+
   it("do not alias the caller's delta", () => {
     const e = new StateEngine();
     const d = { kind: "history" as const, source: "soft" as const, entries: [{ id: "h", nodeId: "n", action: "a", result: "r", source: "soft" as const, timestamp: 1, metadata: { k: "v" } }] };
