@@ -114,6 +114,20 @@ describe("delta validation", () => {
   });
 });
 
+describe("analytics record shape", () => {
+  it("rejects records with missing or malformed lists and params as INVALID_ARGUMENT naming the field", () => {
+    const e = new StateEngine();
+    const rec = { id: "", queryType: "hotspots", queryTime: 5, resultCount: 1, results: ["a"], cycles: [], path: [], executionMs: 1, params: {} };
+    const without = (k: string): unknown => Object.fromEntries(Object.entries(rec).filter(([key]) => key !== k));
+    for (const k of ["results", "cycles", "path", "params"]) rejects(e, { kind: "analytics", source: "hard", record: without(k) as never }, "INVALID_ARGUMENT", `record.${k}`);
+    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, results: [1] as never } }, "INVALID_ARGUMENT", "record.results[0]");
+    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, cycles: [["a", 2]] as never } }, "INVALID_ARGUMENT", "record.cycles[0][1]");
+    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, params: { limit: 5 } as never } }, "INVALID_ARGUMENT", "record.params.limit");
+    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, id: 7 as never } }, "INVALID_ARGUMENT", "record.id");
+    assert.equal(e.generation, 0, "nothing applied");
+  });
+});
+
 describe("composite deltas", () => {
   it("validate each child against the state its earlier siblings produced", () => {
     const e = new StateEngine();
