@@ -199,7 +199,7 @@ export class StateEngine {
     if (s === undefined) return step;
     // Non-object metadata is left for validation to reject with a named field.
     const metadata =
-      step.metadata !== null && typeof step.metadata === "object"
+      step.metadata !== null && typeof step.metadata === "object" && !Array.isArray(step.metadata)
         ? Object.fromEntries(Object.entries(step.metadata).map(([k, v]) => [s(k), typeof v === "string" ? s(v) : v]))
         : step.metadata;
     const text = <T>(v: T): T => (typeof v === "string" ? (s(v) as T) : v);

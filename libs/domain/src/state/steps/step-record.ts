@@ -118,7 +118,7 @@ export function validateStep(s: StepRecord): void {
   for (const key of ["tool", "errorMessage", "reasoning", "resultSummary"] as const) {
     if (typeof s[key] !== "string") throw invalidArgument(key, `${key} must be a string`);
   }
-  if (s.metadata === null || typeof s.metadata !== "object") throw invalidArgument("metadata", "metadata must be an object");
+  if (s.metadata === null || typeof s.metadata !== "object" || Array.isArray(s.metadata)) throw invalidArgument("metadata", "metadata must be an object");
   for (const [k, v] of Object.entries(s.metadata)) {
     if (typeof v !== "string") throw invalidArgument(`metadata.${k}`, "metadata values must be strings");
   }

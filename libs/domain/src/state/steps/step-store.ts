@@ -20,6 +20,10 @@ export type StepStore = IMap<string, SessionSteps>;
 /** The empty store. */
 export const EMPTY_STEPS: StepStore = IMap();
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
 function countsTool(s: StepRecord): boolean {
   return s.decision === "execute_tool" && s.tool !== "";
 }
@@ -39,7 +43,8 @@ export function recordStep(store: StepStore, input: StepRecord, at: number, max:
     ...input,
     stepNumber: input.stepNumber === 0 ? nextNumber : input.stepNumber,
     timestamp: input.timestamp === 0 ? at : input.timestamp,
-    metadata: Object.freeze({ ...input.metadata }),
+    // Anything but a plain object is left for validation to reject with its field.
+    metadata: isRecord(input.metadata) ? Object.freeze({ ...input.metadata }) : input.metadata,
   });
   validateStep(step);
   let steps = (bucket?.steps ?? List<StepRecord>()).push(step);

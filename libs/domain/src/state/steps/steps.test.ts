@@ -25,6 +25,16 @@ describe("step records", () => {
     assert.deepEqual(e.snapshot().steps.sessions(), [], "rejected steps create no session bucket");
   });
 
+  it("rejects metadata that is not an object instead of spreading it into one", () => {
+    for (const sanitizer of [undefined, false] as const) {
+      const e = new StateEngine({ sanitizer });
+      for (const metadata of [null, "abc", ["v"]]) {
+        assert.throws(() => e.recordStep(step({ metadata: metadata as never })), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "metadata", `rejects ${JSON.stringify(metadata)}`);
+      }
+      assert.equal(e.generation, 0, "nothing recorded");
+    }
+  });
+
   it("auto-numbers and stamps steps, numbering never repeating after eviction", () => {
     const e = new StateEngine({ now: () => 500, config: { maxStepsPerSession: 2 } });
     for (let i = 0; i < 4; i++) e.recordStep(step());
