@@ -93,6 +93,17 @@ describe("delta validation", () => {
     rejects(e, { kind: "history", source: "soft", entries: [entry, entry] }, "INVALID_DELTA", "entries[1].id");
   });
 
+  it("rejects history and apply metadata that is a list or a string rather than an object", () => {
+    const e = new StateEngine();
+    const entry = { id: "h1", nodeId: "n", action: "a", result: "r", source: "soft" as const, timestamp: 1, metadata: ["v"] as never };
+    rejects(e, { kind: "history", source: "soft", entries: [entry] }, "INVALID_ARGUMENT", "entries[0].metadata");
+    const before = e.state;
+    for (const metadata of ["ab", ["v"]]) {
+      assert.throws(() => e.apply({ kind: "history", source: "soft", entries: [] }, { metadata: metadata as never }), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "metadata", `apply metadata ${JSON.stringify(metadata)}`);
+    }
+    assert.equal(e.state, before, "nothing applied");
+  });
+
   it("rejects zero streaming increments, which would count unseen items", () => {
     const e = new StateEngine();
     rejects(e, { kind: "streaming", source: "soft", increments: [{ item: "x", count: 0 }], observed: [] }, "INVALID_ARGUMENT", "increments[0].count");

@@ -42,7 +42,8 @@ export function deltaTransition(
   ctx: TransitionContext,
 ): ProjectState {
   if (typeof sessionId !== "string") throw invalidArgument("sessionId", "session_id must be a string");
-  for (const [k, v] of Object.entries(metadata ?? {})) {
+  if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) throw invalidArgument("metadata", "metadata must be an object");
+  for (const [k, v] of Object.entries(metadata)) {
     if (typeof v !== "string") throw invalidArgument(`metadata.${k}`, "metadata values must be strings");
   }
   const applied = applyDeltaToState(state, delta, ctx);
