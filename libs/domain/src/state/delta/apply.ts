@@ -108,11 +108,20 @@ function applyDependency(state: ProjectState, d: DependencyDelta): ProjectState 
   return { ...state, dependency };
 }
 
+/** `base`, or `base-<k>` for the first k that no retained record uses (equal runs in one composite). */
+function derivedAnalyticsId(state: ProjectState, base: string): string {
+  const taken = (id: string): boolean => state.analytics.some((r) => r.id === id);
+  if (!taken(base)) return base;
+  let k = 2;
+  while (taken(`${base}-${k}`)) k++;
+  return `${base}-${k}`;
+}
+
 function applyAnalytics(state: ProjectState, d: AnalyticsDelta, ctx: ApplyContext): ProjectState {
   validateAnalyticsRecord(d.record, "record");
   if (!isHard(d.source)) throw hardViolation("source", "analytics results set proven markers and need a hard source");
   const r = d.record;
-  const id = r.id !== "" ? r.id : `analytics-${r.queryType}-${r.queryTime}-${state.generation + 1}`;
+  const id = r.id !== "" ? r.id : derivedAnalyticsId(state, `analytics-${r.queryType}-${r.queryTime}-${state.generation + 1}`);
   const marker: ProofNumber = Object.freeze({ proof: 0n, disproof: 0n, status: "proven", source: d.source, updatedAt: ctx.at });
   let proofs = state.proofs.set(analyticsDoneKey(r.queryType), marker);
   if (hasResults(r)) proofs = proofs.set(analyticsFoundKey(r.queryType), marker);

@@ -139,6 +139,17 @@ describe("analytics record shape", () => {
   });
 });
 
+describe("analytics ids", () => {
+  it("are distinct for equal runs derived in one composite", () => {
+    const e = new StateEngine();
+    const rec = { id: "", queryType: "hotspots", queryTime: 5, resultCount: 0, results: [], cycles: [], path: [], executionMs: 1, params: {} };
+    e.apply(compositeDelta({ kind: "analytics", source: "hard", record: rec }, { kind: "analytics", source: "hard", record: rec }));
+    const ids = e.snapshot().analytics.all().map((r) => r.id);
+    assert.equal(new Set(ids).size, 2, `distinct ids: ${ids.join(", ")}`);
+    assert.equal(ids[0], "analytics-hotspots-5-1", "the first keeps the plain derived id");
+  });
+});
+
 describe("composite deltas", () => {
   it("validate each child against the state its earlier siblings produced", () => {
     const e = new StateEngine();
