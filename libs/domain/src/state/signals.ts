@@ -38,7 +38,7 @@ export function weakerSource(a: SignalSource, b: SignalSource): SignalSource {
 /** Throws INVALID_ARGUMENT unless `source` is hard, soft or safety. */
 export function requireSource(source: unknown, field: string): SignalSource {
   if (!isValidSource(source)) {
-    throw invalidArgument(field, `source ${String(source)} is not valid (must be hard, soft or safety)`);
+    throw invalidArgument(field, `source ${String(source)} is not valid (must be hard, soft, or safety)`);
   }
   return source;
 }

@@ -156,7 +156,7 @@ function checkShape(d: Delta): void {
 function applyOne(state: ProjectState, d: Delta, ctx: ApplyContext): ProjectState {
   if (d === null || typeof d !== "object") throw invalidDelta("", "delta must not be nil");
   checkShape(d);
-  if (d.kind !== "composite" && !isValidSource(d.source)) throw invalidDelta("source", `source ${String(d.source)} is not valid (must be hard, soft or safety)`);
+  if (d.kind !== "composite" && !isValidSource(d.source)) throw invalidDelta("source", `source ${String(d.source)} is not valid (must be hard, soft, or safety)`);
   switch (d.kind) {
     case "proof":
       return applyProof(state, d);

@@ -44,7 +44,7 @@ export function validateProofNumber(value: ProofNumber, field: string): void {
   if (!isUint64(value.disproof)) throw invalidArgument(`${field}.disproof`, "disproof must be a uint64 bigint");
   if (!isProofStatus(value.status)) throw invalidArgument(`${field}.status`, `status ${String(value.status)} is not valid`);
   if (!isValidSource(value.source)) {
-    throw invalidArgument(`${field}.source`, `source ${String(value.source)} is not valid (must be hard, soft or safety)`);
+    throw invalidArgument(`${field}.source`, `source ${String(value.source)} is not valid (must be hard, soft, or safety)`);
   }
   if (!isTimestamp(value.updatedAt)) throw invalidArgument(`${field}.updatedAt`, "updatedAt must be non-negative Unix ms");
 }

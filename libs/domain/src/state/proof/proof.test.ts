@@ -57,7 +57,7 @@ describe("proof numbers", () => {
     const cases: [ProofUpdate, string, string][] = [
       [upd("", "increment"), "nodeId", "node_id must not be empty"],
       [{ ...upd("n", "increment"), type: "bogus" as never }, "type", "is not valid"],
-      [upd("n", "increment", "unknown"), "source", "is not valid"],
+      [upd("n", "increment", "unknown"), "source", "source unknown is not valid (must be hard, soft, or safety)"],
       [upd("n", "increment", "hard", 0n), "delta", "delta must be > 0"],
     ];
     for (const [u, field, text] of cases) {
