@@ -65,10 +65,10 @@ export class TraceRecorder {
       target: sanitizeSecrets(input.target),
       tool: sanitizeSecrets(input.tool),
       durationMs: input.durationMs,
-      symbolsFound: this.options.recordSymbols === false ? [] : input.symbolsFound.map(sanitizeSecrets),
-      dependenciesFound: input.dependenciesFound.map((e) => ({ from: sanitizeSecrets(e.from), to: sanitizeSecrets(e.to) })),
+      symbolsFound: Object.freeze(this.options.recordSymbols === false ? [] : input.symbolsFound.map(sanitizeSecrets)),
+      dependenciesFound: Object.freeze(input.dependenciesFound.map((e) => Object.freeze({ from: sanitizeSecrets(e.from), to: sanitizeSecrets(e.to) }))),
       error: sanitizeSecrets(input.error),
-      metadata: this.options.recordMetadata === false ? {} : sanitizeMetadata(input.metadata),
+      metadata: Object.freeze(this.options.recordMetadata === false ? {} : sanitizeMetadata(input.metadata)),
     });
     this.steps.push(stored);
     if (this.steps.length > this.maxSteps) this.steps.shift();

@@ -35,6 +35,20 @@ describe("trace recorder", () => {
     assert.equal(t.export("s").totalDurationMs, 1500, "milliseconds");
   });
 
+  it("hands out recorded steps that cannot be edited through their lists or metadata", () => {
+    const t = new TraceRecorder();
+    t.record(input({ symbolsFound: ["a"], dependenciesFound: [{ from: "a", to: "b" }], metadata: { k: "v" } }));
+    const s = t.all()[0] as TraceStep;
+    assert.throws(() => (s.symbolsFound as string[]).push("x"), TypeError, "symbols frozen");
+    assert.throws(() => {
+      (s.dependenciesFound[0] as { from: string }).from = "z";
+    }, TypeError, "edges frozen");
+    assert.throws(() => {
+      (s.metadata as Record<string, string>).k = "w";
+    }, TypeError, "metadata frozen");
+    assert.deepEqual(t.last()?.symbolsFound, ["a"], "recorded step unchanged");
+  });
+
   it("converts to a step record keeping dependencies", () => {
     const r = traceStepToStepRecord({ ...input({ error: "boom", dependenciesFound: [{ from: "a", to: "b" }] }), step: 4 }, "s");
     assert.deepEqual([r.stepNumber, r.actor, r.outcome, r.errorCategory, r.resultSummary], [4, "system", "failure", "internal", "search: main.go"], "fields");
