@@ -2,7 +2,7 @@
 
 import { Map as IMap } from "immutable";
 import { compareUtf8 } from "../bytes.js";
-import { StateError } from "../errors.js";
+import { invalidArgument, StateError } from "../errors.js";
 import { clauseSignature, clauseString, isViolated, validateClause, type Assignment, type Clause, type ClauseScope, type Literal } from "./clause.js";
 import { candidateClauses, EMPTY_WATCHES, unwatchClause, watchClause, type WatchIndex } from "./watch-index.js";
 import type { SignalSource } from "../signals.js";
@@ -102,10 +102,15 @@ function leastRecentlyUsed(store: ClauseStore): Clause | undefined {
  * least recently used clause.
  */
 export function addClause(store: ClauseStore, input: ClauseInput, at: number, maxClauses: number): AddClauseResult {
+  if (input === null || typeof input !== "object") throw invalidArgument("clause", "clause must not be nil");
   const learnedAt = input.learnedAt === undefined || input.learnedAt === 0 ? at : input.learnedAt;
+  // Malformed literal lists and literals are kept as given for validation to name.
+  const literals = Array.isArray(input.literals)
+    ? Object.freeze(input.literals.map((l) => (l !== null && typeof l === "object" ? Object.freeze({ variable: l.variable, negated: l.negated }) : l)))
+    : (input.literals ?? []);
   const clause: Clause = Object.freeze({
     id: input.id,
-    literals: Object.freeze((input.literals ?? []).map((l) => Object.freeze({ variable: l.variable, negated: l.negated }))),
+    literals,
     source: input.source,
     failureType: input.failureType ?? "",
     scope: input.scope ?? "project",

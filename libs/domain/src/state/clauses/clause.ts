@@ -103,6 +103,7 @@ export function validateClause(c: Clause): void {
   if (typeof c.id !== "string" || c.id === "") throw invalidArgument("id", "clause ID must not be empty");
   if (!Array.isArray(c.literals) || c.literals.length === 0) throw invalidArgument("literals", "clause must have at least one literal");
   c.literals.forEach((l, i) => {
+    if (l === null || typeof l !== "object") throw invalidArgument(`literals[${i}]`, `literal ${i} must not be nil`);
     if (typeof l.variable !== "string" || l.variable === "") throw invalidArgument(`literals[${i}].variable`, `literal ${i} has empty variable`);
     if (typeof l.negated !== "boolean") throw invalidArgument(`literals[${i}].negated`, `literal ${i} negated must be a boolean`);
   });

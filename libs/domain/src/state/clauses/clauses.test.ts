@@ -38,6 +38,14 @@ describe("clause values", () => {
     }
     assert.equal(e.generation, 0, "rejections change nothing");
   });
+
+  it("rejects a nil clause, a literal list that is not a list and nil literals with named fields", () => {
+    const e = new StateEngine();
+    assert.throws(() => e.addClause(null as never), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "clause" && err.message.includes("clause must not be nil"), "nil clause");
+    assert.throws(() => e.addClause(clause("c", "x" as never)), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "literals", "literals not a list");
+    assert.throws(() => e.addClause(clause("c", [lit("x"), null as never])), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "literals[1]", "nil literal");
+    assert.equal(e.generation, 0, "rejections change nothing");
+  });
 });
 
 describe("clause store", () => {
