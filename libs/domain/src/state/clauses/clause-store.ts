@@ -163,6 +163,7 @@ export function endSessionClauses(store: ClauseStore, sessionId: string): { stor
 
 /** Finds the violated clause under `assignment`, choosing the earliest learned, then the smallest id. */
 export function checkAssignment(store: ClauseStore, assignment: Assignment): ClauseCheckResult {
+  if (assignment === null || typeof assignment !== "object") throw invalidArgument("assignment", "assignment must not be nil");
   let chosen: Clause | undefined;
   for (const id of candidateClauses(store.watches, store.clauses, assignment)) {
     const c = store.clauses.get(id);

@@ -39,6 +39,21 @@ describe("generation and events", () => {
     assert.deepEqual(r.result, [], "no clauses removed");
   });
 
+  it("rejects nil inputs with INVALID_ARGUMENT naming them, changing nothing", () => {
+    const e = new StateEngine();
+    const calls: [string, () => unknown][] = [
+      ["step", () => e.recordStep(null as never)],
+      ["pair", () => e.recordSimilarity(undefined as never)],
+      ["update", () => e.updateProof(null as never)],
+      ["assignment", () => e.checkAssignment(null as never)],
+      ["assignment", () => e.snapshot().constraints.checkAssignment(undefined as never)],
+    ];
+    for (const [field, call] of calls) {
+      assert.throws(call, (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === field, `nil ${field}`);
+    }
+    assert.equal(e.generation, 0, "nothing changed");
+  });
+
   it("refuses a mutation when the expected generation differs", () => {
     const e = new StateEngine();
     e.apply(pd("a"));

@@ -14,7 +14,7 @@ import { analyzeSessionCycles, type CycleAnalysis } from "../cycles/session-cycl
 import { validateDelta } from "../delta/apply.js";
 import { deltaToJson } from "../delta/codec.js";
 import type { Delta, SimilarityUpdate } from "../delta/delta.js";
-import { StateError } from "../errors.js";
+import { invalidArgument, StateError } from "../errors.js";
 import { proofUpdateToJson, type StateEvent } from "../events/event.js";
 import { applyEvent } from "../events/replay.js";
 import { toDocument, type StateDocument } from "../export/document.js";
@@ -171,6 +171,7 @@ export class StateEngine {
 
   /** Applies an incremental proof update; returns the stored value. */
   updateProof(update: ProofUpdate, opts: MutationOptions = {}): Mutation<ProofNumber> {
+    if (update === null || typeof update !== "object") throw invalidArgument("update", "proof update must not be nil");
     return this.commit(opts, (at) => {
       const state = t.proofUpdateTransition(this.current, update, this.ctx(at));
       return { state, result: state.proofs.get(update.nodeId) as ProofNumber, event: { type: "proof_updated", update: proofUpdateToJson(update) } };
@@ -187,6 +188,7 @@ export class StateEngine {
 
   /** Records a step after sanitizing its text; returns the stored step. */
   recordStep(step: StepRecord, opts: MutationOptions = {}): Mutation<StepRecord> {
+    if (step === null || typeof step !== "object") throw invalidArgument("step", "step must not be nil");
     const clean = this.sanitizeStep(step);
     return this.commit(opts, (at) => {
       const r = t.stepTransition(this.current, clean, this.ctx(at));
@@ -254,6 +256,7 @@ export class StateEngine {
 
   /** Records one similarity distance. */
   recordSimilarity(pair: SimilarityUpdate, opts: MutationOptions = {}): Mutation<void> {
+    if (pair === null || typeof pair !== "object") throw invalidArgument("pair", "similarity pair must not be nil");
     const { a, b, distance } = pair;
     return this.commit(opts, (at) => ({
       state: t.similarityTransition(this.current, a, b, distance, this.ctx(at)),

@@ -27,6 +27,7 @@ export interface ProofUpdate {
 
 /** Checks a proof update in the reference's order; throws INVALID_ARGUMENT naming the field. */
 export function validateProofUpdate(u: ProofUpdate): void {
+  if (u === null || typeof u !== "object") throw invalidArgument("update", "proof update must not be nil");
   if (typeof u.nodeId !== "string" || u.nodeId === "") throw invalidArgument("nodeId", "node_id must not be empty");
   if (!PROOF_UPDATE_TYPES.includes(u.type)) throw invalidArgument("type", `type ${String(u.type)} is not valid`);
   requireSource(u.source, "source");
