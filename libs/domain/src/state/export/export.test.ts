@@ -67,6 +67,15 @@ describe("summary and reference export", () => {
     assert.equal(x.indexes.proof.entries.find((p) => p.node_id === "n")?.proof, "18446744073709551615", "uint64 as string");
     assert.deepEqual(x.indexes.similarity.pairs, [{ from_id: "n", to_id: "p", similarity: 2.5 }], "canonical pair");
   });
+
+  it("accepts only timestamps a date can hold, so the reference export never throws", () => {
+    const e = new StateEngine();
+    const entry = (updatedAt: number) => ({ nodeId: "n", proof: 1n, disproof: 1n, status: "expanded" as const, source: "soft" as const, updatedAt });
+    assert.throws(() => e.apply({ kind: "proof", source: "soft", updates: [entry(8.64e15 + 1)] }), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "updates[0].updatedAt", "beyond the last date");
+    e.apply({ kind: "proof", source: "soft", updates: [entry(8.64e15)] });
+    const x = referenceExport(e.state, "s", 1) as { indexes: { proof: { entries: { updated_at: string }[] } } };
+    assert.equal(x.indexes.proof.entries[0]?.updated_at, "+275760-09-13T00:00:00.000Z", "the last date");
+  });
 });
 
 describe("import into a live engine", () => {

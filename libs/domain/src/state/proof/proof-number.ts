@@ -33,9 +33,12 @@ export function isUint64(n: unknown): n is bigint {
   return typeof n === "bigint" && n >= 0n && n <= PROOF_INFINITY;
 }
 
-/** True when `ms` is a non-negative safe integer. */
+/** The largest Unix ms a date can represent (ECMAScript's time value limit). */
+export const MAX_TIMESTAMP_MS = 8.64e15;
+
+/** True when `ms` is an integer in [0, {@link MAX_TIMESTAMP_MS}], so it always renders as a date. */
 export function isTimestamp(ms: unknown): ms is number {
-  return typeof ms === "number" && Number.isSafeInteger(ms) && ms >= 0;
+  return typeof ms === "number" && Number.isSafeInteger(ms) && ms >= 0 && ms <= MAX_TIMESTAMP_MS;
 }
 
 /** Checks the shape of a proof number; throws INVALID_ARGUMENT naming the field. */
