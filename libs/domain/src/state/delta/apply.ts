@@ -80,9 +80,12 @@ function applyConstraint(state: ProjectState, d: ConstraintDelta): ProjectState 
     if (!constraints.has(c.id)) throw new StateError("CONSTRAINT_NOT_FOUND", `index not found: constraint ${c.id}`, { field: `update[${i}].id` });
     constraints = constraints.set(c.id, freezeConstraint(c));
   });
+  const added = new Set<string>();
   d.add.forEach((c, i) => {
     validateConstraint(c, `add[${i}]`);
     checkEntrySource(d, c.source, `add[${i}]`);
+    if (added.has(c.id)) throw new StateError("CONSTRAINT_EXISTS", `duplicate constraint ID ${c.id}`, { field: `add[${i}].id` });
+    added.add(c.id);
     if (constraints.has(c.id)) throw new StateError("CONSTRAINT_EXISTS", `constraint ${c.id} already exists`, { field: `add[${i}].id` });
     constraints = constraints.set(c.id, freezeConstraint(c));
   });

@@ -68,6 +68,7 @@ describe("delta validation", () => {
     e.apply({ kind: "constraint", source: "soft", add: [con("c1")], remove: [], update: [] });
     rejects(e, { kind: "constraint", source: "soft", add: [con("c1")], remove: [], update: [] }, "CONSTRAINT_EXISTS", "add[0].id");
     rejects(e, { kind: "constraint", source: "soft", add: [con("c2"), con("c2")], remove: [], update: [] }, "CONSTRAINT_EXISTS", "add[1].id");
+    assert.throws(() => e.apply({ kind: "constraint", source: "soft", add: [con("c2"), con("c2")], remove: [], update: [] }), (err: unknown) => err instanceof Error && err.message.includes("duplicate constraint ID c2"), "the reference's text for a duplicate within add");
     rejects(e, { kind: "constraint", source: "soft", add: [], remove: ["nope"], update: [] }, "CONSTRAINT_NOT_FOUND", "remove[0]");
     rejects(e, { kind: "constraint", source: "soft", add: [], remove: [], update: [con("nope")] }, "CONSTRAINT_NOT_FOUND", "update[0].id");
     e.apply({ kind: "constraint", source: "soft", add: [con("c1", { type: "resource" })], remove: ["c1"], update: [] });
