@@ -132,6 +132,10 @@ export function clauseGcTransition(state: ProjectState, ctx: TransitionContext):
 
 /** Stores one similarity distance. */
 export function similarityTransition(state: ProjectState, a: string, b: string, distance: number, ctx: TransitionContext): ProjectState {
+  // The direct path words a negative distance as the reference's RecordSimilarity does; keys are checked first.
+  if (typeof a === "string" && a !== "" && typeof b === "string" && b !== "" && a !== b && typeof distance === "number" && distance < 0) {
+    throw invalidArgument("distance", `similarity distance must be non-negative: ${a}-${b}`);
+  }
   return bump(state, { ...state, similarity: setDistance(state.similarity, a, b, distance, ctx.config.maxSimilarityPairs) });
 }
 

@@ -19,7 +19,7 @@ describe("similarity", () => {
     const bad: [string, string, number, string][] = [
       ["", "b", 1, "must not be empty"],
       ["a", "a", 1, "self-similarity"],
-      ["a", "b", -0.1, "cannot be negative"],
+      ["a", "b", -0.1, "similarity distance must be non-negative: a-b"],
       ["a", "b", Number.NaN, "finite"],
       ["a", "b", Number.POSITIVE_INFINITY, "finite"],
     ];
