@@ -33,7 +33,14 @@ export function deltasConflict(d: Delta, o: Delta): boolean {
       return overlaps(pairKeys(d), pairKeys(o as typeof d));
     case "dependency": {
       const p = o as typeof d;
-      return overlaps(edgeKeys(d.add), edgeKeys(p.remove)) || overlaps(edgeKeys(d.remove), edgeKeys(p.add)) || overlaps(edgeKeys(d.remove), edgeKeys(p.remove));
+      // Opposite added edges close a two-node cycle, so only the first applied succeeds.
+      const reversed = (edges: typeof d.add): string[] => edgeKeys(edges.map((e) => ({ from: e.to, to: e.from })));
+      return (
+        overlaps(edgeKeys(d.add), edgeKeys(p.remove)) ||
+        overlaps(edgeKeys(d.remove), edgeKeys(p.add)) ||
+        overlaps(edgeKeys(d.remove), edgeKeys(p.remove)) ||
+        overlaps(edgeKeys(d.add), reversed(p.add))
+      );
     }
     case "history": {
       const p = o as typeof d;

@@ -211,6 +211,17 @@ describe("merge and conflicts", () => {
   });
 });
 
+describe("dependency conflicts", () => {
+  it("reports two deltas adding opposite edges, which succeed in one order only", () => {
+    const ab = { kind: "dependency" as const, source: "hard" as const, add: [{ from: "a", to: "b" }], remove: [] };
+    const ba = { kind: "dependency" as const, source: "hard" as const, add: [{ from: "b", to: "a" }], remove: [] };
+    assert.equal(deltasConflict(ab, ba), true, "opposite edges");
+    assert.equal(deltasConflict(ba, ab), true, "symmetric");
+    assert.equal(deltasConflict(ab, ab), false, "the same edge twice is idempotent");
+    assert.throws(() => mergeDeltasStrict(ab, ba), (err: unknown) => isStateError(err, "DELTA_CONFLICT"), "strict merge refuses them");
+  });
+});
+
 describe("delta JSON", () => {
   it("round-trips with uint64 values as decimal strings", () => {
     const d = compositeDelta(proof("hard", "n", { proof: PROOF_INFINITY }), { kind: "similarity", source: "soft", updates: [{ a: "a", b: "b", distance: 0.5 }] });
