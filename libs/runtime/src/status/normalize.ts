@@ -13,6 +13,15 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === "AbortError";
 }
 
+// A mapper that throws must not leave the call unanswered; the error is then an unknown one.
+function mapSafely(error: unknown, mapError: ErrorMapper | undefined): RpcError | undefined {
+  try {
+    return mapError?.(error);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The one normaliser from anything thrown by a handler to what the client sees. Unknown errors
  * become INTERNAL with a generic message; their detail stays in the server's log.
@@ -21,7 +30,7 @@ export function normalizeError(
   error: unknown,
   options: { domain: string; mapError?: ErrorMapper | undefined },
 ): { detail: ErrorDetail; internal: boolean } {
-  const mapped = error instanceof RpcError ? error : options.mapError?.(error);
+  const mapped = error instanceof RpcError ? error : mapSafely(error, options.mapError);
   if (mapped !== undefined) {
     return {
       detail: { code: mapped.code, message: mapped.message, reason: mapped.reason, domain: options.domain, metadata: mapped.metadata },

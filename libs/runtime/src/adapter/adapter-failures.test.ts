@@ -1,0 +1,53 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
+import { setTimeout as sleep } from "node:timers/promises";
+import { credentials, status, type ServiceError } from "@grpc/grpc-js";
+import { EchoService } from "@crs/contracts/gen/crs/testing/v1/echo_pb";
+import type { ServiceHandlers } from "./handler-types.js";
+import { createClient } from "./client.js";
+import { createLogger } from "../logging/logger.js";
+import { GrpcServer } from "../server/grpc-server.js";
+import { RpcError } from "../errors.js";
+import { errorDetailOf } from "../status/error-details.js";
+import { startEchoServer } from "../testing/echo-server.js";
+
+type Echo = ServiceHandlers<typeof EchoService.method>;
+
+async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as ServiceError;
+  }
+  assert.fail("the call was expected to fail");
+}
+
+// Polls `condition` until it holds or `ms` pass; conditions, not fixed sleeps, keep tests steady under load.
+async function eventually(condition: () => boolean, ms = 10_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (!condition() && Date.now() < until) await sleep(10);
+  return condition();
+}
+
+const counted = async (server: { metrics: { registry: { metrics(): Promise<string> } } }, code: string): Promise<boolean> =>
+  new RegExp(`grpc_server_handled_total\\{[^}]*grpc_code="${code}"\\} 1`).test(await server.metrics.registry.metrics());
+
+test("an error mapper that throws still answers the call with INTERNAL", async () => {
+  const server = new GrpcServer({ name: "echo", address: "127.0.0.1:0", domain: "crs.testing.v1", logger: createLogger("echo", "silent"), reflectionFiles: [] });
+  const mapError = (): RpcError | undefined => {
+    throw new TypeError("a broken mapper");
+  };
+  server.add(EchoService, { echo: async () => Promise.reject(new RangeError("not an RpcError")) }, { mapError });
+  const port = await server.listen();
+  const client = createClient(EchoService, `127.0.0.1:${port}`, { credentials: credentials.createInsecure() });
+  try {
+    const error = await rejection(client.echo({ message: "x" }, { deadline: 5000 }));
+    assert.equal(error.code, status.INTERNAL, "INTERNAL, not a hung call");
+    assert.equal(error.details, "internal error", "the generic message");
+    assert.equal(server.tracker.size, 0, "the call left the tracker");
+  } finally {
+    client.close();
+    await server.shutdown(1000);
+  }
+});
