@@ -51,3 +51,23 @@ test("an error mapper that throws still answers the call with INTERNAL", async (
     await server.shutdown(1000);
   }
 });
+
+test("a server stream whose handler rejects with an AbortError at shutdown ends with UNAVAILABLE", async () => {
+  const handlers: Echo = {
+    async *echoStream(request, ctx) {
+      yield { message: request.message, index: 0 };
+      await sleep(60_000, undefined, { signal: ctx.signal });
+    },
+  };
+  const { server, client } = await startEchoServer({}, handlers);
+  try {
+    const iterator = client.echoStream({ message: "tick" })[Symbol.asyncIterator]();
+    await iterator.next();
+    await server.shutdown(5000);
+    const error = await rejection(iterator.next());
+    assert.equal(error.code, status.UNAVAILABLE, "the shutdown status, not CANCELLED");
+    assert.equal(errorDetailOf(error)?.reason, "SERVER_SHUTTING_DOWN", "shutdown reason");
+  } finally {
+    client.close();
+  }
+});

@@ -74,6 +74,11 @@ const requestsOf = (call: ServerReadableStream<unknown, unknown> | ServerDuplexS
   [Symbol.asyncIterator]: () => call.iterator({ destroyOnReturn: false }),
 });
 
+// Abortable APIs (timers, events, fetch) reject with an AbortError whatever the signal's reason.
+function isAbortFallout(error: unknown): boolean {
+  return error instanceof Error && error.name === "AbortError";
+}
+
 /** Adapts one typed handler to the grpc-js handler of its method kind. */
 function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions): UntypedHandleCall {
   const run = async (call: AnyCall, invoke: (ctx: CallContext) => Promise<unknown>, finish: (error: unknown, value?: unknown) => void): Promise<void> => {
@@ -89,7 +94,10 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
       if (controller.signal.aborted && reason instanceof RpcError && reason.code !== status.CANCELLED) throw reason;
       finish(null, value);
       end?.({ code: status.OK, reason: "" });
-    } catch (error) {
+    } catch (thrown) {
+      // Once the call is aborted, what the handler throws because of it is that abort.
+      const reason = controller.signal.reason;
+      const error = controller.signal.aborted && reason instanceof RpcError && isAbortFallout(thrown) ? reason : thrown;
       const { detail, internal } = normalizeError(error, options);
       finish(toServiceError(detail));
       end?.({ code: detail.code, reason: detail.reason, ...(internal ? { error } : {}) });
