@@ -71,3 +71,29 @@ test("a server stream whose handler rejects with an AbortError at shutdown ends 
     client.close();
   }
 });
+
+test("a call whose deadline passes is recorded as DEADLINE_EXCEEDED, not CANCELLED", async () => {
+  let reason: unknown;
+  const handlers: Echo = {
+    echo: async (_request, ctx) => {
+      try {
+        await sleep(60_000, undefined, { signal: ctx.signal });
+      } finally {
+        reason = ctx.signal.reason;
+      }
+      return {};
+    },
+  };
+  const { server, client } = await startEchoServer({}, handlers);
+  try {
+    const error = await rejection(client.echo({ message: "slow" }, { deadline: 200 }));
+    assert.equal(error.code, status.DEADLINE_EXCEEDED, "client sees DEADLINE_EXCEEDED");
+    assert.ok(await eventually(() => reason !== undefined), "the handler was aborted");
+    assert.equal((reason as RpcError).code, status.DEADLINE_EXCEEDED, "the signal's reason names the deadline");
+    assert.ok(await eventually(() => server.tracker.size === 0), "the call left the tracker");
+    assert.ok(await counted(server, "DEADLINE_EXCEEDED"), "metrics count DEADLINE_EXCEEDED");
+  } finally {
+    client.close();
+    await server.shutdown(1000);
+  }
+});

@@ -74,6 +74,15 @@ const requestsOf = (call: ServerReadableStream<unknown, unknown> | ServerDuplexS
   [Symbol.asyncIterator]: () => call.iterator({ destroyOnReturn: false }),
 });
 
+// grpc-js reports an expired deadline as a cancellation; the deadline tells the two apart.
+function cancelReason(call: AnyCall): RpcError {
+  const deadline = call.getDeadline();
+  const at = deadline instanceof Date ? deadline.getTime() : deadline;
+  return Number.isFinite(at) && Date.now() >= at
+    ? new RpcError(status.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED", "the call's deadline passed")
+    : new RpcError(status.CANCELLED, "CANCELLED", "call cancelled by the client");
+}
+
 // Abortable APIs (timers, events, fetch) reject with an AbortError whatever the signal's reason.
 function isAbortFallout(error: unknown): boolean {
   return error instanceof Error && error.name === "AbortError";
@@ -85,7 +94,7 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
     const controller = new AbortController();
     const leave = options.tracker.enter(controller, serverStreams(method));
     const end = options.observe?.(method);
-    (call as NodeJS.EventEmitter).on("cancelled", () => controller.abort(new RpcError(status.CANCELLED, "CANCELLED", "call cancelled by the client")));
+    (call as NodeJS.EventEmitter).on("cancelled", () => controller.abort(cancelReason(call)));
     try {
       const denied = options.authorize?.(call.metadata);
       if (denied !== undefined) throw denied;
