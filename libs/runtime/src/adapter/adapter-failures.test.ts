@@ -97,3 +97,17 @@ test("a call whose deadline passes is recorded as DEADLINE_EXCEEDED, not CANCELL
     await server.shutdown(1000);
   }
 });
+
+test("a signal shared by many calls keeps no listener for calls that finished", async () => {
+  const { server, client } = await startEchoServer();
+  const controller = new AbortController();
+  try {
+    for (let i = 0; i < 5; i++) await client.echo({ message: "x" }, { signal: controller.signal });
+    for await (const _ of client.echoStream({ message: "s", count: 2 }, { signal: controller.signal })) { /* drain */ }
+    await client.echoCollect([{ message: "a" }], { signal: controller.signal });
+    assert.equal(getEventListeners(controller.signal, "abort").length, 0, "no abort listener left behind");
+  } finally {
+    client.close();
+    await server.shutdown(1000);
+  }
+});

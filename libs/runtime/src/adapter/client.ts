@@ -6,6 +6,7 @@ import {
   type ChannelOptions,
   type Client,
   type ClientDuplexStream,
+  type ClientUnaryCall,
   type ClientReadableStream,
   type ClientWritableStream,
   type ServiceError,
@@ -48,10 +49,16 @@ function callArgs(options: ClientCallOptions | undefined): { metadata: Metadata;
   return { metadata, callOptions };
 }
 
-function bindSignal(call: { cancel(): void }, signal: AbortSignal | undefined): void {
+// The listener goes when the call ends, so a signal shared by many calls does not collect them.
+function bindSignal(call: { cancel(): void; once(event: "status", listener: () => void): unknown }, signal: AbortSignal | undefined): void {
   if (signal === undefined) return;
-  if (signal.aborted) call.cancel();
-  else signal.addEventListener("abort", () => call.cancel(), { once: true });
+  if (signal.aborted) {
+    call.cancel();
+    return;
+  }
+  const cancel = (): void => call.cancel();
+  signal.addEventListener("abort", cancel, { once: true });
+  call.once("status", () => signal.removeEventListener("abort", cancel));
 }
 
 // Feeds requests into a client-side stream, honouring backpressure, then half-closes.
@@ -75,7 +82,7 @@ function bindMethod(client: Client, method: DescMethod): unknown {
         const { metadata, callOptions } = callArgs(options);
         return new Promise((resolve, reject) => {
           const call = raw(create(method.input, request as never), metadata, callOptions, (error: ServiceError | null, value: unknown) =>
-            error ? reject(error) : resolve(value)) as { cancel(): void };
+            error ? reject(error) : resolve(value)) as ClientUnaryCall;
           bindSignal(call, options?.signal);
         });
       };
