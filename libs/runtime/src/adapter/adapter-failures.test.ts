@@ -111,3 +111,29 @@ test("a signal shared by many calls keeps no listener for calls that finished", 
     await server.shutdown(1000);
   }
 });
+
+test("a client stream refused by the server stops reading the caller's requests", async () => {
+  const handlers: Echo = {
+    async echoCollect(requests) {
+      for await (const _ of requests) throw new RpcError(status.FAILED_PRECONDITION, "REFUSED", "refused");
+      return {};
+    },
+  };
+  const { server, client } = await startEchoServer({}, handlers);
+  let finished = false;
+  try {
+    async function* pieces() {
+      try {
+        for (;;) yield { message: "x".repeat(64 * 1024) };
+      } finally {
+        finished = true;
+      }
+    }
+    const error = await rejection(client.echoCollect(pieces()));
+    assert.equal(error.code, status.FAILED_PRECONDITION, "the server's refusal");
+    assert.ok(await eventually(() => finished, 5000), "the request generator was returned");
+  } finally {
+    client.close();
+    await server.shutdown(1000);
+  }
+});

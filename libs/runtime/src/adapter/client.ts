@@ -61,16 +61,35 @@ function bindSignal(call: { cancel(): void; once(event: "status", listener: () =
   call.once("status", () => signal.removeEventListener("abort", cancel));
 }
 
-// Feeds requests into a client-side stream, honouring backpressure, then half-closes.
+// Feeds requests into a client-side stream, honouring backpressure, then half-closes. A call that
+// ends first (the server answered or failed) never drains, so its status also stops the feed and
+// returns the caller's iterator.
 async function pump(stream: ClientWritableStream<unknown> | ClientDuplexStream<unknown, unknown>, method: DescMethod, requests: AsyncIterable<unknown> | Iterable<unknown>): Promise<void> {
+  let ended = false;
+  let wake = (): void => undefined;
+  const onStatus = (): void => {
+    ended = true;
+    wake();
+  };
+  stream.once("status", onStatus);
   try {
     for await (const request of requests) {
-      if (!stream.write(create(method.input, request as never))) await new Promise((resolve) => stream.once("drain", resolve));
+      if (ended) return;
+      if (!stream.write(create(method.input, request as never))) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          stream.once("drain", resolve);
+        });
+        stream.off("drain", wake);
+        if (ended) return;
+      }
     }
     stream.end();
   } catch (error) {
     stream.cancel();
     throw error;
+  } finally {
+    stream.off("status", onStatus);
   }
 }
 
