@@ -42,8 +42,13 @@ export class HealthRegistry {
 
   // Yields the current status, then every change, until the call is aborted.
   async *#watch(service: string, signal: AbortSignal): AsyncGenerator<{ status: Serving }> {
+    // A change while the previous answer is still being written is remembered, not lost.
+    let pending = false;
     let changed: () => void = () => undefined;
-    const wake = (): void => changed();
+    const wake = (): void => {
+      pending = true;
+      changed();
+    };
     const watchers = this.#watchers.get(service) ?? new Set();
     this.#watchers.set(service, watchers.add(wake));
     signal.addEventListener("abort", wake, { once: true });
@@ -52,7 +57,8 @@ export class HealthRegistry {
       while (!signal.aborted) {
         const now = this.get(service);
         if (now !== last) yield { status: (last = now) };
-        await new Promise<void>((resolve) => (changed = resolve));
+        if (!pending) await new Promise<void>((resolve) => (changed = resolve));
+        pending = false;
       }
     } finally {
       watchers.delete(wake);
