@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { RuntimeError } from "../errors.js";
 import { flag, hostPort, integer, oneOf, readEnv, text } from "./env.js";
+import { serverEnvSpec } from "./server-env.js";
 
 const spec = {
   GRPC_ADDRESS: hostPort("listen address", "127.0.0.1:50051"),
@@ -45,5 +46,13 @@ test("a bad variable stops start-up with a message naming it", () => {
     const error = failure(env);
     assert.equal(error.code, "CONFIG_INVALID", "code");
     assert.ok(error.message.includes(named), `message names ${named}: ${error.message}`);
+  }
+});
+
+test("a duration longer than a Node timer can wait stops start-up naming it, instead of firing at once", () => {
+  const serverSpec = serverEnvSpec({ grpcAddress: "127.0.0.1:0", metricsAddress: "127.0.0.1:0" });
+  for (const name of ["GRPC_KEEPALIVE_TIME_MS", "GRPC_KEEPALIVE_TIMEOUT_MS", "GRPC_MAX_CONNECTION_AGE_MS", "GRPC_MAX_CONNECTION_AGE_GRACE_MS"]) {
+    assert.throws(() => readEnv(serverSpec, { [name]: "2147483648" }), (e: unknown) => e instanceof RuntimeError && e.message.includes(name), name);
+    assert.equal(readEnv(serverSpec, { [name]: "2147483647" })[name as "GRPC_KEEPALIVE_TIME_MS"], 2147483647, `${name} at the largest timer`);
   }
 });

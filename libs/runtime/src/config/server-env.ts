@@ -9,6 +9,8 @@ export interface ServerEnvDefaults {
 }
 
 const MiB = 1024 * 1024;
+// Node fires a timer set beyond this at once, which would turn a long keepalive or connection age into a flood.
+const TIMER_MAX_MS = 2 ** 31 - 1;
 
 /** The variables every service reads for its gRPC server, logs and metrics. */
 export function serverEnvSpec(defaults: ServerEnvDefaults) {
@@ -17,10 +19,10 @@ export function serverEnvSpec(defaults: ServerEnvDefaults) {
     METRICS_ADDRESS: hostPort("Prometheus /metrics listen address (host:port)", defaults.metricsAddress),
     LOG_LEVEL: oneOf("pino log level", ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const, "info"),
     GRPC_MAX_MESSAGE_BYTES: integer("largest request or response message, in bytes", 16 * MiB, 1024, 1024 * MiB),
-    GRPC_KEEPALIVE_TIME_MS: integer("interval between server keepalive pings", 60_000, 1_000),
-    GRPC_KEEPALIVE_TIMEOUT_MS: integer("how long a keepalive ping may go unanswered", 20_000, 1_000),
-    GRPC_MAX_CONNECTION_AGE_MS: integer("connections older than this are asked to reconnect (0: never)", 0),
-    GRPC_MAX_CONNECTION_AGE_GRACE_MS: integer("grace for calls on a connection past its age", 30_000),
+    GRPC_KEEPALIVE_TIME_MS: integer("interval between server keepalive pings", 60_000, 1_000, TIMER_MAX_MS),
+    GRPC_KEEPALIVE_TIMEOUT_MS: integer("how long a keepalive ping may go unanswered", 20_000, 1_000, TIMER_MAX_MS),
+    GRPC_MAX_CONNECTION_AGE_MS: integer("connections older than this are asked to reconnect (0: never)", 0, 0, TIMER_MAX_MS),
+    GRPC_MAX_CONNECTION_AGE_GRACE_MS: integer("grace for calls on a connection past its age", 30_000, 0, TIMER_MAX_MS),
     SHUTDOWN_DRAIN_MS: integer("how long SIGTERM waits for in-flight calls before cancelling them", 10_000, 0, 600_000),
     TLS_CERT_FILE: optionalText("PEM server certificate; enables TLS together with TLS_KEY_FILE"),
     TLS_KEY_FILE: optionalText("PEM private key of TLS_CERT_FILE"),
