@@ -56,3 +56,8 @@ test("a duration longer than a Node timer can wait stops start-up naming it, ins
     assert.equal(readEnv(serverSpec, { [name]: "2147483647" })[name as "GRPC_KEEPALIVE_TIME_MS"], 2147483647, `${name} at the largest timer`);
   }
 });
+
+test("a variable holding only spaces counts as unset, so a required one is reported missing", () => {
+  assert.ok(failure({ NAME: "   " }).message.includes("NAME is required"), "blank required variable");
+  assert.equal(readEnv(spec, { NAME: "x", DRAIN_MS: " " }).DRAIN_MS, 10_000, "blank variable with a default");
+});

@@ -73,17 +73,18 @@ export function hostPort(doc: string, fallback: string): EnvVar<string> {
 export function readEnv<S extends EnvSpec>(spec: S, env: NodeJS.ProcessEnv = process.env): EnvValues<S> {
   const values: Record<string, unknown> = {};
   for (const [name, variable] of Object.entries(spec)) {
-    const raw = env[name];
+    // Values are trimmed before parsing, so one holding only spaces is as good as unset.
+    const raw = env[name]?.trim();
     if (raw === undefined || raw === "") {
       if (!("default" in variable)) throw new RuntimeError("CONFIG_INVALID", `${name} is required: ${variable.doc}`);
       values[name] = variable.default;
       continue;
     }
     try {
-      values[name] = variable.parse(raw.trim());
+      values[name] = variable.parse(raw);
     } catch (error) {
       if (!(error instanceof ParseFailure)) throw error;
-      throw new RuntimeError("CONFIG_INVALID", `${name}=${JSON.stringify(raw)} is invalid: expected ${error.expected}`);
+      throw new RuntimeError("CONFIG_INVALID", `${name}=${JSON.stringify(env[name])} is invalid: expected ${error.expected}`);
     }
   }
   return values as EnvValues<S>;
