@@ -28,13 +28,15 @@ export function createRpcMetrics(logger: Logger): RpcMetrics {
   });
   const observe: CallObserver = (method) => {
     const started = process.hrtime.bigint();
-    return ({ code, reason, error }) => {
+    return (outcome) => {
+      const { code, reason, error } = outcome;
       const labels = { grpc_service: method.parent.typeName, grpc_method: method.name, grpc_type: method.methodKind, grpc_code: codeName(code) };
       const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
       handled.inc(labels);
       seconds.observe(labels, elapsed);
       const line = { method: `${labels.grpc_service}/${labels.grpc_method}`, code: labels.grpc_code, reason, ms: Math.round(elapsed * 1e4) / 10 };
-      if (error !== undefined) logger.error({ ...line, err: error }, "rpc failed with an internal error");
+      // Present even when what was thrown is undefined, which is still an internal failure.
+      if ("error" in outcome) logger.error({ ...line, err: error }, "rpc failed with an internal error");
       else logger.debug(line, "rpc");
     };
   };
