@@ -137,3 +137,16 @@ test("a client stream refused by the server stops reading the caller's requests"
     await server.shutdown(1000);
   }
 });
+
+test("a caller that stops reading a server stream or a bidi stream early cancels the call", async () => {
+  const { server, client } = await startEchoServer();
+  try {
+    for await (const _ of client.echoStream({ message: "s", count: 0, intervalMs: 5 })) break;
+    assert.ok(await eventually(() => server.tracker.size === 0), "the server stream was cancelled");
+    for await (const _ of client.echoChat([{ message: "a" }, { message: "b" }, { message: "c" }])) break;
+    assert.ok(await eventually(() => server.tracker.size === 0), "the bidi stream was cancelled");
+  } finally {
+    client.close();
+    await server.shutdown(1000);
+  }
+});

@@ -93,6 +93,18 @@ async function pump(stream: ClientWritableStream<unknown> | ClientDuplexStream<u
   }
 }
 
+// A caller that stops iterating early (break, return, a throw in its loop) cancels the call;
+// otherwise it would stay open on the server with nobody reading it.
+async function* messagesOf(call: ClientReadableStream<unknown> | ClientDuplexStream<unknown, unknown>): AsyncGenerator<unknown> {
+  let finished = false;
+  try {
+    for await (const message of call) yield message;
+    finished = true;
+  } finally {
+    if (!finished) call.cancel();
+  }
+}
+
 function bindMethod(client: Client, method: DescMethod): unknown {
   const raw = (client as unknown as Record<string, (...args: unknown[]) => unknown>)[method.localName]!.bind(client);
   switch (method.methodKind) {
@@ -110,7 +122,7 @@ function bindMethod(client: Client, method: DescMethod): unknown {
         const { metadata, callOptions } = callArgs(options);
         const call = raw(create(method.input, request as never), metadata, callOptions) as ClientReadableStream<unknown>;
         bindSignal(call, options?.signal);
-        return call;
+        return messagesOf(call);
       };
     case "client_streaming":
       return (requests: AsyncIterable<unknown>, options?: ClientCallOptions) => {
@@ -128,7 +140,7 @@ function bindMethod(client: Client, method: DescMethod): unknown {
         const call = raw(metadata, callOptions) as ClientDuplexStream<unknown, unknown>;
         bindSignal(call, options?.signal);
         pump(call, method, requests).catch((error: unknown) => call.destroy(error as Error));
-        return call;
+        return messagesOf(call);
       };
   }
 }
