@@ -69,6 +69,19 @@ export function hostPort(doc: string, fallback: string): EnvVar<string> {
   };
 }
 
+/** A variable holding an absolute URL with a host and one of `schemes` (without the colon). */
+export function url(doc: string, fallback: string, schemes: readonly string[]): EnvVar<string> {
+  return {
+    doc,
+    default: fallback,
+    parse: (raw) => {
+      const parsed = URL.canParse(raw) ? new URL(raw) : undefined;
+      const valid = parsed !== undefined && schemes.includes(parsed.protocol.slice(0, -1)) && parsed.hostname !== "";
+      return valid ? raw : fail(`a URL such as ${schemes[0]}://host:port`);
+    },
+  };
+}
+
 /** Reads and validates every variable of `spec` from `env`, naming the first bad one in the error. */
 export function readEnv<S extends EnvSpec>(spec: S, env: NodeJS.ProcessEnv = process.env): EnvValues<S> {
   const values: Record<string, unknown> = {};

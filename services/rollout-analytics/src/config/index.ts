@@ -1,4 +1,4 @@
-import { integer, text } from "@crs/runtime";
+import { integer, url } from "@crs/runtime";
 
 const MiB = 1024 * 1024;
 
@@ -13,7 +13,7 @@ export const DOMAIN = "crs.analytics.v1";
 
 /** rollout-analytics' own environment variables, beyond the runtime's common ones. */
 export const ANALYTICS_ENV = {
-  REDIS_URL: text("Redis holding the scan queue, redis://[user:password@]host:port[/db]", "redis://127.0.0.1:6379"),
+  REDIS_URL: url("Redis holding the scan queue, redis://[user:password@]host:port[/db]", "redis://127.0.0.1:6379", ["redis", "rediss"]),
   MAX_ROLLOUT_BYTES: integer("largest rollout AnalyzeRollout accepts, in bytes (declared or received)", 256 * MiB, 1),
   MAX_LINE_BYTES: integer("longest JSONL line AnalyzeRollout accepts, in bytes", 64 * MiB, 1),
 };
