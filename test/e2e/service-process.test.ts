@@ -20,7 +20,7 @@ test("crs-state: SIGTERM with a server stream open ends the stream and exits 0 w
         return error as ServiceError;
       }
     })();
-    for (let i = 0; i < 100 && updates.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (const until = Date.now() + 20_000; updates.length === 0 && Date.now() < until;) await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(updates, [Serving.SERVING], "the watch stream is open and reports SERVING");
     const started = Date.now();
     const code = await service.stop("SIGTERM");
@@ -61,7 +61,7 @@ test("rollout-analytics: without Redis it starts, reports the queue service NOT_
     assert.equal((await health.check({ service: "" })).status, Serving.SERVING, "the server itself serves");
     assert.equal((await health.check({ service: "crs.analytics.v1.ScanService" })).status, Serving.NOT_SERVING, "scans need Redis");
     assert.equal((await health.check({ service: "crs.analytics.v1.RetentionService" })).status, Serving.SERVING, "pure services serve");
-    for (let i = 0; i < 100 && !service.logs.some((l) => String(l["msg"]).includes("REDIS_URL")); i++) await new Promise((r) => setTimeout(r, 20));
+    for (const until = Date.now() + 20_000; !service.logs.some((l) => String(l["msg"]).includes("REDIS_URL")) && Date.now() < until;) await new Promise((r) => setTimeout(r, 20));
     const lines = service.logs.filter((l) => String(l["msg"]).includes("REDIS_URL"));
     assert.equal(lines.length, 1, "one clear line on how to point at Redis, not one per retry");
   } finally {
