@@ -57,7 +57,10 @@ export async function startService<S extends EnvSpec>(definition: ServiceDefinit
     authorize: config.AUTH_TOKEN_FILE === undefined ? undefined : bearerAuth(readTokenFile(config.AUTH_TOKEN_FILE)),
   });
   const release = await definition.setup({ config, logger, server });
-  const metrics = await serveMetrics(server.metrics.registry, config.METRICS_ADDRESS);
+  const metrics = await serveMetrics(server.metrics.registry, config.METRICS_ADDRESS).catch(async (error: unknown) => {
+    await release();
+    throw error;
+  });
   const port = await server.listen().catch(async (error: unknown) => {
     metrics.close();
     await release();

@@ -1,0 +1,36 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { once } from "node:events";
+import { RuntimeError } from "../errors.js";
+import { startService } from "./run-service.js";
+
+test("a metrics address already in use fails the start and still releases what setup opened", async () => {
+  const taken = createServer();
+  taken.listen(0, "127.0.0.1");
+  await once(taken, "listening");
+  const address = taken.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  let released = false;
+  try {
+    await assert.rejects(
+      startService(
+        {
+          name: "probe",
+          domain: "crs.testing.v1",
+          defaults: { grpcAddress: "127.0.0.1:0", metricsAddress: `127.0.0.1:${port}` },
+          env: {},
+          files: [],
+          setup: async () => async () => {
+            released = true;
+          },
+        },
+        { LOG_LEVEL: "silent" },
+      ),
+      (e: unknown) => e instanceof RuntimeError && e.code === "METRICS_LISTEN_FAILED",
+    );
+    assert.ok(released, "setup's resources were released");
+  } finally {
+    taken.close();
+  }
+});
