@@ -150,3 +150,24 @@ test("a caller that stops reading a server stream or a bidi stream early cancels
     await server.shutdown(1000);
   }
 });
+
+test("an RpcError whose metadata is null or holds a symbol still answers the call with its code", async () => {
+  const metadataOf = [null, { tag: Symbol("tag") }];
+  let next = 0;
+  const handlers: Echo = {
+    echo: async () => {
+      throw new RpcError(status.FAILED_PRECONDITION, "ODD_METADATA", "odd metadata", metadataOf[next++] as never);
+    },
+  };
+  const { server, client } = await startEchoServer({}, handlers);
+  try {
+    for (const _ of metadataOf) {
+      const error = await rejection(client.echo({ message: "x" }, { deadline: 5000 }));
+      assert.equal(error.code, status.FAILED_PRECONDITION, "the RpcError's code, not a hung call");
+      assert.equal(errorDetailOf(error)?.reason, "ODD_METADATA", "its reason");
+    }
+  } finally {
+    client.close();
+    await server.shutdown(1000);
+  }
+});

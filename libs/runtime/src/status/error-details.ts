@@ -23,22 +23,25 @@ export interface ErrorDetail {
 
 /** Encodes `detail` as a grpc-js ServiceError with the Status trailer set. */
 export function toServiceError(detail: ErrorDetail): ServiceError {
+  // Metadata comes from any thrown RpcError; values that are not text must not fail the encoding.
+  const metadata: Record<string, string> = {};
+  for (const [key, value] of Object.entries(detail.metadata ?? {})) metadata[key] = String(value);
   const details = [anyPack(ErrorInfoSchema, create(ErrorInfoSchema, {
     reason: detail.reason,
     domain: detail.domain,
-    metadata: { ...detail.metadata },
+    metadata,
   }))];
-  const field = detail.metadata["field"];
+  const field = metadata["field"];
   if (field !== undefined) {
     details.push(anyPack(BadRequestSchema, create(BadRequestSchema, {
       fieldViolations: [{ field, description: detail.message, reason: detail.reason }],
     })));
   }
   const rich = create(StatusSchema, { code: detail.code, message: detail.message, details });
-  const metadata = new Metadata();
-  metadata.set(STATUS_DETAILS_KEY, Buffer.from(toBinary(StatusSchema, rich)));
+  const trailers = new Metadata();
+  trailers.set(STATUS_DETAILS_KEY, Buffer.from(toBinary(StatusSchema, rich)));
   const error = new Error(detail.message) as ServiceError;
-  return Object.assign(error, { code: detail.code, details: detail.message, metadata });
+  return Object.assign(error, { code: detail.code, details: detail.message, metadata: trailers });
 }
 
 /** Reads the ErrorInfo of a failed call, or undefined when the server sent none. */
