@@ -5,10 +5,13 @@
 export class CallTracker {
   readonly #active = new Map<AbortController, boolean>();
   #idle: (() => void)[] = [];
+  // Calls that start after an abort (already accepted when the listener closed) get the same abort.
+  #aborted: { reason: Error; all: boolean } | undefined;
 
   /** Registers a call (`streaming` when the server answers with a stream); returns its unregister. */
   enter(controller: AbortController, streaming: boolean): () => void {
     this.#active.set(controller, streaming);
+    if (this.#aborted !== undefined && (this.#aborted.all || streaming)) controller.abort(this.#aborted.reason);
     return () => {
       this.#active.delete(controller);
       if (this.#active.size === 0) for (const resolve of this.#idle.splice(0)) resolve();
@@ -22,6 +25,7 @@ export class CallTracker {
 
   /** Aborts in-flight calls with `reason`: only server streams, or every call when `all`. */
   abort(reason: Error, all: boolean): void {
+    this.#aborted = { reason, all: all || this.#aborted?.all === true };
     for (const [controller, streaming] of this.#active) if (all || streaming) controller.abort(reason);
   }
 
