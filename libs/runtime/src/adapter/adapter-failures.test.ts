@@ -171,3 +171,21 @@ test("an RpcError whose metadata is null or holds a symbol still answers the cal
     await server.shutdown(1000);
   }
 });
+
+test("a unary or client-stream handler that returns nothing answers INTERNAL, not an empty success", async () => {
+  const handlers: Echo = {
+    echo: async () => undefined as never,
+    echoCollect: async (requests) => {
+      for await (const _ of requests) { /* consume */ }
+      return undefined as never;
+    },
+  };
+  const { server, client } = await startEchoServer({}, handlers);
+  try {
+    assert.equal((await rejection(client.echo({ message: "x" }))).code, status.INTERNAL, "unary");
+    assert.equal((await rejection(client.echoCollect([{ message: "a" }]))).code, status.INTERNAL, "client stream");
+  } finally {
+    client.close();
+    await server.shutdown(1000);
+  }
+});

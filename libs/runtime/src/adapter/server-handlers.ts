@@ -115,6 +115,11 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
     }
   };
   const output = (value: unknown): unknown => create(method.output, value as never);
+  // A handler that forgot its answer is a bug: an empty success would pass defaults off as data.
+  const answer = (value: unknown): unknown => {
+    if (value === undefined || value === null) throw new TypeError(`${methodPath(method)}: the handler returned no response`);
+    return output(value);
+  };
   const streamOut = async (call: MessageSink, source: AsyncIterable<unknown>, signal: AbortSignal): Promise<void> => {
     for await (const message of source) {
       if (signal.aborted) break;
@@ -125,11 +130,11 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
     case "unary":
       return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) =>
         void run(call, (ctx) => handler(call.request, ctx) as Promise<unknown>, (error, value) =>
-          error ? callback(error as never) : callback(null, output(value)));
+          error ? callback(error as never) : callback(null, answer(value)));
     case "client_streaming":
       return (call: ServerReadableStream<unknown, unknown>, callback: sendUnaryData<unknown>) =>
         void run(call, (ctx) => handler(requestsOf(call), ctx) as Promise<unknown>, (error, value) =>
-          error ? callback(error as never) : callback(null, output(value)));
+          error ? callback(error as never) : callback(null, answer(value)));
     case "server_streaming":
       return (call: ServerWritableStream<unknown, unknown>) =>
         void run(call, (ctx) => streamOut(call, handler(call.request, ctx) as AsyncIterable<unknown>, ctx.signal), (error) =>
