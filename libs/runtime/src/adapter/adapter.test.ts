@@ -135,6 +135,8 @@ test("bearer auth rejects a call without the token with UNAUTHENTICATED", async 
     assert.equal(wrong.code, status.UNAUTHENTICATED, "wrong token");
     const ok = await client.echo({ message: "x" }, { headers: { authorization: "Bearer s3cret" } });
     assert.equal(ok.message, "x", "the right token passes");
+    const lower = await client.echo({ message: "y" }, { headers: { authorization: "bearer s3cret" } });
+    assert.equal(lower.message, "y", "the scheme name is case-insensitive");
   } finally {
     client.close();
     await server.shutdown(1000);

@@ -61,3 +61,15 @@ test("a variable holding only spaces counts as unset, so a required one is repor
   assert.ok(failure({ NAME: "   " }).message.includes("NAME is required"), "blank required variable");
   assert.equal(readEnv(spec, { NAME: "x", DRAIN_MS: " " }).DRAIN_MS, 10_000, "blank variable with a default");
 });
+
+test("a malformed value carrying credentials is reported without them", () => {
+  const spec = { SECRET_URL: hostPort("an address", "127.0.0.1:1") };
+  let message = "";
+  try {
+    readEnv(spec, { SECRET_URL: "redis://user:hunter2@nowhere" });
+  } catch (error) {
+    message = (error as Error).message;
+  }
+  assert.ok(message.includes("SECRET_URL"), `the variable is named: ${message}`);
+  assert.ok(!message.includes("hunter2"), `the password is not printed: ${message}`);
+});

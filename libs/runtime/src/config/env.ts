@@ -82,6 +82,9 @@ export function url(doc: string, fallback: string, schemes: readonly string[]): 
   };
 }
 
+// A malformed URL may still carry a password; the start-up message must not print it.
+const redactCredentials = (raw: string): string => raw.replace(/\/\/[^/@\s]*@/g, "//***@");
+
 /** Reads and validates every variable of `spec` from `env`, naming the first bad one in the error. */
 export function readEnv<S extends EnvSpec>(spec: S, env: NodeJS.ProcessEnv = process.env): EnvValues<S> {
   const values: Record<string, unknown> = {};
@@ -97,7 +100,7 @@ export function readEnv<S extends EnvSpec>(spec: S, env: NodeJS.ProcessEnv = pro
       values[name] = variable.parse(raw);
     } catch (error) {
       if (!(error instanceof ParseFailure)) throw error;
-      throw new RuntimeError("CONFIG_INVALID", `${name}=${JSON.stringify(env[name])} is invalid: expected ${error.expected}`);
+      throw new RuntimeError("CONFIG_INVALID", `${name}=${JSON.stringify(redactCredentials(env[name] ?? ""))} is invalid: expected ${error.expected}`);
     }
   }
   return values as EnvValues<S>;

@@ -25,7 +25,9 @@ export function bearerAuth(token: string): (metadata: Metadata) => RpcError | un
   const expected = digest(token);
   return (metadata) => {
     const header = metadata.get("authorization")[0];
-    const presented = typeof header === "string" && header.startsWith("Bearer ") ? header.slice(7) : undefined;
+    // The scheme name is case-insensitive (RFC 7235); the token itself is not.
+    const match = typeof header === "string" ? /^bearer +(.+)$/i.exec(header) : null;
+    const presented = match?.[1];
     if (presented !== undefined && timingSafeEqual(digest(presented), expected)) return undefined;
     return new RpcError(status.UNAUTHENTICATED, "UNAUTHENTICATED", "a valid `authorization: Bearer <token>` header is required");
   };
