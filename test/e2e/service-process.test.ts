@@ -92,6 +92,7 @@ test("a bad environment variable stops start-up with a message naming it", async
     ["crs-state", { GRPC_ADDRESS: "not-an-address" }, "GRPC_ADDRESS"],
     ["crs-state", { SHUTDOWN_DRAIN_MS: "soon" }, "SHUTDOWN_DRAIN_MS"],
     ["rollout-analytics", { LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    ["rollout-analytics", { MAX_LINE_BYTES: String(1024 * 1024 * 1024) }, "MAX_LINE_BYTES"],
   ] as const) {
     const { code, stderr } = await failedStart(name, env);
     assert.equal(code, 1, `${name} exits 1 on a bad ${variable}`);

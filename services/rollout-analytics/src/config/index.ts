@@ -15,5 +15,6 @@ export const DOMAIN = "crs.analytics.v1";
 export const ANALYTICS_ENV = {
   REDIS_URL: url("Redis holding the scan queue, redis://[user:password@]host:port[/db]", "redis://127.0.0.1:6379", ["redis", "rediss"]),
   MAX_ROLLOUT_BYTES: integer("largest rollout AnalyzeRollout accepts, in bytes (declared or received)", 256 * MiB, 1),
-  MAX_LINE_BYTES: integer("longest JSONL line AnalyzeRollout accepts, in bytes", 64 * MiB, 1),
+  // A line becomes one JavaScript string, which V8 caps just under 512 Mi characters.
+  MAX_LINE_BYTES: integer("longest JSONL line AnalyzeRollout accepts, in bytes", 64 * MiB, 1, 512 * MiB - 64),
 };
