@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
-import { credentials, status, type ServiceError } from "@grpc/grpc-js";
+import { credentials, status } from "@grpc/grpc-js";
 import { EchoService } from "@crs/contracts/gen/crs/testing/v1/echo_pb";
 import type { ServiceHandlers } from "./handler-types.js";
 import { createClient } from "./client.js";
@@ -11,24 +11,11 @@ import { GrpcServer } from "../server/grpc-server.js";
 import { RpcError } from "../errors.js";
 import { errorDetailOf } from "../status/error-details.js";
 import { startEchoServer } from "../testing/echo-server.js";
+import { eventually, rejection } from "../testing/call-assertions.js";
 
 type Echo = ServiceHandlers<typeof EchoService.method>;
 
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ServiceError;
-  }
-  assert.fail("the call was expected to fail");
-}
 
-// Polls `condition` until it holds or `ms` pass; conditions, not fixed sleeps, keep tests steady under load.
-async function eventually(condition: () => boolean, ms = 10_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (!condition() && Date.now() < until) await sleep(10);
-  return condition();
-}
 
 const counted = async (server: { metrics: { registry: { metrics(): Promise<string> } } }, code: string): Promise<boolean> =>
   new RegExp(`grpc_server_handled_total\\{[^}]*grpc_code="${code}"\\} 1`).test(await server.metrics.registry.metrics());

@@ -1,18 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { status, type ServiceError } from "@grpc/grpc-js";
+import { status } from "@grpc/grpc-js";
 import { errorDetailOf } from "../status/error-details.js";
 import { bearerAuth } from "../server/bearer-auth.js";
 import { startEchoServer } from "../testing/echo-server.js";
+import { rejection } from "../testing/call-assertions.js";
 
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ServiceError;
-  }
-  assert.fail("the call was expected to fail");
-}
 
 test("adapter round trips: unary, server stream, client stream, bidi", async () => {
   const { server, client } = await startEchoServer();

@@ -2,8 +2,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import assert from "node:assert/strict";
-import { credentials, type ServiceError } from "@grpc/grpc-js";
+import { credentials } from "@grpc/grpc-js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { createClient, startService, type RunningService, type TypedClient } from "@crs/runtime";
 import { RolloutService, type AnalyzeRolloutRequestSchema, type RolloutUploadSchema } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
@@ -53,12 +52,4 @@ export function uploadStream(content: Uint8Array, chunkBytes: number, upload: Up
   return out;
 }
 
-/** The error a call failed with; fails the test when it succeeded. */
-export async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ServiceError;
-  }
-  assert.fail("the call was expected to fail");
-}
+export { rejection } from "@crs/runtime/testing";
