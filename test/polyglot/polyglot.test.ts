@@ -88,3 +88,19 @@ test("a Python client generated from proto/ calls both services and reads the Er
     rmSync(work, { recursive: true, force: true });
   }
 });
+
+test("buf curl resolves every method of every service through reflection and reaches the server", async () => {
+  for (const port of [state.port, analytics.port]) {
+    const listed = await run(bufBin, ["curl", "--protocol", "grpc", "--http2-prior-knowledge", "--list-methods", `http://127.0.0.1:${port}`]);
+    assert.equal(listed.code, 0, `list methods: ${listed.stderr}`);
+    const methods = listed.stdout.trim().split("\n").filter((m) => !m.startsWith("grpc.health.v1.") && !/Stream|Watch|Import|Export|AnalyzeRollout/.test(m));
+    assert.ok(methods.length > 3, `methods listed on ${port}`);
+    for (const method of methods) {
+      // `{}` is a valid request for every unary method; the answer is OK, a validation error or
+      // UNIMPLEMENTED, but never a failure to find or encode the method.
+      const answer = await curl(port, `/${method}`, "{}");
+      const code = answer.code === 0 ? "ok" : (JSON.parse(answer.stderr) as { code: string }).code;
+      assert.ok(["ok", "invalid_argument", "not_found", "unimplemented"].includes(code), `${method} answered ${code}: ${answer.stderr}`);
+    }
+  }
+});
