@@ -1,7 +1,7 @@
-import type { ServiceHandlers } from "@crs/runtime";
+import { requireSafeCount, type ServiceHandlers } from "@crs/runtime";
 import { boundQuarantine, decideRetention } from "@crs/domain/rollout";
 import type { RetentionService } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
-import { decisionMessage, durationOf, itemsOf, requireClock, sessionsOf } from "./retention-mapper.js";
+import { decisionMessage, itemsOf, requireClock, sessionsOf } from "./retention-mapper.js";
 
 /** Retention planning and quarantine bounding: pure, with the caller's clock. */
 export function retentionHandlers(): ServiceHandlers<typeof RetentionService.method> {
@@ -12,9 +12,9 @@ export function retentionHandlers(): ServiceHandlers<typeof RetentionService.met
       const policy = request.policy;
       const manifest = decideRetention(sessions, {
         nowMs,
-        activeWithinMs: durationOf(policy?.activeWithinMs ?? 0n, "policy.active_within_ms"),
-        warmWithinMs: durationOf(policy?.warmWithinMs ?? 0n, "policy.warm_within_ms"),
-        rawBytesCap: durationOf(policy?.rawBytesCap ?? 0n, "policy.raw_bytes_cap"),
+        activeWithinMs: requireSafeCount(policy?.activeWithinMs ?? 0n, "policy.active_within_ms"),
+        warmWithinMs: requireSafeCount(policy?.warmWithinMs ?? 0n, "policy.warm_within_ms"),
+        rawBytesCap: requireSafeCount(policy?.rawBytesCap ?? 0n, "policy.raw_bytes_cap"),
       });
       return {
         manifest: {
@@ -35,8 +35,8 @@ export function retentionHandlers(): ServiceHandlers<typeof RetentionService.met
       const byId = new Map(items.map((item) => [item.id, item]));
       const receipt = boundQuarantine(items, {
         nowMs,
-        maxAgeMs: durationOf(request.bound?.maxAgeMs ?? 0n, "bound.max_age_ms"),
-        maxBytes: durationOf(request.bound?.maxBytes ?? 0n, "bound.max_bytes"),
+        maxAgeMs: requireSafeCount(request.bound?.maxAgeMs ?? 0n, "bound.max_age_ms"),
+        maxBytes: requireSafeCount(request.bound?.maxBytes ?? 0n, "bound.max_bytes"),
       });
       return {
         receipt: {

@@ -8,6 +8,7 @@ import {
   type RetentionDecisionSchema,
   type PlanRetentionRequest,
 } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
+import { clockRequired } from "../errors.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 
 /** Most sessions or quarantine items one request may carry. */
@@ -38,7 +39,7 @@ const EXPIRE_ENUM: Record<string, ExpireReason> = {
 
 /** The required, positive clock of a plan. */
 export function requireClock(nowUnixMs: bigint, field = "now_unix_ms"): number {
-  if (nowUnixMs <= 0n) throw invalidArgument(field, "is required: plans without a clock are not reproducible", "CLOCK_REQUIRED");
+  if (nowUnixMs <= 0n) throw clockRequired(field);
   return requireSafeCount(nowUnixMs, field);
 }
 
@@ -81,11 +82,6 @@ export function itemsOf(request: BoundQuarantineRequest): DomainItem[] {
     bytes: requireSafeCount(item.bytes, `items[${i}].bytes`),
     quarantinedAtMs: Number(item.quarantinedAtUnixMs),
   }));
-}
-
-/** A non-negative duration field as a number. */
-export function durationOf(value: bigint, field: string): number {
-  return requireSafeCount(value, field);
 }
 
 /** The proto form of one domain decision. */
