@@ -74,11 +74,15 @@ const requestsOf = (call: ServerReadableStream<unknown, unknown> | ServerDuplexS
   [Symbol.asyncIterator]: () => call.iterator({ destroyOnReturn: false }),
 });
 
+// A client enforcing its own deadline cancels slightly before the server's copy of it expires
+// (the server's deadline counts from when the request arrived), so a cancel this close counts.
+const DEADLINE_SLACK_MS = 100;
+
 // grpc-js reports an expired deadline as a cancellation; the deadline tells the two apart.
 function cancelReason(call: AnyCall): RpcError {
   const deadline = call.getDeadline();
   const at = deadline instanceof Date ? deadline.getTime() : deadline;
-  return Number.isFinite(at) && Date.now() >= at
+  return Number.isFinite(at) && Date.now() >= at - DEADLINE_SLACK_MS
     ? new RpcError(status.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED", "the call's deadline passed")
     : new RpcError(status.CANCELLED, "CANCELLED", "call cancelled by the client");
 }
