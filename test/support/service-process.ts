@@ -1,10 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
-
-/** The repository root, for spawning services and reading fixtures. */
-export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+import { repoRoot } from "@crs/runtime/testing";
 
 /** A service running as a child process. */
 export interface ServiceProcess {
@@ -25,7 +22,7 @@ export type ServiceName = "crs-state" | "rollout-analytics";
 /** Starts `services/<name>` on free loopback ports and waits until it serves. */
 export async function startServiceProcess(name: ServiceName, env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", `services/${name}/src/main.ts`], {
-    cwd: repoRoot,
+    cwd: repoRoot(),
     env: { ...process.env, GRPC_ADDRESS: "127.0.0.1:0", METRICS_ADDRESS: "127.0.0.1:0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -62,7 +59,7 @@ export async function startServiceProcess(name: ServiceName, env: NodeJS.Process
 /** Runs a service expecting it to fail at start-up; resolves with its exit code and stderr. */
 export async function failedStart(name: ServiceName, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", `services/${name}/src/main.ts`], {
-    cwd: repoRoot,
+    cwd: repoRoot(),
     env: { ...process.env, GRPC_ADDRESS: "127.0.0.1:0", METRICS_ADDRESS: "127.0.0.1:0", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });

@@ -1,5 +1,5 @@
 import { status } from "@grpc/grpc-js";
-import { Health, HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
+import { type Health, HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import type { ServiceHandlers } from "../adapter/handler-types.js";
 import { RpcError } from "../errors.js";
 

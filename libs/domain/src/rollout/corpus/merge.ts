@@ -114,6 +114,9 @@ export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial
 export function mergeAll(partials: Iterable<CorpusPartial>, outlierKeep?: number): CorpusPartial {
   // Starting from the first partial (not an empty one) keeps its own outlier cut.
   let acc: CorpusPartial | null = outlierKeep === undefined ? null : emptyPartial(outlierKeep);
-  for (const p of partials) acc = acc === null ? (checkVersion(p, "partials"), p) : mergePartials(acc, p);
+  for (const p of partials) {
+    if (acc === null) checkVersion(p, "partials");
+    acc = acc === null ? p : mergePartials(acc, p);
+  }
   return acc ?? emptyPartial();
 }

@@ -210,7 +210,7 @@ export class StateEngine {
 
   /** Ends a session: drops its steps and session-scoped clauses; returns removed clause ids. */
   endSession(sessionId: string, opts: MutationOptions = {}): Mutation<string[]> {
-    return this.commit(opts, (at) => {
+    return this.commit(opts, () => {
       const r = t.endSessionTransition(this.current, sessionId);
       return { state: r.state, result: r.removedClauses, event: { type: "session_ended", sessionId } };
     });
