@@ -11,6 +11,7 @@ export const STATUS_OF: Record<AnalyticsErrorCode, status> = {
   ROLLOUT_TOO_LARGE: status.RESOURCE_EXHAUSTED,
   LINE_TOO_LONG: status.RESOURCE_EXHAUSTED,
   QUEUE_UNAVAILABLE: status.UNAVAILABLE,
+  SCAN_WORKER_FAILED: status.INTERNAL,
 };
 
 /** Turns an AnalyticsError into the RpcError clients see; other errors are left to the runtime. */
