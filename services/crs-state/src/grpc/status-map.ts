@@ -5,6 +5,17 @@ import { CrsStateError, type CrsStateErrorCode } from "../errors.js";
 /** The one mapping from crs-state error codes to gRPC status codes. */
 export const STATUS_OF: Record<CrsStateErrorCode, status> = {
   PROJECT_NOT_FOUND: status.NOT_FOUND,
+  PROJECT_EXISTS: status.ALREADY_EXISTS,
+  PROJECT_UID_MISMATCH: status.FAILED_PRECONDITION,
+  REQUEST_ID_REUSED: status.FAILED_PRECONDITION,
+  CHECKPOINT_NOT_FOUND: status.NOT_FOUND,
+  CHECKPOINT_EXISTS: status.ALREADY_EXISTS,
+  INVALID_ARGUMENT: status.INVALID_ARGUMENT,
+  PROJECT_DATA_LOSS: status.DATA_LOSS,
+  JOURNAL_CORRUPTED: status.DATA_LOSS,
+  SNAPSHOT_CORRUPTED: status.DATA_LOSS,
+  REPAIR_FAILED: status.INTERNAL,
+  STORE_UNAVAILABLE: status.UNAVAILABLE,
 };
 
 /** Turns a CrsStateError into the RpcError clients see; other errors are left to the runtime. */
