@@ -13,6 +13,18 @@ export type CrsStateFailureCode = CrsStateErrorCode | StateErrorCode;
  */
 export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<ErrorReason>>> = {
   PROJECT_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.PROJECT_NOT_FOUND },
+  PROJECT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.PROJECT_ALREADY_EXISTS },
+  // The incarnation the caller expected is gone, though a project of that id exists.
+  PROJECT_UID_MISMATCH: { code: status.FAILED_PRECONDITION, reason: ErrorReason.PROJECT_NOT_FOUND },
+  REQUEST_ID_REUSED: { code: status.FAILED_PRECONDITION, reason: ErrorReason.REQUEST_ID_REUSED },
+  CHECKPOINT_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CHECKPOINT_NOT_FOUND },
+  CHECKPOINT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.ALREADY_EXISTS },
+  // Recovery stopped the project: it refuses calls until an operator acts.
+  PROJECT_DATA_LOSS: { code: status.DATA_LOSS, reason: ErrorReason.PROJECT_STOPPED },
+  JOURNAL_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.JOURNAL_CORRUPTED },
+  SNAPSHOT_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.PROJECT_STOPPED },
+  REPAIR_FAILED: { code: status.INTERNAL, reason: ErrorReason.INTERNAL },
+  STORE_UNAVAILABLE: { code: status.UNAVAILABLE, reason: ErrorReason.JOURNAL_DEGRADED },
   INVALID_ARGUMENT: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
   INVALID_CONFIG: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
   INVALID_DELTA: { code: status.INVALID_ARGUMENT, reason: ErrorReason.DELTA_VALIDATION },

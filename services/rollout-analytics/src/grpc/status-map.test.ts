@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { status } from "@grpc/grpc-js";
 import { ErrorReasonSchema } from "@crs/contracts/gen/crs/analytics/v1/errors_pb";
 import { RUNTIME_REASONS } from "@crs/runtime";
 import { RolloutError } from "@crs/domain/rollout";
@@ -20,8 +21,8 @@ test("sends no reason that is not a value of crs.analytics.v1.ErrorReason", () =
   for (const reason of sent) assert.ok(reason !== undefined && enumNames.has(reason), `${String(reason)} is an ErrorReason value name`);
 });
 
-test("a rollout-fold code the enum lacks is not passed through as a reason", () => {
-  const mapped = mapError(new RolloutError("PARTIAL_VERSION_MISMATCH", "partials of two versions"));
-  assert.ok(mapped !== undefined && enumNames.has(mapped.reason), `sent ${String(mapped?.reason)}`);
+test("a rollout-fold code reaches the client as its ErrorReason value with the table's code", () => {
+  const mapped = mapError(new RolloutError("PARTIAL_VERSION_MISMATCH", "partials of two versions", { field: "partials" }));
+  assert.deepEqual([mapped?.code, mapped?.reason, mapped?.metadata["field"]], [status.FAILED_PRECONDITION, "PARTIAL_VERSION_MISMATCH", "partials"], "mapped");
   assert.equal(reasons.runtime("SHUTTING_DOWN"), "SHUTTING_DOWN", "shutdown is ERROR_REASON_SHUTTING_DOWN");
 });

@@ -18,8 +18,7 @@ export const STATUS_OF: Readonly<Record<AnalyticsFailureCode, StatusMapping<Erro
   ROLLOUT_TOO_LARGE: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.ROLLOUT_TOO_LARGE },
   LINE_TOO_LONG: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.LINE_TOO_LONG },
   QUEUE_UNAVAILABLE: { code: status.UNAVAILABLE, reason: ErrorReason.QUEUE_UNAVAILABLE },
-  // Partial results of incompatible versions meet only inside the server: its fault, not the caller's.
-  PARTIAL_VERSION_MISMATCH: { code: status.INTERNAL, reason: ErrorReason.INTERNAL },
+  PARTIAL_VERSION_MISMATCH: { code: status.FAILED_PRECONDITION, reason: ErrorReason.PARTIAL_VERSION_MISMATCH },
 };
 
 /** The reasons rollout-analytics sends, with the runtime's own failures placed in its enum. */
