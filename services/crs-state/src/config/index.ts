@@ -9,3 +9,6 @@ export const DOMAIN = "crs.state.v1";
 
 /** crs-state's own environment variables, beyond the runtime's common ones (none yet). */
 export const CRS_STATE_ENV = {};
+
+export { STORE_DEFAULTS } from "./store-options.js";
+export type { StoreOptions } from "./store-options.js";
