@@ -5,9 +5,18 @@ import { promisify } from "node:util";
 import { repoRoot } from "@crs/runtime/testing";
 
 /** Runs a command and returns its exit code and output, never rejecting on a non-zero exit. */
-export async function run(file: string, args: readonly string[], options: { cwd?: string } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function run(
+  file: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(file, args, { cwd: options.cwd ?? repoRoot(), timeout: 60_000 });
+    const { stdout, stderr } = await promisify(execFile)(file, args, {
+      cwd: options.cwd ?? repoRoot(),
+      env: options.env ?? process.env,
+      timeout: options.timeoutMs ?? 60_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
