@@ -1,5 +1,6 @@
 import { emptyZeroTool } from "../health/session.js";
 import { DEFAULT_TOP_N } from "../vocabulary.js";
+import { emptyUsage } from "../usage/merge.js";
 import { PARTIAL_VERSION, type CorpusPartial, type LifecycleCounts } from "./types.js";
 
 /** All-zero lifecycle counters. */
@@ -17,6 +18,7 @@ export function emptyPartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial
   return {
     version: PARTIAL_VERSION,
     unreadable: 0,
+    outOfScope: 0,
     lifecycle: { scanned: 0, totals: emptyCounts(), byProviderVersion: {} },
     analytics: {
       sessions: 0, tasks: 0, completed: 0, toolCalls: 0, durations: [], ttfts: [], outcomes: {}, classes: {},
@@ -29,10 +31,19 @@ export function emptyPartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial
     },
     errors: {
       sessions: 0, tornTails: 0, rolloutsWithUnknown: 0, turnAborted: 0, taskComplete: 0, terminalsWithClass: 0, payloadTypes: {}, unknownPayloadTypes: {}, abortClasses: {}, statusClasses: {},
-      turnErrorClasses: {},
+      turnErrorClasses: {}, oversizedLines: 0,
     },
     postTool: { spans: 0, attribution: {}, byBand: {}, byBucket: {} },
+    usage: emptyUsage(),
   };
+}
+
+/** A partial for one rollout that was read but is outside the scan's cwd scope. */
+export function outOfScopePartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial {
+  const p = emptyPartial(outlierKeep);
+  p.outOfScope = 1;
+  p.health.scannedFiles = 1;
+  return p;
 }
 
 /** A partial for one rollout that could not be read at all. */
