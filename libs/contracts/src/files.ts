@@ -1,5 +1,6 @@
 import type { DescFile } from "@bufbuild/protobuf";
 import { file_crs_state_v1_clause } from "./gen/crs/state/v1/clause_pb.js";
+import { file_crs_state_v1_common } from "./gen/crs/state/v1/common_pb.js";
 import { file_crs_state_v1_cycle } from "./gen/crs/state/v1/cycle_pb.js";
 import { file_crs_state_v1_errors } from "./gen/crs/state/v1/errors_pb.js";
 import { file_crs_state_v1_history } from "./gen/crs/state/v1/history_pb.js";
@@ -23,7 +24,7 @@ export const crsStateFiles: readonly DescFile[] = [
   file_crs_state_v1_state, file_crs_state_v1_watch, file_crs_state_v1_step, file_crs_state_v1_proof,
   file_crs_state_v1_clause, file_crs_state_v1_similarity, file_crs_state_v1_query, file_crs_state_v1_index,
   file_crs_state_v1_history, file_crs_state_v1_cycle, file_crs_state_v1_persistence,
-  file_crs_state_v1_maintenance, file_crs_state_v1_errors, file_grpc_health_v1_health,
+  file_crs_state_v1_maintenance, file_crs_state_v1_errors, file_crs_state_v1_common, file_grpc_health_v1_health,
 ];
 
 /** Every descriptor file of `crs.analytics.v1`, for reflection. */

@@ -1,5 +1,31 @@
-/** Closed set of crs-state failures; each maps to one gRPC code in `grpc/status-map.ts`. */
-export type CrsStateErrorCode = "PROJECT_NOT_FOUND";
+/**
+ * Closed set of crs-state failures; each maps to one gRPC code in `grpc/status-map.ts`.
+ *
+ * - PROJECT_NOT_FOUND: no project (or checkpoint source) with that id.
+ * - PROJECT_EXISTS: create or fork onto an id that is taken.
+ * - PROJECT_UID_MISMATCH: the caller's expected uid names another incarnation of the project.
+ * - REQUEST_ID_REUSED: a request id came back with another method or request content.
+ * - CHECKPOINT_NOT_FOUND / CHECKPOINT_EXISTS: durable named checkpoints.
+ * - INVALID_ARGUMENT: a malformed id, page size or page token (the field is named).
+ * - PROJECT_DATA_LOSS: recovery found corruption it may not repair; the project refuses calls.
+ * - JOURNAL_CORRUPTED: a journal record failed its CRC or framing check away from the tail.
+ * - SNAPSHOT_CORRUPTED: a state snapshot or checkpoint failed its CRC or decode check.
+ * - REPAIR_FAILED: cutting a torn tail (or keeping its copy) failed; nothing was cut.
+ * - STORE_UNAVAILABLE: the store cannot write now (full disk, closed); nothing was acknowledged.
+ */
+export type CrsStateErrorCode =
+  | "PROJECT_NOT_FOUND"
+  | "PROJECT_EXISTS"
+  | "PROJECT_UID_MISMATCH"
+  | "REQUEST_ID_REUSED"
+  | "CHECKPOINT_NOT_FOUND"
+  | "CHECKPOINT_EXISTS"
+  | "INVALID_ARGUMENT"
+  | "PROJECT_DATA_LOSS"
+  | "JOURNAL_CORRUPTED"
+  | "SNAPSHOT_CORRUPTED"
+  | "REPAIR_FAILED"
+  | "STORE_UNAVAILABLE";
 
 /** A named crs-state failure: its code, and the request field at fault when input was bad. */
 export class CrsStateError extends Error {
@@ -12,4 +38,9 @@ export class CrsStateError extends Error {
   ) {
     super(`crs-state: ${message}`, options);
   }
+}
+
+/** True when `e` is a CrsStateError (optionally with code `code`). */
+export function isCrsStateError(e: unknown, code?: CrsStateErrorCode): e is CrsStateError {
+  return e instanceof CrsStateError && (code === undefined || e.code === code);
 }

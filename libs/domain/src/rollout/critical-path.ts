@@ -102,12 +102,15 @@ export function splitTasks(input: SplitInput): TaskSplit[] {
     const w = windows[taskOf[i] ?? -1];
     if (w === undefined) return;
     if (r.kind === "compacted") w.compactions += 1;
-    if (r.tsMs === null) return;
-    if (w.start === null) w.start = w.cursor = r.tsMs;
-    const t = taskOf[i] ?? -1;
-    lastSeen.set(t, Math.max(lastSeen.get(t) ?? r.tsMs, r.tsMs));
-    book(w, r.tsMs);
-    if (w.firstModel === null && isModelEmitted(r) && r.tsMs >= w.start) w.firstModel = r.tsMs - w.start;
+    if (r.tsMs !== null) {
+      if (w.start === null) w.start = w.cursor = r.tsMs;
+      const t = taskOf[i] ?? -1;
+      lastSeen.set(t, Math.max(lastSeen.get(t) ?? r.tsMs, r.tsMs));
+      book(w, r.tsMs);
+      if (w.firstModel === null && isModelEmitted(r) && r.tsMs >= w.start) w.firstModel = r.tsMs - w.start;
+    }
+    // An untimed call or output still opens or closes its call where it stands in the file, so
+    // an output written without a time ends its call's tool time at the last time seen before it.
     const call = callAt.get(i);
     if (call !== undefined && call.outputIndex !== null) w.outstanding.push(call);
     const answered = callOfOutput.get(i);

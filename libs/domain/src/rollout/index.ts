@@ -95,3 +95,19 @@ export {
   type Decision,
   type RetentionManifest,
 } from "./retention/types.js";
+export {
+  createPrng,
+  corpusRollouts,
+  generateRollout,
+  secretPlanter,
+  PLANTED_SECRET_MARKER,
+  DEFAULT_CORPUS_FROM_MS,
+  DEFAULT_CORPUS_SPAN_DAYS,
+  type Prng,
+  type CorpusOptions,
+  type GeneratedRollout,
+  type RolloutSpec,
+  type RolloutEra,
+  type SecretPlace,
+  type SecretPlanter,
+} from "./generate/index.js";

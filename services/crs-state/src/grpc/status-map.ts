@@ -1,12 +1,72 @@
 import { status } from "@grpc/grpc-js";
-import { RpcError, type ErrorMapper } from "@crs/runtime";
+import { ErrorReason, ErrorReasonSchema } from "@crs/contracts/gen/crs/state/v1/errors_pb";
+import { RpcError, reasonCatalog, type ErrorMapper, type StatusMapping } from "@crs/runtime";
+import { StateError, type StateErrorCode } from "@crs/domain/state";
 import { CrsStateError, type CrsStateErrorCode } from "../errors.js";
 
-/** The one mapping from crs-state error codes to gRPC status codes. */
-export const STATUS_OF: Record<CrsStateErrorCode, status> = {
-  PROJECT_NOT_FOUND: status.NOT_FOUND,
+/** Every code crs-state or its engine fails with. */
+export type CrsStateFailureCode = CrsStateErrorCode | StateErrorCode;
+
+/**
+ * The one mapping from crs-state and engine error codes to the gRPC code and the `ErrorReason`
+ * value clients branch on; a code without a row does not compile.
+ */
+export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<ErrorReason>>> = {
+  PROJECT_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.PROJECT_NOT_FOUND },
+  PROJECT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.PROJECT_ALREADY_EXISTS },
+  // The incarnation the caller expected is gone, though a project of that id exists.
+  PROJECT_UID_MISMATCH: { code: status.FAILED_PRECONDITION, reason: ErrorReason.PROJECT_NOT_FOUND },
+  REQUEST_ID_REUSED: { code: status.FAILED_PRECONDITION, reason: ErrorReason.REQUEST_ID_REUSED },
+  CHECKPOINT_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CHECKPOINT_NOT_FOUND },
+  CHECKPOINT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.ALREADY_EXISTS },
+  // Recovery stopped the project: it refuses calls until an operator acts.
+  PROJECT_DATA_LOSS: { code: status.DATA_LOSS, reason: ErrorReason.PROJECT_STOPPED },
+  JOURNAL_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.JOURNAL_CORRUPTED },
+  SNAPSHOT_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.PROJECT_STOPPED },
+  REPAIR_FAILED: { code: status.INTERNAL, reason: ErrorReason.INTERNAL },
+  STORE_UNAVAILABLE: { code: status.UNAVAILABLE, reason: ErrorReason.JOURNAL_DEGRADED },
+  INVALID_ARGUMENT: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
+  INVALID_CONFIG: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
+  INVALID_DELTA: { code: status.INVALID_ARGUMENT, reason: ErrorReason.DELTA_VALIDATION },
+  IMPORT_INVALID: { code: status.INVALID_ARGUMENT, reason: ErrorReason.IMPORT_INVALID },
+  HARD_SIGNAL_VIOLATION: { code: status.FAILED_PRECONDITION, reason: ErrorReason.HARD_SOFT_BOUNDARY },
+  DEPENDENCY_CYCLE: { code: status.FAILED_PRECONDITION, reason: ErrorReason.DEPENDENCY_CYCLE },
+  GENERATION_MISMATCH: { code: status.ABORTED, reason: ErrorReason.GENERATION_MISMATCH },
+  SNAPSHOT_STALE: { code: status.ABORTED, reason: ErrorReason.SNAPSHOT_STALE },
+  DELTA_CONFLICT: { code: status.ABORTED, reason: ErrorReason.DELTA_CONFLICT },
+  // The engine keeps a bounded ring of snapshots: a generation outside it is no longer retained.
+  SNAPSHOT_NOT_FOUND: { code: status.OUT_OF_RANGE, reason: ErrorReason.GENERATION_COMPACTED },
+  NODE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.INDEX_NOT_FOUND },
+  CONSTRAINT_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.INDEX_NOT_FOUND },
+  EDGE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.INDEX_NOT_FOUND },
+  CONSTRAINT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.ALREADY_EXISTS },
+  CLAUSE_CONFLICT: { code: status.ALREADY_EXISTS, reason: ErrorReason.CLAUSE_ID_CONFLICT },
+  CLAUSE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CLAUSE_NOT_FOUND },
+  // The similarity index is the bounded one clients fill; streaming totals cannot realistically reach 2^53.
+  CAPACITY_EXCEEDED: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.SIMILARITY_CAPACITY },
+  // A journal that does not replay to its recorded generation is corrupt.
+  REPLAY_DIVERGED: { code: status.DATA_LOSS, reason: ErrorReason.JOURNAL_CORRUPTED },
 };
 
-/** Turns a CrsStateError into the RpcError clients see; other errors are left to the runtime. */
-export const mapError: ErrorMapper = (error) =>
-  error instanceof CrsStateError ? new RpcError(STATUS_OF[error.code], error.code, error.message, error.metadata, { cause: error }) : undefined;
+/** The reasons crs-state sends, with the runtime's own failures placed in its enum. */
+export const reasons = reasonCatalog(ErrorReasonSchema, {
+  INVALID_ARGUMENT: ErrorReason.INVALID_ARGUMENT,
+  LIMIT_EXCEEDED: ErrorReason.LIMIT_EXCEEDED,
+  UNAUTHENTICATED: ErrorReason.UNAUTHENTICATED,
+  SHUTTING_DOWN: ErrorReason.SHUTTING_DOWN,
+  CANCELLED: ErrorReason.CANCELLED,
+  DEADLINE_EXCEEDED: ErrorReason.DEADLINE_EXCEEDED,
+  INTERNAL: ErrorReason.INTERNAL,
+});
+
+const rpcError = (code: CrsStateFailureCode, error: Error, metadata: Readonly<Record<string, string>>): RpcError => {
+  const row = STATUS_OF[code];
+  return new RpcError(row.code, reasons.of(row.reason), error.message, metadata, { cause: error });
+};
+
+/** Turns a CrsStateError or an engine StateError into the RpcError clients see; other errors are left to the runtime. */
+export const mapError: ErrorMapper = (error) => {
+  if (error instanceof CrsStateError) return rpcError(error.code, error, error.metadata);
+  if (error instanceof StateError) return rpcError(error.code, error, error.field === undefined ? {} : { field: error.field });
+  return undefined;
+};

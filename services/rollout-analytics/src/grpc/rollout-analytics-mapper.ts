@@ -8,10 +8,12 @@ import type {
   SigRow,
   TaskAnalytics,
   ToolClass as ClassToken,
+  TtftSource as TtftToken,
 } from "@crs/domain/rollout";
 import {
   Confidence,
   ToolClass,
+  TtftSource,
   type BehaviorSchema,
   type CallOutcomeSchema,
   type RolloutAnalyticsSchema,
@@ -32,6 +34,11 @@ const CLASS_ENUM: Record<ClassToken, ToolClass> = {
   malformed_envelope: ToolClass.MALFORMED_ENVELOPE,
   interrupted: ToolClass.INTERRUPTED,
   live_tail: ToolClass.LIVE_TAIL,
+};
+
+const TTFT_SOURCE_ENUM: Record<TtftToken, TtftSource> = {
+  producer: TtftSource.PRODUCER,
+  first_model_record: TtftSource.FIRST_MODEL_RECORD,
 };
 
 const CONFIDENCE_ENUM: Record<ConfidenceToken, Confidence> = {
@@ -71,6 +78,9 @@ function taskMessage(t: TaskAnalytics): MessageInitShape<typeof TaskAnalyticsSch
     classes: countMap(t.classes),
     critical: t.critical.map((c) => ({ category: c.category, ms: int64(c.ms) })),
     trailingEmptyAbort: t.trailingEmptyAbort,
+    implicit: t.implicit,
+    ttftSource: t.ttftSource === null ? TtftSource.UNSPECIFIED : TTFT_SOURCE_ENUM[t.ttftSource],
+    rolledBack: t.rolledBack,
   };
 }
 

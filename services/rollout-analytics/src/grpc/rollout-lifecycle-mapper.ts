@@ -52,6 +52,10 @@ function taskMessage(t: FoldedTask): MessageInitShape<typeof LifecycleTaskSchema
     reason: t.reason,
     durationMs: int64(t.durationMs),
     trailingEmptyAbort: t.trailingEmptyAbort,
+    implicit: t.implicit,
+    errorClass: t.errorClass ?? "",
+    repaired: t.repaired,
+    rolledBack: t.rolledBack,
   };
 }
 

@@ -72,3 +72,12 @@ test("fold report JSON marks implicit tasks and the class of an ending error", (
   const json = foldReportJson(fold(foldEventsOf(records), { fresh: false })) as { tasks: Record<string, unknown>[] };
   assert.deepEqual(json.tasks.map((t) => [t["turn_id"], t["implicit"], t["error_class"]]), [["implicit:1", true, undefined], ["a", undefined, "http_connection_failed"]], "task flags");
 });
+
+test("a UTF-8 BOM before the first line is stripped, so the rollout keeps its provider row and cwd", () => {
+  // The reference cannot decode a BOM-prefixed line: it would skip the session_meta and file the
+  // rollout under "unknown unknown" with no cwd. We read the line (docs/divergences.md).
+  const rollout = collectRollout([`\uFEFF${metaLine("bom", { model_provider: "openai", cli_version: "0.135.0", cwd: "/repo" })}`, startLine(0, "t"), completeLine(1, "t")]);
+  assert.deepEqual([rollout.meta?.provider, rollout.meta?.cliVersion, rollout.meta?.cwd], ["openai", "0.135.0", "/repo"], "meta read through the BOM");
+  const r = lifecycleReport(partialOfRollout({ rollout, fresh: false }), { root: "/r" });
+  assert.deepEqual(Object.keys(r.by_provider_version), ["openai 0.135.0"], "its own provider row");
+});

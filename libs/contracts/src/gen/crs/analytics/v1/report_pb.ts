@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/analytics/v1/report.proto.
  */
 export const file_crs_analytics_v1_report: GenFile = /*@__PURE__*/
-  fileDesc("Ch1jcnMvYW5hbHl0aWNzL3YxL3JlcG9ydC5wcm90bxIQY3JzLmFuYWx5dGljcy52MSKNAQoOTGlmZWN5Y2xlRXZlbnQSMgoEa2luZBgBIAEoDjIkLmNycy5hbmFseXRpY3MudjEuTGlmZWN5Y2xlRXZlbnRLaW5kEg8KB3R1cm5faWQYAiABKAkSEQoJdGltZXN0YW1wGAMgASgJEg4KBnJlYXNvbhgEIAEoCRITCgtkdXJhdGlvbl9tcxgFIAEoAyLrAQoNTGlmZWN5Y2xlVGFzaxIPCgd0dXJuX2lkGAEgASgJEhIKCnN0YXJ0ZWRfYXQYAiABKAkSEAoIZW5kZWRfYXQYAyABKAkSLgoHb3V0Y29tZRgEIAEoDjIdLmNycy5hbmFseXRpY3MudjEuVGFza091dGNvbWUSMAoKcHJvdmVuYW5jZRgFIAEoDjIcLmNycy5hbmFseXRpY3MudjEuUHJvdmVuYW5jZRIOCgZyZWFzb24YBiABKAkSEwoLZHVyYXRpb25fbXMYByABKAMSHAoUdHJhaWxpbmdfZW1wdHlfYWJvcnQYCCABKAgi5wEKD0xpZmVjeWNsZVJlcG9ydBIuCgV0YXNrcxgBIAMoCzIfLmNycy5hbmFseXRpY3MudjEuTGlmZWN5Y2xlVGFzaxIdChVzdWJzdGFudGl2ZV9jb21wbGV0ZWQYAiABKAgSJQodY29tcGxldGVkX3dpdGhfdHJhaWxpbmdfYWJvcnQYAyABKAgSMQoHb3JwaGFucxgEIAMoCzIgLmNycy5hbmFseXRpY3MudjEuTGlmZWN5Y2xlRXZlbnQSDgoGcmV1c2VkGAUgAygJEhsKE211bHRpcGx5X3Rlcm1pbmF0ZWQYBiADKAkikAEKC1JvbGxvdXRNZXRhEhIKCnJvbGxvdXRfaWQYASABKAkSEAoIcHJvdmlkZXIYAiABKAkSEwoLY2xpX3ZlcnNpb24YAyABKAkSCwoDY3dkGAQgASgJEhIKCm9yaWdpbmF0b3IYBSABKAkSDgoGc291cmNlGAYgASgJEhUKDXRocmVhZF9zb3VyY2UYByABKAki2wIKBkNvdW50cxIQCghyb2xsb3V0cxgBIAEoBBIOCgZzdGFydHMYAiABKAQSGAoQdW5tYXRjaGVkX2JlZm9yZRgDIAEoBBIZChFyb2xsb3V0c193aXRoX2dhcBgEIAEoBBISCgpzdXBlcnNlZGVkGAUgASgEEhUKDXByb2Nlc3NfZGVhdGgYBiABKAQSDAoEbGl2ZRgHIAEoBBIQCghjb21wbGV0ZRgIIAEoBBIPCgdhYm9ydGVkGAkgASgEEiUKHWNvbXBsZXRlZF93aXRoX3RyYWlsaW5nX2Fib3J0GAogASgEEh0KFXN1YnN0YW50aXZlX2NvbXBsZXRlZBgLIAEoBBIaChJ1bmNsYXNzaWZpZWRfYWZ0ZXIYDCABKAQSDwoHb3JwaGFucxgNIAEoBBIOCgZyZXVzZWQYDiABKAQSGwoTbXVsdGlwbHlfdGVybWluYXRlZBgPIAEoBCKtAgoMQ29ycHVzUmVwb3J0EgwKBHJvb3QYASABKAkSDwoHc2Nhbm5lZBgCIAEoBBISCgp1bnJlYWRhYmxlGAMgASgEEigKBnRvdGFscxgEIAEoCzIYLmNycy5hbmFseXRpY3MudjEuQ291bnRzElIKE2J5X3Byb3ZpZGVyX3ZlcnNpb24YBSADKAsyNS5jcnMuYW5hbHl0aWNzLnYxLkNvcnB1c1JlcG9ydC5CeVByb3ZpZGVyVmVyc2lvbkVudHJ5EhgKEGFsbF9zdGFydHNfdHlwZWQYBiABKAgaUgoWQnlQcm92aWRlclZlcnNpb25FbnRyeRILCgNrZXkYASABKAkSJwoFdmFsdWUYAiABKAsyGC5jcnMuYW5hbHl0aWNzLnYxLkNvdW50czoCOAEigAEKCEVudmVsb3BlEiwKBGtpbmQYASABKA4yHi5jcnMuYW5hbHl0aWNzLnYxLkVudmVsb3BlS2luZBIQCghoYXNfZXhpdBgCIAEoCBIRCglleGl0X2NvZGUYAyABKAMSDgoGd2FsbF9zGAQgASgBEhEKCXRpbWVkX291dBgFIAEoCCLEAQoLQ2FsbE91dGNvbWUSDwoHdHVybl9pZBgBIAEoCRIMCgR0b29sGAIgASgJEjYKCnRvb2xfY2xhc3MYAyABKA4yGy5jcnMuYW5hbHl0aWNzLnYxLlRvb2xDbGFzc1IFY2xhc3MSDgoGcmVhc29uGAQgASgJEjAKCmNvbmZpZGVuY2UYBSABKA4yHC5jcnMuYW5hbHl0aWNzLnYxLkNvbmZpZGVuY2USDwoHc3Bhbl9tcxgGIAEoAxILCgNzaWcYByABKAkiKwoLQ29udHJpYnV0b3ISEAoIY2F0ZWdvcnkYASABKAkSCgoCbXMYAiABKAMi+AMKDVRhc2tBbmFseXRpY3MSDwoHdHVybl9pZBgBIAEoCRIuCgdvdXRjb21lGAIgASgOMh0uY3JzLmFuYWx5dGljcy52MS5UYXNrT3V0Y29tZRIwCgpwcm92ZW5hbmNlGAMgASgOMhwuY3JzLmFuYWx5dGljcy52MS5Qcm92ZW5hbmNlEg8KB3dhbGxfbXMYBCABKAMSEwoLcmVjb3JkZWRfbXMYBSABKAMSDwoHdHRmdF9tcxgGIAEoAxIPCgd0b29sX21zGAcgASgDEg8KB3dhaXRfbXMYCCABKAMSEAoIbW9kZWxfbXMYCSABKAMSDwoHaWRsZV9tcxgKIAEoAxISCgp0b29sX2NhbGxzGAsgASgEEhMKC2NvbXBhY3Rpb25zGAwgASgEEhEKCWlkbGVfZ2FwcxgNIAEoBBI9CgdjbGFzc2VzGA4gAygLMiwuY3JzLmFuYWx5dGljcy52MS5UYXNrQW5hbHl0aWNzLkNsYXNzZXNFbnRyeRIvCghjcml0aWNhbBgPIAMoCzIdLmNycy5hbmFseXRpY3MudjEuQ29udHJpYnV0b3ISHAoUdHJhaWxpbmdfZW1wdHlfYWJvcnQYECABKAgaLgoMQ2xhc3Nlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEiMgoGU2lnUm93EgsKA3NpZxgBIAEoCRIMCgR0b29sGAIgASgJEg0KBWNvdW50GAMgASgEIicKCENodXJuUm93EgwKBHBhdGgYASABKAkSDQoFY291bnQYAiABKAQivwIKCEJlaGF2aW9yEhUKDXRpbWVvdXRfa2lsbHMYASABKAQSEwoLc2xlZXBfcG9sbHMYAiABKAQSEgoKc3RhbGxfZ2FwcxgDIAEoBBIRCgltYXhfZ2FwX3MYBCABKAESMQoPcmVwZWF0X2ZhaWx1cmVzGAUgAygLMhguY3JzLmFuYWx5dGljcy52MS5TaWdSb3cSGgoSbWF4X3JlcGVhdF9mYWlsdXJlGAYgASgEEi8KDXN1Y2Nlc3NfbG9vcHMYByADKAsyGC5jcnMuYW5hbHl0aWNzLnYxLlNpZ1JvdxIYChBtYXhfc3VjY2Vzc19sb29wGAggASgEEi4KCmVkaXRfY2h1cm4YCSADKAsyGi5jcnMuYW5hbHl0aWNzLnYxLkNodXJuUm93EhYKDm1heF9lZGl0X2NodXJuGAogASgEIqMCChBSb2xsb3V0QW5hbHl0aWNzEisKBG1ldGEYASABKAsyHS5jcnMuYW5hbHl0aWNzLnYxLlJvbGxvdXRNZXRhEi4KBXRhc2tzGAIgAygLMh8uY3JzLmFuYWx5dGljcy52MS5UYXNrQW5hbHl0aWNzEg0KBWNhbGxzGAMgASgEEi8KCG91dGNvbWVzGAQgAygLMh0uY3JzLmFuYWx5dGljcy52MS5DYWxsT3V0Y29tZRIsCghiZWhhdmlvchgFIAEoCzIaLmNycy5hbmFseXRpY3MudjEuQmVoYXZpb3ISHQoVc3Vic3RhbnRpdmVfY29tcGxldGVkGAYgASgIEiUKHWNvbXBsZXRlZF93aXRoX3RyYWlsaW5nX2Fib3J0GAcgASgIIlkKC1BlcmNlbnRpbGVzEgkKAW4YASABKAQSCwoDcDUwGAIgASgBEgsKA3A5MBgDIAEoARILCgNwOTUYBCABKAESCwoDcDk5GAUgASgBEgsKA21heBgGIAEoASJiCglSZWFzb25Sb3cSNgoKdG9vbF9jbGFzcxgBIAEoDjIbLmNycy5hbmFseXRpY3MudjEuVG9vbENsYXNzUgVjbGFzcxIOCgZyZWFzb24YAiABKAkSDQoFY291bnQYAyABKAQiSAoHVG9vbEFnZxINCgVjYWxscxgBIAEoBBIKCgJtcxgCIAEoAxIQCghmYWlsdXJlcxgDIAEoBBIQCgh0aW1lb3V0cxgEIAEoBCK/AQoLVGFza091dGxpZXISDwoHc2Vzc2lvbhgBIAEoCRIPCgd0dXJuX2lkGAIgASgJEi4KB291dGNvbWUYAyABKA4yHS5jcnMuYW5hbHl0aWNzLnYxLlRhc2tPdXRjb21lEhIKCmR1cmF0aW9uX3MYBCABKAESDgoGdHRmdF9zGAUgASgBEg4KBmlkbGVfcxgGIAEoARIqCgN0b3AYByADKAsyHS5jcnMuYW5hbHl0aWNzLnYxLkNvbnRyaWJ1dG9yIjgKB0ZpbmRpbmcSDgoGcmVhc29uGAEgASgJEg0KBWNvdW50GAIgASgEEg4KBmFjdGlvbhgDIAEoCSL4AQoMUmVzdW1lQ29ob3J0Eg8KB3N0YXJ0ZWQYASABKAQSGwoTdXNlZnVsX3dvcmtfcmVhY2hlZBgCIAEoBBIRCgljb21wbGV0ZWQYAyABKAQSDwoHY3Jhc2hlZBgEIAEoBBISCgpzdXBlcnNlZGVkGAUgASgEEksKD2ZhaWx1cmVfcmVhc29ucxgGIAMoCzIyLmNycy5hbmFseXRpY3MudjEuUmVzdW1lQ29ob3J0LkZhaWx1cmVSZWFzb25zRW50cnkaNQoTRmFpbHVyZVJlYXNvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAQ6AjgBItQGCg9BbmFseXRpY3NDb3JwdXMSDAoEcm9vdBgBIAEoCRIQCghzZXNzaW9ucxgCIAEoBBISCgp1bnJlYWRhYmxlGAMgASgEEg0KBXRhc2tzGAQgASgEEhEKCWNvbXBsZXRlZBgFIAEoBBISCgp0b29sX2NhbGxzGAYgASgEEi8KCGR1cmF0aW9uGAcgASgLMh0uY3JzLmFuYWx5dGljcy52MS5QZXJjZW50aWxlcxIrCgR0dGZ0GAggASgLMh0uY3JzLmFuYWx5dGljcy52MS5QZXJjZW50aWxlcxJBCghvdXRjb21lcxgJIAMoCzIvLmNycy5hbmFseXRpY3MudjEuQW5hbHl0aWNzQ29ycHVzLk91dGNvbWVzRW50cnkSPwoHY2xhc3NlcxgKIAMoCzIuLmNycy5hbmFseXRpY3MudjEuQW5hbHl0aWNzQ29ycHVzLkNsYXNzZXNFbnRyeRIsCgdyZWFzb25zGAsgAygLMhsuY3JzLmFuYWx5dGljcy52MS5SZWFzb25Sb3cSPgoHYnlfdG9vbBgMIAMoCzItLmNycy5hbmFseXRpY3MudjEuQW5hbHl0aWNzQ29ycHVzLkJ5VG9vbEVudHJ5EjAKCXRvcF90YXNrcxgNIAMoCzIdLmNycy5hbmFseXRpY3MudjEuVGFza091dGxpZXISFQoNdGltZW91dF9raWxscxgOIAEoBBITCgtzbGVlcF9wb2xscxgPIAEoBBISCgpzdGFsbF9nYXBzGBAgASgEEisKCGZpbmRpbmdzGBEgAygLMhkuY3JzLmFuYWx5dGljcy52MS5GaW5kaW5nEj0KFWZyZXNoX2hlYWRsZXNzX3Jlc3VtZRgSIAEoCzIeLmNycy5hbmFseXRpY3MudjEuUmVzdW1lQ29ob3J0Gi8KDU91dGNvbWVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ARouCgxDbGFzc2VzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ARpICgtCeVRvb2xFbnRyeRILCgNrZXkYASABKAkSKAoFdmFsdWUYAiABKAsyGS5jcnMuYW5hbHl0aWNzLnYxLlRvb2xBZ2c6AjgBIroBCgxIZWFsdGhUb3RhbHMSDQoFdHVybnMYASABKAQSEgoKdG9vbF9jYWxscxgCIAEoBBIbChN0b29sX2NhbGxzX3Blcl90dXJuGAMgASgBEhcKD3plcm9fdG9vbF90dXJucxgEIAEoBBIWCg56ZXJvX3Rvb2xfcmF0ZRgFIAEoARIPCgdhYm9ydGVkGAYgASgEEhIKCnN1cGVyc2VkZWQYByABKAQSFAoMdW50ZXJtaW5hdGVkGAggASgEIrABCg9Db21wYWN0aW9uU3RhdHMSDgoGZXZlbnRzGAEgASgEEg4KBmJ1ZGdldBgCIAEoBBIVCg1vY2N1cGFuY3lfcDUwGAMgASgEEhUKDW9jY3VwYW5jeV9wOTAYBCABKAQSFwoPbmVhcl9idWRnZXRfOTZrGAUgASgEEh0KFW5lYXJfd2luZG93XzIwMGtfcGx1cxgGIAEoBBIXCg9wcmVtYXR1cmVfbHQ0MGsYByABKAQiWAoQR3VhcmRSZWZ1c2FsTG9vcBIPCgdzZXNzaW9uGAEgASgJEg0KBW1vZGVsGAIgASgJEhUKDXJlZnVzZWRfdHVybnMYAyABKAQSDQoFdHVybnMYBCABKAQiawoNVHVybkluZmxhdGlvbhIPCgdzZXNzaW9uGAEgASgJEg0KBW1vZGVsGAIgASgJEg0KBXR1cm5zGAMgASgEEhIKCnRvb2xfY2FsbHMYBCABKAQSFwoPemVyb190b29sX3R1cm5zGAUgASgEIpUCCg1TZXNzaW9uSGVhbHRoEg8KB3Nlc3Npb24YASABKAkSDQoFbW9kZWwYAiABKAkSDQoFdHVybnMYAyABKAQSEgoKdG9vbF9jYWxscxgEIAEoBBJACgl6ZXJvX3Rvb2wYBSADKAsyLS5jcnMuYW5hbHl0aWNzLnYxLlNlc3Npb25IZWFsdGguWmVyb1Rvb2xFbnRyeRIPCgdhYm9ydGVkGAYgASgEEhIKCnN1cGVyc2VkZWQYByABKAQSFAoMdW50ZXJtaW5hdGVkGAggASgEEhMKC2NvbXBhY3Rpb25zGAkgAygEGi8KDVplcm9Ub29sRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ASLkAwoMSGVhbHRoUmVwb3J0Eg4KBnNjaGVtYRgBIAEoCRIbChNzZXNzaW9uc193aXRoX3R1cm5zGAIgASgEEi4KBnRvdGFscxgDIAEoCzIeLmNycy5hbmFseXRpY3MudjEuSGVhbHRoVG90YWxzElIKE3plcm9fdG9vbF9icmVha2Rvd24YBCADKAsyNS5jcnMuYW5hbHl0aWNzLnYxLkhlYWx0aFJlcG9ydC5aZXJvVG9vbEJyZWFrZG93bkVudHJ5EjUKCmNvbXBhY3Rpb24YBSABKAsyIS5jcnMuYW5hbHl0aWNzLnYxLkNvbXBhY3Rpb25TdGF0cxI/ChNndWFyZF9yZWZ1c2FsX2xvb3BzGAYgAygLMiIuY3JzLmFuYWx5dGljcy52MS5HdWFyZFJlZnVzYWxMb29wEjcKDnR1cm5faW5mbGF0aW9uGAcgAygLMh8uY3JzLmFuYWx5dGljcy52MS5UdXJuSW5mbGF0aW9uEg0KBWZsYWdzGAggAygJEhUKDXNjYW5uZWRfZmlsZXMYCSABKAQSEgoKdW5yZWFkYWJsZRgKIAEoBBo4ChZaZXJvVG9vbEJyZWFrZG93bkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEitgIKDVJvbGxvdXRDZW5zdXMSSAoNcGF5bG9hZF90eXBlcxgBIAMoCzIxLmNycy5hbmFseXRpY3MudjEuUm9sbG91dENlbnN1cy5QYXlsb2FkVHlwZXNFbnRyeRJXChV1bmtub3duX3BheWxvYWRfdHlwZXMYAiADKAsyOC5jcnMuYW5hbHl0aWNzLnYxLlJvbGxvdXRDZW5zdXMuVW5rbm93blBheWxvYWRUeXBlc0VudHJ5EhEKCXRvcm5fdGFpbBgDIAEoCBozChFQYXlsb2FkVHlwZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAQ6AjgBGjoKGFVua25vd25QYXlsb2FkVHlwZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAQ6AjgBKrQBCgtUYXNrT3V0Y29tZRIcChhUQVNLX09VVENPTUVfVU5TUEVDSUZJRUQQABIZChVUQVNLX09VVENPTUVfQ09NUExFVEUQARIYChRUQVNLX09VVENPTUVfQUJPUlRFRBACEhsKF1RBU0tfT1VUQ09NRV9TVVBFUlNFREVEEAMSHgoaVEFTS19PVVRDT01FX1BST0NFU1NfREVBVEgQBBIVChFUQVNLX09VVENPTUVfTElWRRAFKl0KClByb3ZlbmFuY2USGgoWUFJPVkVOQU5DRV9VTlNQRUNJRklFRBAAEhcKE1BST1ZFTkFOQ0VfT0JTRVJWRUQQARIaChZQUk9WRU5BTkNFX1NZTlRIRVNJWkVEEAIqsAEKEkxpZmVjeWNsZUV2ZW50S2luZBIkCiBMSUZFQ1lDTEVfRVZFTlRfS0lORF9VTlNQRUNJRklFRBAAEiUKIUxJRkVDWUNMRV9FVkVOVF9LSU5EX1RBU0tfU1RBUlRFRBABEiYKIkxJRkVDWUNMRV9FVkVOVF9LSU5EX1RBU0tfQ09NUExFVEUQAhIlCiFMSUZFQ1lDTEVfRVZFTlRfS0lORF9UVVJOX0FCT1JURUQQAyqhAgoJVG9vbENsYXNzEhoKFlRPT0xfQ0xBU1NfVU5TUEVDSUZJRUQQABIRCg1UT09MX0NMQVNTX09LEAESIAocVE9PTF9DTEFTU19FWFBFQ1RFRF9ORUdBVElWRRACEhsKF1RPT0xfQ0xBU1NfQ09OVFJPTF9FWElUEAMSFgoSVE9PTF9DTEFTU19GQUlMVVJFEAQSFgoSVE9PTF9DTEFTU19USU1FT1VUEAUSHQoZVE9PTF9DTEFTU19NSVNTSU5HX1JFU1VMVBAGEiEKHVRPT0xfQ0xBU1NfTUFMRk9STUVEX0VOVkVMT1BFEAcSGgoWVE9PTF9DTEFTU19JTlRFUlJVUFRFRBAIEhgKFFRPT0xfQ0xBU1NfTElWRV9UQUlMEAkqcgoKQ29uZmlkZW5jZRIaChZDT05GSURFTkNFX1VOU1BFQ0lGSUVEEAASFwoTQ09ORklERU5DRV9PQlNFUlZFRBABEhYKEkNPTkZJREVOQ0VfQVNTVU1FRBACEhcKE0NPTkZJREVOQ0VfSU5GRVJSRUQQAyqaAQoMRW52ZWxvcGVLaW5kEh0KGUVOVkVMT1BFX0tJTkRfVU5TUEVDSUZJRUQQABIcChhFTlZFTE9QRV9LSU5EX1NUUlVDVFVSRUQQARIWChJFTlZFTE9QRV9LSU5EX1RFWFQQAhIYChRFTlZFTE9QRV9LSU5EX09QQVFVRRADEhsKF0VOVkVMT1BFX0tJTkRfTUFMRk9STUVEEARiBnByb3RvMw");
+  fileDesc("Ch1jcnMvYW5hbHl0aWNzL3YxL3JlcG9ydC5wcm90bxIQY3JzLmFuYWx5dGljcy52MSKNAQoOTGlmZWN5Y2xlRXZlbnQSMgoEa2luZBgBIAEoDjIkLmNycy5hbmFseXRpY3MudjEuTGlmZWN5Y2xlRXZlbnRLaW5kEg8KB3R1cm5faWQYAiABKAkSEQoJdGltZXN0YW1wGAMgASgJEg4KBnJlYXNvbhgEIAEoCRITCgtkdXJhdGlvbl9tcxgFIAEoAyK5AgoNTGlmZWN5Y2xlVGFzaxIPCgd0dXJuX2lkGAEgASgJEhIKCnN0YXJ0ZWRfYXQYAiABKAkSEAoIZW5kZWRfYXQYAyABKAkSLgoHb3V0Y29tZRgEIAEoDjIdLmNycy5hbmFseXRpY3MudjEuVGFza091dGNvbWUSMAoKcHJvdmVuYW5jZRgFIAEoDjIcLmNycy5hbmFseXRpY3MudjEuUHJvdmVuYW5jZRIOCgZyZWFzb24YBiABKAkSEwoLZHVyYXRpb25fbXMYByABKAMSHAoUdHJhaWxpbmdfZW1wdHlfYWJvcnQYCCABKAgSEAoIaW1wbGljaXQYCSABKAgSEwoLZXJyb3JfY2xhc3MYCiABKAkSEAoIcmVwYWlyZWQYCyABKAgSEwoLcm9sbGVkX2JhY2sYDCABKAgi5wEKD0xpZmVjeWNsZVJlcG9ydBIuCgV0YXNrcxgBIAMoCzIfLmNycy5hbmFseXRpY3MudjEuTGlmZWN5Y2xlVGFzaxIdChVzdWJzdGFudGl2ZV9jb21wbGV0ZWQYAiABKAgSJQodY29tcGxldGVkX3dpdGhfdHJhaWxpbmdfYWJvcnQYAyABKAgSMQoHb3JwaGFucxgEIAMoCzIgLmNycy5hbmFseXRpY3MudjEuTGlmZWN5Y2xlRXZlbnQSDgoGcmV1c2VkGAUgAygJEhsKE211bHRpcGx5X3Rlcm1pbmF0ZWQYBiADKAkikAEKC1JvbGxvdXRNZXRhEhIKCnJvbGxvdXRfaWQYASABKAkSEAoIcHJvdmlkZXIYAiABKAkSEwoLY2xpX3ZlcnNpb24YAyABKAkSCwoDY3dkGAQgASgJEhIKCm9yaWdpbmF0b3IYBSABKAkSDgoGc291cmNlGAYgASgJEhUKDXRocmVhZF9zb3VyY2UYByABKAkinQMKBkNvdW50cxIQCghyb2xsb3V0cxgBIAEoBBIOCgZzdGFydHMYAiABKAQSGAoQdW5tYXRjaGVkX2JlZm9yZRgDIAEoBBIZChFyb2xsb3V0c193aXRoX2dhcBgEIAEoBBISCgpzdXBlcnNlZGVkGAUgASgEEhUKDXByb2Nlc3NfZGVhdGgYBiABKAQSDAoEbGl2ZRgHIAEoBBIQCghjb21wbGV0ZRgIIAEoBBIPCgdhYm9ydGVkGAkgASgEEiUKHWNvbXBsZXRlZF93aXRoX3RyYWlsaW5nX2Fib3J0GAogASgEEh0KFXN1YnN0YW50aXZlX2NvbXBsZXRlZBgLIAEoBBIaChJ1bmNsYXNzaWZpZWRfYWZ0ZXIYDCABKAQSDwoHb3JwaGFucxgNIAEoBBIOCgZyZXVzZWQYDiABKAQSGwoTbXVsdGlwbHlfdGVybWluYXRlZBgPIAEoBBIQCghpbXBsaWNpdBgQIAEoBBIdChVpbXBsaWNpdF91bnRlcm1pbmF0ZWQYESABKAQSDwoHZXJyb3JlZBgSIAEoBCKtAgoMQ29ycHVzUmVwb3J0EgwKBHJvb3QYASABKAkSDwoHc2Nhbm5lZBgCIAEoBBISCgp1bnJlYWRhYmxlGAMgASgEEigKBnRvdGFscxgEIAEoCzIYLmNycy5hbmFseXRpY3MudjEuQ291bnRzElIKE2J5X3Byb3ZpZGVyX3ZlcnNpb24YBSADKAsyNS5jcnMuYW5hbHl0aWNzLnYxLkNvcnB1c1JlcG9ydC5CeVByb3ZpZGVyVmVyc2lvbkVudHJ5EhgKEGFsbF9zdGFydHNfdHlwZWQYBiABKAgaUgoWQnlQcm92aWRlclZlcnNpb25FbnRyeRILCgNrZXkYASABKAkSJwoFdmFsdWUYAiABKAsyGC5jcnMuYW5hbHl0aWNzLnYxLkNvdW50czoCOAEixAEKC0NhbGxPdXRjb21lEg8KB3R1cm5faWQYASABKAkSDAoEdG9vbBgCIAEoCRI2Cgp0b29sX2NsYXNzGAMgASgOMhsuY3JzLmFuYWx5dGljcy52MS5Ub29sQ2xhc3NSBWNsYXNzEg4KBnJlYXNvbhgEIAEoCRIwCgpjb25maWRlbmNlGAUgASgOMhwuY3JzLmFuYWx5dGljcy52MS5Db25maWRlbmNlEg8KB3NwYW5fbXMYBiABKAMSCwoDc2lnGAcgASgJIisKC0NvbnRyaWJ1dG9yEhAKCGNhdGVnb3J5GAEgASgJEgoKAm1zGAIgASgDItIECg1UYXNrQW5hbHl0aWNzEg8KB3R1cm5faWQYASABKAkSLgoHb3V0Y29tZRgCIAEoDjIdLmNycy5hbmFseXRpY3MudjEuVGFza091dGNvbWUSMAoKcHJvdmVuYW5jZRgDIAEoDjIcLmNycy5hbmFseXRpY3MudjEuUHJvdmVuYW5jZRIPCgd3YWxsX21zGAQgASgDEhMKC3JlY29yZGVkX21zGAUgASgDEg8KB3R0ZnRfbXMYBiABKAMSDwoHdG9vbF9tcxgHIAEoAxIPCgd3YWl0X21zGAggASgDEhAKCG1vZGVsX21zGAkgASgDEg8KB2lkbGVfbXMYCiABKAMSEgoKdG9vbF9jYWxscxgLIAEoBBITCgtjb21wYWN0aW9ucxgMIAEoBBIRCglpZGxlX2dhcHMYDSABKAQSPQoHY2xhc3NlcxgOIAMoCzIsLmNycy5hbmFseXRpY3MudjEuVGFza0FuYWx5dGljcy5DbGFzc2VzRW50cnkSLwoIY3JpdGljYWwYDyADKAsyHS5jcnMuYW5hbHl0aWNzLnYxLkNvbnRyaWJ1dG9yEhwKFHRyYWlsaW5nX2VtcHR5X2Fib3J0GBAgASgIEhAKCGltcGxpY2l0GBEgASgIEjEKC3R0ZnRfc291cmNlGBIgASgOMhwuY3JzLmFuYWx5dGljcy52MS5UdGZ0U291cmNlEhMKC3JvbGxlZF9iYWNrGBMgASgIGi4KDENsYXNzZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAQ6AjgBIjIKBlNpZ1JvdxILCgNzaWcYASABKAkSDAoEdG9vbBgCIAEoCRINCgVjb3VudBgDIAEoBCInCghDaHVyblJvdxIMCgRwYXRoGAEgASgJEg0KBWNvdW50GAIgASgEIr8CCghCZWhhdmlvchIVCg10aW1lb3V0X2tpbGxzGAEgASgEEhMKC3NsZWVwX3BvbGxzGAIgASgEEhIKCnN0YWxsX2dhcHMYAyABKAQSEQoJbWF4X2dhcF9zGAQgASgBEjEKD3JlcGVhdF9mYWlsdXJlcxgFIAMoCzIYLmNycy5hbmFseXRpY3MudjEuU2lnUm93EhoKEm1heF9yZXBlYXRfZmFpbHVyZRgGIAEoBBIvCg1zdWNjZXNzX2xvb3BzGAcgAygLMhguY3JzLmFuYWx5dGljcy52MS5TaWdSb3cSGAoQbWF4X3N1Y2Nlc3NfbG9vcBgIIAEoBBIuCgplZGl0X2NodXJuGAkgAygLMhouY3JzLmFuYWx5dGljcy52MS5DaHVyblJvdxIWCg5tYXhfZWRpdF9jaHVybhgKIAEoBCK/AgoQUm9sbG91dEFuYWx5dGljcxIrCgRtZXRhGAEgASgLMh0uY3JzLmFuYWx5dGljcy52MS5Sb2xsb3V0TWV0YRIuCgV0YXNrcxgCIAMoCzIfLmNycy5hbmFseXRpY3MudjEuVGFza0FuYWx5dGljcxINCgVjYWxscxgDIAEoBBIvCghvdXRjb21lcxgEIAMoCzIdLmNycy5hbmFseXRpY3MudjEuQ2FsbE91dGNvbWUSLAoIYmVoYXZpb3IYBSABKAsyGi5jcnMuYW5hbHl0aWNzLnYxLkJlaGF2aW9yEh0KFXN1YnN0YW50aXZlX2NvbXBsZXRlZBgGIAEoCBIlCh1jb21wbGV0ZWRfd2l0aF90cmFpbGluZ19hYm9ydBgHIAEoCBIaChJvdXRjb21lc190cnVuY2F0ZWQYCCABKAgiWQoLUGVyY2VudGlsZXMSCQoBbhgBIAEoBBILCgNwNTAYAiABKAESCwoDcDkwGAMgASgBEgsKA3A5NRgEIAEoARILCgNwOTkYBSABKAESCwoDbWF4GAYgASgBImIKCVJlYXNvblJvdxI2Cgp0b29sX2NsYXNzGAEgASgOMhsuY3JzLmFuYWx5dGljcy52MS5Ub29sQ2xhc3NSBWNsYXNzEg4KBnJlYXNvbhgCIAEoCRINCgVjb3VudBgDIAEoBCJICgdUb29sQWdnEg0KBWNhbGxzGAEgASgEEgoKAm1zGAIgASgDEhAKCGZhaWx1cmVzGAMgASgEEhAKCHRpbWVvdXRzGAQgASgEIs8BCgtUYXNrT3V0bGllchIPCgdzZXNzaW9uGAEgASgJEg8KB3R1cm5faWQYAiABKAkSLgoHb3V0Y29tZRgDIAEoDjIdLmNycy5hbmFseXRpY3MudjEuVGFza091dGNvbWUSEgoKZHVyYXRpb25fcxgEIAEoARITCgZ0dGZ0X3MYBSABKAFIAIgBARIOCgZpZGxlX3MYBiABKAESKgoDdG9wGAcgAygLMh0uY3JzLmFuYWx5dGljcy52MS5Db250cmlidXRvckIJCgdfdHRmdF9zIjgKB0ZpbmRpbmcSDgoGcmVhc29uGAEgASgJEg0KBWNvdW50GAIgASgEEg4KBmFjdGlvbhgDIAEoCSL4AQoMUmVzdW1lQ29ob3J0Eg8KB3N0YXJ0ZWQYASABKAQSGwoTdXNlZnVsX3dvcmtfcmVhY2hlZBgCIAEoBBIRCgljb21wbGV0ZWQYAyABKAQSDwoHY3Jhc2hlZBgEIAEoBBISCgpzdXBlcnNlZGVkGAUgASgEEksKD2ZhaWx1cmVfcmVhc29ucxgGIAMoCzIyLmNycy5hbmFseXRpY3MudjEuUmVzdW1lQ29ob3J0LkZhaWx1cmVSZWFzb25zRW50cnkaNQoTRmFpbHVyZVJlYXNvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAQ6AjgBItQGCg9BbmFseXRpY3NDb3JwdXMSDAoEcm9vdBgBIAEoCRIQCghzZXNzaW9ucxgCIAEoBBISCgp1bnJlYWRhYmxlGAMgASgEEg0KBXRhc2tzGAQgASgEEhEKCWNvbXBsZXRlZBgFIAEoBBISCgp0b29sX2NhbGxzGAYgASgEEi8KCGR1cmF0aW9uGAcgASgLMh0uY3JzLmFuYWx5dGljcy52MS5QZXJjZW50aWxlcxIrCgR0dGZ0GAggASgLMh0uY3JzLmFuYWx5dGljcy52MS5QZXJjZW50aWxlcxJBCghvdXRjb21lcxgJIAMoCzIvLmNycy5hbmFseXRpY3MudjEuQW5hbHl0aWNzQ29ycHVzLk91dGNvbWVzRW50cnkSPwoHY2xhc3NlcxgKIAMoCzIuLmNycy5hbmFseXRpY3MudjEuQW5hbHl0aWNzQ29ycHVzLkNsYXNzZXNFbnRyeRIsCgdyZWFzb25zGAsgAygLMhsuY3JzLmFuYWx5dGljcy52MS5SZWFzb25Sb3cSPgoHYnlfdG9vbBgMIAMoCzItLmNycy5hbmFseXRpY3MudjEuQW5hbHl0aWNzQ29ycHVzLkJ5VG9vbEVudHJ5EjAKCXRvcF90YXNrcxgNIAMoCzIdLmNycy5hbmFseXRpY3MudjEuVGFza091dGxpZXISFQoNdGltZW91dF9raWxscxgOIAEoBBITCgtzbGVlcF9wb2xscxgPIAEoBBISCgpzdGFsbF9nYXBzGBAgASgEEisKCGZpbmRpbmdzGBEgAygLMhkuY3JzLmFuYWx5dGljcy52MS5GaW5kaW5nEj0KFWZyZXNoX2hlYWRsZXNzX3Jlc3VtZRgSIAEoCzIeLmNycy5hbmFseXRpY3MudjEuUmVzdW1lQ29ob3J0Gi8KDU91dGNvbWVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ARouCgxDbGFzc2VzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ARpICgtCeVRvb2xFbnRyeRILCgNrZXkYASABKAkSKAoFdmFsdWUYAiABKAsyGS5jcnMuYW5hbHl0aWNzLnYxLlRvb2xBZ2c6AjgBIroBCgxIZWFsdGhUb3RhbHMSDQoFdHVybnMYASABKAQSEgoKdG9vbF9jYWxscxgCIAEoBBIbChN0b29sX2NhbGxzX3Blcl90dXJuGAMgASgBEhcKD3plcm9fdG9vbF90dXJucxgEIAEoBBIWCg56ZXJvX3Rvb2xfcmF0ZRgFIAEoARIPCgdhYm9ydGVkGAYgASgEEhIKCnN1cGVyc2VkZWQYByABKAQSFAoMdW50ZXJtaW5hdGVkGAggASgEIrABCg9Db21wYWN0aW9uU3RhdHMSDgoGZXZlbnRzGAEgASgEEg4KBmJ1ZGdldBgCIAEoBBIVCg1vY2N1cGFuY3lfcDUwGAMgASgEEhUKDW9jY3VwYW5jeV9wOTAYBCABKAQSFwoPbmVhcl9idWRnZXRfOTZrGAUgASgEEh0KFW5lYXJfd2luZG93XzIwMGtfcGx1cxgGIAEoBBIXCg9wcmVtYXR1cmVfbHQ0MGsYByABKAQiWAoQR3VhcmRSZWZ1c2FsTG9vcBIPCgdzZXNzaW9uGAEgASgJEg0KBW1vZGVsGAIgASgJEhUKDXJlZnVzZWRfdHVybnMYAyABKAQSDQoFdHVybnMYBCABKAQiawoNVHVybkluZmxhdGlvbhIPCgdzZXNzaW9uGAEgASgJEg0KBW1vZGVsGAIgASgJEg0KBXR1cm5zGAMgASgEEhIKCnRvb2xfY2FsbHMYBCABKAQSFwoPemVyb190b29sX3R1cm5zGAUgASgEIpUCCg1TZXNzaW9uSGVhbHRoEg8KB3Nlc3Npb24YASABKAkSDQoFbW9kZWwYAiABKAkSDQoFdHVybnMYAyABKAQSEgoKdG9vbF9jYWxscxgEIAEoBBJACgl6ZXJvX3Rvb2wYBSADKAsyLS5jcnMuYW5hbHl0aWNzLnYxLlNlc3Npb25IZWFsdGguWmVyb1Rvb2xFbnRyeRIPCgdhYm9ydGVkGAYgASgEEhIKCnN1cGVyc2VkZWQYByABKAQSFAoMdW50ZXJtaW5hdGVkGAggASgEEhMKC2NvbXBhY3Rpb25zGAkgAygEGi8KDVplcm9Ub29sRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ASLkAwoMSGVhbHRoUmVwb3J0Eg4KBnNjaGVtYRgBIAEoCRIbChNzZXNzaW9uc193aXRoX3R1cm5zGAIgASgEEi4KBnRvdGFscxgDIAEoCzIeLmNycy5hbmFseXRpY3MudjEuSGVhbHRoVG90YWxzElIKE3plcm9fdG9vbF9icmVha2Rvd24YBCADKAsyNS5jcnMuYW5hbHl0aWNzLnYxLkhlYWx0aFJlcG9ydC5aZXJvVG9vbEJyZWFrZG93bkVudHJ5EjUKCmNvbXBhY3Rpb24YBSABKAsyIS5jcnMuYW5hbHl0aWNzLnYxLkNvbXBhY3Rpb25TdGF0cxI/ChNndWFyZF9yZWZ1c2FsX2xvb3BzGAYgAygLMiIuY3JzLmFuYWx5dGljcy52MS5HdWFyZFJlZnVzYWxMb29wEjcKDnR1cm5faW5mbGF0aW9uGAcgAygLMh8uY3JzLmFuYWx5dGljcy52MS5UdXJuSW5mbGF0aW9uEg0KBWZsYWdzGAggAygJEhUKDXNjYW5uZWRfZmlsZXMYCSABKAQSEgoKdW5yZWFkYWJsZRgKIAEoBBo4ChZaZXJvVG9vbEJyZWFrZG93bkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEitgIKDVJvbGxvdXRDZW5zdXMSSAoNcGF5bG9hZF90eXBlcxgBIAMoCzIxLmNycy5hbmFseXRpY3MudjEuUm9sbG91dENlbnN1cy5QYXlsb2FkVHlwZXNFbnRyeRJXChV1bmtub3duX3BheWxvYWRfdHlwZXMYAiADKAsyOC5jcnMuYW5hbHl0aWNzLnYxLlJvbGxvdXRDZW5zdXMuVW5rbm93blBheWxvYWRUeXBlc0VudHJ5EhEKCXRvcm5fdGFpbBgDIAEoCBozChFQYXlsb2FkVHlwZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAQ6AjgBGjoKGFVua25vd25QYXlsb2FkVHlwZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAQ6AjgBIvQDCg9SZWNvbmNpbGVDb3VudHMSEAoIcm9sbG91dHMYASABKAQSFAoMdGFza19zdGFydGVkGAIgASgEEhUKDXRhc2tfY29tcGxldGUYAyABKAQSFAoMdHVybl9hYm9ydGVkGAQgASgEEhcKD3Jhd191bmFjY291bnRlZBgFIAEoAxIbChNyYXdfdW5hY2NvdW50ZWRfcGN0GAYgASgBEhAKCGNvbXBsZXRlGAcgASgEEg8KB2Fib3J0ZWQYCCABKAQSEgoKc3VwZXJzZWRlZBgJIAEoBBIVCg1wcm9jZXNzX2RlYXRoGAogASgEEgwKBGxpdmUYCyABKAQSJQodY29tcGxldGVkX3dpdGhfdHJhaWxpbmdfYWJvcnQYDCABKAQSHQoVc3Vic3RhbnRpdmVfY29tcGxldGVkGA0gASgEEhQKDGNsb3NlZF90b3RhbBgOIAEoBBIcChRyZXNpZHVhbF91bmFjY291bnRlZBgPIAEoAxIUCgxyZXNpZHVhbF9wY3QYECABKAESGgoSdW5jbGFzc2lmaWVkX2FmdGVyGBEgASgEEg8KB29ycGhhbnMYEiABKAQSDgoGcmV1c2VkGBMgASgEEhsKE211bHRpcGx5X3Rlcm1pbmF0ZWQYFCABKAQSEAoIaW1wbGljaXQYFSABKAQi1QIKD1JlY29uY2lsZVJlcG9ydBIOCgZzY2hlbWEYASABKAkSDAoEcm9vdBgCIAEoCRIPCgdzY2FubmVkGAMgASgEEhIKCnVucmVhZGFibGUYBCABKAQSMQoGdG90YWxzGAUgASgLMiEuY3JzLmFuYWx5dGljcy52MS5SZWNvbmNpbGVDb3VudHMSVQoTYnlfcHJvdmlkZXJfdmVyc2lvbhgGIAMoCzI4LmNycy5hbmFseXRpY3MudjEuUmVjb25jaWxlUmVwb3J0LkJ5UHJvdmlkZXJWZXJzaW9uRW50cnkSGAoQYWxsX3N0YXJ0c190eXBlZBgHIAEoCBpbChZCeVByb3ZpZGVyVmVyc2lvbkVudHJ5EgsKA2tleRgBIAEoCRIwCgV2YWx1ZRgCIAEoCzIhLmNycy5hbmFseXRpY3MudjEuUmVjb25jaWxlQ291bnRzOgI4ASLBBwoQRXJyb3JDbGFzc1JlcG9ydBIOCgZzY2hlbWEYASABKAkSDAoEcm9vdBgCIAEoCRIQCghzZXNzaW9ucxgDIAEoBBISCgp1bnJlYWRhYmxlGAQgASgEEksKDXBheWxvYWRfdHlwZXMYBSADKAsyNC5jcnMuYW5hbHl0aWNzLnYxLkVycm9yQ2xhc3NSZXBvcnQuUGF5bG9hZFR5cGVzRW50cnkSWgoVdW5rbm93bl9wYXlsb2FkX3R5cGVzGAYgAygLMjsuY3JzLmFuYWx5dGljcy52MS5FcnJvckNsYXNzUmVwb3J0LlVua25vd25QYXlsb2FkVHlwZXNFbnRyeRIdChV1bmtub3duX3BheWxvYWRfdG90YWwYByABKAQSHQoVcm9sbG91dHNfd2l0aF91bmtub3duGAggASgEEhoKEnRvcm5fdGFpbF9yb2xsb3V0cxgJIAEoBBIUCgx0dXJuX2Fib3J0ZWQYCiABKAQSSwoNYWJvcnRfY2xhc3NlcxgLIAMoCzI0LmNycy5hbmFseXRpY3MudjEuRXJyb3JDbGFzc1JlcG9ydC5BYm9ydENsYXNzZXNFbnRyeRIVCg10YXNrX2NvbXBsZXRlGAwgASgEEhwKFHRlcm1pbmFsc193aXRoX2NsYXNzGA0gASgEElwKFnByb3ZpZGVyX2Vycm9yX2NsYXNzZXMYDiADKAsyPC5jcnMuYW5hbHl0aWNzLnYxLkVycm9yQ2xhc3NSZXBvcnQuUHJvdmlkZXJFcnJvckNsYXNzZXNFbnRyeRJUChJ0dXJuX2Vycm9yX2NsYXNzZXMYDyADKAsyOC5jcnMuYW5hbHl0aWNzLnYxLkVycm9yQ2xhc3NSZXBvcnQuVHVybkVycm9yQ2xhc3Nlc0VudHJ5GjMKEVBheWxvYWRUeXBlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEaOgoYVW5rbm93blBheWxvYWRUeXBlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEaMwoRQWJvcnRDbGFzc2VzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ARo7ChlQcm92aWRlckVycm9yQ2xhc3Nlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEaNwoVVHVybkVycm9yQ2xhc3Nlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEihQQKDlBvc3RUb29sUmVwb3J0Eg4KBnNjaGVtYRgBIAEoCRIMCgRyb290GAIgASgJEg0KBXNwYW5zGAMgASgEEkYKC2F0dHJpYnV0aW9uGAQgAygLMjEuY3JzLmFuYWx5dGljcy52MS5Qb3N0VG9vbFJlcG9ydC5BdHRyaWJ1dGlvbkVudHJ5EkwKD2J5X2NvbnRleHRfYmFuZBgFIAMoCzIzLmNycy5hbmFseXRpY3MudjEuUG9zdFRvb2xSZXBvcnQuQnlDb250ZXh0QmFuZEVudHJ5ElAKEWJ5X29yZGluYWxfYnVja2V0GAYgAygLMjUuY3JzLmFuYWx5dGljcy52MS5Qb3N0VG9vbFJlcG9ydC5CeU9yZGluYWxCdWNrZXRFbnRyeRoyChBBdHRyaWJ1dGlvbkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEaUwoSQnlDb250ZXh0QmFuZEVudHJ5EgsKA2tleRgBIAEoCRIsCgV2YWx1ZRgCIAEoCzIdLmNycy5hbmFseXRpY3MudjEuUGVyY2VudGlsZXM6AjgBGlUKFEJ5T3JkaW5hbEJ1Y2tldEVudHJ5EgsKA2tleRgBIAEoCRIsCgV2YWx1ZRgCIAEoCzIdLmNycy5hbmFseXRpY3MudjEuUGVyY2VudGlsZXM6AjgBKrQBCgtUYXNrT3V0Y29tZRIcChhUQVNLX09VVENPTUVfVU5TUEVDSUZJRUQQABIZChVUQVNLX09VVENPTUVfQ09NUExFVEUQARIYChRUQVNLX09VVENPTUVfQUJPUlRFRBACEhsKF1RBU0tfT1VUQ09NRV9TVVBFUlNFREVEEAMSHgoaVEFTS19PVVRDT01FX1BST0NFU1NfREVBVEgQBBIVChFUQVNLX09VVENPTUVfTElWRRAFKl0KClByb3ZlbmFuY2USGgoWUFJPVkVOQU5DRV9VTlNQRUNJRklFRBAAEhcKE1BST1ZFTkFOQ0VfT0JTRVJWRUQQARIaChZQUk9WRU5BTkNFX1NZTlRIRVNJWkVEEAIqsAEKEkxpZmVjeWNsZUV2ZW50S2luZBIkCiBMSUZFQ1lDTEVfRVZFTlRfS0lORF9VTlNQRUNJRklFRBAAEiUKIUxJRkVDWUNMRV9FVkVOVF9LSU5EX1RBU0tfU1RBUlRFRBABEiYKIkxJRkVDWUNMRV9FVkVOVF9LSU5EX1RBU0tfQ09NUExFVEUQAhIlCiFMSUZFQ1lDTEVfRVZFTlRfS0lORF9UVVJOX0FCT1JURUQQAyqhAgoJVG9vbENsYXNzEhoKFlRPT0xfQ0xBU1NfVU5TUEVDSUZJRUQQABIRCg1UT09MX0NMQVNTX09LEAESIAocVE9PTF9DTEFTU19FWFBFQ1RFRF9ORUdBVElWRRACEhsKF1RPT0xfQ0xBU1NfQ09OVFJPTF9FWElUEAMSFgoSVE9PTF9DTEFTU19GQUlMVVJFEAQSFgoSVE9PTF9DTEFTU19USU1FT1VUEAUSHQoZVE9PTF9DTEFTU19NSVNTSU5HX1JFU1VMVBAGEiEKHVRPT0xfQ0xBU1NfTUFMRk9STUVEX0VOVkVMT1BFEAcSGgoWVE9PTF9DTEFTU19JTlRFUlJVUFRFRBAIEhgKFFRPT0xfQ0xBU1NfTElWRV9UQUlMEAkqcgoKQ29uZmlkZW5jZRIaChZDT05GSURFTkNFX1VOU1BFQ0lGSUVEEAASFwoTQ09ORklERU5DRV9PQlNFUlZFRBABEhYKEkNPTkZJREVOQ0VfQVNTVU1FRBACEhcKE0NPTkZJREVOQ0VfSU5GRVJSRUQQAypnCgpUdGZ0U291cmNlEhsKF1RURlRfU09VUkNFX1VOU1BFQ0lGSUVEEAASGAoUVFRGVF9TT1VSQ0VfUFJPRFVDRVIQARIiCh5UVEZUX1NPVVJDRV9GSVJTVF9NT0RFTF9SRUNPUkQQAmIGcHJvdG8z");
 
 /**
  * LifecycleEvent is one lifecycle event of a rollout.
@@ -122,6 +122,34 @@ export type LifecycleTask = Message<"crs.analytics.v1.LifecycleTask"> & {
    * @generated from field: bool trailing_empty_abort = 8;
    */
   trailingEmptyAbort: boolean;
+
+  /**
+   * A turn opened by user input or agent output with no start written (turn id `implicit:<n>`).
+   *
+   * @generated from field: bool implicit = 9;
+   */
+  implicit: boolean;
+
+  /**
+   * Class of the `error` event that ended the task (e.g. `usage_limit_exceeded`); empty when none did.
+   *
+   * @generated from field: string error_class = 10;
+   */
+  errorClass: string;
+
+  /**
+   * A synthesized supersede later replaced by the task's own observed terminal.
+   *
+   * @generated from field: bool repaired = 11;
+   */
+  repaired: boolean;
+
+  /**
+   * A finished task dropped by a later `thread_rolled_back`.
+   *
+   * @generated from field: bool rolled_back = 12;
+   */
+  rolledBack: boolean;
 };
 
 /**
@@ -360,6 +388,27 @@ export type Counts = Message<"crs.analytics.v1.Counts"> & {
    * @generated from field: uint64 multiply_terminated = 15;
    */
   multiplyTerminated: bigint;
+
+  /**
+   * Tasks opened without a start (implicit turns); also counted in `starts` and the outcome counts.
+   *
+   * @generated from field: uint64 implicit = 16;
+   */
+  implicit: bigint;
+
+  /**
+   * Implicit tasks left `live` or `process_death` at the end of their rollout.
+   *
+   * @generated from field: uint64 implicit_unterminated = 17;
+   */
+  implicitUnterminated: bigint;
+
+  /**
+   * Tasks ended by an `error` event; also counted in `aborted`.
+   *
+   * @generated from field: uint64 errored = 18;
+   */
+  errored: bigint;
 };
 
 /**
@@ -426,55 +475,6 @@ export const CorpusReportSchema: GenMessage<CorpusReport> = /*@__PURE__*/
   messageDesc(file_crs_analytics_v1_report, 5);
 
 /**
- * Envelope is the decoded shape of a tool output.
- *
- * @generated from message crs.analytics.v1.Envelope
- */
-export type Envelope = Message<"crs.analytics.v1.Envelope"> & {
-  /**
-   * Envelope kind.
-   *
-   * @generated from field: crs.analytics.v1.EnvelopeKind kind = 1;
-   */
-  kind: EnvelopeKind;
-
-  /**
-   * Whether an exit code was found.
-   *
-   * @generated from field: bool has_exit = 2;
-   */
-  hasExit: boolean;
-
-  /**
-   * The exit code (may be negative).
-   *
-   * @generated from field: int64 exit_code = 3;
-   */
-  exitCode: bigint;
-
-  /**
-   * Wall time reported by the tool, in seconds.
-   *
-   * @generated from field: double wall_s = 4;
-   */
-  wallS: number;
-
-  /**
-   * Whether the output reports a timeout.
-   *
-   * @generated from field: bool timed_out = 5;
-   */
-  timedOut: boolean;
-};
-
-/**
- * Describes the message crs.analytics.v1.Envelope.
- * Use `create(EnvelopeSchema)` to create a new message.
- */
-export const EnvelopeSchema: GenMessage<Envelope> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 6);
-
-/**
  * CallOutcome is the classification of one tool call.
  *
  * @generated from message crs.analytics.v1.CallOutcome
@@ -535,7 +535,7 @@ export type CallOutcome = Message<"crs.analytics.v1.CallOutcome"> & {
  * Use `create(CallOutcomeSchema)` to create a new message.
  */
 export const CallOutcomeSchema: GenMessage<CallOutcome> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 7);
+  messageDesc(file_crs_analytics_v1_report, 6);
 
 /**
  * Contributor is one row of a task's critical path.
@@ -563,7 +563,7 @@ export type Contributor = Message<"crs.analytics.v1.Contributor"> & {
  * Use `create(ContributorSchema)` to create a new message.
  */
 export const ContributorSchema: GenMessage<Contributor> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 8);
+  messageDesc(file_crs_analytics_v1_report, 7);
 
 /**
  * TaskAnalytics is the time and outcome breakdown of one task.
@@ -607,7 +607,7 @@ export type TaskAnalytics = Message<"crs.analytics.v1.TaskAnalytics"> & {
   recordedMs: bigint;
 
   /**
-   * Time to the first model record after the start; -1 when unobserved.
+   * Time to first token (see `ttft_source`); -1 when unobserved.
    *
    * @generated from field: int64 ttft_ms = 6;
    */
@@ -682,6 +682,27 @@ export type TaskAnalytics = Message<"crs.analytics.v1.TaskAnalytics"> & {
    * @generated from field: bool trailing_empty_abort = 16;
    */
   trailingEmptyAbort: boolean;
+
+  /**
+   * A turn opened by user input or agent output with no start written.
+   *
+   * @generated from field: bool implicit = 17;
+   */
+  implicit: boolean;
+
+  /**
+   * Where `ttft_ms` came from; unspecified when unobserved.
+   *
+   * @generated from field: crs.analytics.v1.TtftSource ttft_source = 18;
+   */
+  ttftSource: TtftSource;
+
+  /**
+   * A finished task dropped by a later `thread_rolled_back`.
+   *
+   * @generated from field: bool rolled_back = 19;
+   */
+  rolledBack: boolean;
 };
 
 /**
@@ -689,7 +710,7 @@ export type TaskAnalytics = Message<"crs.analytics.v1.TaskAnalytics"> & {
  * Use `create(TaskAnalyticsSchema)` to create a new message.
  */
 export const TaskAnalyticsSchema: GenMessage<TaskAnalytics> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 9);
+  messageDesc(file_crs_analytics_v1_report, 8);
 
 /**
  * SigRow is one repeated call signature.
@@ -724,7 +745,7 @@ export type SigRow = Message<"crs.analytics.v1.SigRow"> & {
  * Use `create(SigRowSchema)` to create a new message.
  */
 export const SigRowSchema: GenMessage<SigRow> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 10);
+  messageDesc(file_crs_analytics_v1_report, 9);
 
 /**
  * ChurnRow is one repeatedly edited path.
@@ -752,7 +773,7 @@ export type ChurnRow = Message<"crs.analytics.v1.ChurnRow"> & {
  * Use `create(ChurnRowSchema)` to create a new message.
  */
 export const ChurnRowSchema: GenMessage<ChurnRow> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 11);
+  messageDesc(file_crs_analytics_v1_report, 10);
 
 /**
  * Behavior summarises whole-rollout behaviour detectors.
@@ -836,7 +857,7 @@ export type Behavior = Message<"crs.analytics.v1.Behavior"> & {
  * Use `create(BehaviorSchema)` to create a new message.
  */
 export const BehaviorSchema: GenMessage<Behavior> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 12);
+  messageDesc(file_crs_analytics_v1_report, 11);
 
 /**
  * RolloutAnalytics is the per-rollout analytics report.
@@ -866,7 +887,7 @@ export type RolloutAnalytics = Message<"crs.analytics.v1.RolloutAnalytics"> & {
   calls: bigint;
 
   /**
-   * Per-call outcomes, in file order.
+   * Per-call outcomes, in file order; at most the first 10,000 (see `outcomes_truncated`).
    *
    * @generated from field: repeated crs.analytics.v1.CallOutcome outcomes = 4;
    */
@@ -892,6 +913,14 @@ export type RolloutAnalytics = Message<"crs.analytics.v1.RolloutAnalytics"> & {
    * @generated from field: bool completed_with_trailing_abort = 7;
    */
   completedWithTrailingAbort: boolean;
+
+  /**
+   * True when the rollout had more calls than `outcomes` lists (`calls` and every count still
+   * cover all of them): the list is capped so the response stays within the message size limit.
+   *
+   * @generated from field: bool outcomes_truncated = 8;
+   */
+  outcomesTruncated: boolean;
 };
 
 /**
@@ -899,7 +928,7 @@ export type RolloutAnalytics = Message<"crs.analytics.v1.RolloutAnalytics"> & {
  * Use `create(RolloutAnalyticsSchema)` to create a new message.
  */
 export const RolloutAnalyticsSchema: GenMessage<RolloutAnalytics> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 13);
+  messageDesc(file_crs_analytics_v1_report, 12);
 
 /**
  * Percentiles summarise a sample by nearest rank.
@@ -955,7 +984,7 @@ export type Percentiles = Message<"crs.analytics.v1.Percentiles"> & {
  * Use `create(PercentilesSchema)` to create a new message.
  */
 export const PercentilesSchema: GenMessage<Percentiles> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 14);
+  messageDesc(file_crs_analytics_v1_report, 13);
 
 /**
  * ReasonRow counts one (class, reason) pair.
@@ -990,7 +1019,7 @@ export type ReasonRow = Message<"crs.analytics.v1.ReasonRow"> & {
  * Use `create(ReasonRowSchema)` to create a new message.
  */
 export const ReasonRowSchema: GenMessage<ReasonRow> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 15);
+  messageDesc(file_crs_analytics_v1_report, 14);
 
 /**
  * ToolAgg aggregates one tool's calls.
@@ -1032,7 +1061,7 @@ export type ToolAgg = Message<"crs.analytics.v1.ToolAgg"> & {
  * Use `create(ToolAggSchema)` to create a new message.
  */
 export const ToolAggSchema: GenMessage<ToolAgg> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 16);
+  messageDesc(file_crs_analytics_v1_report, 15);
 
 /**
  * TaskOutlier is one of the longest tasks of a corpus.
@@ -1069,11 +1098,11 @@ export type TaskOutlier = Message<"crs.analytics.v1.TaskOutlier"> & {
   durationS: number;
 
   /**
-   * Time to first token, in seconds; -0.001 when unobserved.
+   * Time to first token, in seconds; absent when unobserved.
    *
-   * @generated from field: double ttft_s = 5;
+   * @generated from field: optional double ttft_s = 5;
    */
-  ttftS: number;
+  ttftS?: number | undefined;
 
   /**
    * Idle time, in seconds.
@@ -1095,7 +1124,7 @@ export type TaskOutlier = Message<"crs.analytics.v1.TaskOutlier"> & {
  * Use `create(TaskOutlierSchema)` to create a new message.
  */
 export const TaskOutlierSchema: GenMessage<TaskOutlier> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 17);
+  messageDesc(file_crs_analytics_v1_report, 16);
 
 /**
  * Finding is one corpus-level finding.
@@ -1130,7 +1159,7 @@ export type Finding = Message<"crs.analytics.v1.Finding"> & {
  * Use `create(FindingSchema)` to create a new message.
  */
 export const FindingSchema: GenMessage<Finding> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 18);
+  messageDesc(file_crs_analytics_v1_report, 17);
 
 /**
  * ResumeCohort tallies fresh headless resumes (codex_exec + exec sources with goal continuations).
@@ -1186,7 +1215,7 @@ export type ResumeCohort = Message<"crs.analytics.v1.ResumeCohort"> & {
  * Use `create(ResumeCohortSchema)` to create a new message.
  */
 export const ResumeCohortSchema: GenMessage<ResumeCohort> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 19);
+  messageDesc(file_crs_analytics_v1_report, 18);
 
 /**
  * AnalyticsCorpus is the analytics report of a corpus scan.
@@ -1326,7 +1355,7 @@ export type AnalyticsCorpus = Message<"crs.analytics.v1.AnalyticsCorpus"> & {
  * Use `create(AnalyticsCorpusSchema)` to create a new message.
  */
 export const AnalyticsCorpusSchema: GenMessage<AnalyticsCorpus> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 20);
+  messageDesc(file_crs_analytics_v1_report, 19);
 
 /**
  * HealthTotals are the turn-health totals of a corpus.
@@ -1396,7 +1425,7 @@ export type HealthTotals = Message<"crs.analytics.v1.HealthTotals"> & {
  * Use `create(HealthTotalsSchema)` to create a new message.
  */
 export const HealthTotalsSchema: GenMessage<HealthTotals> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 21);
+  messageDesc(file_crs_analytics_v1_report, 20);
 
 /**
  * CompactionStats summarise context occupancy at compaction.
@@ -1459,7 +1488,7 @@ export type CompactionStats = Message<"crs.analytics.v1.CompactionStats"> & {
  * Use `create(CompactionStatsSchema)` to create a new message.
  */
 export const CompactionStatsSchema: GenMessage<CompactionStats> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 22);
+  messageDesc(file_crs_analytics_v1_report, 21);
 
 /**
  * GuardRefusalLoop is a session that kept re-proposing refused tool calls.
@@ -1501,7 +1530,7 @@ export type GuardRefusalLoop = Message<"crs.analytics.v1.GuardRefusalLoop"> & {
  * Use `create(GuardRefusalLoopSchema)` to create a new message.
  */
 export const GuardRefusalLoopSchema: GenMessage<GuardRefusalLoop> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 23);
+  messageDesc(file_crs_analytics_v1_report, 22);
 
 /**
  * TurnInflation is a session where most turns call no tool.
@@ -1550,7 +1579,7 @@ export type TurnInflation = Message<"crs.analytics.v1.TurnInflation"> & {
  * Use `create(TurnInflationSchema)` to create a new message.
  */
 export const TurnInflationSchema: GenMessage<TurnInflation> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 24);
+  messageDesc(file_crs_analytics_v1_report, 23);
 
 /**
  * SessionHealth is the turn-health fold of one rollout.
@@ -1627,7 +1656,7 @@ export type SessionHealth = Message<"crs.analytics.v1.SessionHealth"> & {
  * Use `create(SessionHealthSchema)` to create a new message.
  */
 export const SessionHealthSchema: GenMessage<SessionHealth> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 25);
+  messageDesc(file_crs_analytics_v1_report, 24);
 
 /**
  * HealthReport is the turn-health report of a corpus (schema `fak-codex-turn-health/2`).
@@ -1711,7 +1740,7 @@ export type HealthReport = Message<"crs.analytics.v1.HealthReport"> & {
  * Use `create(HealthReportSchema)` to create a new message.
  */
 export const HealthReportSchema: GenMessage<HealthReport> = /*@__PURE__*/
-  messageDesc(file_crs_analytics_v1_report, 26);
+  messageDesc(file_crs_analytics_v1_report, 25);
 
 /**
  * RolloutCensus counts the event types of one rollout.
@@ -1746,7 +1775,410 @@ export type RolloutCensus = Message<"crs.analytics.v1.RolloutCensus"> & {
  * Use `create(RolloutCensusSchema)` to create a new message.
  */
 export const RolloutCensusSchema: GenMessage<RolloutCensus> = /*@__PURE__*/
+  messageDesc(file_crs_analytics_v1_report, 26);
+
+/**
+ * ReconcileCounts put raw start and terminal event counts beside the folded outcomes of the same
+ * rollouts (schema `fak-codex-reconcile/1`). Outcome columns count tasks with a written start;
+ * implicit turns are only in `implicit`.
+ *
+ * @generated from message crs.analytics.v1.ReconcileCounts
+ */
+export type ReconcileCounts = Message<"crs.analytics.v1.ReconcileCounts"> & {
+  /**
+   * Task-bearing rollouts.
+   *
+   * @generated from field: uint64 rollouts = 1;
+   */
+  rollouts: bigint;
+
+  /**
+   * task_started events as written (orphans included).
+   *
+   * @generated from field: uint64 task_started = 2;
+   */
+  taskStarted: bigint;
+
+  /**
+   * task_complete events as written (orphans and duplicates included).
+   *
+   * @generated from field: uint64 task_complete = 3;
+   */
+  taskComplete: bigint;
+
+  /**
+   * turn_aborted events as written (orphans and duplicates included).
+   *
+   * @generated from field: uint64 turn_aborted = 4;
+   */
+  turnAborted: bigint;
+
+  /**
+   * task_started - task_complete - turn_aborted; never clamped, so it may be negative.
+   *
+   * @generated from field: int64 raw_unaccounted = 5;
+   */
+  rawUnaccounted: bigint;
+
+  /**
+   * raw_unaccounted as a percentage of task_started, unrounded; 0 when nothing started.
+   *
+   * @generated from field: double raw_unaccounted_pct = 6;
+   */
+  rawUnaccountedPct: number;
+
+  /**
+   * Folded tasks completed (observed).
+   *
+   * @generated from field: uint64 complete = 7;
+   */
+  complete: bigint;
+
+  /**
+   * Folded tasks aborted (observed, or ended by an error event).
+   *
+   * @generated from field: uint64 aborted = 8;
+   */
+  aborted: bigint;
+
+  /**
+   * Folded tasks superseded (synthesized).
+   *
+   * @generated from field: uint64 superseded = 9;
+   */
+  superseded: bigint;
+
+  /**
+   * Folded tasks closed as process_death (synthesized).
+   *
+   * @generated from field: uint64 process_death = 10;
+   */
+  processDeath: bigint;
+
+  /**
+   * Folded tasks still live (synthesized, open).
+   *
+   * @generated from field: uint64 live = 11;
+   */
+  live: bigint;
+
+  /**
+   * Rollouts ending in a trailing empty abort.
+   *
+   * @generated from field: uint64 completed_with_trailing_abort = 12;
+   */
+  completedWithTrailingAbort: bigint;
+
+  /**
+   * Rollouts with a completed task.
+   *
+   * @generated from field: uint64 substantive_completed = 13;
+   */
+  substantiveCompleted: bigint;
+
+  /**
+   * complete + aborted + superseded + process_death.
+   *
+   * @generated from field: uint64 closed_total = 14;
+   */
+  closedTotal: bigint;
+
+  /**
+   * task_started - closed_total: what reconciliation could not close; may be negative.
+   *
+   * @generated from field: int64 residual_unaccounted = 15;
+   */
+  residualUnaccounted: bigint;
+
+  /**
+   * residual_unaccounted as a percentage of task_started, unrounded; 0 when nothing started.
+   *
+   * @generated from field: double residual_pct = 16;
+   */
+  residualPct: number;
+
+  /**
+   * Tasks left without an outcome (always 0 for a correct fold).
+   *
+   * @generated from field: uint64 unclassified_after = 17;
+   */
+  unclassifiedAfter: bigint;
+
+  /**
+   * Orphan events.
+   *
+   * @generated from field: uint64 orphans = 18;
+   */
+  orphans: bigint;
+
+  /**
+   * Reused turn ids.
+   *
+   * @generated from field: uint64 reused = 19;
+   */
+  reused: bigint;
+
+  /**
+   * Multiply terminated turn ids.
+   *
+   * @generated from field: uint64 multiply_terminated = 20;
+   */
+  multiplyTerminated: bigint;
+
+  /**
+   * Implicit turns (opened without a start), outside every column above.
+   *
+   * @generated from field: uint64 implicit = 21;
+   */
+  implicit: bigint;
+};
+
+/**
+ * Describes the message crs.analytics.v1.ReconcileCounts.
+ * Use `create(ReconcileCountsSchema)` to create a new message.
+ */
+export const ReconcileCountsSchema: GenMessage<ReconcileCounts> = /*@__PURE__*/
   messageDesc(file_crs_analytics_v1_report, 27);
+
+/**
+ * ReconcileReport is the start-versus-terminal reconciliation of a corpus.
+ *
+ * @generated from message crs.analytics.v1.ReconcileReport
+ */
+export type ReconcileReport = Message<"crs.analytics.v1.ReconcileReport"> & {
+  /**
+   * Schema name, `fak-codex-reconcile/1`.
+   *
+   * @generated from field: string schema = 1;
+   */
+  schema: string;
+
+  /**
+   * The scanned root.
+   *
+   * @generated from field: string root = 2;
+   */
+  root: string;
+
+  /**
+   * Task-bearing rollouts counted.
+   *
+   * @generated from field: uint64 scanned = 3;
+   */
+  scanned: bigint;
+
+  /**
+   * Files that could not be read.
+   *
+   * @generated from field: uint64 unreadable = 4;
+   */
+  unreadable: bigint;
+
+  /**
+   * Totals over every counted rollout.
+   *
+   * @generated from field: crs.analytics.v1.ReconcileCounts totals = 5;
+   */
+  totals?: ReconcileCounts | undefined;
+
+  /**
+   * Rows per `<provider> <cli_version>` key.
+   *
+   * @generated from field: map<string, crs.analytics.v1.ReconcileCounts> by_provider_version = 6;
+   */
+  byProviderVersion: { [key: string]: ReconcileCounts };
+
+  /**
+   * Whether every start got an outcome.
+   *
+   * @generated from field: bool all_starts_typed = 7;
+   */
+  allStartsTyped: boolean;
+};
+
+/**
+ * Describes the message crs.analytics.v1.ReconcileReport.
+ * Use `create(ReconcileReportSchema)` to create a new message.
+ */
+export const ReconcileReportSchema: GenMessage<ReconcileReport> = /*@__PURE__*/
+  messageDesc(file_crs_analytics_v1_report, 28);
+
+/**
+ * ErrorClassReport is the event census, abort causes and provider status classes of a corpus
+ * (schema `fak-codex-errorclass/1`). It carries counts and class tokens only, never messages.
+ *
+ * @generated from message crs.analytics.v1.ErrorClassReport
+ */
+export type ErrorClassReport = Message<"crs.analytics.v1.ErrorClassReport"> & {
+  /**
+   * Schema name, `fak-codex-errorclass/1`.
+   *
+   * @generated from field: string schema = 1;
+   */
+  schema: string;
+
+  /**
+   * The scanned root.
+   *
+   * @generated from field: string root = 2;
+   */
+  root: string;
+
+  /**
+   * Rollouts read (in scope).
+   *
+   * @generated from field: uint64 sessions = 3;
+   */
+  sessions: bigint;
+
+  /**
+   * Files that could not be read.
+   *
+   * @generated from field: uint64 unreadable = 4;
+   */
+  unreadable: bigint;
+
+  /**
+   * Count per event_msg payload type.
+   *
+   * @generated from field: map<string, uint64> payload_types = 5;
+   */
+  payloadTypes: { [key: string]: bigint };
+
+  /**
+   * Count per payload type outside the known lifecycle and token types.
+   *
+   * @generated from field: map<string, uint64> unknown_payload_types = 6;
+   */
+  unknownPayloadTypes: { [key: string]: bigint };
+
+  /**
+   * Sum of unknown_payload_types.
+   *
+   * @generated from field: uint64 unknown_payload_total = 7;
+   */
+  unknownPayloadTotal: bigint;
+
+  /**
+   * Rollouts with at least one unknown payload type.
+   *
+   * @generated from field: uint64 rollouts_with_unknown = 8;
+   */
+  rolloutsWithUnknown: bigint;
+
+  /**
+   * Rollouts whose last non-empty line failed to decode.
+   *
+   * @generated from field: uint64 torn_tail_rollouts = 9;
+   */
+  tornTailRollouts: bigint;
+
+  /**
+   * turn_aborted records read.
+   *
+   * @generated from field: uint64 turn_aborted = 10;
+   */
+  turnAborted: bigint;
+
+  /**
+   * Aborts per cause class (`interrupted`, `process_death_tail`, `other_recorded`, `unrecorded`).
+   *
+   * @generated from field: map<string, uint64> abort_classes = 11;
+   */
+  abortClasses: { [key: string]: bigint };
+
+  /**
+   * task_complete records read.
+   *
+   * @generated from field: uint64 task_complete = 12;
+   */
+  taskComplete: bigint;
+
+  /**
+   * task_complete records whose final message names at least one status class.
+   *
+   * @generated from field: uint64 terminals_with_class = 13;
+   */
+  terminalsWithClass: bigint;
+
+  /**
+   * task_complete records per status class (`http_5xx`, `http_429`, `http_400`).
+   *
+   * @generated from field: map<string, uint64> provider_error_classes = 14;
+   */
+  providerErrorClasses: { [key: string]: bigint };
+
+  /**
+   * `error` events per class, whether or not they ended a turn.
+   *
+   * @generated from field: map<string, uint64> turn_error_classes = 15;
+   */
+  turnErrorClasses: { [key: string]: bigint };
+};
+
+/**
+ * Describes the message crs.analytics.v1.ErrorClassReport.
+ * Use `create(ErrorClassReportSchema)` to create a new message.
+ */
+export const ErrorClassReportSchema: GenMessage<ErrorClassReport> = /*@__PURE__*/
+  messageDesc(file_crs_analytics_v1_report, 29);
+
+/**
+ * PostToolReport is the gap from each tool result to the next model record across a corpus
+ * (schema `fak-codex-posttool/1`); samples are in milliseconds.
+ *
+ * @generated from message crs.analytics.v1.PostToolReport
+ */
+export type PostToolReport = Message<"crs.analytics.v1.PostToolReport"> & {
+  /**
+   * Schema name, `fak-codex-posttool/1`.
+   *
+   * @generated from field: string schema = 1;
+   */
+  schema: string;
+
+  /**
+   * The scanned root.
+   *
+   * @generated from field: string root = 2;
+   */
+  root: string;
+
+  /**
+   * Tool results followed by a model record.
+   *
+   * @generated from field: uint64 spans = 3;
+   */
+  spans: bigint;
+
+  /**
+   * Spans per attribution (`tool_slow`, `stall_capped`, `compaction_in_gap`, `model_reasoning`).
+   *
+   * @generated from field: map<string, uint64> attribution = 4;
+   */
+  attribution: { [key: string]: bigint };
+
+  /**
+   * Gap percentiles per context band (`unobserved`, `lt10k`, `10k_25k`, …).
+   *
+   * @generated from field: map<string, crs.analytics.v1.Percentiles> by_context_band = 5;
+   */
+  byContextBand: { [key: string]: Percentiles };
+
+  /**
+   * Gap percentiles per result ordinal bucket (`1_20`, `21_50`, …).
+   *
+   * @generated from field: map<string, crs.analytics.v1.Percentiles> by_ordinal_bucket = 6;
+   */
+  byOrdinalBucket: { [key: string]: Percentiles };
+};
+
+/**
+ * Describes the message crs.analytics.v1.PostToolReport.
+ * Use `create(PostToolReportSchema)` to create a new message.
+ */
+export const PostToolReportSchema: GenMessage<PostToolReport> = /*@__PURE__*/
+  messageDesc(file_crs_analytics_v1_report, 30);
 
 /**
  * TaskOutcome is how a turn (task) of a rollout ended.
@@ -2003,50 +2435,36 @@ export const ConfidenceSchema: GenEnum<Confidence> = /*@__PURE__*/
   enumDesc(file_crs_analytics_v1_report, 4);
 
 /**
- * EnvelopeKind is the shape of a tool output.
+ * TtftSource says where a task's time to first token came from.
  *
- * @generated from enum crs.analytics.v1.EnvelopeKind
+ * @generated from enum crs.analytics.v1.TtftSource
  */
-export enum EnvelopeKind {
+export enum TtftSource {
   /**
-   * No kind.
+   * Not observed: the task has no first-token figure.
    *
-   * @generated from enum value: ENVELOPE_KIND_UNSPECIFIED = 0;
+   * @generated from enum value: TTFT_SOURCE_UNSPECIFIED = 0;
    */
   UNSPECIFIED = 0,
 
   /**
-   * A JSON object with metadata (token `structured`).
+   * The producer's own `time_to_first_token_ms` (token `producer`).
    *
-   * @generated from enum value: ENVELOPE_KIND_STRUCTURED = 1;
+   * @generated from enum value: TTFT_SOURCE_PRODUCER = 1;
    */
-  STRUCTURED = 1,
+  PRODUCER = 1,
 
   /**
-   * An `Exit code:` or `Process exited with code N` text envelope (token `text`).
+   * The first model-emitted record after the start (token `first_model_record`).
    *
-   * @generated from enum value: ENVELOPE_KIND_TEXT = 2;
+   * @generated from enum value: TTFT_SOURCE_FIRST_MODEL_RECORD = 2;
    */
-  TEXT = 2,
-
-  /**
-   * No recognisable envelope (token `opaque`).
-   *
-   * @generated from enum value: ENVELOPE_KIND_OPAQUE = 3;
-   */
-  OPAQUE = 3,
-
-  /**
-   * An envelope that starts like one but does not decode (token `malformed`).
-   *
-   * @generated from enum value: ENVELOPE_KIND_MALFORMED = 4;
-   */
-  MALFORMED = 4,
+  FIRST_MODEL_RECORD = 2,
 }
 
 /**
- * Describes the enum crs.analytics.v1.EnvelopeKind.
+ * Describes the enum crs.analytics.v1.TtftSource.
  */
-export const EnvelopeKindSchema: GenEnum<EnvelopeKind> = /*@__PURE__*/
+export const TtftSourceSchema: GenEnum<TtftSource> = /*@__PURE__*/
   enumDesc(file_crs_analytics_v1_report, 5);
 

@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { MutationOptions, ResponseHeader } from "./common_pb.js";
+import { file_crs_state_v1_common } from "./common_pb.js";
 import type { Clause, ClauseScope } from "./types_pb.js";
 import { file_crs_state_v1_types } from "./types_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/clause.proto.
  */
 export const file_crs_state_v1_clause: GenFile = /*@__PURE__*/
-  fileDesc("ChljcnMvc3RhdGUvdjEvY2xhdXNlLnByb3RvEgxjcnMuc3RhdGUudjEimgEKEEFkZENsYXVzZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIkCgZjbGF1c2UYAiABKAsyFC5jcnMuc3RhdGUudjEuQ2xhdXNlEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YAyABKARIAIgBARISCgpyZXF1ZXN0X2lkGAQgASgJQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uInwKEUFkZENsYXVzZVJlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSJAoGY2xhdXNlGAIgASgLMhQuY3JzLnN0YXRlLnYxLkNsYXVzZRIRCglkdXBsaWNhdGUYAyABKAgSGgoSZXZpY3RlZF9jbGF1c2VfaWRzGAQgAygJImcKEEdldENsYXVzZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIRCgljbGF1c2VfaWQYAiABKAkSGgoNYXRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBQhAKDl9hdF9nZW5lcmF0aW9uIk0KEUdldENsYXVzZVJlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSJAoGY2xhdXNlGAIgASgLMhQuY3JzLnN0YXRlLnYxLkNsYXVzZSK7AQoSTGlzdENsYXVzZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoNYXRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEhIKCnNlc3Npb25faWQYAyABKAkSKAoFc2NvcGUYBCABKA4yGS5jcnMuc3RhdGUudjEuQ2xhdXNlU2NvcGUSEQoJcGFnZV9zaXplGAUgASgNEhIKCnBhZ2VfdG9rZW4YBiABKAlCEAoOX2F0X2dlbmVyYXRpb24ifQoTTGlzdENsYXVzZXNSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEiUKB2NsYXVzZXMYAiADKAsyFC5jcnMuc3RhdGUudjEuQ2xhdXNlEhcKD25leHRfcGFnZV90b2tlbhgDIAEoCRISCgp0b3RhbF9zaXplGAQgASgEIqEBChtDaGVja0RlY2lzaW9uQWxsb3dlZFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEgwKBHRvb2wYAyABKAkSIAoTZXhwZWN0ZWRfZ2VuZXJhdGlvbhgEIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBSABKAlCFgoUX2V4cGVjdGVkX2dlbmVyYXRpb24ilgEKHENoZWNrRGVjaXNpb25BbGxvd2VkUmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBIPCgdhbGxvd2VkGAIgASgIEg4KBnJlYXNvbhgDIAEoCRItCg92aW9sYXRlZF9jbGF1c2UYBCABKAsyFC5jcnMuc3RhdGUudjEuQ2xhdXNlEhIKCmFzc2lnbm1lbnQYBSADKAkiLQoKQXNzaWdubWVudBIQCgh2YXJpYWJsZRgBIAEoCRINCgV2YWx1ZRgCIAEoCCKfAQoWQ2hlY2tBc3NpZ25tZW50UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEi0KC2Fzc2lnbm1lbnRzGAIgAygLMhguY3JzLnN0YXRlLnYxLkFzc2lnbm1lbnQSFAoMY2xvc2VkX3dvcmxkGAMgASgIEhoKDWF0X2dlbmVyYXRpb24YBCABKARIAIgBAUIQCg5fYXRfZ2VuZXJhdGlvbiKbAQoXQ2hlY2tBc3NpZ25tZW50UmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBIQCghjb25mbGljdBgCIAEoCBItCg92aW9sYXRlZF9jbGF1c2UYAyABKAsyFC5jcnMuc3RhdGUudjEuQ2xhdXNlEg4KBnJlYXNvbhgEIAEoCRIbChN2aW9sYXRlZF9jbGF1c2VfaWRzGAUgAygJIooBChNEZWxldGVDbGF1c2VSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEQoJY2xhdXNlX2lkGAIgASgJEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YAyABKARIAIgBARISCgpyZXF1ZXN0X2lkGAQgASgJQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uIioKFERlbGV0ZUNsYXVzZVJlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQikAEKHEdhcmJhZ2VDb2xsZWN0Q2xhdXNlc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIOCgZ0dGxfbXMYAiABKAMSIAoTZXhwZWN0ZWRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBCABKAlCFgoUX2V4cGVjdGVkX2dlbmVyYXRpb24iTwodR2FyYmFnZUNvbGxlY3RDbGF1c2VzUmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBIaChJyZW1vdmVkX2NsYXVzZV9pZHMYAiADKAkylwUKDUNsYXVzZVNlcnZpY2USTAoJQWRkQ2xhdXNlEh4uY3JzLnN0YXRlLnYxLkFkZENsYXVzZVJlcXVlc3QaHy5jcnMuc3RhdGUudjEuQWRkQ2xhdXNlUmVzcG9uc2USTAoJR2V0Q2xhdXNlEh4uY3JzLnN0YXRlLnYxLkdldENsYXVzZVJlcXVlc3QaHy5jcnMuc3RhdGUudjEuR2V0Q2xhdXNlUmVzcG9uc2USUgoLTGlzdENsYXVzZXMSIC5jcnMuc3RhdGUudjEuTGlzdENsYXVzZXNSZXF1ZXN0GiEuY3JzLnN0YXRlLnYxLkxpc3RDbGF1c2VzUmVzcG9uc2USbQoUQ2hlY2tEZWNpc2lvbkFsbG93ZWQSKS5jcnMuc3RhdGUudjEuQ2hlY2tEZWNpc2lvbkFsbG93ZWRSZXF1ZXN0GiouY3JzLnN0YXRlLnYxLkNoZWNrRGVjaXNpb25BbGxvd2VkUmVzcG9uc2USXgoPQ2hlY2tBc3NpZ25tZW50EiQuY3JzLnN0YXRlLnYxLkNoZWNrQXNzaWdubWVudFJlcXVlc3QaJS5jcnMuc3RhdGUudjEuQ2hlY2tBc3NpZ25tZW50UmVzcG9uc2USVQoMRGVsZXRlQ2xhdXNlEiEuY3JzLnN0YXRlLnYxLkRlbGV0ZUNsYXVzZVJlcXVlc3QaIi5jcnMuc3RhdGUudjEuRGVsZXRlQ2xhdXNlUmVzcG9uc2UScAoVR2FyYmFnZUNvbGxlY3RDbGF1c2VzEiouY3JzLnN0YXRlLnYxLkdhcmJhZ2VDb2xsZWN0Q2xhdXNlc1JlcXVlc3QaKy5jcnMuc3RhdGUudjEuR2FyYmFnZUNvbGxlY3RDbGF1c2VzUmVzcG9uc2ViBnByb3RvMw", [file_crs_state_v1_types]);
+  fileDesc("ChljcnMvc3RhdGUvdjEvY2xhdXNlLnByb3RvEgxjcnMuc3RhdGUudjEifAoQQWRkQ2xhdXNlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEiQKBmNsYXVzZRgCIAEoCzIULmNycy5zdGF0ZS52MS5DbGF1c2USLgoHb3B0aW9ucxgDIAEoCzIdLmNycy5zdGF0ZS52MS5NdXRhdGlvbk9wdGlvbnMilQEKEUFkZENsYXVzZVJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIkCgZjbGF1c2UYAiABKAsyFC5jcnMuc3RhdGUudjEuQ2xhdXNlEhEKCWR1cGxpY2F0ZRgDIAEoCBIZChFldmljdGVkX2NsYXVzZV9pZBgEIAEoCSJnChBHZXRDbGF1c2VSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEQoJY2xhdXNlX2lkGAIgASgJEhoKDWF0X2dlbmVyYXRpb24YAyABKARIAIgBAUIQCg5fYXRfZ2VuZXJhdGlvbiJnChFHZXRDbGF1c2VSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISJAoGY2xhdXNlGAIgASgLMhQuY3JzLnN0YXRlLnYxLkNsYXVzZSK7AQoSTGlzdENsYXVzZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoNYXRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEhIKCnNlc3Npb25faWQYAyABKAkSKAoFc2NvcGUYBCABKA4yGS5jcnMuc3RhdGUudjEuQ2xhdXNlU2NvcGUSEQoJcGFnZV9zaXplGAUgASgNEhIKCnBhZ2VfdG9rZW4YBiABKAlCEAoOX2F0X2dlbmVyYXRpb24ilwEKE0xpc3RDbGF1c2VzUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEiUKB2NsYXVzZXMYAiADKAsyFC5jcnMuc3RhdGUudjEuQ2xhdXNlEhcKD25leHRfcGFnZV90b2tlbhgDIAEoCRISCgp0b3RhbF9zaXplGAQgASgEIoMBChtDaGVja0RlY2lzaW9uQWxsb3dlZFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEgwKBHRvb2wYAyABKAkSLgoHb3B0aW9ucxgEIAEoCzIdLmNycy5zdGF0ZS52MS5NdXRhdGlvbk9wdGlvbnMinAEKHENoZWNrRGVjaXNpb25BbGxvd2VkUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEg8KB2FsbG93ZWQYAiABKAgSDgoGcmVhc29uGAMgASgJEi0KD3Zpb2xhdGVkX2NsYXVzZRgEIAEoCzIULmNycy5zdGF0ZS52MS5DbGF1c2UiLQoKQXNzaWdubWVudBIQCgh2YXJpYWJsZRgBIAEoCRINCgV2YWx1ZRgCIAEoCCKfAQoWQ2hlY2tBc3NpZ25tZW50UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEi0KC2Fzc2lnbm1lbnRzGAIgAygLMhguY3JzLnN0YXRlLnYxLkFzc2lnbm1lbnQSFAoMY2xvc2VkX3dvcmxkGAMgASgIEhoKDWF0X2dlbmVyYXRpb24YBCABKARIAIgBAUIQCg5fYXRfZ2VuZXJhdGlvbiKYAQoXQ2hlY2tBc3NpZ25tZW50UmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEhAKCGNvbmZsaWN0GAIgASgIEi0KD3Zpb2xhdGVkX2NsYXVzZRgDIAEoCzIULmNycy5zdGF0ZS52MS5DbGF1c2USDgoGcmVhc29uGAQgASgJImIKHEdhcmJhZ2VDb2xsZWN0Q2xhdXNlc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIuCgdvcHRpb25zGAIgASgLMh0uY3JzLnN0YXRlLnYxLk11dGF0aW9uT3B0aW9ucyJpCh1HYXJiYWdlQ29sbGVjdENsYXVzZXNSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISGgoScmVtb3ZlZF9jbGF1c2VfaWRzGAIgAygJMsAECg1DbGF1c2VTZXJ2aWNlEkwKCUFkZENsYXVzZRIeLmNycy5zdGF0ZS52MS5BZGRDbGF1c2VSZXF1ZXN0Gh8uY3JzLnN0YXRlLnYxLkFkZENsYXVzZVJlc3BvbnNlEkwKCUdldENsYXVzZRIeLmNycy5zdGF0ZS52MS5HZXRDbGF1c2VSZXF1ZXN0Gh8uY3JzLnN0YXRlLnYxLkdldENsYXVzZVJlc3BvbnNlElIKC0xpc3RDbGF1c2VzEiAuY3JzLnN0YXRlLnYxLkxpc3RDbGF1c2VzUmVxdWVzdBohLmNycy5zdGF0ZS52MS5MaXN0Q2xhdXNlc1Jlc3BvbnNlEm0KFENoZWNrRGVjaXNpb25BbGxvd2VkEikuY3JzLnN0YXRlLnYxLkNoZWNrRGVjaXNpb25BbGxvd2VkUmVxdWVzdBoqLmNycy5zdGF0ZS52MS5DaGVja0RlY2lzaW9uQWxsb3dlZFJlc3BvbnNlEl4KD0NoZWNrQXNzaWdubWVudBIkLmNycy5zdGF0ZS52MS5DaGVja0Fzc2lnbm1lbnRSZXF1ZXN0GiUuY3JzLnN0YXRlLnYxLkNoZWNrQXNzaWdubWVudFJlc3BvbnNlEnAKFUdhcmJhZ2VDb2xsZWN0Q2xhdXNlcxIqLmNycy5zdGF0ZS52MS5HYXJiYWdlQ29sbGVjdENsYXVzZXNSZXF1ZXN0GisuY3JzLnN0YXRlLnYxLkdhcmJhZ2VDb2xsZWN0Q2xhdXNlc1Jlc3BvbnNlYgZwcm90bzM", [file_crs_state_v1_common, file_crs_state_v1_types]);
 
 /**
  * AddClauseRequest carries one clause.
@@ -28,25 +30,19 @@ export type AddClauseRequest = Message<"crs.state.v1.AddClauseRequest"> & {
   projectId: string;
 
   /**
-   * The clause; learned and usage times are set by the server.
+   * The clause (at most 1000 literals); use and refresh times are set by the server, a zero
+   * learned time means now.
    *
    * @generated from field: crs.state.v1.Clause clause = 2;
    */
   clause?: Clause | undefined;
 
   /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: optional uint64 expected_generation = 3;
+   * @generated from field: crs.state.v1.MutationOptions options = 3;
    */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 4;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 };
 
 /**
@@ -63,11 +59,11 @@ export const AddClauseRequestSchema: GenMessage<AddClauseRequest> = /*@__PURE__*
  */
 export type AddClauseResponse = Message<"crs.state.v1.AddClauseResponse"> & {
   /**
-   * The project's generation after the call.
+   * The project and its generation after the call.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * The stored clause (the existing one when the new clause was a duplicate).
@@ -84,11 +80,11 @@ export type AddClauseResponse = Message<"crs.state.v1.AddClauseResponse"> & {
   duplicate: boolean;
 
   /**
-   * Ids of clauses evicted (least recently used first) to stay within the clause limit.
+   * Id of the clause evicted (least recently used) to stay within the clause limit; empty when none.
    *
-   * @generated from field: repeated string evicted_clause_ids = 4;
+   * @generated from field: string evicted_clause_id = 4;
    */
-  evictedClauseIds: string[];
+  evictedClauseId: string;
 };
 
 /**
@@ -140,11 +136,11 @@ export const GetClauseRequestSchema: GenMessage<GetClauseRequest> = /*@__PURE__*
  */
 export type GetClauseResponse = Message<"crs.state.v1.GetClauseResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * The clause.
@@ -224,11 +220,11 @@ export const ListClausesRequestSchema: GenMessage<ListClausesRequest> = /*@__PUR
  */
 export type ListClausesResponse = Message<"crs.state.v1.ListClausesResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Clauses by (learned_at_unix_ms, id byte-wise).
@@ -287,18 +283,11 @@ export type CheckDecisionAllowedRequest = Message<"crs.state.v1.CheckDecisionAll
   tool: string;
 
   /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: optional uint64 expected_generation = 4;
+   * @generated from field: crs.state.v1.MutationOptions options = 4;
    */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 5;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 };
 
 /**
@@ -315,11 +304,11 @@ export const CheckDecisionAllowedRequestSchema: GenMessage<CheckDecisionAllowedR
  */
 export type CheckDecisionAllowedResponse = Message<"crs.state.v1.CheckDecisionAllowedResponse"> & {
   /**
-   * The project's generation after the call (bumped only when a clause blocked).
+   * The project and its generation after the call (bumped only when a clause blocked).
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Whether the tool may be used.
@@ -336,18 +325,11 @@ export type CheckDecisionAllowedResponse = Message<"crs.state.v1.CheckDecisionAl
   reason: string;
 
   /**
-   * The blocking clause, when not allowed.
+   * The blocking clause (its usage updated), when not allowed.
    *
    * @generated from field: crs.state.v1.Clause violated_clause = 4;
    */
   violatedClause?: Clause | undefined;
-
-  /**
-   * The variables assigned true (`tool:`, `prev_tool:`, `prev_prev_tool:`, `outcome:`, `error:`), byte-wise order.
-   *
-   * @generated from field: repeated string assignment = 5;
-   */
-  assignment: string[];
 };
 
 /**
@@ -399,15 +381,16 @@ export type CheckAssignmentRequest = Message<"crs.state.v1.CheckAssignmentReques
   projectId: string;
 
   /**
-   * The assigned variables; each variable at most once.
+   * The assigned variables (at most 10 000); each variable at most once.
    *
    * @generated from field: repeated crs.state.v1.Assignment assignments = 2;
    */
   assignments: Assignment[];
 
   /**
-   * When true, variables not listed are false (closed world); when false they are unassigned and
-   * a clause is violated only when every literal is assigned and false.
+   * When true, the variables assigned true are true and every other variable is false (closed
+   * world; values false are redundant); when false, variables not listed are unassigned and a
+   * clause is violated only when every literal is assigned and false.
    *
    * @generated from field: bool closed_world = 3;
    */
@@ -435,11 +418,11 @@ export const CheckAssignmentRequestSchema: GenMessage<CheckAssignmentRequest> = 
  */
 export type CheckAssignmentResponse = Message<"crs.state.v1.CheckAssignmentResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Whether a clause is violated.
@@ -461,13 +444,6 @@ export type CheckAssignmentResponse = Message<"crs.state.v1.CheckAssignmentRespo
    * @generated from field: string reason = 4;
    */
   reason: string;
-
-  /**
-   * Ids of every violated clause, in the same order.
-   *
-   * @generated from field: repeated string violated_clause_ids = 5;
-   */
-  violatedClauseIds: string[];
 };
 
 /**
@@ -476,69 +452,6 @@ export type CheckAssignmentResponse = Message<"crs.state.v1.CheckAssignmentRespo
  */
 export const CheckAssignmentResponseSchema: GenMessage<CheckAssignmentResponse> = /*@__PURE__*/
   messageDesc(file_crs_state_v1_clause, 10);
-
-/**
- * DeleteClauseRequest names a clause to remove.
- *
- * @generated from message crs.state.v1.DeleteClauseRequest
- */
-export type DeleteClauseRequest = Message<"crs.state.v1.DeleteClauseRequest"> & {
-  /**
-   * The project.
-   *
-   * @generated from field: string project_id = 1;
-   */
-  projectId: string;
-
-  /**
-   * The clause id.
-   *
-   * @generated from field: string clause_id = 2;
-   */
-  clauseId: string;
-
-  /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
-   *
-   * @generated from field: optional uint64 expected_generation = 3;
-   */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 4;
-   */
-  requestId: string;
-};
-
-/**
- * Describes the message crs.state.v1.DeleteClauseRequest.
- * Use `create(DeleteClauseRequestSchema)` to create a new message.
- */
-export const DeleteClauseRequestSchema: GenMessage<DeleteClauseRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_clause, 11);
-
-/**
- * DeleteClauseResponse confirms a removal.
- *
- * @generated from message crs.state.v1.DeleteClauseResponse
- */
-export type DeleteClauseResponse = Message<"crs.state.v1.DeleteClauseResponse"> & {
-  /**
-   * The project's generation after the call.
-   *
-   * @generated from field: uint64 generation = 1;
-   */
-  generation: bigint;
-};
-
-/**
- * Describes the message crs.state.v1.DeleteClauseResponse.
- * Use `create(DeleteClauseResponseSchema)` to create a new message.
- */
-export const DeleteClauseResponseSchema: GenMessage<DeleteClauseResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_clause, 12);
 
 /**
  * GarbageCollectClausesRequest asks for a clause collection.
@@ -554,25 +467,11 @@ export type GarbageCollectClausesRequest = Message<"crs.state.v1.GarbageCollectC
   projectId: string;
 
   /**
-   * Time-to-live; clauses with now - refreshed_at_unix_ms > ttl are removed. 0 means the server default (7 days).
+   * Idempotency key and preconditions.
    *
-   * @generated from field: int64 ttl_ms = 2;
+   * @generated from field: crs.state.v1.MutationOptions options = 2;
    */
-  ttlMs: bigint;
-
-  /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
-   *
-   * @generated from field: optional uint64 expected_generation = 3;
-   */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 4;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 };
 
 /**
@@ -580,7 +479,7 @@ export type GarbageCollectClausesRequest = Message<"crs.state.v1.GarbageCollectC
  * Use `create(GarbageCollectClausesRequestSchema)` to create a new message.
  */
 export const GarbageCollectClausesRequestSchema: GenMessage<GarbageCollectClausesRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_clause, 13);
+  messageDesc(file_crs_state_v1_clause, 11);
 
 /**
  * GarbageCollectClausesResponse reports a collection.
@@ -589,11 +488,11 @@ export const GarbageCollectClausesRequestSchema: GenMessage<GarbageCollectClause
  */
 export type GarbageCollectClausesResponse = Message<"crs.state.v1.GarbageCollectClausesResponse"> & {
   /**
-   * The project's generation after the call (unchanged when nothing was removed).
+   * The project and its generation after the call (unchanged when nothing was removed).
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Ids of removed clauses, byte-wise order.
@@ -608,7 +507,7 @@ export type GarbageCollectClausesResponse = Message<"crs.state.v1.GarbageCollect
  * Use `create(GarbageCollectClausesResponseSchema)` to create a new message.
  */
 export const GarbageCollectClausesResponseSchema: GenMessage<GarbageCollectClausesResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_clause, 14);
+  messageDesc(file_crs_state_v1_clause, 12);
 
 /**
  * ClauseService keeps the learned CDCL clauses of a project: persisted, journaled and checked
@@ -616,15 +515,19 @@ export const GarbageCollectClausesResponseSchema: GenMessage<GarbageCollectClaus
  * false). Clauses are scanned in (learned_at_unix_ms, id) order, so the first violated clause
  * reported is always the same one.
  *
- * Errors: INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS, ABORTED, OUT_OF_RANGE, RESOURCE_EXHAUSTED,
- * UNAVAILABLE, DATA_LOSS, CANCELLED, DEADLINE_EXCEEDED, INTERNAL; every failure carries
- * google.rpc.ErrorInfo{reason, domain: "crs.state.v1"} (reasons in ErrorReason).
+ * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
+ * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
+ * PROJECT_NOT_FOUND, UNAVAILABLE / STORE_UNAVAILABLE / SERVER_SHUTTING_DOWN, DATA_LOSS /
+ * PROJECT_CORRUPTED, CANCELLED, DEADLINE_EXCEEDED and INTERNAL; reads at a generation may fail with
+ * GENERATION_COMPACTED or GENERATION_IN_FUTURE; mutations with GENERATION_MISMATCH,
+ * PROJECT_UID_MISMATCH, ENTRY_MODIFIED and REQUEST_ID_REUSED.
  *
  * @generated from service crs.state.v1.ClauseService
  */
 export const ClauseService: GenService<{
   /**
-   * AddClause stores a clause; a semantic duplicate refreshes the existing clause instead.
+   * AddClause stores a clause; a semantic duplicate (same literal set and lifetime) refreshes the
+   * existing clause instead. Reasons: CLAUSE_VALIDATION, CLAUSE_ID_CONFLICT.
    *
    * @generated from rpc crs.state.v1.ClauseService.AddClause
    */
@@ -634,7 +537,7 @@ export const ClauseService: GenService<{
     output: typeof AddClauseResponseSchema;
   },
   /**
-   * GetClause returns one clause by id.
+   * GetClause returns one clause by id. Reasons: CLAUSE_NOT_FOUND.
    *
    * @generated from rpc crs.state.v1.ClauseService.GetClause
    */
@@ -675,17 +578,7 @@ export const ClauseService: GenService<{
     output: typeof CheckAssignmentResponseSchema;
   },
   /**
-   * DeleteClause removes one clause.
-   *
-   * @generated from rpc crs.state.v1.ClauseService.DeleteClause
-   */
-  deleteClause: {
-    methodKind: "unary";
-    input: typeof DeleteClauseRequestSchema;
-    output: typeof DeleteClauseResponseSchema;
-  },
-  /**
-   * GarbageCollectClauses removes clauses whose time-to-live has passed.
+   * GarbageCollectClauses removes clauses whose time-to-live (the project's clause_ttl_ms) has passed.
    *
    * @generated from rpc crs.state.v1.ClauseService.GarbageCollectClauses
    */

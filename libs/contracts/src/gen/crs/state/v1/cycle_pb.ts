@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { MutationOptions, ResponseHeader } from "./common_pb.js";
+import { file_crs_state_v1_common } from "./common_pb.js";
 import type { CycleDetection, StepRecord, StringList } from "./types_pb.js";
 import { file_crs_state_v1_types } from "./types_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/cycle.proto.
  */
 export const file_crs_state_v1_cycle: GenFile = /*@__PURE__*/
-  fileDesc("ChhjcnMvc3RhdGUvdjEvY3ljbGUucHJvdG8SDGNycy5zdGF0ZS52MSLEAQoRQ2hlY2tDeWNsZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEhEKCXN0YXRlX2tleRgDIAEoCRImCgRzdGVwGAQgASgLMhguY3JzLnN0YXRlLnYxLlN0ZXBSZWNvcmQSIAoTZXhwZWN0ZWRfZ2VuZXJhdGlvbhgFIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBiABKAlCFgoUX2V4cGVjdGVkX2dlbmVyYXRpb24iqgEKEkNoZWNrQ3ljbGVSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEi8KCWRldGVjdGlvbhgCIAEoCzIcLmNycy5zdGF0ZS52MS5DeWNsZURldGVjdGlvbhI2ChRjaXJjdWl0X2JyZWFrZXJfc3RlcBgDIAEoCzIYLmNycy5zdGF0ZS52MS5TdGVwUmVjb3JkEhcKD2Rpc3Byb3Zlbl9ub2RlcxgEIAMoCSJGChxHZXRDeWNsZURldGVjdG9yU3RhdHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCSKbAQodR2V0Q3ljbGVEZXRlY3RvclN0YXRzUmVzcG9uc2USFwoPc3RlcHNfcHJvY2Vzc2VkGAEgASgEEhcKD2N5Y2xlc19kZXRlY3RlZBgCIAEoBBIdChVsYXN0X2N5Y2xlX2F0X3VuaXhfbXMYAyABKAMSFAoMaGlzdG9yeV9zaXplGAQgASgNEhMKC21heF9oaXN0b3J5GAUgASgNIpEBChlSZXNldEN5Y2xlRGV0ZWN0b3JSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCRIgChNleHBlY3RlZF9nZW5lcmF0aW9uGAMgASgESACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCUIWChRfZXhwZWN0ZWRfZ2VuZXJhdGlvbiIwChpSZXNldEN5Y2xlRGV0ZWN0b3JSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEInMKG0FuYWx5emVTZXNzaW9uQ3ljbGVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCnNlc3Npb25faWQYAiABKAkSGgoNYXRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBQhAKDl9hdF9nZW5lcmF0aW9uIkMKDERlY2lzaW9uRWRnZRISCgpmcm9tX3N0YXRlGAEgASgJEhAKCHRvX3N0YXRlGAIgASgJEg0KBWNvdW50GAMgASgNIvwBChxBbmFseXplU2Vzc2lvbkN5Y2xlc1Jlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSEgoKc2Vzc2lvbl9pZBgCIAEoCRISCgp0b3RhbF9zY2NzGAMgASgNEi0KC2N5Y2xpY19zY2NzGAQgAygLMhguY3JzLnN0YXRlLnYxLlN0cmluZ0xpc3QSGAoQbGFyZ2VzdF9zY2Nfc2l6ZRgFIAEoDRIOCgZzdGF0ZXMYBiADKAkSKQoFZWRnZXMYByADKAsyGi5jcnMuc3RhdGUudjEuRGVjaXNpb25FZGdlEhwKFGFuYWx5c2lzX2R1cmF0aW9uX21zGAggASgDMqkDCgxDeWNsZVNlcnZpY2USTwoKQ2hlY2tDeWNsZRIfLmNycy5zdGF0ZS52MS5DaGVja0N5Y2xlUmVxdWVzdBogLmNycy5zdGF0ZS52MS5DaGVja0N5Y2xlUmVzcG9uc2UScAoVR2V0Q3ljbGVEZXRlY3RvclN0YXRzEiouY3JzLnN0YXRlLnYxLkdldEN5Y2xlRGV0ZWN0b3JTdGF0c1JlcXVlc3QaKy5jcnMuc3RhdGUudjEuR2V0Q3ljbGVEZXRlY3RvclN0YXRzUmVzcG9uc2USZwoSUmVzZXRDeWNsZURldGVjdG9yEicuY3JzLnN0YXRlLnYxLlJlc2V0Q3ljbGVEZXRlY3RvclJlcXVlc3QaKC5jcnMuc3RhdGUudjEuUmVzZXRDeWNsZURldGVjdG9yUmVzcG9uc2USbQoUQW5hbHl6ZVNlc3Npb25DeWNsZXMSKS5jcnMuc3RhdGUudjEuQW5hbHl6ZVNlc3Npb25DeWNsZXNSZXF1ZXN0GiouY3JzLnN0YXRlLnYxLkFuYWx5emVTZXNzaW9uQ3ljbGVzUmVzcG9uc2ViBnByb3RvMw", [file_crs_state_v1_types]);
+  fileDesc("ChhjcnMvc3RhdGUvdjEvY3ljbGUucHJvdG8SDGNycy5zdGF0ZS52MSJ+ChFDaGVja0N5Y2xlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCnNlc3Npb25faWQYAiABKAkSEQoJc3RhdGVfa2V5GAMgASgJEi4KB29wdGlvbnMYBCABKAsyHS5jcnMuc3RhdGUudjEuTXV0YXRpb25PcHRpb25zIsQBChJDaGVja0N5Y2xlUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEi8KCWRldGVjdGlvbhgCIAEoCzIcLmNycy5zdGF0ZS52MS5DeWNsZURldGVjdGlvbhI2ChRjaXJjdWl0X2JyZWFrZXJfc3RlcBgDIAEoCzIYLmNycy5zdGF0ZS52MS5TdGVwUmVjb3JkEhcKD2Rpc3Byb3Zlbl9ub2RlcxgEIAMoCSJ0ChxHZXRDeWNsZURldGVjdG9yU3RhdHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAMgASgESACIAQFCEAoOX2F0X2dlbmVyYXRpb24iqQEKHUdldEN5Y2xlRGV0ZWN0b3JTdGF0c1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIXCg9zdGVwc19wcm9jZXNzZWQYAiABKAQSFwoPY3ljbGVzX2RldGVjdGVkGAMgASgEEhMKC3dpbmRvd19zaXplGAQgASgNEhMKC21heF9oaXN0b3J5GAUgASgNInMKGVJlc2V0Q3ljbGVEZXRlY3RvclJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEi4KB29wdGlvbnMYAyABKAsyHS5jcnMuc3RhdGUudjEuTXV0YXRpb25PcHRpb25zIkoKGlJlc2V0Q3ljbGVEZXRlY3RvclJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlciJzChtBbmFseXplU2Vzc2lvbkN5Y2xlc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEhoKDWF0X2dlbmVyYXRpb24YAyABKARIAIgBAUIQCg5fYXRfZ2VuZXJhdGlvbiK8AQocQW5hbHl6ZVNlc3Npb25DeWNsZXNSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISEgoKdG90YWxfc2NjcxgCIAEoDRItCgtjeWNsaWNfc2NjcxgDIAMoCzIYLmNycy5zdGF0ZS52MS5TdHJpbmdMaXN0EhgKEGxhcmdlc3Rfc2NjX3NpemUYBCABKA0SEQoJdHJ1bmNhdGVkGAUgASgIMqkDCgxDeWNsZVNlcnZpY2USTwoKQ2hlY2tDeWNsZRIfLmNycy5zdGF0ZS52MS5DaGVja0N5Y2xlUmVxdWVzdBogLmNycy5zdGF0ZS52MS5DaGVja0N5Y2xlUmVzcG9uc2UScAoVR2V0Q3ljbGVEZXRlY3RvclN0YXRzEiouY3JzLnN0YXRlLnYxLkdldEN5Y2xlRGV0ZWN0b3JTdGF0c1JlcXVlc3QaKy5jcnMuc3RhdGUudjEuR2V0Q3ljbGVEZXRlY3RvclN0YXRzUmVzcG9uc2USZwoSUmVzZXRDeWNsZURldGVjdG9yEicuY3JzLnN0YXRlLnYxLlJlc2V0Q3ljbGVEZXRlY3RvclJlcXVlc3QaKC5jcnMuc3RhdGUudjEuUmVzZXRDeWNsZURldGVjdG9yUmVzcG9uc2USbQoUQW5hbHl6ZVNlc3Npb25DeWNsZXMSKS5jcnMuc3RhdGUudjEuQW5hbHl6ZVNlc3Npb25DeWNsZXNSZXF1ZXN0GiouY3JzLnN0YXRlLnYxLkFuYWx5emVTZXNzaW9uQ3ljbGVzUmVzcG9uc2ViBnByb3RvMw", [file_crs_state_v1_common, file_crs_state_v1_types]);
 
 /**
  * CheckCycleRequest feeds a state into a detector.
@@ -35,32 +37,18 @@ export type CheckCycleRequest = Message<"crs.state.v1.CheckCycleRequest"> & {
   sessionId: string;
 
   /**
-   * The state key; when empty it is derived from `step` as `<decision>:<tool>:<outcome>:<actor>`.
+   * The state key (an entry key, e.g. `execute_tool:Grep:success:main_agent`).
    *
    * @generated from field: string state_key = 3;
    */
   stateKey: string;
 
   /**
-   * The step the state comes from; used to derive the key and number the circuit-breaker step.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: crs.state.v1.StepRecord step = 4;
+   * @generated from field: crs.state.v1.MutationOptions options = 4;
    */
-  step?: StepRecord | undefined;
-
-  /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
-   *
-   * @generated from field: optional uint64 expected_generation = 5;
-   */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 6;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 };
 
 /**
@@ -77,11 +65,11 @@ export const CheckCycleRequestSchema: GenMessage<CheckCycleRequest> = /*@__PURE_
  */
 export type CheckCycleResponse = Message<"crs.state.v1.CheckCycleResponse"> & {
   /**
-   * The project's generation after the call (bumped only when a cycle was detected).
+   * The project and its generation after the call (every feed is a change).
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * The detection result.
@@ -98,7 +86,7 @@ export type CheckCycleResponse = Message<"crs.state.v1.CheckCycleResponse"> & {
   circuitBreakerStep?: StepRecord | undefined;
 
   /**
-   * Node ids disproven, in cycle order, when a cycle was detected.
+   * Node ids disproven, in cycle order without repeats, when a cycle was detected.
    *
    * @generated from field: repeated string disproven_nodes = 4;
    */
@@ -131,6 +119,13 @@ export type GetCycleDetectorStatsRequest = Message<"crs.state.v1.GetCycleDetecto
    * @generated from field: string session_id = 2;
    */
   sessionId: string;
+
+  /**
+   * Generation to read; absent means the current one.
+   *
+   * @generated from field: optional uint64 at_generation = 3;
+   */
+  atGeneration?: bigint | undefined;
 };
 
 /**
@@ -147,32 +142,32 @@ export const GetCycleDetectorStatsRequestSchema: GenMessage<GetCycleDetectorStat
  */
 export type GetCycleDetectorStatsResponse = Message<"crs.state.v1.GetCycleDetectorStatsResponse"> & {
   /**
-   * States fed since the last reset.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 steps_processed = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
+   */
+  header?: ResponseHeader | undefined;
+
+  /**
+   * States fed since the last reset or detection.
+   *
+   * @generated from field: uint64 steps_processed = 2;
    */
   stepsProcessed: bigint;
 
   /**
    * Cycles detected over the detector's life.
    *
-   * @generated from field: uint64 cycles_detected = 2;
+   * @generated from field: uint64 cycles_detected = 3;
    */
   cyclesDetected: bigint;
 
   /**
-   * When the last cycle was detected; 0 when never.
-   *
-   * @generated from field: int64 last_cycle_at_unix_ms = 3;
-   */
-  lastCycleAtUnixMs: bigint;
-
-  /**
    * Number of states in the detector's window.
    *
-   * @generated from field: uint32 history_size = 4;
+   * @generated from field: uint32 window_size = 4;
    */
-  historySize: number;
+  windowSize: number;
 
   /**
    * Capacity of the window.
@@ -210,18 +205,11 @@ export type ResetCycleDetectorRequest = Message<"crs.state.v1.ResetCycleDetector
   sessionId: string;
 
   /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: optional uint64 expected_generation = 3;
+   * @generated from field: crs.state.v1.MutationOptions options = 3;
    */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 4;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 };
 
 /**
@@ -238,11 +226,11 @@ export const ResetCycleDetectorRequestSchema: GenMessage<ResetCycleDetectorReque
  */
 export type ResetCycleDetectorResponse = Message<"crs.state.v1.ResetCycleDetectorResponse"> & {
   /**
-   * The project's generation after the call.
+   * The project and its generation after the call.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 };
 
 /**
@@ -288,101 +276,45 @@ export const AnalyzeSessionCyclesRequestSchema: GenMessage<AnalyzeSessionCyclesR
   messageDesc(file_crs_state_v1_cycle, 6);
 
 /**
- * DecisionEdge is one transition between consecutive distinct states of a session.
- *
- * @generated from message crs.state.v1.DecisionEdge
- */
-export type DecisionEdge = Message<"crs.state.v1.DecisionEdge"> & {
-  /**
-   * State before.
-   *
-   * @generated from field: string from_state = 1;
-   */
-  fromState: string;
-
-  /**
-   * State after.
-   *
-   * @generated from field: string to_state = 2;
-   */
-  toState: string;
-
-  /**
-   * Number of times the transition occurred.
-   *
-   * @generated from field: uint32 count = 3;
-   */
-  count: number;
-};
-
-/**
- * Describes the message crs.state.v1.DecisionEdge.
- * Use `create(DecisionEdgeSchema)` to create a new message.
- */
-export const DecisionEdgeSchema: GenMessage<DecisionEdge> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_cycle, 7);
-
-/**
  * AnalyzeSessionCyclesResponse carries the cycle analysis of a session.
  *
  * @generated from message crs.state.v1.AnalyzeSessionCyclesResponse
  */
 export type AnalyzeSessionCyclesResponse = Message<"crs.state.v1.AnalyzeSessionCyclesResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
-
-  /**
-   * The session.
-   *
-   * @generated from field: string session_id = 2;
-   */
-  sessionId: string;
+  header?: ResponseHeader | undefined;
 
   /**
    * Total number of strongly connected components.
    *
-   * @generated from field: uint32 total_sccs = 3;
+   * @generated from field: uint32 total_sccs = 2;
    */
   totalSccs: number;
 
   /**
-   * Components with more than one state, each sorted byte-wise, ordered by size descending then first state.
+   * Components with more than one state, in completion order, at most the first 1000.
    *
-   * @generated from field: repeated crs.state.v1.StringList cyclic_sccs = 4;
+   * @generated from field: repeated crs.state.v1.StringList cyclic_sccs = 3;
    */
   cyclicSccs: StringList[];
 
   /**
    * Size of the largest cyclic component; 0 when none.
    *
-   * @generated from field: uint32 largest_scc_size = 5;
+   * @generated from field: uint32 largest_scc_size = 4;
    */
   largestSccSize: number;
 
   /**
-   * States of the decision graph in first-seen order.
+   * True when cyclic_sccs was cut at 1000.
    *
-   * @generated from field: repeated string states = 6;
+   * @generated from field: bool truncated = 5;
    */
-  states: string[];
-
-  /**
-   * Distinct transitions, by (from_state, to_state) in byte-wise order.
-   *
-   * @generated from field: repeated crs.state.v1.DecisionEdge edges = 7;
-   */
-  edges: DecisionEdge[];
-
-  /**
-   * How long the analysis took.
-   *
-   * @generated from field: int64 analysis_duration_ms = 8;
-   */
-  analysisDurationMs: bigint;
+  truncated: boolean;
 };
 
 /**
@@ -390,17 +322,20 @@ export type AnalyzeSessionCyclesResponse = Message<"crs.state.v1.AnalyzeSessionC
  * Use `create(AnalyzeSessionCyclesResponseSchema)` to create a new message.
  */
 export const AnalyzeSessionCyclesResponseSchema: GenMessage<AnalyzeSessionCyclesResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_cycle, 8);
+  messageDesc(file_crs_state_v1_cycle, 7);
 
 /**
- * CycleService detects repeated decision states. Each session has a server-side Brent cycle
- * detector fed with state keys; a detection disproves the cycle's states (hard source) and records
- * a circuit-breaker step as one journaled change. Whole-session analysis runs Tarjan SCC over
- * the session's decision graph.
+ * CycleService detects repeated decision states. Each session has a Brent cycle detector whose
+ * window is part of the project's state: every feed is a journaled mutation that bumps the
+ * generation, and a detection disproves the cycle's states (`session:<sid>:state:<key>` nodes,
+ * hard source) and records a circuit-breaker step within the same change. Detector windows travel
+ * with checkpoints, forks and restores. Whole-session analysis runs Tarjan SCC over the session's
+ * decision graph.
  *
- * Errors: INVALID_ARGUMENT, NOT_FOUND, ABORTED, OUT_OF_RANGE, UNAVAILABLE, DATA_LOSS, CANCELLED,
- * DEADLINE_EXCEEDED, INTERNAL; every failure carries google.rpc.ErrorInfo{reason,
- * domain: "crs.state.v1"} (reasons in ErrorReason).
+ * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
+ * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
+ * PROJECT_NOT_FOUND, GENERATION_COMPACTED, GENERATION_IN_FUTURE, UNAVAILABLE /
+ * SERVER_SHUTTING_DOWN, DATA_LOSS / PROJECT_CORRUPTED, CANCELLED, DEADLINE_EXCEEDED and INTERNAL.
  *
  * @generated from service crs.state.v1.CycleService
  */
@@ -416,7 +351,7 @@ export const CycleService: GenService<{
     output: typeof CheckCycleResponseSchema;
   },
   /**
-   * GetCycleDetectorStats returns the counters of a session's detector.
+   * GetCycleDetectorStats returns the counters of a session's detector (zeros for a session never fed).
    *
    * @generated from rpc crs.state.v1.CycleService.GetCycleDetectorStats
    */
@@ -426,7 +361,7 @@ export const CycleService: GenService<{
     output: typeof GetCycleDetectorStatsResponseSchema;
   },
   /**
-   * ResetCycleDetector clears a session's detector window (its counters of detections are kept).
+   * ResetCycleDetector clears a session's detector window (its count of detections is kept).
    *
    * @generated from rpc crs.state.v1.CycleService.ResetCycleDetector
    */

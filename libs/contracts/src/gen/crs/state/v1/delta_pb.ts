@@ -4,7 +4,7 @@
 
 import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { AnalyticsRecord, Clause, Constraint, CycleDetection, DependencyEdge, HistoryEntry, IndexKind, ProjectConfig, ProofEntry, SignalSource, StepRecord } from "./types_pb.js";
+import type { AnalyticsRecord, Constraint, DependencyEdge, HistoryEntry, IndexKind, ProofEntry, SignalSource } from "./types_pb.js";
 import { file_crs_state_v1_types } from "./types_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/delta.proto.
  */
 export const file_crs_state_v1_delta: GenFile = /*@__PURE__*/
-  fileDesc("ChhjcnMvc3RhdGUvdjEvZGVsdGEucHJvdG8SDGNycy5zdGF0ZS52MSLpAwoFRGVsdGESKgoGc291cmNlGAEgASgOMhouY3JzLnN0YXRlLnYxLlNpZ25hbFNvdXJjZRIaChJjcmVhdGVkX2F0X3VuaXhfbXMYAiABKAMSKQoFcHJvb2YYCiABKAsyGC5jcnMuc3RhdGUudjEuUHJvb2ZEZWx0YUgAEjMKCmNvbnN0cmFpbnQYCyABKAsyHS5jcnMuc3RhdGUudjEuQ29uc3RyYWludERlbHRhSAASMwoKc2ltaWxhcml0eRgMIAEoCzIdLmNycy5zdGF0ZS52MS5TaW1pbGFyaXR5RGVsdGFIABIzCgpkZXBlbmRlbmN5GA0gASgLMh0uY3JzLnN0YXRlLnYxLkRlcGVuZGVuY3lEZWx0YUgAEi0KB2hpc3RvcnkYDiABKAsyGi5jcnMuc3RhdGUudjEuSGlzdG9yeURlbHRhSAASMQoJc3RyZWFtaW5nGA8gASgLMhwuY3JzLnN0YXRlLnYxLlN0cmVhbWluZ0RlbHRhSAASMQoJY29tcG9zaXRlGBAgASgLMhwuY3JzLnN0YXRlLnYxLkNvbXBvc2l0ZURlbHRhSAASMQoJYW5hbHl0aWNzGBEgASgLMhwuY3JzLnN0YXRlLnYxLkFuYWx5dGljc0RlbHRhSABCBgoEa2luZCI3CgpQcm9vZkRlbHRhEikKB2VudHJpZXMYASADKAsyGC5jcnMuc3RhdGUudjEuUHJvb2ZFbnRyeSJyCg9Db25zdHJhaW50RGVsdGESJQoDYWRkGAEgAygLMhguY3JzLnN0YXRlLnYxLkNvbnN0cmFpbnQSDgoGcmVtb3ZlGAIgAygJEigKBnVwZGF0ZRgDIAMoCzIYLmNycy5zdGF0ZS52MS5Db25zdHJhaW50ImYKEFNpbWlsYXJpdHlVcGRhdGUSCQoBYRgBIAEoCRIJCgFiGAIgASgJEhAKCGRpc3RhbmNlGAMgASgBEioKBnNvdXJjZRgEIAEoDjIaLmNycy5zdGF0ZS52MS5TaWduYWxTb3VyY2UiQgoPU2ltaWxhcml0eURlbHRhEi8KB3VwZGF0ZXMYASADKAsyHi5jcnMuc3RhdGUudjEuU2ltaWxhcml0eVVwZGF0ZSJ2Cg9EZXBlbmRlbmN5RGVsdGESLwoJYWRkX2VkZ2VzGAEgAygLMhwuY3JzLnN0YXRlLnYxLkRlcGVuZGVuY3lFZGdlEjIKDHJlbW92ZV9lZGdlcxgCIAMoCzIcLmNycy5zdGF0ZS52MS5EZXBlbmRlbmN5RWRnZSI7CgxIaXN0b3J5RGVsdGESKwoHZW50cmllcxgBIAMoCzIaLmNycy5zdGF0ZS52MS5IaXN0b3J5RW50cnkiNQoSU3RyZWFtaW5nSW5jcmVtZW50EgwKBGl0ZW0YASABKAkSEQoJaW5jcmVtZW50GAIgASgEImEKDlN0cmVhbWluZ0RlbHRhEjQKCmluY3JlbWVudHMYASADKAsyIC5jcnMuc3RhdGUudjEuU3RyZWFtaW5nSW5jcmVtZW50EhkKEWNhcmRpbmFsaXR5X2l0ZW1zGAIgAygJIjUKDkNvbXBvc2l0ZURlbHRhEiMKBmRlbHRhcxgBIAMoCzITLmNycy5zdGF0ZS52MS5EZWx0YSI/Cg5BbmFseXRpY3NEZWx0YRItCgZyZWNvcmQYASABKAsyHS5jcnMuc3RhdGUudjEuQW5hbHl0aWNzUmVjb3JkIvIBCgxBcHBseU1ldHJpY3MSKwoKZGVsdGFfdHlwZRgBIAEoDjIXLmNycy5zdGF0ZS52MS5EZWx0YVR5cGUSHgoWdmFsaWRhdGlvbl9kdXJhdGlvbl9tcxgCIAEoARIZChFhcHBseV9kdXJhdGlvbl9tcxgDIAEoARIwCg9pbmRleGVzX3VwZGF0ZWQYBCADKA4yFy5jcnMuc3RhdGUudjEuSW5kZXhLaW5kEhgKEGVudHJpZXNfbW9kaWZpZWQYBSABKAQSFgoOb2xkX2dlbmVyYXRpb24YBiABKAQSFgoObmV3X2dlbmVyYXRpb24YByABKAQiOQoMU3RlcHNDbGVhcmVkEhIKCnNlc3Npb25faWQYASABKAkSFQoNc3RlcHNfcmVtb3ZlZBgCIAEoBCI0Cg5DbGF1c2VzUmVtb3ZlZBISCgpjbGF1c2VfaWRzGAEgAygJEg4KBnJlYXNvbhgCIAEoCSK5AQoNQ3ljbGVEZXRlY3RlZBISCgpzZXNzaW9uX2lkGAEgASgJEi8KCWRldGVjdGlvbhgCIAEoCzIcLmNycy5zdGF0ZS52MS5DeWNsZURldGVjdGlvbhIrCglkaXNwcm9vZnMYAyABKAsyGC5jcnMuc3RhdGUudjEuUHJvb2ZEZWx0YRI2ChRjaXJjdWl0X2JyZWFrZXJfc3RlcBgEIAEoCzIYLmNycy5zdGF0ZS52MS5TdGVwUmVjb3JkImgKDVN0YXRlUmVwbGFjZWQSKQoGb3JpZ2luGAEgASgOMhkuY3JzLnN0YXRlLnYxLlN0YXRlT3JpZ2luEhEKCW9yaWdpbl9pZBgCIAEoCRIZChFvcmlnaW5fZ2VuZXJhdGlvbhgDIAEoBCLlBQoGQ2hhbmdlEhIKCmdlbmVyYXRpb24YASABKAQSHAoUY29tbWl0dGVkX2F0X3VuaXhfbXMYAiABKAMSJgoEa2luZBgDIAEoDjIYLmNycy5zdGF0ZS52MS5DaGFuZ2VLaW5kEisKCmRlbHRhX3R5cGUYBCABKA4yFy5jcnMuc3RhdGUudjEuRGVsdGFUeXBlEhIKCnJlcXVlc3RfaWQYBSABKAkSEgoKc2Vzc2lvbl9pZBgGIAEoCRIOCgZvcmlnaW4YByABKAkSNAoIbWV0YWRhdGEYCCADKAsyIi5jcnMuc3RhdGUudjEuQ2hhbmdlLk1ldGFkYXRhRW50cnkSFgoOYWZmZWN0ZWRfbm9kZXMYCSADKAkSDwoHc3VtbWFyeRgKIAEoCRIkCgVkZWx0YRgUIAEoCzITLmNycy5zdGF0ZS52MS5EZWx0YUgAEigKBHN0ZXAYFSABKAsyGC5jcnMuc3RhdGUudjEuU3RlcFJlY29yZEgAEiYKBmNsYXVzZRgWIAEoCzIULmNycy5zdGF0ZS52MS5DbGF1c2VIABIzCg1zdGVwc19jbGVhcmVkGBcgASgLMhouY3JzLnN0YXRlLnYxLlN0ZXBzQ2xlYXJlZEgAEjcKD2NsYXVzZXNfcmVtb3ZlZBgYIAEoCzIcLmNycy5zdGF0ZS52MS5DbGF1c2VzUmVtb3ZlZEgAEjUKDmN5Y2xlX2RldGVjdGVkGBkgASgLMhsuY3JzLnN0YXRlLnYxLkN5Y2xlRGV0ZWN0ZWRIABI1Cg5zdGF0ZV9yZXBsYWNlZBgaIAEoCzIbLmNycy5zdGF0ZS52MS5TdGF0ZVJlcGxhY2VkSAASLQoGY29uZmlnGBsgASgLMhsuY3JzLnN0YXRlLnYxLlByb2plY3RDb25maWdIABovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCCQoHcGF5bG9hZCr0AQoJRGVsdGFUeXBlEhoKFkRFTFRBX1RZUEVfVU5TUEVDSUZJRUQQABIUChBERUxUQV9UWVBFX1BST09GEAESGQoVREVMVEFfVFlQRV9DT05TVFJBSU5UEAISGQoVREVMVEFfVFlQRV9TSU1JTEFSSVRZEAMSGQoVREVMVEFfVFlQRV9ERVBFTkRFTkNZEAQSFgoSREVMVEFfVFlQRV9ISVNUT1JZEAUSGAoUREVMVEFfVFlQRV9TVFJFQU1JTkcQBhIYChRERUxUQV9UWVBFX0NPTVBPU0lURRAHEhgKFERFTFRBX1RZUEVfQU5BTFlUSUNTEAgq0QMKCkNoYW5nZUtpbmQSGwoXQ0hBTkdFX0tJTkRfVU5TUEVDSUZJRUQQABIdChlDSEFOR0VfS0lORF9ERUxUQV9BUFBMSUVEEAESHQoZQ0hBTkdFX0tJTkRfUFJPT0ZfVVBEQVRFRBACEiMKH0NIQU5HRV9LSU5EX0RJU1BST09GX1BST1BBR0FURUQQAxIjCh9DSEFOR0VfS0lORF9TSU1JTEFSSVRZX1JFQ09SREVEEAQSHQoZQ0hBTkdFX0tJTkRfU1RFUF9SRUNPUkRFRBAFEh0KGUNIQU5HRV9LSU5EX1NURVBTX0NMRUFSRUQQBhIcChhDSEFOR0VfS0lORF9DTEFVU0VfQURERUQQBxIbChdDSEFOR0VfS0lORF9DTEFVU0VfVVNFRBAIEh8KG0NIQU5HRV9LSU5EX0NMQVVTRVNfUkVNT1ZFRBAJEh4KGkNIQU5HRV9LSU5EX0NZQ0xFX0RFVEVDVEVEEAoSHgoaQ0hBTkdFX0tJTkRfU1RBVEVfUkVQTEFDRUQQCxIeChpDSEFOR0VfS0lORF9DT05GSUdfVVBEQVRFRBAMEiQKIENIQU5HRV9LSU5EX0NZQ0xFX0RFVEVDVE9SX1JFU0VUEA0qkQEKC1N0YXRlT3JpZ2luEhwKGFNUQVRFX09SSUdJTl9VTlNQRUNJRklFRBAAEhsKF1NUQVRFX09SSUdJTl9DSEVDS1BPSU5UEAESFwoTU1RBVEVfT1JJR0lOX0JBQ0tVUBACEhcKE1NUQVRFX09SSUdJTl9JTVBPUlQQAxIVChFTVEFURV9PUklHSU5fRk9SSxAEYgZwcm90bzM", [file_crs_state_v1_types]);
+  fileDesc("ChhjcnMvc3RhdGUvdjEvZGVsdGEucHJvdG8SDGNycy5zdGF0ZS52MSLNAwoFRGVsdGESKgoGc291cmNlGAEgASgOMhouY3JzLnN0YXRlLnYxLlNpZ25hbFNvdXJjZRIpCgVwcm9vZhgKIAEoCzIYLmNycy5zdGF0ZS52MS5Qcm9vZkRlbHRhSAASMwoKY29uc3RyYWludBgLIAEoCzIdLmNycy5zdGF0ZS52MS5Db25zdHJhaW50RGVsdGFIABIzCgpzaW1pbGFyaXR5GAwgASgLMh0uY3JzLnN0YXRlLnYxLlNpbWlsYXJpdHlEZWx0YUgAEjMKCmRlcGVuZGVuY3kYDSABKAsyHS5jcnMuc3RhdGUudjEuRGVwZW5kZW5jeURlbHRhSAASLQoHaGlzdG9yeRgOIAEoCzIaLmNycy5zdGF0ZS52MS5IaXN0b3J5RGVsdGFIABIxCglzdHJlYW1pbmcYDyABKAsyHC5jcnMuc3RhdGUudjEuU3RyZWFtaW5nRGVsdGFIABIxCgljb21wb3NpdGUYECABKAsyHC5jcnMuc3RhdGUudjEuQ29tcG9zaXRlRGVsdGFIABIxCglhbmFseXRpY3MYESABKAsyHC5jcnMuc3RhdGUudjEuQW5hbHl0aWNzRGVsdGFIAEIGCgRraW5kIjcKClByb29mRGVsdGESKQoHZW50cmllcxgBIAMoCzIYLmNycy5zdGF0ZS52MS5Qcm9vZkVudHJ5InIKD0NvbnN0cmFpbnREZWx0YRIlCgNhZGQYASADKAsyGC5jcnMuc3RhdGUudjEuQ29uc3RyYWludBIOCgZyZW1vdmUYAiADKAkSKAoGdXBkYXRlGAMgAygLMhguY3JzLnN0YXRlLnYxLkNvbnN0cmFpbnQiOgoQU2ltaWxhcml0eVVwZGF0ZRIJCgFhGAEgASgJEgkKAWIYAiABKAkSEAoIZGlzdGFuY2UYAyABKAEiQgoPU2ltaWxhcml0eURlbHRhEi8KB3VwZGF0ZXMYASADKAsyHi5jcnMuc3RhdGUudjEuU2ltaWxhcml0eVVwZGF0ZSJ2Cg9EZXBlbmRlbmN5RGVsdGESLwoJYWRkX2VkZ2VzGAEgAygLMhwuY3JzLnN0YXRlLnYxLkRlcGVuZGVuY3lFZGdlEjIKDHJlbW92ZV9lZGdlcxgCIAMoCzIcLmNycy5zdGF0ZS52MS5EZXBlbmRlbmN5RWRnZSI7CgxIaXN0b3J5RGVsdGESKwoHZW50cmllcxgBIAMoCzIaLmNycy5zdGF0ZS52MS5IaXN0b3J5RW50cnkiNQoSU3RyZWFtaW5nSW5jcmVtZW50EgwKBGl0ZW0YASABKAkSEQoJaW5jcmVtZW50GAIgASgEIlgKDlN0cmVhbWluZ0RlbHRhEjQKCmluY3JlbWVudHMYASADKAsyIC5jcnMuc3RhdGUudjEuU3RyZWFtaW5nSW5jcmVtZW50EhAKCG9ic2VydmVkGAIgAygJIjUKDkNvbXBvc2l0ZURlbHRhEiMKBmRlbHRhcxgBIAMoCzITLmNycy5zdGF0ZS52MS5EZWx0YSI/Cg5BbmFseXRpY3NEZWx0YRItCgZyZWNvcmQYASABKAsyHS5jcnMuc3RhdGUudjEuQW5hbHl0aWNzUmVjb3JkIvIBCgxBcHBseU1ldHJpY3MSKwoKZGVsdGFfdHlwZRgBIAEoDjIXLmNycy5zdGF0ZS52MS5EZWx0YVR5cGUSHgoWdmFsaWRhdGlvbl9kdXJhdGlvbl9tcxgCIAEoARIZChFhcHBseV9kdXJhdGlvbl9tcxgDIAEoARIwCg9pbmRleGVzX3VwZGF0ZWQYBCADKA4yFy5jcnMuc3RhdGUudjEuSW5kZXhLaW5kEhgKEGVudHJpZXNfbW9kaWZpZWQYBSABKAQSFgoOb2xkX2dlbmVyYXRpb24YBiABKAQSFgoObmV3X2dlbmVyYXRpb24YByABKAQikgMKBkNoYW5nZRISCgpnZW5lcmF0aW9uGAEgASgEEhwKFGNvbW1pdHRlZF9hdF91bml4X21zGAIgASgDEiYKBGtpbmQYAyABKA4yGC5jcnMuc3RhdGUudjEuQ2hhbmdlS2luZBIrCgpkZWx0YV90eXBlGAQgASgOMhcuY3JzLnN0YXRlLnYxLkRlbHRhVHlwZRIqCgZzb3VyY2UYBSABKA4yGi5jcnMuc3RhdGUudjEuU2lnbmFsU291cmNlEhIKCnNlc3Npb25faWQYBiABKAkSDQoFbGFiZWwYByABKAkSNAoIbWV0YWRhdGEYCCADKAsyIi5jcnMuc3RhdGUudjEuQ2hhbmdlLk1ldGFkYXRhRW50cnkSFgoOYWZmZWN0ZWRfbm9kZXMYCSADKAkSDwoHc3VtbWFyeRgKIAEoCRIiCgVkZWx0YRgLIAEoCzITLmNycy5zdGF0ZS52MS5EZWx0YRovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEq9AEKCURlbHRhVHlwZRIaChZERUxUQV9UWVBFX1VOU1BFQ0lGSUVEEAASFAoQREVMVEFfVFlQRV9QUk9PRhABEhkKFURFTFRBX1RZUEVfQ09OU1RSQUlOVBACEhkKFURFTFRBX1RZUEVfU0lNSUxBUklUWRADEhkKFURFTFRBX1RZUEVfREVQRU5ERU5DWRAEEhYKEkRFTFRBX1RZUEVfSElTVE9SWRAFEhgKFERFTFRBX1RZUEVfU1RSRUFNSU5HEAYSGAoUREVMVEFfVFlQRV9DT01QT1NJVEUQBxIYChRERUxUQV9UWVBFX0FOQUxZVElDUxAIKtEDCgpDaGFuZ2VLaW5kEhsKF0NIQU5HRV9LSU5EX1VOU1BFQ0lGSUVEEAASHQoZQ0hBTkdFX0tJTkRfREVMVEFfQVBQTElFRBABEh0KGUNIQU5HRV9LSU5EX1BST09GX1VQREFURUQQAhIjCh9DSEFOR0VfS0lORF9ESVNQUk9PRl9QUk9QQUdBVEVEEAMSIwofQ0hBTkdFX0tJTkRfU0lNSUxBUklUWV9SRUNPUkRFRBAEEh0KGUNIQU5HRV9LSU5EX1NURVBfUkVDT1JERUQQBRIdChlDSEFOR0VfS0lORF9TVEVQU19DTEVBUkVEEAYSHAoYQ0hBTkdFX0tJTkRfQ0xBVVNFX0FEREVEEAcSGwoXQ0hBTkdFX0tJTkRfQ0xBVVNFX1VTRUQQCBIfChtDSEFOR0VfS0lORF9DTEFVU0VTX1JFTU9WRUQQCRIeChpDSEFOR0VfS0lORF9DWUNMRV9ERVRFQ1RFRBAKEh4KGkNIQU5HRV9LSU5EX1NUQVRFX1JFUExBQ0VEEAsSHgoaQ0hBTkdFX0tJTkRfQ09ORklHX1VQREFURUQQDBIkCiBDSEFOR0VfS0lORF9DWUNMRV9ERVRFQ1RPUl9SRVNFVBANYgZwcm90bzM", [file_crs_state_v1_types]);
 
 /**
  * Delta is one validated, atomic change to the indexes, the only way they change.
@@ -27,13 +27,6 @@ export type Delta = Message<"crs.state.v1.Delta"> & {
    * @generated from field: crs.state.v1.SignalSource source = 1;
    */
   source: SignalSource;
-
-  /**
-   * When the client built the delta; 0 means the server's receive time. Journaled with the delta.
-   *
-   * @generated from field: int64 created_at_unix_ms = 2;
-   */
-  createdAtUnixMs: bigint;
 
   /**
    * The kind-specific body; exactly one must be set.
@@ -197,13 +190,6 @@ export type SimilarityUpdate = Message<"crs.state.v1.SimilarityUpdate"> & {
    * @generated from field: double distance = 3;
    */
   distance: number;
-
-  /**
-   * Source of this entry; unspecified inherits the delta's source.
-   *
-   * @generated from field: crs.state.v1.SignalSource source = 4;
-   */
-  source: SignalSource;
 };
 
 /**
@@ -248,7 +234,7 @@ export type DependencyDelta = Message<"crs.state.v1.DependencyDelta"> & {
   addEdges: DependencyEdge[];
 
   /**
-   * Edges to remove; absent edges are ignored.
+   * Edges to remove; each must exist (INDEX_NOT_FOUND otherwise).
    *
    * @generated from field: repeated crs.state.v1.DependencyEdge remove_edges = 2;
    */
@@ -297,7 +283,7 @@ export type StreamingIncrement = Message<"crs.state.v1.StreamingIncrement"> & {
   item: string;
 
   /**
-   * Amount to add (> 0).
+   * Amount to add (> 0; the project's total stays below 2^53).
    *
    * @generated from field: uint64 increment = 2;
    */
@@ -325,11 +311,11 @@ export type StreamingDelta = Message<"crs.state.v1.StreamingDelta"> & {
   increments: StreamingIncrement[];
 
   /**
-   * Items to mark as seen: a count of 0 becomes 1.
+   * Items to count towards the cardinality estimate only.
    *
-   * @generated from field: repeated string cardinality_items = 2;
+   * @generated from field: repeated string observed = 2;
    */
-  cardinalityItems: string[];
+  observed: string[];
 };
 
 /**
@@ -347,7 +333,7 @@ export const StreamingDeltaSchema: GenMessage<StreamingDelta> = /*@__PURE__*/
  */
 export type CompositeDelta = Message<"crs.state.v1.CompositeDelta"> & {
   /**
-   * The children, applied in order; composites may nest.
+   * The children, applied in order; composites nest at most 8 deep.
    *
    * @generated from field: repeated crs.state.v1.Delta deltas = 1;
    */
@@ -448,140 +434,8 @@ export const ApplyMetricsSchema: GenMessage<ApplyMetrics> = /*@__PURE__*/
   messageDesc(file_crs_state_v1_delta, 11);
 
 /**
- * StepsCleared is the payload of a steps-cleared change.
- *
- * @generated from message crs.state.v1.StepsCleared
- */
-export type StepsCleared = Message<"crs.state.v1.StepsCleared"> & {
-  /**
-   * The session whose steps were removed.
-   *
-   * @generated from field: string session_id = 1;
-   */
-  sessionId: string;
-
-  /**
-   * How many steps were removed.
-   *
-   * @generated from field: uint64 steps_removed = 2;
-   */
-  stepsRemoved: bigint;
-};
-
-/**
- * Describes the message crs.state.v1.StepsCleared.
- * Use `create(StepsClearedSchema)` to create a new message.
- */
-export const StepsClearedSchema: GenMessage<StepsCleared> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_delta, 12);
-
-/**
- * ClausesRemoved is the payload of a clauses-removed change.
- *
- * @generated from message crs.state.v1.ClausesRemoved
- */
-export type ClausesRemoved = Message<"crs.state.v1.ClausesRemoved"> & {
-  /**
-   * Ids of the removed clauses, in byte-wise order.
-   *
-   * @generated from field: repeated string clause_ids = 1;
-   */
-  clauseIds: string[];
-
-  /**
-   * Why they were removed: `ttl_expired`, `capacity_evicted` or `deleted`.
-   *
-   * @generated from field: string reason = 2;
-   */
-  reason: string;
-};
-
-/**
- * Describes the message crs.state.v1.ClausesRemoved.
- * Use `create(ClausesRemovedSchema)` to create a new message.
- */
-export const ClausesRemovedSchema: GenMessage<ClausesRemoved> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_delta, 13);
-
-/**
- * CycleDetected is the payload of a cycle-detected change.
- *
- * @generated from message crs.state.v1.CycleDetected
- */
-export type CycleDetected = Message<"crs.state.v1.CycleDetected"> & {
-  /**
-   * The session the cycle was found in.
-   *
-   * @generated from field: string session_id = 1;
-   */
-  sessionId: string;
-
-  /**
-   * The detection result.
-   *
-   * @generated from field: crs.state.v1.CycleDetection detection = 2;
-   */
-  detection?: CycleDetection | undefined;
-
-  /**
-   * The proof delta that disproved the cycle's states (`session:<sid>:state:<state>` nodes).
-   *
-   * @generated from field: crs.state.v1.ProofDelta disproofs = 3;
-   */
-  disproofs?: ProofDelta | undefined;
-
-  /**
-   * The circuit-breaker step recorded for the cycle.
-   *
-   * @generated from field: crs.state.v1.StepRecord circuit_breaker_step = 4;
-   */
-  circuitBreakerStep?: StepRecord | undefined;
-};
-
-/**
- * Describes the message crs.state.v1.CycleDetected.
- * Use `create(CycleDetectedSchema)` to create a new message.
- */
-export const CycleDetectedSchema: GenMessage<CycleDetected> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_delta, 14);
-
-/**
- * StateReplaced is the payload of a state-replaced change.
- *
- * @generated from message crs.state.v1.StateReplaced
- */
-export type StateReplaced = Message<"crs.state.v1.StateReplaced"> & {
-  /**
-   * Where the new state came from.
-   *
-   * @generated from field: crs.state.v1.StateOrigin origin = 1;
-   */
-  origin: StateOrigin;
-
-  /**
-   * Id of the checkpoint or backup, or the source project id of a fork; empty for an import.
-   *
-   * @generated from field: string origin_id = 2;
-   */
-  originId: string;
-
-  /**
-   * Generation the origin state was taken at.
-   *
-   * @generated from field: uint64 origin_generation = 3;
-   */
-  originGeneration: bigint;
-};
-
-/**
- * Describes the message crs.state.v1.StateReplaced.
- * Use `create(StateReplacedSchema)` to create a new message.
- */
-export const StateReplacedSchema: GenMessage<StateReplaced> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_delta, 15);
-
-/**
- * Change is one journaled mutation of a project, as served by the history and watch services.
+ * Change is one recorded change of a project, as served by the history service: the delta a
+ * generation applied, with who applied it and what it touched.
  *
  * @generated from message crs.state.v1.Change
  */
@@ -594,7 +448,7 @@ export type Change = Message<"crs.state.v1.Change"> & {
   generation: bigint;
 
   /**
-   * When the change was committed durably.
+   * When the change was committed.
    *
    * @generated from field: int64 committed_at_unix_ms = 2;
    */
@@ -608,18 +462,18 @@ export type Change = Message<"crs.state.v1.Change"> & {
   kind: ChangeKind;
 
   /**
-   * Kind of the delta payload, when the payload is a delta.
+   * Kind of the delta payload.
    *
    * @generated from field: crs.state.v1.DeltaType delta_type = 4;
    */
   deltaType: DeltaType;
 
   /**
-   * Client request id of the mutation; empty when none was given.
+   * Effective source of the delta (a composite is as weak as its weakest child).
    *
-   * @generated from field: string request_id = 5;
+   * @generated from field: crs.state.v1.SignalSource source = 5;
    */
-  requestId: string;
+  source: SignalSource;
 
   /**
    * Session the change was made in; may be empty.
@@ -629,11 +483,11 @@ export type Change = Message<"crs.state.v1.Change"> & {
   sessionId: string;
 
   /**
-   * Free label of the producer (the reference's "source" string of ApplyWithSource).
+   * Free label of the producer given with the mutation (ApplyRequest.label).
    *
-   * @generated from field: string origin = 7;
+   * @generated from field: string label = 7;
    */
-  origin: string;
+  label: string;
 
   /**
    * Caller metadata given with the mutation.
@@ -657,75 +511,11 @@ export type Change = Message<"crs.state.v1.Change"> & {
   summary: string;
 
   /**
-   * The change itself; omitted when the reader asked for summaries only.
+   * The delta applied; omitted when the reader asked for summaries only.
    *
-   * @generated from oneof crs.state.v1.Change.payload
+   * @generated from field: crs.state.v1.Delta delta = 11;
    */
-  payload: {
-    /**
-     * The delta applied (delta-shaped kinds).
-     *
-     * @generated from field: crs.state.v1.Delta delta = 20;
-     */
-    value: Delta;
-    case: "delta";
-  } | {
-    /**
-     * The step recorded.
-     *
-     * @generated from field: crs.state.v1.StepRecord step = 21;
-     */
-    value: StepRecord;
-    case: "step";
-  } | {
-    /**
-     * The clause added or used.
-     *
-     * @generated from field: crs.state.v1.Clause clause = 22;
-     */
-    value: Clause;
-    case: "clause";
-  } | {
-    /**
-     * The steps cleared.
-     *
-     * @generated from field: crs.state.v1.StepsCleared steps_cleared = 23;
-     */
-    value: StepsCleared;
-    case: "stepsCleared";
-  } | {
-    /**
-     * The clauses removed.
-     *
-     * @generated from field: crs.state.v1.ClausesRemoved clauses_removed = 24;
-     */
-    value: ClausesRemoved;
-    case: "clausesRemoved";
-  } | {
-    /**
-     * The cycle detected.
-     *
-     * @generated from field: crs.state.v1.CycleDetected cycle_detected = 25;
-     */
-    value: CycleDetected;
-    case: "cycleDetected";
-  } | {
-    /**
-     * The state replacement.
-     *
-     * @generated from field: crs.state.v1.StateReplaced state_replaced = 26;
-     */
-    value: StateReplaced;
-    case: "stateReplaced";
-  } | {
-    /**
-     * The new configuration.
-     *
-     * @generated from field: crs.state.v1.ProjectConfig config = 27;
-     */
-    value: ProjectConfig;
-    case: "config";
-  } | { case: undefined; value?: undefined };
+  delta?: Delta | undefined;
 };
 
 /**
@@ -733,7 +523,7 @@ export type Change = Message<"crs.state.v1.Change"> & {
  * Use `create(ChangeSchema)` to create a new message.
  */
 export const ChangeSchema: GenMessage<Change> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_delta, 16);
+  messageDesc(file_crs_state_v1_delta, 12);
 
 /**
  * DeltaType names the kind of a delta.
@@ -921,52 +711,4 @@ export enum ChangeKind {
  */
 export const ChangeKindSchema: GenEnum<ChangeKind> = /*@__PURE__*/
   enumDesc(file_crs_state_v1_delta, 1);
-
-/**
- * StateOrigin says where a replacing state came from.
- *
- * @generated from enum crs.state.v1.StateOrigin
- */
-export enum StateOrigin {
-  /**
-   * Unknown origin.
-   *
-   * @generated from enum value: STATE_ORIGIN_UNSPECIFIED = 0;
-   */
-  UNSPECIFIED = 0,
-
-  /**
-   * A checkpoint of the project.
-   *
-   * @generated from enum value: STATE_ORIGIN_CHECKPOINT = 1;
-   */
-  CHECKPOINT = 1,
-
-  /**
-   * A backup.
-   *
-   * @generated from enum value: STATE_ORIGIN_BACKUP = 2;
-   */
-  BACKUP = 2,
-
-  /**
-   * An imported document.
-   *
-   * @generated from enum value: STATE_ORIGIN_IMPORT = 3;
-   */
-  IMPORT = 3,
-
-  /**
-   * A fork of another project.
-   *
-   * @generated from enum value: STATE_ORIGIN_FORK = 4;
-   */
-  FORK = 4,
-}
-
-/**
- * Describes the enum crs.state.v1.StateOrigin.
- */
-export const StateOriginSchema: GenEnum<StateOrigin> = /*@__PURE__*/
-  enumDesc(file_crs_state_v1_delta, 2);
 

@@ -9,7 +9,7 @@ import { enumDesc, fileDesc } from "@bufbuild/protobuf/codegenv2";
  * Describes the file crs/state/v1/errors.proto.
  */
 export const file_crs_state_v1_errors: GenFile = /*@__PURE__*/
-  fileDesc("ChljcnMvc3RhdGUvdjEvZXJyb3JzLnByb3RvEgxjcnMuc3RhdGUudjEq4w8KC0Vycm9yUmVhc29uEhwKGEVSUk9SX1JFQVNPTl9VTlNQRUNJRklFRBAAEiEKHUVSUk9SX1JFQVNPTl9JTlZBTElEX0FSR1VNRU5UEAESHwobRVJST1JfUkVBU09OX0xJTUlUX0VYQ0VFREVEEAISIwofRVJST1JfUkVBU09OX0lOVkFMSURfUEFHRV9UT0tFThADEiIKHkVSUk9SX1JFQVNPTl9SRVFVRVNUX0lEX1JFVVNFRBAEEh8KG0VSUk9SX1JFQVNPTl9ERUxUQV9SRVFVSVJFRBAFEiEKHUVSUk9SX1JFQVNPTl9ERUxUQV9WQUxJREFUSU9OEAYSIwofRVJST1JfUkVBU09OX0hBUkRfU09GVF9CT1VOREFSWRAHEiAKHEVSUk9SX1JFQVNPTl9JTkRFWF9OT1RfRk9VTkQQCBIfChtFUlJPUl9SRUFTT05fQUxSRUFEWV9FWElTVFMQCRIhCh1FUlJPUl9SRUFTT05fREVQRU5ERU5DWV9DWUNMRRAKEh8KG0VSUk9SX1JFQVNPTl9ERUxUQV9DT05GTElDVBALEiQKIEVSUk9SX1JFQVNPTl9HRU5FUkFUSU9OX01JU01BVENIEAwSHwobRVJST1JfUkVBU09OX1NOQVBTSE9UX1NUQUxFEA0SJQohRVJST1JfUkVBU09OX0dFTkVSQVRJT05fQ09NUEFDVEVEEA4SJQohRVJST1JfUkVBU09OX0dFTkVSQVRJT05fSU5fRlVUVVJFEA8SIgoeRVJST1JfUkVBU09OX0FQUExZX1JPTExFRF9CQUNLEBASIgoeRVJST1JfUkVBU09OX1BST0pFQ1RfTk9UX0ZPVU5EEBESJwojRVJST1JfUkVBU09OX1BST0pFQ1RfQUxSRUFEWV9FWElTVFMQEhIkCiBFUlJPUl9SRUFTT05fUFJPSkVDVF9VTkFWQUlMQUJMRRATEiAKHEVSUk9SX1JFQVNPTl9QUk9KRUNUX1NUT1BQRUQQFBIlCiFFUlJPUl9SRUFTT05fQ0hFQ0tQT0lOVF9OT1RfRk9VTkQQFRIfChtFUlJPUl9SRUFTT05fU1RFUF9OT1RfRk9VTkQQFhIgChxFUlJPUl9SRUFTT05fU1RFUF9WQUxJREFUSU9OEBcSKAokRVJST1JfUkVBU09OX1BST09GX1VQREFURV9WQUxJREFUSU9OEBgSIgoeRVJST1JfUkVBU09OX0NMQVVTRV9WQUxJREFUSU9OEBkSIQodRVJST1JfUkVBU09OX0NMQVVTRV9OT1RfRk9VTkQQGhIjCh9FUlJPUl9SRUFTT05fQ0xBVVNFX0lEX0NPTkZMSUNUEBsSJAogRVJST1JfUkVBU09OX1NJTUlMQVJJVFlfQ0FQQUNJVFkQHBIhCh1FUlJPUl9SRUFTT05fQ0hBTkdFX05PVF9GT1VORBAdEiEKHUVSUk9SX1JFQVNPTl9CQUNLVVBfTk9UX0ZPVU5EEB4SIQodRVJST1JfUkVBU09OX0JBQ0tVUF9DT1JSVVBURUQQHxIjCh9FUlJPUl9SRUFTT05fTUVUQURBVEFfQ09SUlVQVEVEECASIgoeRVJST1JfUkVBU09OX0pPVVJOQUxfQ09SUlVQVEVEECESJQohRVJST1JfUkVBU09OX0pPVVJOQUxfU0VRVUVOQ0VfR0FQECISKAokRVJST1JfUkVBU09OX0JBQ0tVUF9WRVJTSU9OX01JU01BVENIECMSKAokRVJST1JfUkVBU09OX1NDSEVNQV9WRVJTSU9OX01JU01BVENIECQSIwofRVJST1JfUkVBU09OX0NIRUNLUE9JTlRfVE9PX09MRBAlEiYKIkVSUk9SX1JFQVNPTl9QUk9KRUNUX0hBU0hfTUlTTUFUQ0gQJhIjCh9FUlJPUl9SRUFTT05fQkFDS1VQX0xPQ0tfRkFJTEVEECcSJAogRVJST1JfUkVBU09OX1JFU1RPUkVfSU5fUFJPR1JFU1MQKBIdChlFUlJPUl9SRUFTT05fSk9VUk5BTF9GVUxMECkSIQodRVJST1JfUkVBU09OX0pPVVJOQUxfREVHUkFERUQQKhIfChtFUlJPUl9SRUFTT05fSk9VUk5BTF9DTE9TRUQQKxIjCh9FUlJPUl9SRUFTT05fUEVSU0lTVEVOQ0VfQ0xPU0VEECwSJQohRVJST1JfUkVBU09OX0RFTFRBX0hJU1RPUllfQ0xPU0VEEC0SJAogRVJST1JfUkVBU09OX0dSQVBIX05PVF9BVkFJTEFCTEUQLhIfChtFUlJPUl9SRUFTT05fSU1QT1JUX0lOVkFMSUQQLxIjCh9FUlJPUl9SRUFTT05fVU5TVVBQT1JURURfRk9STUFUEDASJAogRVJST1JfUkVBU09OX1dBVENIX1NMT1dfQ09OU1VNRVIQMRIgChxFUlJPUl9SRUFTT05fVU5BVVRIRU5USUNBVEVEEDISIgoeRVJST1JfUkVBU09OX1BFUk1JU1NJT05fREVOSUVEEDMSHgoaRVJST1JfUkVBU09OX1NIVVRUSU5HX0RPV04QNBIaChZFUlJPUl9SRUFTT05fQ0FOQ0VMTEVEEDUSIgoeRVJST1JfUkVBU09OX0RFQURMSU5FX0VYQ0VFREVEEDYSGQoVRVJST1JfUkVBU09OX0lOVEVSTkFMEDdiBnByb3RvMw");
+  fileDesc("ChljcnMvc3RhdGUvdjEvZXJyb3JzLnByb3RvEgxjcnMuc3RhdGUudjEqkxIKC0Vycm9yUmVhc29uEhwKGEVSUk9SX1JFQVNPTl9VTlNQRUNJRklFRBAAEiEKHUVSUk9SX1JFQVNPTl9JTlZBTElEX0FSR1VNRU5UEAESHwobRVJST1JfUkVBU09OX0xJTUlUX0VYQ0VFREVEEAISIwofRVJST1JfUkVBU09OX0lOVkFMSURfUEFHRV9UT0tFThADEiIKHkVSUk9SX1JFQVNPTl9SRVFVRVNUX0lEX1JFVVNFRBAEEh8KG0VSUk9SX1JFQVNPTl9ERUxUQV9SRVFVSVJFRBAFEiEKHUVSUk9SX1JFQVNPTl9ERUxUQV9WQUxJREFUSU9OEAYSIwofRVJST1JfUkVBU09OX0hBUkRfU09GVF9CT1VOREFSWRAHEiAKHEVSUk9SX1JFQVNPTl9JTkRFWF9OT1RfRk9VTkQQCBIfChtFUlJPUl9SRUFTT05fQUxSRUFEWV9FWElTVFMQCRIhCh1FUlJPUl9SRUFTT05fREVQRU5ERU5DWV9DWUNMRRAKEh8KG0VSUk9SX1JFQVNPTl9ERUxUQV9DT05GTElDVBALEiQKIEVSUk9SX1JFQVNPTl9HRU5FUkFUSU9OX01JU01BVENIEAwSHwobRVJST1JfUkVBU09OX1NOQVBTSE9UX1NUQUxFEA0SJQohRVJST1JfUkVBU09OX0dFTkVSQVRJT05fQ09NUEFDVEVEEA4SJQohRVJST1JfUkVBU09OX0dFTkVSQVRJT05fSU5fRlVUVVJFEA8SIgoeRVJST1JfUkVBU09OX0FQUExZX1JPTExFRF9CQUNLEBASIgoeRVJST1JfUkVBU09OX1BST0pFQ1RfTk9UX0ZPVU5EEBESJwojRVJST1JfUkVBU09OX1BST0pFQ1RfQUxSRUFEWV9FWElTVFMQEhIkCiBFUlJPUl9SRUFTT05fUFJPSkVDVF9VTkFWQUlMQUJMRRATEiIKHkVSUk9SX1JFQVNPTl9QUk9KRUNUX0NPUlJVUFRFRBAUEiUKIUVSUk9SX1JFQVNPTl9DSEVDS1BPSU5UX05PVF9GT1VORBAVEh8KG0VSUk9SX1JFQVNPTl9TVEVQX05PVF9GT1VORBAWEiAKHEVSUk9SX1JFQVNPTl9TVEVQX1ZBTElEQVRJT04QFxIoCiRFUlJPUl9SRUFTT05fUFJPT0ZfVVBEQVRFX1ZBTElEQVRJT04QGBIiCh5FUlJPUl9SRUFTT05fQ0xBVVNFX1ZBTElEQVRJT04QGRIhCh1FUlJPUl9SRUFTT05fQ0xBVVNFX05PVF9GT1VORBAaEiMKH0VSUk9SX1JFQVNPTl9DTEFVU0VfSURfQ09ORkxJQ1QQGxIkCiBFUlJPUl9SRUFTT05fU0lNSUxBUklUWV9DQVBBQ0lUWRAcEiEKHUVSUk9SX1JFQVNPTl9DSEFOR0VfTk9UX0ZPVU5EEB0SIQodRVJST1JfUkVBU09OX0JBQ0tVUF9OT1RfRk9VTkQQHhIhCh1FUlJPUl9SRUFTT05fQkFDS1VQX0NPUlJVUFRFRBAfEiMKH0VSUk9SX1JFQVNPTl9NRVRBREFUQV9DT1JSVVBURUQQIBIiCh5FUlJPUl9SRUFTT05fSk9VUk5BTF9DT1JSVVBURUQQIRIlCiFFUlJPUl9SRUFTT05fSk9VUk5BTF9TRVFVRU5DRV9HQVAQIhIoCiRFUlJPUl9SRUFTT05fQkFDS1VQX1ZFUlNJT05fTUlTTUFUQ0gQIxIoCiRFUlJPUl9SRUFTT05fU0NIRU1BX1ZFUlNJT05fTUlTTUFUQ0gQJBIjCh9FUlJPUl9SRUFTT05fQ0hFQ0tQT0lOVF9UT09fT0xEECUSJgoiRVJST1JfUkVBU09OX1BST0pFQ1RfSEFTSF9NSVNNQVRDSBAmEiMKH0VSUk9SX1JFQVNPTl9CQUNLVVBfTE9DS19GQUlMRUQQJxIkCiBFUlJPUl9SRUFTT05fUkVTVE9SRV9JTl9QUk9HUkVTUxAoEh0KGUVSUk9SX1JFQVNPTl9KT1VSTkFMX0ZVTEwQKRIhCh1FUlJPUl9SRUFTT05fSk9VUk5BTF9ERUdSQURFRBAqEh8KG0VSUk9SX1JFQVNPTl9KT1VSTkFMX0NMT1NFRBArEiMKH0VSUk9SX1JFQVNPTl9QRVJTSVNURU5DRV9DTE9TRUQQLBIlCiFFUlJPUl9SRUFTT05fREVMVEFfSElTVE9SWV9DTE9TRUQQLRIkCiBFUlJPUl9SRUFTT05fR1JBUEhfTk9UX0FWQUlMQUJMRRAuEh8KG0VSUk9SX1JFQVNPTl9JTVBPUlRfSU5WQUxJRBAvEiMKH0VSUk9SX1JFQVNPTl9VTlNVUFBPUlRFRF9GT1JNQVQQMBIkCiBFUlJPUl9SRUFTT05fV0FUQ0hfU0xPV19DT05TVU1FUhAxEiAKHEVSUk9SX1JFQVNPTl9VTkFVVEhFTlRJQ0FURUQQMhIiCh5FUlJPUl9SRUFTT05fUEVSTUlTU0lPTl9ERU5JRUQQMxIlCiFFUlJPUl9SRUFTT05fU0VSVkVSX1NIVVRUSU5HX0RPV04QNBIaChZFUlJPUl9SRUFTT05fQ0FOQ0VMTEVEEDUSIgoeRVJST1JfUkVBU09OX0RFQURMSU5FX0VYQ0VFREVEEDYSGQoVRVJST1JfUkVBU09OX0lOVEVSTkFMEDcSJQohRVJST1JfUkVBU09OX1BST0pFQ1RfVUlEX01JU01BVENIEDgSHwobRVJST1JfUkVBU09OX0VOVFJZX01PRElGSUVEEDkSJQohRVJST1JfUkVBU09OX0NPTlNUUkFJTlRfTk9UX0ZPVU5EEDoSJQohRVJST1JfUkVBU09OX1NJTUlMQVJJVFlfTk9UX0ZPVU5EEDsSHwobRVJST1JfUkVBU09OX05PREVfTk9UX0ZPVU5EEDwSKgomRVJST1JfUkVBU09OX0NIRUNLUE9JTlRfQUxSRUFEWV9FWElTVFMQPRIiCh5FUlJPUl9SRUFTT05fU1RPUkVfVU5BVkFJTEFCTEUQPhIeChpFUlJPUl9SRUFTT05fVU5JTVBMRU1FTlRFRBA/YgZwcm90bzM");
 
 /**
  * ErrorReason lists every machine-readable failure reason of the crs.state.v1 services.
@@ -19,6 +19,13 @@ export const file_crs_state_v1_errors: GenFile = /*@__PURE__*/
  * (for example "GENERATION_MISMATCH"). `metadata` adds context: `field` names the offending
  * request field, `project_id`, `expected_generation` / `current_generation`, `oldest_generation`
  * and similar keys as documented per reason. The gRPC code of each reason is given in its comment.
+ *
+ * Code rules: an argument that is wrong whatever the state (a self edge, a soft disproof, a
+ * malformed id) is INVALID_ARGUMENT; a request that does not fit the current state is
+ * FAILED_PRECONDITION, or ABORTED when re-reading and retrying can succeed; corruption of stored
+ * data is DATA_LOSS; our own shutdown, closed or unreachable store is UNAVAILABLE. Errors a client
+ * may retry unchanged (UNAVAILABLE, ABORTED from contention, RESOURCE_EXHAUSTED from load) also
+ * carry google.rpc.RetryInfo with a suggested delay.
  *
  * @generated from enum crs.state.v1.ErrorReason
  */
@@ -39,20 +46,22 @@ export enum ErrorReason {
 
   /**
    * INVALID_ARGUMENT: a list, string or message exceeds a server limit; metadata `field` and `limit`.
+   * RESOURCE_EXHAUSTED when the answer would exceed the largest message the server sends; metadata `limit`.
    *
    * @generated from enum value: ERROR_REASON_LIMIT_EXCEEDED = 2;
    */
   LIMIT_EXCEEDED = 2,
 
   /**
-   * INVALID_ARGUMENT: a page token is malformed or belongs to another request.
+   * INVALID_ARGUMENT: a page token is malformed, belongs to another request, or to an earlier
+   * incarnation of the project.
    *
    * @generated from enum value: ERROR_REASON_INVALID_PAGE_TOKEN = 3;
    */
   INVALID_PAGE_TOKEN = 3,
 
   /**
-   * INVALID_ARGUMENT: a request id was reused with a different request body.
+   * INVALID_ARGUMENT: a request id was reused with a different request (see MutationOptions).
    *
    * @generated from enum value: ERROR_REASON_REQUEST_ID_REUSED = 4;
    */
@@ -67,15 +76,15 @@ export enum ErrorReason {
 
   /**
    * INVALID_ARGUMENT: a delta failed validation (empty id, negative or non-finite distance,
-   * self similarity, bad history metadata, invalid analytics record); metadata `path` locates the entry.
+   * self similarity, self edge, bad history metadata, invalid analytics record); `field` locates the entry.
    *
    * @generated from enum value: ERROR_REASON_DELTA_VALIDATION = 6;
    */
   DELTA_VALIDATION = 6,
 
   /**
-   * FAILED_PRECONDITION: a soft or unspecified source tried a hard action (disproof, proof,
-   * infinite proof number); metadata `node_id`.
+   * INVALID_ARGUMENT: a soft or unspecified source tried a hard action (disproof, proof,
+   * infinite proof number, reviving a decided node); `field` locates the entry.
    *
    * @generated from enum value: ERROR_REASON_HARD_SOFT_BOUNDARY = 7;
    */
@@ -96,14 +105,14 @@ export enum ErrorReason {
   ALREADY_EXISTS = 9,
 
   /**
-   * FAILED_PRECONDITION: a dependency delta adds a self edge or an edge that closes a cycle.
+   * FAILED_PRECONDITION: a dependency delta adds an edge that closes a cycle with existing edges.
    *
    * @generated from enum value: ERROR_REASON_DEPENDENCY_CYCLE = 10;
    */
   DEPENDENCY_CYCLE = 10,
 
   /**
-   * ABORTED: the delta conflicts with a concurrent change; re-read and retry.
+   * ABORTED: the delta conflicts with a change committed since its snapshot; re-read and retry.
    *
    * @generated from enum value: ERROR_REASON_DELTA_CONFLICT = 11;
    */
@@ -167,11 +176,12 @@ export enum ErrorReason {
   PROJECT_UNAVAILABLE = 19,
 
   /**
-   * FAILED_PRECONDITION: the project was stopped after detecting corruption and needs operator action.
+   * DATA_LOSS: the project's stored data failed verification on load; it is stopped and needs
+   * operator action (restore a backup or checkpoint). Other projects are unaffected.
    *
-   * @generated from enum value: ERROR_REASON_PROJECT_STOPPED = 20;
+   * @generated from enum value: ERROR_REASON_PROJECT_CORRUPTED = 20;
    */
-  PROJECT_STOPPED = 20,
+  PROJECT_CORRUPTED = 20,
 
   /**
    * NOT_FOUND: the checkpoint does not exist.
@@ -328,21 +338,21 @@ export enum ErrorReason {
   JOURNAL_DEGRADED = 42,
 
   /**
-   * FAILED_PRECONDITION: the journal of the project is closed.
+   * UNAVAILABLE: the journal of the project is closed (shutdown); retry on another instance.
    *
    * @generated from enum value: ERROR_REASON_JOURNAL_CLOSED = 43;
    */
   JOURNAL_CLOSED = 43,
 
   /**
-   * FAILED_PRECONDITION: the persistence layer is closed.
+   * UNAVAILABLE: the persistence layer is closed (shutdown); retry on another instance.
    *
    * @generated from enum value: ERROR_REASON_PERSISTENCE_CLOSED = 44;
    */
   PERSISTENCE_CLOSED = 44,
 
   /**
-   * FAILED_PRECONDITION: the delta history of the project is closed.
+   * UNAVAILABLE: the change history of the project is closed (shutdown); retry on another instance.
    *
    * @generated from enum value: ERROR_REASON_DELTA_HISTORY_CLOSED = 45;
    */
@@ -391,11 +401,11 @@ export enum ErrorReason {
   PERMISSION_DENIED = 51,
 
   /**
-   * UNAVAILABLE: the server is draining for shutdown; retry on another instance.
+   * UNAVAILABLE: the server is draining for shutdown (the call or stream was ended); retry on another instance.
    *
-   * @generated from enum value: ERROR_REASON_SHUTTING_DOWN = 52;
+   * @generated from enum value: ERROR_REASON_SERVER_SHUTTING_DOWN = 52;
    */
-  SHUTTING_DOWN = 52,
+  SERVER_SHUTTING_DOWN = 52,
 
   /**
    * CANCELLED: the client cancelled the call; a mutation is either fully applied or not at all.
@@ -417,6 +427,64 @@ export enum ErrorReason {
    * @generated from enum value: ERROR_REASON_INTERNAL = 55;
    */
   INTERNAL = 55,
+
+  /**
+   * FAILED_PRECONDITION: `expected_project_uid` differs from the project's uid (it was deleted and
+   * created again); metadata `expected_project_uid`, `project_uid`.
+   *
+   * @generated from enum value: ERROR_REASON_PROJECT_UID_MISMATCH = 56;
+   */
+  PROJECT_UID_MISMATCH = 56,
+
+  /**
+   * ABORTED: an entry precondition failed: the entry changed since the expected mod generation;
+   * metadata `index`, `key`.
+   *
+   * @generated from enum value: ERROR_REASON_ENTRY_MODIFIED = 57;
+   */
+  ENTRY_MODIFIED = 57,
+
+  /**
+   * NOT_FOUND: the constraint does not exist.
+   *
+   * @generated from enum value: ERROR_REASON_CONSTRAINT_NOT_FOUND = 58;
+   */
+  CONSTRAINT_NOT_FOUND = 58,
+
+  /**
+   * NOT_FOUND: no similarity is recorded for the pair.
+   *
+   * @generated from enum value: ERROR_REASON_SIMILARITY_NOT_FOUND = 59;
+   */
+  SIMILARITY_NOT_FOUND = 59,
+
+  /**
+   * NOT_FOUND: no index knows the node.
+   *
+   * @generated from enum value: ERROR_REASON_NODE_NOT_FOUND = 60;
+   */
+  NODE_NOT_FOUND = 60,
+
+  /**
+   * ALREADY_EXISTS: a checkpoint with this id already exists.
+   *
+   * @generated from enum value: ERROR_REASON_CHECKPOINT_ALREADY_EXISTS = 61;
+   */
+  CHECKPOINT_ALREADY_EXISTS = 61,
+
+  /**
+   * UNAVAILABLE: the store cannot write right now (disk full, I/O failure); reads may still work.
+   *
+   * @generated from enum value: ERROR_REASON_STORE_UNAVAILABLE = 62;
+   */
+  STORE_UNAVAILABLE = 62,
+
+  /**
+   * UNIMPLEMENTED: the method is part of the contract but not served by this server.
+   *
+   * @generated from enum value: ERROR_REASON_UNIMPLEMENTED = 63;
+   */
+  UNIMPLEMENTED = 63,
 }
 
 /**

@@ -4,7 +4,9 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Change, ChangeKind } from "./delta_pb.js";
+import type { ResponseHeader } from "./common_pb.js";
+import { file_crs_state_v1_common } from "./common_pb.js";
+import type { Change } from "./delta_pb.js";
 import { file_crs_state_v1_delta } from "./delta_pb.js";
 import type { Constraint, HistoryEntry, ProofEntry } from "./types_pb.js";
 import { file_crs_state_v1_types } from "./types_pb.js";
@@ -14,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/history.proto.
  */
 export const file_crs_state_v1_history: GenFile = /*@__PURE__*/
-  fileDesc("ChpjcnMvc3RhdGUvdjEvaGlzdG9yeS5wcm90bxIMY3JzLnN0YXRlLnYxIsUBChlMaXN0Q2hhbmdlc0luUmFuZ2VSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFwoPZnJvbV9nZW5lcmF0aW9uGAIgASgEEhUKDXRvX2dlbmVyYXRpb24YAyABKAQSJwoFa2luZHMYBCADKA4yGC5jcnMuc3RhdGUudjEuQ2hhbmdlS2luZBIUCgxzdW1tYXJ5X29ubHkYBSABKAgSEQoJcGFnZV9zaXplGAYgASgNEhIKCnBhZ2VfdG9rZW4YByABKAkiXAoaTGlzdENoYW5nZXNJblJhbmdlUmVzcG9uc2USJQoHY2hhbmdlcxgBIAMoCzIULmNycy5zdGF0ZS52MS5DaGFuZ2USFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJInwKGExpc3RDaGFuZ2VzQnlOb2RlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB25vZGVfaWQYAiABKAkSFAoMc3VtbWFyeV9vbmx5GAMgASgIEhEKCXBhZ2Vfc2l6ZRgEIAEoDRISCgpwYWdlX3Rva2VuGAUgASgJIlsKGUxpc3RDaGFuZ2VzQnlOb2RlUmVzcG9uc2USJQoHY2hhbmdlcxgBIAMoCzIULmNycy5zdGF0ZS52MS5DaGFuZ2USFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIjoKEEdldENoYW5nZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpnZW5lcmF0aW9uGAIgASgEIjkKEUdldENoYW5nZVJlc3BvbnNlEiQKBmNoYW5nZRgBIAEoCzIULmNycy5zdGF0ZS52MS5DaGFuZ2UifAoSRXhwbGFpbk5vZGVSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAMgASgESACIAQESEwoLbWF4X2NoYW5nZXMYBCABKA1CEAoOX2F0X2dlbmVyYXRpb24isgIKE0V4cGxhaW5Ob2RlUmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBInCgVwcm9vZhgCIAEoCzIYLmNycy5zdGF0ZS52MS5Qcm9vZkVudHJ5Ei0KC2NvbnN0cmFpbnRzGAMgAygLMhguY3JzLnN0YXRlLnYxLkNvbnN0cmFpbnQSEgoKZGVwZW5kc19vbhgEIAMoCRITCgtkZXBlbmRlZF9ieRgFIAMoCRIrCgdoaXN0b3J5GAYgAygLMhouY3JzLnN0YXRlLnYxLkhpc3RvcnlFbnRyeRIlCgdjaGFuZ2VzGAcgAygLMhQuY3JzLnN0YXRlLnYxLkNoYW5nZRIfChdwcm9vZl9zZXRfYXRfZ2VuZXJhdGlvbhgIIAEoBBIRCgl0cnVuY2F0ZWQYCSABKAgiLAoWR2V0SGlzdG9yeVN0YXRzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJInIKF0dldEhpc3RvcnlTdGF0c1Jlc3BvbnNlEgwKBHNpemUYASABKAQSGQoRb2xkZXN0X2dlbmVyYXRpb24YAiABKAQSGQoRbmV3ZXN0X2dlbmVyYXRpb24YAyABKAQSEwoLbWF4X3JlY29yZHMYBCABKAQy4QMKDkhpc3RvcnlTZXJ2aWNlEmcKEkxpc3RDaGFuZ2VzSW5SYW5nZRInLmNycy5zdGF0ZS52MS5MaXN0Q2hhbmdlc0luUmFuZ2VSZXF1ZXN0GiguY3JzLnN0YXRlLnYxLkxpc3RDaGFuZ2VzSW5SYW5nZVJlc3BvbnNlEmQKEUxpc3RDaGFuZ2VzQnlOb2RlEiYuY3JzLnN0YXRlLnYxLkxpc3RDaGFuZ2VzQnlOb2RlUmVxdWVzdBonLmNycy5zdGF0ZS52MS5MaXN0Q2hhbmdlc0J5Tm9kZVJlc3BvbnNlEkwKCUdldENoYW5nZRIeLmNycy5zdGF0ZS52MS5HZXRDaGFuZ2VSZXF1ZXN0Gh8uY3JzLnN0YXRlLnYxLkdldENoYW5nZVJlc3BvbnNlElIKC0V4cGxhaW5Ob2RlEiAuY3JzLnN0YXRlLnYxLkV4cGxhaW5Ob2RlUmVxdWVzdBohLmNycy5zdGF0ZS52MS5FeHBsYWluTm9kZVJlc3BvbnNlEl4KD0dldEhpc3RvcnlTdGF0cxIkLmNycy5zdGF0ZS52MS5HZXRIaXN0b3J5U3RhdHNSZXF1ZXN0GiUuY3JzLnN0YXRlLnYxLkdldEhpc3RvcnlTdGF0c1Jlc3BvbnNlYgZwcm90bzM", [file_crs_state_v1_delta, file_crs_state_v1_types]);
+  fileDesc("ChpjcnMvc3RhdGUvdjEvaGlzdG9yeS5wcm90bxIMY3JzLnN0YXRlLnYxIpwBChlMaXN0Q2hhbmdlc0luUmFuZ2VSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFwoPZnJvbV9nZW5lcmF0aW9uGAIgASgEEhUKDXRvX2dlbmVyYXRpb24YAyABKAQSFAoMc3VtbWFyeV9vbmx5GAQgASgIEhEKCXBhZ2Vfc2l6ZRgFIAEoDRISCgpwYWdlX3Rva2VuGAYgASgJIooBChpMaXN0Q2hhbmdlc0luUmFuZ2VSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISJQoHY2hhbmdlcxgCIAMoCzIULmNycy5zdGF0ZS52MS5DaGFuZ2USFwoPbmV4dF9wYWdlX3Rva2VuGAMgASgJInwKGExpc3RDaGFuZ2VzQnlOb2RlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB25vZGVfaWQYAiABKAkSFAoMc3VtbWFyeV9vbmx5GAMgASgIEhEKCXBhZ2Vfc2l6ZRgEIAEoDRISCgpwYWdlX3Rva2VuGAUgASgJIokBChlMaXN0Q2hhbmdlc0J5Tm9kZVJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIlCgdjaGFuZ2VzGAIgAygLMhQuY3JzLnN0YXRlLnYxLkNoYW5nZRIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkiOgoQR2V0Q2hhbmdlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCmdlbmVyYXRpb24YAiABKAQiZwoRR2V0Q2hhbmdlUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEiQKBmNoYW5nZRgCIAEoCzIULmNycy5zdGF0ZS52MS5DaGFuZ2UifAoSRXhwbGFpbk5vZGVSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAMgASgESACIAQESEwoLbWF4X2NoYW5nZXMYBCABKA1CEAoOX2F0X2dlbmVyYXRpb24iqwIKE0V4cGxhaW5Ob2RlUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEicKBXByb29mGAIgASgLMhguY3JzLnN0YXRlLnYxLlByb29mRW50cnkSLQoLY29uc3RyYWludHMYAyADKAsyGC5jcnMuc3RhdGUudjEuQ29uc3RyYWludBISCgpkZXBlbmRzX29uGAQgAygJEhMKC2RlcGVuZGVkX2J5GAUgAygJEisKB2hpc3RvcnkYBiADKAsyGi5jcnMuc3RhdGUudjEuSGlzdG9yeUVudHJ5EiUKB2NoYW5nZXMYByADKAsyFC5jcnMuc3RhdGUudjEuQ2hhbmdlEhEKCXRydW5jYXRlZBgIIAEoCCIsChZHZXRIaXN0b3J5U3RhdHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkirgEKF0dldEhpc3RvcnlTdGF0c1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIMCgRzaXplGAIgASgEEiAKGG9sZGVzdF9jaGFuZ2VfZ2VuZXJhdGlvbhgDIAEoBBIgChhuZXdlc3RfY2hhbmdlX2dlbmVyYXRpb24YBCABKAQSEwoLbWF4X3JlY29yZHMYBSABKAQy4QMKDkhpc3RvcnlTZXJ2aWNlEmcKEkxpc3RDaGFuZ2VzSW5SYW5nZRInLmNycy5zdGF0ZS52MS5MaXN0Q2hhbmdlc0luUmFuZ2VSZXF1ZXN0GiguY3JzLnN0YXRlLnYxLkxpc3RDaGFuZ2VzSW5SYW5nZVJlc3BvbnNlEmQKEUxpc3RDaGFuZ2VzQnlOb2RlEiYuY3JzLnN0YXRlLnYxLkxpc3RDaGFuZ2VzQnlOb2RlUmVxdWVzdBonLmNycy5zdGF0ZS52MS5MaXN0Q2hhbmdlc0J5Tm9kZVJlc3BvbnNlEkwKCUdldENoYW5nZRIeLmNycy5zdGF0ZS52MS5HZXRDaGFuZ2VSZXF1ZXN0Gh8uY3JzLnN0YXRlLnYxLkdldENoYW5nZVJlc3BvbnNlElIKC0V4cGxhaW5Ob2RlEiAuY3JzLnN0YXRlLnYxLkV4cGxhaW5Ob2RlUmVxdWVzdBohLmNycy5zdGF0ZS52MS5FeHBsYWluTm9kZVJlc3BvbnNlEl4KD0dldEhpc3RvcnlTdGF0cxIkLmNycy5zdGF0ZS52MS5HZXRIaXN0b3J5U3RhdHNSZXF1ZXN0GiUuY3JzLnN0YXRlLnYxLkdldEhpc3RvcnlTdGF0c1Jlc3BvbnNlYgZwcm90bzM", [file_crs_state_v1_common, file_crs_state_v1_delta, file_crs_state_v1_types]);
 
 /**
  * ListChangesInRangeRequest selects a generation range.
@@ -44,30 +46,23 @@ export type ListChangesInRangeRequest = Message<"crs.state.v1.ListChangesInRange
   toGeneration: bigint;
 
   /**
-   * Only these kinds; empty means every kind.
+   * When true, changes carry summaries only, without the delta.
    *
-   * @generated from field: repeated crs.state.v1.ChangeKind kinds = 4;
-   */
-  kinds: ChangeKind[];
-
-  /**
-   * When true, changes carry summaries only, without payloads.
-   *
-   * @generated from field: bool summary_only = 5;
+   * @generated from field: bool summary_only = 4;
    */
   summaryOnly: boolean;
 
   /**
    * Maximum entries per page; 0 means 100, larger values are capped at 1000.
    *
-   * @generated from field: uint32 page_size = 6;
+   * @generated from field: uint32 page_size = 5;
    */
   pageSize: number;
 
   /**
    * Token from a previous response; empty for the first page.
    *
-   * @generated from field: string page_token = 7;
+   * @generated from field: string page_token = 6;
    */
   pageToken: string;
 };
@@ -86,16 +81,23 @@ export const ListChangesInRangeRequestSchema: GenMessage<ListChangesInRangeReque
  */
 export type ListChangesInRangeResponse = Message<"crs.state.v1.ListChangesInRangeResponse"> & {
   /**
+   * The project and the generation read.
+   *
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
+   */
+  header?: ResponseHeader | undefined;
+
+  /**
    * Changes by generation ascending.
    *
-   * @generated from field: repeated crs.state.v1.Change changes = 1;
+   * @generated from field: repeated crs.state.v1.Change changes = 2;
    */
   changes: Change[];
 
   /**
    * Token of the next page; empty on the last page.
    *
-   * @generated from field: string next_page_token = 2;
+   * @generated from field: string next_page_token = 3;
    */
   nextPageToken: string;
 };
@@ -128,7 +130,7 @@ export type ListChangesByNodeRequest = Message<"crs.state.v1.ListChangesByNodeRe
   nodeId: string;
 
   /**
-   * When true, changes carry summaries only, without payloads.
+   * When true, changes carry summaries only, without the delta.
    *
    * @generated from field: bool summary_only = 3;
    */
@@ -163,16 +165,23 @@ export const ListChangesByNodeRequestSchema: GenMessage<ListChangesByNodeRequest
  */
 export type ListChangesByNodeResponse = Message<"crs.state.v1.ListChangesByNodeResponse"> & {
   /**
+   * The project and the generation read.
+   *
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
+   */
+  header?: ResponseHeader | undefined;
+
+  /**
    * Changes by generation ascending.
    *
-   * @generated from field: repeated crs.state.v1.Change changes = 1;
+   * @generated from field: repeated crs.state.v1.Change changes = 2;
    */
   changes: Change[];
 
   /**
    * Token of the next page; empty on the last page.
    *
-   * @generated from field: string next_page_token = 2;
+   * @generated from field: string next_page_token = 3;
    */
   nextPageToken: string;
 };
@@ -219,9 +228,16 @@ export const GetChangeRequestSchema: GenMessage<GetChangeRequest> = /*@__PURE__*
  */
 export type GetChangeResponse = Message<"crs.state.v1.GetChangeResponse"> & {
   /**
+   * The project and the generation read (the current one).
+   *
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
+   */
+  header?: ResponseHeader | undefined;
+
+  /**
    * The change that produced the generation.
    *
-   * @generated from field: crs.state.v1.Change change = 1;
+   * @generated from field: crs.state.v1.Change change = 2;
    */
   change?: Change | undefined;
 };
@@ -261,7 +277,7 @@ export type ExplainNodeRequest = Message<"crs.state.v1.ExplainNodeRequest"> & {
   atGeneration?: bigint | undefined;
 
   /**
-   * Maximum number of changes returned, newest kept; 0 means 100.
+   * Maximum number of changes returned, newest kept; 0 means 100, at most 1000.
    *
    * @generated from field: uint32 max_changes = 4;
    */
@@ -276,20 +292,21 @@ export const ExplainNodeRequestSchema: GenMessage<ExplainNodeRequest> = /*@__PUR
   messageDesc(file_crs_state_v1_history, 6);
 
 /**
- * ExplainNodeResponse explains a node.
+ * ExplainNodeResponse explains a node. Every list is capped at 1000 entries; `truncated` says
+ * whether anything was cut.
  *
  * @generated from message crs.state.v1.ExplainNodeResponse
  */
 export type ExplainNodeResponse = Message<"crs.state.v1.ExplainNodeResponse"> & {
   /**
-   * The generation explained.
+   * The project and the generation explained.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
-   * The node's proof entry, if any.
+   * The node's proof entry; absent when it has none.
    *
    * @generated from field: crs.state.v1.ProofEntry proof = 2;
    */
@@ -317,30 +334,23 @@ export type ExplainNodeResponse = Message<"crs.state.v1.ExplainNodeResponse"> & 
   dependedBy: string[];
 
   /**
-   * The node's history entries, oldest first.
+   * The node's history entries, newest kept, oldest first.
    *
    * @generated from field: repeated crs.state.v1.HistoryEntry history = 6;
    */
   history: HistoryEntry[];
 
   /**
-   * Changes that touched the node, by generation ascending (payloads included).
+   * The causal chain of changes, by generation ascending (summaries only), newest kept.
    *
    * @generated from field: repeated crs.state.v1.Change changes = 7;
    */
   changes: Change[];
 
   /**
-   * Generation of the change that last set the node's proof entry; 0 when none is retained.
+   * True when a list was cut by its cap or by max_changes.
    *
-   * @generated from field: uint64 proof_set_at_generation = 8;
-   */
-  proofSetAtGeneration: bigint;
-
-  /**
-   * True when older changes were cut by max_changes or by history retention.
-   *
-   * @generated from field: bool truncated = 9;
+   * @generated from field: bool truncated = 8;
    */
   truncated: boolean;
 };
@@ -374,36 +384,43 @@ export const GetHistoryStatsRequestSchema: GenMessage<GetHistoryStatsRequest> = 
   messageDesc(file_crs_state_v1_history, 8);
 
 /**
- * GetHistoryStatsResponse describes the history.
+ * GetHistoryStatsResponse describes the change history.
  *
  * @generated from message crs.state.v1.GetHistoryStatsResponse
  */
 export type GetHistoryStatsResponse = Message<"crs.state.v1.GetHistoryStatsResponse"> & {
   /**
-   * Number of retained changes.
+   * The project and its current generation.
    *
-   * @generated from field: uint64 size = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
+   */
+  header?: ResponseHeader | undefined;
+
+  /**
+   * Number of retained change records.
+   *
+   * @generated from field: uint64 size = 2;
    */
   size: bigint;
 
   /**
-   * Oldest retained generation.
+   * Generation of the oldest retained change record; 0 when none.
    *
-   * @generated from field: uint64 oldest_generation = 2;
+   * @generated from field: uint64 oldest_change_generation = 3;
    */
-  oldestGeneration: bigint;
+  oldestChangeGeneration: bigint;
 
   /**
-   * Newest generation.
+   * Generation of the newest change record; 0 when none.
    *
-   * @generated from field: uint64 newest_generation = 3;
+   * @generated from field: uint64 newest_change_generation = 4;
    */
-  newestGeneration: bigint;
+  newestChangeGeneration: bigint;
 
   /**
-   * Maximum number of changes retained.
+   * Maximum number of change records retained (the project's max_change_records).
    *
-   * @generated from field: uint64 max_records = 4;
+   * @generated from field: uint64 max_records = 5;
    */
   maxRecords: bigint;
 };
@@ -416,13 +433,15 @@ export const GetHistoryStatsResponseSchema: GenMessage<GetHistoryStatsResponse> 
   messageDesc(file_crs_state_v1_history, 9);
 
 /**
- * HistoryService reads the recorded changes of a project: one record per generation, written
- * synchronously with the journal (nothing is dropped), retained for a configured window of
- * generations. Every change kind is recorded, similarity deltas included.
+ * HistoryService reads the change history of a project: one record per applied delta (similarity
+ * deltas and composites included), written in the same transition as the change itself (nothing
+ * is dropped), the last `max_change_records` of them retained. Reads take the current generation
+ * unless stated otherwise; page tokens pin it.
  *
- * Errors: INVALID_ARGUMENT, NOT_FOUND, FAILED_PRECONDITION (history closed), OUT_OF_RANGE
- * (generation compacted or in the future), UNAVAILABLE, CANCELLED, DEADLINE_EXCEEDED, INTERNAL;
- * every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"} (reasons in ErrorReason).
+ * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
+ * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
+ * PROJECT_NOT_FOUND, GENERATION_COMPACTED, GENERATION_IN_FUTURE, UNAVAILABLE /
+ * SERVER_SHUTTING_DOWN, DATA_LOSS / PROJECT_CORRUPTED, CANCELLED, DEADLINE_EXCEEDED and INTERNAL.
  *
  * @generated from service crs.state.v1.HistoryService
  */
@@ -448,7 +467,8 @@ export const HistoryService: GenService<{
     output: typeof ListChangesByNodeResponseSchema;
   },
   /**
-   * GetChange returns the change that produced one generation.
+   * GetChange returns the change that produced one generation. Reasons: CHANGE_NOT_FOUND (no delta
+   * produced it, or its record is no longer retained).
    *
    * @generated from rpc crs.state.v1.HistoryService.GetChange
    */
@@ -458,7 +478,8 @@ export const HistoryService: GenService<{
     output: typeof GetChangeResponseSchema;
   },
   /**
-   * ExplainNode explains a node's current value: its entries in every index and the changes behind them.
+   * ExplainNode explains a node's current value: its entries in every index and the causal chain of
+   * changes behind them (changes that touched it, and earlier changes that touched their nodes).
    *
    * @generated from rpc crs.state.v1.HistoryService.ExplainNode
    */
@@ -468,7 +489,7 @@ export const HistoryService: GenService<{
     output: typeof ExplainNodeResponseSchema;
   },
   /**
-   * GetHistoryStats returns the size and retained range of the history.
+   * GetHistoryStats returns the size and retained range of the change history.
    *
    * @generated from rpc crs.state.v1.HistoryService.GetHistoryStats
    */

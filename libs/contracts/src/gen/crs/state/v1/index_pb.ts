@@ -4,7 +4,9 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { AnalyticsRecord, Constraint, ConstraintType, DependencyEdge, HistoryEntry, SignalSource, StreamingCount } from "./types_pb.js";
+import type { ResponseHeader } from "./common_pb.js";
+import { file_crs_state_v1_common } from "./common_pb.js";
+import type { AnalyticsRecord, Constraint, ConstraintType, DependencyEdge, HistoryEntry, SignalSource, StreamingSummary } from "./types_pb.js";
 import { file_crs_state_v1_types } from "./types_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/index.proto.
  */
 export const file_crs_state_v1_index: GenFile = /*@__PURE__*/
-  fileDesc("ChhjcnMvc3RhdGUvdjEvaW5kZXgucHJvdG8SDGNycy5zdGF0ZS52MSJvChRHZXRDb25zdHJhaW50UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWNvbnN0cmFpbnRfaWQYAiABKAkSGgoNYXRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBQhAKDl9hdF9nZW5lcmF0aW9uImgKFUdldENvbnN0cmFpbnRSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEg0KBWZvdW5kGAIgASgIEiwKCmNvbnN0cmFpbnQYAyABKAsyGC5jcnMuc3RhdGUudjEuQ29uc3RyYWludCK+AQoWTGlzdENvbnN0cmFpbnRzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhoKDWF0X2dlbmVyYXRpb24YAiABKARIAIgBARIqCgR0eXBlGAMgASgOMhwuY3JzLnN0YXRlLnYxLkNvbnN0cmFpbnRUeXBlEg8KB25vZGVfaWQYBCABKAkSEQoJcGFnZV9zaXplGAUgASgNEhIKCnBhZ2VfdG9rZW4YBiABKAlCEAoOX2F0X2dlbmVyYXRpb24iiQEKF0xpc3RDb25zdHJhaW50c1Jlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSLQoLY29uc3RyYWludHMYAiADKAsyGC5jcnMuc3RhdGUudjEuQ29uc3RyYWludBIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkSEgoKdG90YWxfc2l6ZRgEIAEoBCKFAQoaTGlzdERlcGVuZGVuY3lFZGdlc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAIgASgESACIAQESEQoJcGFnZV9zaXplGAMgASgNEhIKCnBhZ2VfdG9rZW4YBCABKAlCEAoOX2F0X2dlbmVyYXRpb24iiwEKG0xpc3REZXBlbmRlbmN5RWRnZXNSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEisKBWVkZ2VzGAIgAygLMhwuY3JzLnN0YXRlLnYxLkRlcGVuZGVuY3lFZGdlEhcKD25leHRfcGFnZV90b2tlbhgDIAEoCRISCgp0b3RhbF9zaXplGAQgASgEIm8KGkdldE5vZGVEZXBlbmRlbmNpZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAMgASgESACIAQFCEAoOX2F0X2dlbmVyYXRpb24ibQobR2V0Tm9kZURlcGVuZGVuY2llc1Jlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSEgoKZGVwZW5kc19vbhgCIAMoCRITCgtkZXBlbmRlZF9ieRgDIAMoCRIRCgloYXNfY3ljbGUYBCABKAgi0QEKGUxpc3RIaXN0b3J5RW50cmllc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAIgASgESACIAQESDwoHbm9kZV9pZBgDIAEoCRIqCgZzb3VyY2UYBCABKA4yGi5jcnMuc3RhdGUudjEuU2lnbmFsU291cmNlEg4KBnJlY2VudBgFIAEoDRIRCglwYWdlX3NpemUYBiABKA0SEgoKcGFnZV90b2tlbhgHIAEoCUIQCg5fYXRfZ2VuZXJhdGlvbiKKAQoaTGlzdEhpc3RvcnlFbnRyaWVzUmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBIrCgdlbnRyaWVzGAIgAygLMhouY3JzLnN0YXRlLnYxLkhpc3RvcnlFbnRyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkSEgoKdG90YWxfc2l6ZRgEIAEoBCJvChxHZXRTdHJlYW1pbmdFc3RpbWF0ZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDQoFaXRlbXMYAiADKAkSGgoNYXRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBQhAKDl9hdF9nZW5lcmF0aW9uInYKHUdldFN0cmVhbWluZ0VzdGltYXRlc1Jlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSLAoGY291bnRzGAIgAygLMhwuY3JzLnN0YXRlLnYxLlN0cmVhbWluZ0NvdW50EhMKC2NhcmRpbmFsaXR5GAMgASgEIoUBChpMaXN0U3RyZWFtaW5nQ291bnRzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhoKDWF0X2dlbmVyYXRpb24YAiABKARIAIgBARIRCglwYWdlX3NpemUYAyABKA0SEgoKcGFnZV90b2tlbhgEIAEoCUIQCg5fYXRfZ2VuZXJhdGlvbiKNAQobTGlzdFN0cmVhbWluZ0NvdW50c1Jlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSLAoGY291bnRzGAIgAygLMhwuY3JzLnN0YXRlLnYxLlN0cmVhbWluZ0NvdW50EhcKD25leHRfcGFnZV90b2tlbhgDIAEoCRITCgtjYXJkaW5hbGl0eRgEIAEoBCKaAQobTGlzdEFuYWx5dGljc1JlY29yZHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoNYXRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEhIKCnF1ZXJ5X3R5cGUYAyABKAkSEQoJcGFnZV9zaXplGAQgASgNEhIKCnBhZ2VfdG9rZW4YBSABKAlCEAoOX2F0X2dlbmVyYXRpb24iewocTGlzdEFuYWx5dGljc1JlY29yZHNSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEi4KB3JlY29yZHMYAiADKAsyHS5jcnMuc3RhdGUudjEuQW5hbHl0aWNzUmVjb3JkEhcKD25leHRfcGFnZV90b2tlbhgDIAEoCTLWBgoMSW5kZXhTZXJ2aWNlElgKDUdldENvbnN0cmFpbnQSIi5jcnMuc3RhdGUudjEuR2V0Q29uc3RyYWludFJlcXVlc3QaIy5jcnMuc3RhdGUudjEuR2V0Q29uc3RyYWludFJlc3BvbnNlEl4KD0xpc3RDb25zdHJhaW50cxIkLmNycy5zdGF0ZS52MS5MaXN0Q29uc3RyYWludHNSZXF1ZXN0GiUuY3JzLnN0YXRlLnYxLkxpc3RDb25zdHJhaW50c1Jlc3BvbnNlEmoKE0xpc3REZXBlbmRlbmN5RWRnZXMSKC5jcnMuc3RhdGUudjEuTGlzdERlcGVuZGVuY3lFZGdlc1JlcXVlc3QaKS5jcnMuc3RhdGUudjEuTGlzdERlcGVuZGVuY3lFZGdlc1Jlc3BvbnNlEmoKE0dldE5vZGVEZXBlbmRlbmNpZXMSKC5jcnMuc3RhdGUudjEuR2V0Tm9kZURlcGVuZGVuY2llc1JlcXVlc3QaKS5jcnMuc3RhdGUudjEuR2V0Tm9kZURlcGVuZGVuY2llc1Jlc3BvbnNlEmcKEkxpc3RIaXN0b3J5RW50cmllcxInLmNycy5zdGF0ZS52MS5MaXN0SGlzdG9yeUVudHJpZXNSZXF1ZXN0GiguY3JzLnN0YXRlLnYxLkxpc3RIaXN0b3J5RW50cmllc1Jlc3BvbnNlEnAKFUdldFN0cmVhbWluZ0VzdGltYXRlcxIqLmNycy5zdGF0ZS52MS5HZXRTdHJlYW1pbmdFc3RpbWF0ZXNSZXF1ZXN0GisuY3JzLnN0YXRlLnYxLkdldFN0cmVhbWluZ0VzdGltYXRlc1Jlc3BvbnNlEmoKE0xpc3RTdHJlYW1pbmdDb3VudHMSKC5jcnMuc3RhdGUudjEuTGlzdFN0cmVhbWluZ0NvdW50c1JlcXVlc3QaKS5jcnMuc3RhdGUudjEuTGlzdFN0cmVhbWluZ0NvdW50c1Jlc3BvbnNlEm0KFExpc3RBbmFseXRpY3NSZWNvcmRzEikuY3JzLnN0YXRlLnYxLkxpc3RBbmFseXRpY3NSZWNvcmRzUmVxdWVzdBoqLmNycy5zdGF0ZS52MS5MaXN0QW5hbHl0aWNzUmVjb3Jkc1Jlc3BvbnNlYgZwcm90bzM", [file_crs_state_v1_types]);
+  fileDesc("ChhjcnMvc3RhdGUvdjEvaW5kZXgucHJvdG8SDGNycy5zdGF0ZS52MSJvChRHZXRDb25zdHJhaW50UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWNvbnN0cmFpbnRfaWQYAiABKAkSGgoNYXRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBQhAKDl9hdF9nZW5lcmF0aW9uInMKFUdldENvbnN0cmFpbnRSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISLAoKY29uc3RyYWludBgCIAEoCzIYLmNycy5zdGF0ZS52MS5Db25zdHJhaW50Ir4BChZMaXN0Q29uc3RyYWludHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoNYXRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEioKBHR5cGUYAyABKA4yHC5jcnMuc3RhdGUudjEuQ29uc3RyYWludFR5cGUSDwoHbm9kZV9pZBgEIAEoCRIRCglwYWdlX3NpemUYBSABKA0SEgoKcGFnZV90b2tlbhgGIAEoCUIQCg5fYXRfZ2VuZXJhdGlvbiKjAQoXTGlzdENvbnN0cmFpbnRzUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEi0KC2NvbnN0cmFpbnRzGAIgAygLMhguY3JzLnN0YXRlLnYxLkNvbnN0cmFpbnQSFwoPbmV4dF9wYWdlX3Rva2VuGAMgASgJEhIKCnRvdGFsX3NpemUYBCABKAQihQEKGkxpc3REZXBlbmRlbmN5RWRnZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoNYXRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEhEKCXBhZ2Vfc2l6ZRgDIAEoDRISCgpwYWdlX3Rva2VuGAQgASgJQhAKDl9hdF9nZW5lcmF0aW9uIqUBChtMaXN0RGVwZW5kZW5jeUVkZ2VzUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEisKBWVkZ2VzGAIgAygLMhwuY3JzLnN0YXRlLnYxLkRlcGVuZGVuY3lFZGdlEhcKD25leHRfcGFnZV90b2tlbhgDIAEoCRISCgp0b3RhbF9zaXplGAQgASgEIm8KGkdldE5vZGVEZXBlbmRlbmNpZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAMgASgESACIAQFCEAoOX2F0X2dlbmVyYXRpb24ivAEKG0dldE5vZGVEZXBlbmRlbmNpZXNSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISEgoKZGVwZW5kc19vbhgCIAMoCRITCgtkZXBlbmRlZF9ieRgDIAMoCRIYChBkZXBlbmRzX29uX2NvdW50GAQgASgEEhkKEWRlcGVuZGVkX2J5X2NvdW50GAUgASgEEhEKCXRydW5jYXRlZBgGIAEoCCLRAQoZTGlzdEhpc3RvcnlFbnRyaWVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhoKDWF0X2dlbmVyYXRpb24YAiABKARIAIgBARIPCgdub2RlX2lkGAMgASgJEioKBnNvdXJjZRgEIAEoDjIaLmNycy5zdGF0ZS52MS5TaWduYWxTb3VyY2USDgoGcmVjZW50GAUgASgNEhEKCXBhZ2Vfc2l6ZRgGIAEoDRISCgpwYWdlX3Rva2VuGAcgASgJQhAKDl9hdF9nZW5lcmF0aW9uIqQBChpMaXN0SGlzdG9yeUVudHJpZXNSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISKwoHZW50cmllcxgCIAMoCzIaLmNycy5zdGF0ZS52MS5IaXN0b3J5RW50cnkSFwoPbmV4dF9wYWdlX3Rva2VuGAMgASgJEhIKCnRvdGFsX3NpemUYBCABKAQibwocR2V0U3RyZWFtaW5nRXN0aW1hdGVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg0KBWl0ZW1zGAIgAygJEhoKDWF0X2dlbmVyYXRpb24YAyABKARIAIgBAUIQCg5fYXRfZ2VuZXJhdGlvbiKyAQodR2V0U3RyZWFtaW5nRXN0aW1hdGVzUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEjIKCWVzdGltYXRlcxgCIAMoCzIfLmNycy5zdGF0ZS52MS5TdHJlYW1pbmdFc3RpbWF0ZRIvCgdzdW1tYXJ5GAMgASgLMh4uY3JzLnN0YXRlLnYxLlN0cmVhbWluZ1N1bW1hcnkiMwoRU3RyZWFtaW5nRXN0aW1hdGUSDAoEaXRlbRgBIAEoCRIQCghlc3RpbWF0ZRgCIAEoBCKaAQobTGlzdEFuYWx5dGljc1JlY29yZHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoNYXRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEhIKCnF1ZXJ5X3R5cGUYAyABKAkSEQoJcGFnZV9zaXplGAQgASgNEhIKCnBhZ2VfdG9rZW4YBSABKAlCEAoOX2F0X2dlbmVyYXRpb24ilQEKHExpc3RBbmFseXRpY3NSZWNvcmRzUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEi4KB3JlY29yZHMYAiADKAsyHS5jcnMuc3RhdGUudjEuQW5hbHl0aWNzUmVjb3JkEhcKD25leHRfcGFnZV90b2tlbhgDIAEoCTLqBQoMSW5kZXhTZXJ2aWNlElgKDUdldENvbnN0cmFpbnQSIi5jcnMuc3RhdGUudjEuR2V0Q29uc3RyYWludFJlcXVlc3QaIy5jcnMuc3RhdGUudjEuR2V0Q29uc3RyYWludFJlc3BvbnNlEl4KD0xpc3RDb25zdHJhaW50cxIkLmNycy5zdGF0ZS52MS5MaXN0Q29uc3RyYWludHNSZXF1ZXN0GiUuY3JzLnN0YXRlLnYxLkxpc3RDb25zdHJhaW50c1Jlc3BvbnNlEmoKE0xpc3REZXBlbmRlbmN5RWRnZXMSKC5jcnMuc3RhdGUudjEuTGlzdERlcGVuZGVuY3lFZGdlc1JlcXVlc3QaKS5jcnMuc3RhdGUudjEuTGlzdERlcGVuZGVuY3lFZGdlc1Jlc3BvbnNlEmoKE0dldE5vZGVEZXBlbmRlbmNpZXMSKC5jcnMuc3RhdGUudjEuR2V0Tm9kZURlcGVuZGVuY2llc1JlcXVlc3QaKS5jcnMuc3RhdGUudjEuR2V0Tm9kZURlcGVuZGVuY2llc1Jlc3BvbnNlEmcKEkxpc3RIaXN0b3J5RW50cmllcxInLmNycy5zdGF0ZS52MS5MaXN0SGlzdG9yeUVudHJpZXNSZXF1ZXN0GiguY3JzLnN0YXRlLnYxLkxpc3RIaXN0b3J5RW50cmllc1Jlc3BvbnNlEnAKFUdldFN0cmVhbWluZ0VzdGltYXRlcxIqLmNycy5zdGF0ZS52MS5HZXRTdHJlYW1pbmdFc3RpbWF0ZXNSZXF1ZXN0GisuY3JzLnN0YXRlLnYxLkdldFN0cmVhbWluZ0VzdGltYXRlc1Jlc3BvbnNlEm0KFExpc3RBbmFseXRpY3NSZWNvcmRzEikuY3JzLnN0YXRlLnYxLkxpc3RBbmFseXRpY3NSZWNvcmRzUmVxdWVzdBoqLmNycy5zdGF0ZS52MS5MaXN0QW5hbHl0aWNzUmVjb3Jkc1Jlc3BvbnNlYgZwcm90bzM", [file_crs_state_v1_common, file_crs_state_v1_types]);
 
 /**
  * GetConstraintRequest names a constraint.
@@ -56,23 +58,16 @@ export const GetConstraintRequestSchema: GenMessage<GetConstraintRequest> = /*@_
  */
 export type GetConstraintResponse = Message<"crs.state.v1.GetConstraintResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
-   * Whether the constraint exists.
+   * The constraint.
    *
-   * @generated from field: bool found = 2;
-   */
-  found: boolean;
-
-  /**
-   * The constraint, when found.
-   *
-   * @generated from field: crs.state.v1.Constraint constraint = 3;
+   * @generated from field: crs.state.v1.Constraint constraint = 2;
    */
   constraint?: Constraint | undefined;
 };
@@ -147,11 +142,11 @@ export const ListConstraintsRequestSchema: GenMessage<ListConstraintsRequest> = 
  */
 export type ListConstraintsResponse = Message<"crs.state.v1.ListConstraintsResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Constraints by id in byte-wise order.
@@ -231,11 +226,11 @@ export const ListDependencyEdgesRequestSchema: GenMessage<ListDependencyEdgesReq
  */
 export type ListDependencyEdgesResponse = Message<"crs.state.v1.ListDependencyEdgesResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Edges by (from_id, to_id) in byte-wise order.
@@ -308,32 +303,46 @@ export const GetNodeDependenciesRequestSchema: GenMessage<GetNodeDependenciesReq
  */
 export type GetNodeDependenciesResponse = Message<"crs.state.v1.GetNodeDependenciesResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
-   * Nodes the node depends on, byte-wise order.
+   * Nodes the node depends on, byte-wise order, at most the first 1000.
    *
    * @generated from field: repeated string depends_on = 2;
    */
   dependsOn: string[];
 
   /**
-   * Nodes that depend on the node, byte-wise order.
+   * Nodes that depend on the node, byte-wise order, at most the first 1000.
    *
    * @generated from field: repeated string depended_by = 3;
    */
   dependedBy: string[];
 
   /**
-   * Whether the node lies on a dependency cycle (always false while edges are kept acyclic).
+   * Number of nodes the node depends on (all of them, even when the list is cut).
    *
-   * @generated from field: bool has_cycle = 4;
+   * @generated from field: uint64 depends_on_count = 4;
    */
-  hasCycle: boolean;
+  dependsOnCount: bigint;
+
+  /**
+   * Number of nodes depending on the node.
+   *
+   * @generated from field: uint64 depended_by_count = 5;
+   */
+  dependedByCount: bigint;
+
+  /**
+   * True when either list was cut at 1000; page through ListDependencyEdges for all edges.
+   *
+   * @generated from field: bool truncated = 6;
+   */
+  truncated: boolean;
 };
 
 /**
@@ -413,11 +422,11 @@ export const ListHistoryEntriesRequestSchema: GenMessage<ListHistoryEntriesReque
  */
 export type ListHistoryEntriesResponse = Message<"crs.state.v1.ListHistoryEntriesResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Entries in insertion order, oldest first.
@@ -490,25 +499,25 @@ export const GetStreamingEstimatesRequestSchema: GenMessage<GetStreamingEstimate
  */
 export type GetStreamingEstimatesResponse = Message<"crs.state.v1.GetStreamingEstimatesResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
-   * One count per requested item, in request order (0 when never seen).
+   * One estimate per requested item, in request order (0 when never seen).
    *
-   * @generated from field: repeated crs.state.v1.StreamingCount counts = 2;
+   * @generated from field: repeated crs.state.v1.StreamingEstimate estimates = 2;
    */
-  counts: StreamingCount[];
+  estimates: StreamingEstimate[];
 
   /**
-   * Number of distinct items with a non-zero count.
+   * The sketch summary: total, cardinality estimate and error bounds.
    *
-   * @generated from field: uint64 cardinality = 3;
+   * @generated from field: crs.state.v1.StreamingSummary summary = 3;
    */
-  cardinality: bigint;
+  summary?: StreamingSummary | undefined;
 };
 
 /**
@@ -519,88 +528,33 @@ export const GetStreamingEstimatesResponseSchema: GenMessage<GetStreamingEstimat
   messageDesc(file_crs_state_v1_index, 11);
 
 /**
- * ListStreamingCountsRequest pages through streaming counts.
+ * StreamingEstimate is the estimated frequency of one item.
  *
- * @generated from message crs.state.v1.ListStreamingCountsRequest
+ * @generated from message crs.state.v1.StreamingEstimate
  */
-export type ListStreamingCountsRequest = Message<"crs.state.v1.ListStreamingCountsRequest"> & {
+export type StreamingEstimate = Message<"crs.state.v1.StreamingEstimate"> & {
   /**
-   * The project.
+   * The item.
    *
-   * @generated from field: string project_id = 1;
+   * @generated from field: string item = 1;
    */
-  projectId: string;
+  item: string;
 
   /**
-   * Generation to read; absent means the current one.
+   * Estimated frequency: never below the true count, above it by at most the summary's
+   * additive error with the summary's probability.
    *
-   * @generated from field: optional uint64 at_generation = 2;
+   * @generated from field: uint64 estimate = 2;
    */
-  atGeneration?: bigint | undefined;
-
-  /**
-   * Maximum entries per page; 0 means 100, larger values are capped at 1000.
-   *
-   * @generated from field: uint32 page_size = 3;
-   */
-  pageSize: number;
-
-  /**
-   * Token from a previous response; empty for the first page.
-   *
-   * @generated from field: string page_token = 4;
-   */
-  pageToken: string;
+  estimate: bigint;
 };
 
 /**
- * Describes the message crs.state.v1.ListStreamingCountsRequest.
- * Use `create(ListStreamingCountsRequestSchema)` to create a new message.
+ * Describes the message crs.state.v1.StreamingEstimate.
+ * Use `create(StreamingEstimateSchema)` to create a new message.
  */
-export const ListStreamingCountsRequestSchema: GenMessage<ListStreamingCountsRequest> = /*@__PURE__*/
+export const StreamingEstimateSchema: GenMessage<StreamingEstimate> = /*@__PURE__*/
   messageDesc(file_crs_state_v1_index, 12);
-
-/**
- * ListStreamingCountsResponse is one page of counts.
- *
- * @generated from message crs.state.v1.ListStreamingCountsResponse
- */
-export type ListStreamingCountsResponse = Message<"crs.state.v1.ListStreamingCountsResponse"> & {
-  /**
-   * The generation read.
-   *
-   * @generated from field: uint64 generation = 1;
-   */
-  generation: bigint;
-
-  /**
-   * Counts by item in byte-wise order.
-   *
-   * @generated from field: repeated crs.state.v1.StreamingCount counts = 2;
-   */
-  counts: StreamingCount[];
-
-  /**
-   * Token of the next page; empty on the last page.
-   *
-   * @generated from field: string next_page_token = 3;
-   */
-  nextPageToken: string;
-
-  /**
-   * Number of distinct items with a non-zero count.
-   *
-   * @generated from field: uint64 cardinality = 4;
-   */
-  cardinality: bigint;
-};
-
-/**
- * Describes the message crs.state.v1.ListStreamingCountsResponse.
- * Use `create(ListStreamingCountsResponseSchema)` to create a new message.
- */
-export const ListStreamingCountsResponseSchema: GenMessage<ListStreamingCountsResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_index, 13);
 
 /**
  * ListAnalyticsRecordsRequest pages through analytics records.
@@ -649,7 +603,7 @@ export type ListAnalyticsRecordsRequest = Message<"crs.state.v1.ListAnalyticsRec
  * Use `create(ListAnalyticsRecordsRequestSchema)` to create a new message.
  */
 export const ListAnalyticsRecordsRequestSchema: GenMessage<ListAnalyticsRecordsRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_index, 14);
+  messageDesc(file_crs_state_v1_index, 13);
 
 /**
  * ListAnalyticsRecordsResponse is one page of analytics records.
@@ -658,11 +612,11 @@ export const ListAnalyticsRecordsRequestSchema: GenMessage<ListAnalyticsRecordsR
  */
 export type ListAnalyticsRecordsResponse = Message<"crs.state.v1.ListAnalyticsRecordsResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Records newest first (the first is the last run of the type).
@@ -684,7 +638,7 @@ export type ListAnalyticsRecordsResponse = Message<"crs.state.v1.ListAnalyticsRe
  * Use `create(ListAnalyticsRecordsResponseSchema)` to create a new message.
  */
 export const ListAnalyticsRecordsResponseSchema: GenMessage<ListAnalyticsRecordsResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_index, 15);
+  messageDesc(file_crs_state_v1_index, 14);
 
 /**
  * IndexService reads the constraint, dependency, history, streaming and analytics indexes of one
@@ -694,15 +648,16 @@ export const ListAnalyticsRecordsResponseSchema: GenMessage<ListAnalyticsRecords
  * the generation it read. A page token pins its generation, so all pages of a listing come from
  * the same snapshot.
  *
- * Errors: INVALID_ARGUMENT, NOT_FOUND, OUT_OF_RANGE (generation compacted or in the future),
- * UNAVAILABLE, CANCELLED, DEADLINE_EXCEEDED, INTERNAL; every failure carries
- * google.rpc.ErrorInfo{reason, domain: "crs.state.v1"} (reasons in ErrorReason).
+ * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
+ * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
+ * PROJECT_NOT_FOUND, GENERATION_COMPACTED, GENERATION_IN_FUTURE, UNAVAILABLE /
+ * SERVER_SHUTTING_DOWN, DATA_LOSS / PROJECT_CORRUPTED, CANCELLED, DEADLINE_EXCEEDED and INTERNAL.
  *
  * @generated from service crs.state.v1.IndexService
  */
 export const IndexService: GenService<{
   /**
-   * GetConstraint returns one constraint by id.
+   * GetConstraint returns one constraint by id. Reasons: CONSTRAINT_NOT_FOUND.
    *
    * @generated from rpc crs.state.v1.IndexService.GetConstraint
    */
@@ -732,7 +687,7 @@ export const IndexService: GenService<{
     output: typeof ListDependencyEdgesResponseSchema;
   },
   /**
-   * GetNodeDependencies returns a node's direct dependencies, dependents and cycle flag.
+   * GetNodeDependencies returns a node's direct dependencies and dependents (each list capped at 1000).
    *
    * @generated from rpc crs.state.v1.IndexService.GetNodeDependencies
    */
@@ -752,7 +707,8 @@ export const IndexService: GenService<{
     output: typeof ListHistoryEntriesResponseSchema;
   },
   /**
-   * GetStreamingEstimates returns the counts of some items and the cardinality.
+   * GetStreamingEstimates returns frequency estimates of some items and the sketch summary. The
+   * streaming index is a bounded sketch (Count-Min and HyperLogLog), so items cannot be listed.
    *
    * @generated from rpc crs.state.v1.IndexService.GetStreamingEstimates
    */
@@ -760,16 +716,6 @@ export const IndexService: GenService<{
     methodKind: "unary";
     input: typeof GetStreamingEstimatesRequestSchema;
     output: typeof GetStreamingEstimatesResponseSchema;
-  },
-  /**
-   * ListStreamingCounts lists streaming counts by item in byte-wise order.
-   *
-   * @generated from rpc crs.state.v1.IndexService.ListStreamingCounts
-   */
-  listStreamingCounts: {
-    methodKind: "unary";
-    input: typeof ListStreamingCountsRequestSchema;
-    output: typeof ListStreamingCountsResponseSchema;
   },
   /**
    * ListAnalyticsRecords lists analytics records, newest first, optionally of one query type.

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/maintenance.proto.
  */
 export const file_crs_state_v1_maintenance: GenFile = /*@__PURE__*/
-  fileDesc("Ch5jcnMvc3RhdGUvdjEvbWFpbnRlbmFuY2UucHJvdG8SDGNycy5zdGF0ZS52MSISChBHZXRTdGF0dXNSZXF1ZXN0IvwBChFHZXRTdGF0dXNSZXNwb25zZRIWCg5zZXJ2ZXJfdmVyc2lvbhgBIAEoCRITCgthcGlfdmVyc2lvbhgCIAEoCRIaChJzdGFydGVkX2F0X3VuaXhfbXMYAyABKAMSEQoJdXB0aW1lX21zGAQgASgDEjUKD2pvdXJuYWxfYmFja2VuZBgFIAEoDjIcLmNycy5zdGF0ZS52MS5Kb3VybmFsQmFja2VuZBIVCg1vcGVuX3Byb2plY3RzGAYgASgNEhYKDmtub3duX3Byb2plY3RzGAcgASgNEhAKCGRyYWluaW5nGAggASgIEhMKC25vd191bml4X21zGAkgASgDIv0CCg1Qcm9qZWN0U3RhdHVzEhIKCnByb2plY3RfaWQYASABKAkSKwoGaGVhbHRoGAIgASgOMhsuY3JzLnN0YXRlLnYxLlByb2plY3RIZWFsdGgSEgoKZ2VuZXJhdGlvbhgDIAEoBBIZChFvbGRlc3RfZ2VuZXJhdGlvbhgEIAEoBBIgChhsYXN0X3NuYXBzaG90X2dlbmVyYXRpb24YBSABKAQSHAoUam91cm5hbF90YWlsX3JlY29yZHMYBiABKAQSFQoNam91cm5hbF9ieXRlcxgHIAEoBBIhChljb3JydXB0ZWRfcmVjb3Jkc19za2lwcGVkGAggASgEEh4KFmxhc3RfY2hhbmdlX2F0X3VuaXhfbXMYCSABKAMSLAoLaW5kZXhfc2l6ZXMYCiADKAsyFy5jcnMuc3RhdGUudjEuSW5kZXhTaXplEhQKDGJhY2t1cF9jb3VudBgLIAEoDRIeChZsYXN0X2JhY2t1cF9hdF91bml4X21zGAwgASgDIk8KE0xpc3RQcm9qZWN0c1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgNEhIKCnBhZ2VfdG9rZW4YAiABKAkSEQoJb3Blbl9vbmx5GAMgASgIIl4KFExpc3RQcm9qZWN0c1Jlc3BvbnNlEi0KCHByb2plY3RzGAEgAygLMhsuY3JzLnN0YXRlLnYxLlByb2plY3RTdGF0dXMSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIi0KF0dldFByb2plY3RTdGF0dXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkiRwoYR2V0UHJvamVjdFN0YXR1c1Jlc3BvbnNlEisKBnN0YXR1cxgBIAEoCzIbLmNycy5zdGF0ZS52MS5Qcm9qZWN0U3RhdHVzKowBCg5Kb3VybmFsQmFja2VuZBIfChtKT1VSTkFMX0JBQ0tFTkRfVU5TUEVDSUZJRUQQABIZChVKT1VSTkFMX0JBQ0tFTkRfTEVWRUwQARIiCh5KT1VSTkFMX0JBQ0tFTkRfTkFUU19KRVRTVFJFQU0QAhIaChZKT1VSTkFMX0JBQ0tFTkRfTUVNT1JZEAMqvgEKDVByb2plY3RIZWFsdGgSHgoaUFJPSkVDVF9IRUFMVEhfVU5TUEVDSUZJRUQQABIaChZQUk9KRUNUX0hFQUxUSF9TRVJWSU5HEAESHQoZUFJPSkVDVF9IRUFMVEhfUkVDT1ZFUklORxACEhsKF1BST0pFQ1RfSEVBTFRIX0RFR1JBREVEEAMSGgoWUFJPSkVDVF9IRUFMVEhfU1RPUFBFRBAEEhkKFVBST0pFQ1RfSEVBTFRIX0NMT1NFRBAFMpwCChJNYWludGVuYW5jZVNlcnZpY2USTAoJR2V0U3RhdHVzEh4uY3JzLnN0YXRlLnYxLkdldFN0YXR1c1JlcXVlc3QaHy5jcnMuc3RhdGUudjEuR2V0U3RhdHVzUmVzcG9uc2USVQoMTGlzdFByb2plY3RzEiEuY3JzLnN0YXRlLnYxLkxpc3RQcm9qZWN0c1JlcXVlc3QaIi5jcnMuc3RhdGUudjEuTGlzdFByb2plY3RzUmVzcG9uc2USYQoQR2V0UHJvamVjdFN0YXR1cxIlLmNycy5zdGF0ZS52MS5HZXRQcm9qZWN0U3RhdHVzUmVxdWVzdBomLmNycy5zdGF0ZS52MS5HZXRQcm9qZWN0U3RhdHVzUmVzcG9uc2ViBnByb3RvMw", [file_crs_state_v1_types]);
+  fileDesc("Ch5jcnMvc3RhdGUvdjEvbWFpbnRlbmFuY2UucHJvdG8SDGNycy5zdGF0ZS52MSISChBHZXRTdGF0dXNSZXF1ZXN0IvwBChFHZXRTdGF0dXNSZXNwb25zZRIWCg5zZXJ2ZXJfdmVyc2lvbhgBIAEoCRITCgthcGlfdmVyc2lvbhgCIAEoCRIaChJzdGFydGVkX2F0X3VuaXhfbXMYAyABKAMSEQoJdXB0aW1lX21zGAQgASgDEjUKD2pvdXJuYWxfYmFja2VuZBgFIAEoDjIcLmNycy5zdGF0ZS52MS5Kb3VybmFsQmFja2VuZBIVCg1vcGVuX3Byb2plY3RzGAYgASgNEhYKDmtub3duX3Byb2plY3RzGAcgASgNEhAKCGRyYWluaW5nGAggASgIEhMKC25vd191bml4X21zGAkgASgDIpsDCg1Qcm9qZWN0U3RhdHVzEhIKCnByb2plY3RfaWQYASABKAkSEwoLcHJvamVjdF91aWQYDSABKAkSKwoGaGVhbHRoGAIgASgOMhsuY3JzLnN0YXRlLnYxLlByb2plY3RIZWFsdGgSEgoKZ2VuZXJhdGlvbhgDIAEoBBIiChpvbGRlc3Rfc25hcHNob3RfZ2VuZXJhdGlvbhgEIAEoBBIgChhsYXN0X3NuYXBzaG90X2dlbmVyYXRpb24YBSABKAQSHAoUam91cm5hbF90YWlsX3JlY29yZHMYBiABKAQSFQoNam91cm5hbF9ieXRlcxgHIAEoBBIhChljb3JydXB0ZWRfcmVjb3Jkc19za2lwcGVkGAggASgEEh4KFmxhc3RfY2hhbmdlX2F0X3VuaXhfbXMYCSABKAMSLAoLaW5kZXhfc2l6ZXMYCiADKAsyFy5jcnMuc3RhdGUudjEuSW5kZXhTaXplEhQKDGJhY2t1cF9jb3VudBgLIAEoDRIeChZsYXN0X2JhY2t1cF9hdF91bml4X21zGAwgASgDIk8KE0xpc3RQcm9qZWN0c1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgNEhIKCnBhZ2VfdG9rZW4YAiABKAkSEQoJb3Blbl9vbmx5GAMgASgIIl4KFExpc3RQcm9qZWN0c1Jlc3BvbnNlEi0KCHByb2plY3RzGAEgAygLMhsuY3JzLnN0YXRlLnYxLlByb2plY3RTdGF0dXMSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIi0KF0dldFByb2plY3RTdGF0dXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkiRwoYR2V0UHJvamVjdFN0YXR1c1Jlc3BvbnNlEisKBnN0YXR1cxgBIAEoCzIbLmNycy5zdGF0ZS52MS5Qcm9qZWN0U3RhdHVzKowBCg5Kb3VybmFsQmFja2VuZBIfChtKT1VSTkFMX0JBQ0tFTkRfVU5TUEVDSUZJRUQQABIZChVKT1VSTkFMX0JBQ0tFTkRfTEVWRUwQARIiCh5KT1VSTkFMX0JBQ0tFTkRfTkFUU19KRVRTVFJFQU0QAhIaChZKT1VSTkFMX0JBQ0tFTkRfTUVNT1JZEAMqwAEKDVByb2plY3RIZWFsdGgSHgoaUFJPSkVDVF9IRUFMVEhfVU5TUEVDSUZJRUQQABIaChZQUk9KRUNUX0hFQUxUSF9TRVJWSU5HEAESHQoZUFJPSkVDVF9IRUFMVEhfUkVDT1ZFUklORxACEhsKF1BST0pFQ1RfSEVBTFRIX0RFR1JBREVEEAMSHAoYUFJPSkVDVF9IRUFMVEhfQ09SUlVQVEVEEAQSGQoVUFJPSkVDVF9IRUFMVEhfQ0xPU0VEEAUynAIKEk1haW50ZW5hbmNlU2VydmljZRJMCglHZXRTdGF0dXMSHi5jcnMuc3RhdGUudjEuR2V0U3RhdHVzUmVxdWVzdBofLmNycy5zdGF0ZS52MS5HZXRTdGF0dXNSZXNwb25zZRJVCgxMaXN0UHJvamVjdHMSIS5jcnMuc3RhdGUudjEuTGlzdFByb2plY3RzUmVxdWVzdBoiLmNycy5zdGF0ZS52MS5MaXN0UHJvamVjdHNSZXNwb25zZRJhChBHZXRQcm9qZWN0U3RhdHVzEiUuY3JzLnN0YXRlLnYxLkdldFByb2plY3RTdGF0dXNSZXF1ZXN0GiYuY3JzLnN0YXRlLnYxLkdldFByb2plY3RTdGF0dXNSZXNwb25zZWIGcHJvdG8z", [file_crs_state_v1_types]);
 
 /**
  * GetStatusRequest has no fields.
@@ -120,6 +120,13 @@ export type ProjectStatus = Message<"crs.state.v1.ProjectStatus"> & {
   projectId: string;
 
   /**
+   * The project's uid (its incarnation).
+   *
+   * @generated from field: string project_uid = 13;
+   */
+  projectUid: string;
+
+  /**
    * Operating state.
    *
    * @generated from field: crs.state.v1.ProjectHealth health = 2;
@@ -134,11 +141,11 @@ export type ProjectStatus = Message<"crs.state.v1.ProjectStatus"> & {
   generation: bigint;
 
   /**
-   * Oldest generation still readable as a snapshot.
+   * Oldest generation still readable as a snapshot (while loaded; 0 otherwise).
    *
-   * @generated from field: uint64 oldest_generation = 4;
+   * @generated from field: uint64 oldest_snapshot_generation = 4;
    */
-  oldestGeneration: bigint;
+  oldestSnapshotGeneration: bigint;
 
   /**
    * Generation of the latest state snapshot on disk (recovery starts there).
@@ -385,11 +392,11 @@ export enum ProjectHealth {
   DEGRADED = 3,
 
   /**
-   * Stopped after detecting corruption.
+   * Stopped after its stored data failed verification (calls fail with PROJECT_CORRUPTED).
    *
-   * @generated from enum value: PROJECT_HEALTH_STOPPED = 4;
+   * @generated from enum value: PROJECT_HEALTH_CORRUPTED = 4;
    */
-  STOPPED = 4,
+  CORRUPTED = 4,
 
   /**
    * Known on disk but not loaded.
@@ -427,6 +434,7 @@ export const MaintenanceService: GenService<{
   },
   /**
    * ListProjects lists the projects this server holds, by project id in byte-wise order.
+   * Reasons: INVALID_PAGE_TOKEN.
    *
    * @generated from rpc crs.state.v1.MaintenanceService.ListProjects
    */
@@ -436,7 +444,7 @@ export const MaintenanceService: GenService<{
     output: typeof ListProjectsResponseSchema;
   },
   /**
-   * GetProjectStatus returns the status of one project.
+   * GetProjectStatus returns the status of one project. Reasons: PROJECT_NOT_FOUND.
    *
    * @generated from rpc crs.state.v1.MaintenanceService.GetProjectStatus
    */

@@ -4,13 +4,15 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { MutationOptions, ResponseHeader } from "./common_pb.js";
+import { file_crs_state_v1_common } from "./common_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file crs/state/v1/persistence.proto.
  */
 export const file_crs_state_v1_persistence: GenFile = /*@__PURE__*/
-  fileDesc("Ch5jcnMvc3RhdGUvdjEvcGVyc2lzdGVuY2UucHJvdG8SDGNycy5zdGF0ZS52MSK1AgoKQmFja3VwSW5mbxIRCgliYWNrdXBfaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRISCgpnZW5lcmF0aW9uGAMgASgEEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgEIAEoAxIUCgxjb250ZW50X2hhc2gYBSABKAkSGQoRdW5jb21wcmVzc2VkX3NpemUYBiABKAQSFwoPY29tcHJlc3NlZF9zaXplGAcgASgEEhMKC2RlbHRhX2NvdW50GAggASgEEhYKDnNjaGVtYV92ZXJzaW9uGAkgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAogASgJEhUKDW1ldGFkYXRhX2hhc2gYCyABKAkSDQoFbGFiZWwYDCABKAkSGwoTcHJvamVjdF9maW5nZXJwcmludBgNIAEoCSKjAQoTQ3JlYXRlQmFja3VwUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YAiABKARIAIgBARISCgpyZXF1ZXN0X2lkGAMgASgJEg0KBWxhYmVsGAQgASgJEhsKE3Byb2plY3RfZmluZ2VycHJpbnQYBSABKAlCFgoUX2V4cGVjdGVkX2dlbmVyYXRpb24iVAoUQ3JlYXRlQmFja3VwUmVzcG9uc2USKAoGYmFja3VwGAEgASgLMhguY3JzLnN0YXRlLnYxLkJhY2t1cEluZm8SEgoKZ2VuZXJhdGlvbhgCIAEoBCJPChJMaXN0QmFja3Vwc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIRCglwYWdlX3NpemUYAiABKA0SEgoKcGFnZV90b2tlbhgDIAEoCSJZChNMaXN0QmFja3Vwc1Jlc3BvbnNlEikKB2JhY2t1cHMYASADKAsyGC5jcnMuc3RhdGUudjEuQmFja3VwSW5mbxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiOQoQR2V0QmFja3VwUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCWJhY2t1cF9pZBgCIAEoCSI9ChFHZXRCYWNrdXBSZXNwb25zZRIoCgZiYWNrdXAYASABKAsyGC5jcnMuc3RhdGUudjEuQmFja3VwSW5mbyJtChNWZXJpZnlCYWNrdXBSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEQoJYmFja3VwX2lkGAIgASgJEhIKCm1heF9hZ2VfbXMYAyABKAMSGwoTcHJvamVjdF9maW5nZXJwcmludBgEIAEoCSJnCgtDaGVja1Jlc3VsdBIoCgVjaGVjaxgBIAEoDjIZLmNycy5zdGF0ZS52MS5CYWNrdXBDaGVjaxIOCgZwYXNzZWQYAiABKAgSDgoGcmVhc29uGAMgASgJEg4KBmRldGFpbBgEIAEoCSJ3ChRWZXJpZnlCYWNrdXBSZXNwb25zZRIoCgZiYWNrdXAYASABKAsyGC5jcnMuc3RhdGUudjEuQmFja3VwSW5mbxIKCgJvaxgCIAEoCBIpCgZjaGVja3MYAyADKAsyGS5jcnMuc3RhdGUudjEuQ2hlY2tSZXN1bHQi7gEKFFJlc3RvcmVCYWNrdXBSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEQoJYmFja3VwX2lkGAIgASgJEhkKEXNvdXJjZV9wcm9qZWN0X2lkGAMgASgJEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YBCABKARIAIgBARISCgpyZXF1ZXN0X2lkGAUgASgJEhIKCm1heF9hZ2VfbXMYBiABKAMSGwoTcHJvamVjdF9maW5nZXJwcmludBgHIAEoCRIVCg1hbGxvd19taXNzaW5nGAggASgIQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uIqwBChVSZXN0b3JlQmFja3VwUmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBIoCgZiYWNrdXAYAiABKAsyGC5jcnMuc3RhdGUudjEuQmFja3VwSW5mbxIVCg11c2VkX2ZhbGxiYWNrGAMgASgIEhcKD2ZhbGxiYWNrX3JlYXNvbhgEIAEoCRITCgtkdXJhdGlvbl9tcxgFIAEoAxIQCghyZXN0b3JlZBgGIAEoCCKKAQoTRGVsZXRlQmFja3VwUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCWJhY2t1cF9pZBgCIAEoCRISCgpyZXF1ZXN0X2lkGAMgASgJEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YBCABKARIAIgBAUIWChRfZXhwZWN0ZWRfZ2VuZXJhdGlvbiIqChREZWxldGVCYWNrdXBSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEIpYBChJFeHBvcnRTdGF0ZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAIgASgESACIAQESKgoGZm9ybWF0GAMgASgOMhouY3JzLnN0YXRlLnYxLkV4cG9ydEZvcm1hdBISCgpjaHVua19zaXplGAQgASgNQhAKDl9hdF9nZW5lcmF0aW9uIqUBCgxFeHBvcnRIZWFkZXISEgoKcHJvamVjdF9pZBgBIAEoCRISCgpnZW5lcmF0aW9uGAIgASgEEioKBmZvcm1hdBgDIAEoDjIaLmNycy5zdGF0ZS52MS5FeHBvcnRGb3JtYXQSFgoOc2NoZW1hX3ZlcnNpb24YBCABKAkSKQoGY291bnRzGAUgAygLMhkuY3JzLnN0YXRlLnYxLkV4cG9ydENvdW50Ii0KC0V4cG9ydENvdW50Eg0KBWluZGV4GAEgASgJEg8KB2VudHJpZXMYAiABKAQiMwoNRXhwb3J0VHJhaWxlchISCgpzaXplX2J5dGVzGAEgASgEEg4KBnNoYTI1NhgCIAEoCSKMAQoTRXhwb3J0U3RhdGVSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyGi5jcnMuc3RhdGUudjEuRXhwb3J0SGVhZGVySAASDwoFY2h1bmsYAiABKAxIABIuCgd0cmFpbGVyGAMgASgLMhsuY3JzLnN0YXRlLnYxLkV4cG9ydFRyYWlsZXJIAEIGCgRwYXJ0IuoBCgxJbXBvcnRIZWFkZXISEgoKcHJvamVjdF9pZBgBIAEoCRIqCgZmb3JtYXQYAiABKA4yGi5jcnMuc3RhdGUudjEuRXhwb3J0Rm9ybWF0EiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YAyABKARIAIgBARISCgpyZXF1ZXN0X2lkGAQgASgJEhgKEHJlcGxhY2VfZXhpc3RpbmcYBSABKAgSEgoKc2l6ZV9ieXRlcxgGIAEoBBIOCgZzaGEyNTYYByABKAkSDgoGc3RyaWN0GAggASgIQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uIlsKEkltcG9ydFN0YXRlUmVxdWVzdBIsCgZoZWFkZXIYASABKAsyGi5jcnMuc3RhdGUudjEuSW1wb3J0SGVhZGVySAASDwoFY2h1bmsYAiABKAxIAEIGCgRwYXJ0InoKE0ltcG9ydFN0YXRlUmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBIpCgZjb3VudHMYAiADKAsyGS5jcnMuc3RhdGUudjEuRXhwb3J0Q291bnQSEAoId2FybmluZ3MYAyADKAkSEgoKc2l6ZV9ieXRlcxgEIAEoBCqNAQoMRXhwb3J0Rm9ybWF0Eh0KGUVYUE9SVF9GT1JNQVRfVU5TUEVDSUZJRUQQABIeChpFWFBPUlRfRk9STUFUX1NUQVRFX0JJTkFSWRABEhwKGEVYUE9SVF9GT1JNQVRfU1RBVEVfSlNPThACEiAKHEVYUE9SVF9GT1JNQVRfUkVGRVJFTkNFX0pTT04QAyr9AQoLQmFja3VwQ2hlY2sSHAoYQkFDS1VQX0NIRUNLX1VOU1BFQ0lGSUVEEAASGAoUQkFDS1VQX0NIRUNLX1BSRVNFTlQQARIeChpCQUNLVVBfQ0hFQ0tfTUVUQURBVEFfSEFTSBACEh8KG0JBQ0tVUF9DSEVDS19GT1JNQVRfVkVSU0lPThADEh8KG0JBQ0tVUF9DSEVDS19TQ0hFTUFfVkVSU0lPThAEEh0KGUJBQ0tVUF9DSEVDS19DT05URU5UX0hBU0gQBRIXChNCQUNLVVBfQ0hFQ0tfREVDT0RFEAYSHAoYQkFDS1VQX0NIRUNLX0NPTlNJU1RFTkNZEAcywQUKElBlcnNpc3RlbmNlU2VydmljZRJVCgxDcmVhdGVCYWNrdXASIS5jcnMuc3RhdGUudjEuQ3JlYXRlQmFja3VwUmVxdWVzdBoiLmNycy5zdGF0ZS52MS5DcmVhdGVCYWNrdXBSZXNwb25zZRJSCgtMaXN0QmFja3VwcxIgLmNycy5zdGF0ZS52MS5MaXN0QmFja3Vwc1JlcXVlc3QaIS5jcnMuc3RhdGUudjEuTGlzdEJhY2t1cHNSZXNwb25zZRJMCglHZXRCYWNrdXASHi5jcnMuc3RhdGUudjEuR2V0QmFja3VwUmVxdWVzdBofLmNycy5zdGF0ZS52MS5HZXRCYWNrdXBSZXNwb25zZRJVCgxWZXJpZnlCYWNrdXASIS5jcnMuc3RhdGUudjEuVmVyaWZ5QmFja3VwUmVxdWVzdBoiLmNycy5zdGF0ZS52MS5WZXJpZnlCYWNrdXBSZXNwb25zZRJYCg1SZXN0b3JlQmFja3VwEiIuY3JzLnN0YXRlLnYxLlJlc3RvcmVCYWNrdXBSZXF1ZXN0GiMuY3JzLnN0YXRlLnYxLlJlc3RvcmVCYWNrdXBSZXNwb25zZRJVCgxEZWxldGVCYWNrdXASIS5jcnMuc3RhdGUudjEuRGVsZXRlQmFja3VwUmVxdWVzdBoiLmNycy5zdGF0ZS52MS5EZWxldGVCYWNrdXBSZXNwb25zZRJUCgtFeHBvcnRTdGF0ZRIgLmNycy5zdGF0ZS52MS5FeHBvcnRTdGF0ZVJlcXVlc3QaIS5jcnMuc3RhdGUudjEuRXhwb3J0U3RhdGVSZXNwb25zZTABElQKC0ltcG9ydFN0YXRlEiAuY3JzLnN0YXRlLnYxLkltcG9ydFN0YXRlUmVxdWVzdBohLmNycy5zdGF0ZS52MS5JbXBvcnRTdGF0ZVJlc3BvbnNlKAFiBnByb3RvMw");
+  fileDesc("Ch5jcnMvc3RhdGUvdjEvcGVyc2lzdGVuY2UucHJvdG8SDGNycy5zdGF0ZS52MSK1AgoKQmFja3VwSW5mbxIRCgliYWNrdXBfaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRISCgpnZW5lcmF0aW9uGAMgASgEEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgEIAEoAxIUCgxjb250ZW50X2hhc2gYBSABKAkSGQoRdW5jb21wcmVzc2VkX3NpemUYBiABKAQSFwoPY29tcHJlc3NlZF9zaXplGAcgASgEEhMKC2RlbHRhX2NvdW50GAggASgEEhYKDnNjaGVtYV92ZXJzaW9uGAkgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAogASgJEhUKDW1ldGFkYXRhX2hhc2gYCyABKAkSDQoFbGFiZWwYDCABKAkSGwoTcHJvamVjdF9maW5nZXJwcmludBgNIAEoCSKLAQoTQ3JlYXRlQmFja3VwUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEi4KB29wdGlvbnMYAiABKAsyHS5jcnMuc3RhdGUudjEuTXV0YXRpb25PcHRpb25zEg0KBWxhYmVsGAQgASgJEhsKE3Byb2plY3RfZmluZ2VycHJpbnQYBSABKAlKBAgDEAQibgoUQ3JlYXRlQmFja3VwUmVzcG9uc2USKAoGYmFja3VwGAEgASgLMhguY3JzLnN0YXRlLnYxLkJhY2t1cEluZm8SLAoGaGVhZGVyGAIgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyIk8KEkxpc3RCYWNrdXBzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoDRISCgpwYWdlX3Rva2VuGAMgASgJIlkKE0xpc3RCYWNrdXBzUmVzcG9uc2USKQoHYmFja3VwcxgBIAMoCzIYLmNycy5zdGF0ZS52MS5CYWNrdXBJbmZvEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSI5ChBHZXRCYWNrdXBSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEQoJYmFja3VwX2lkGAIgASgJIj0KEUdldEJhY2t1cFJlc3BvbnNlEigKBmJhY2t1cBgBIAEoCzIYLmNycy5zdGF0ZS52MS5CYWNrdXBJbmZvIm0KE1ZlcmlmeUJhY2t1cFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIRCgliYWNrdXBfaWQYAiABKAkSEgoKbWF4X2FnZV9tcxgDIAEoAxIbChNwcm9qZWN0X2ZpbmdlcnByaW50GAQgASgJImcKC0NoZWNrUmVzdWx0EigKBWNoZWNrGAEgASgOMhkuY3JzLnN0YXRlLnYxLkJhY2t1cENoZWNrEg4KBnBhc3NlZBgCIAEoCBIOCgZyZWFzb24YAyABKAkSDgoGZGV0YWlsGAQgASgJIncKFFZlcmlmeUJhY2t1cFJlc3BvbnNlEigKBmJhY2t1cBgBIAEoCzIYLmNycy5zdGF0ZS52MS5CYWNrdXBJbmZvEgoKAm9rGAIgASgIEikKBmNoZWNrcxgDIAMoCzIZLmNycy5zdGF0ZS52MS5DaGVja1Jlc3VsdCLWAQoUUmVzdG9yZUJhY2t1cFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIRCgliYWNrdXBfaWQYAiABKAkSGQoRc291cmNlX3Byb2plY3RfaWQYAyABKAkSLgoHb3B0aW9ucxgEIAEoCzIdLmNycy5zdGF0ZS52MS5NdXRhdGlvbk9wdGlvbnMSEgoKbWF4X2FnZV9tcxgGIAEoAxIbChNwcm9qZWN0X2ZpbmdlcnByaW50GAcgASgJEhUKDWFsbG93X21pc3NpbmcYCCABKAhKBAgFEAYixgEKFVJlc3RvcmVCYWNrdXBSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISKAoGYmFja3VwGAIgASgLMhguY3JzLnN0YXRlLnYxLkJhY2t1cEluZm8SFQoNdXNlZF9mYWxsYmFjaxgDIAEoCBIXCg9mYWxsYmFja19yZWFzb24YBCABKAkSEwoLZHVyYXRpb25fbXMYBSABKAMSEAoIcmVzdG9yZWQYBiABKAgicgoTRGVsZXRlQmFja3VwUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCWJhY2t1cF9pZBgCIAEoCRIuCgdvcHRpb25zGAMgASgLMh0uY3JzLnN0YXRlLnYxLk11dGF0aW9uT3B0aW9uc0oECAQQBSJEChREZWxldGVCYWNrdXBSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXIilgEKEkV4cG9ydFN0YXRlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhoKDWF0X2dlbmVyYXRpb24YAiABKARIAIgBARIqCgZmb3JtYXQYAyABKA4yGi5jcnMuc3RhdGUudjEuRXhwb3J0Rm9ybWF0EhIKCmNodW5rX3NpemUYBCABKA1CEAoOX2F0X2dlbmVyYXRpb24isQEKDEV4cG9ydEhlYWRlchIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISKgoGZm9ybWF0GAMgASgOMhouY3JzLnN0YXRlLnYxLkV4cG9ydEZvcm1hdBIWCg5zY2hlbWFfdmVyc2lvbhgEIAEoCRIpCgZjb3VudHMYBSADKAsyGS5jcnMuc3RhdGUudjEuRXhwb3J0Q291bnRKBAgCEAMiLQoLRXhwb3J0Q291bnQSDQoFaW5kZXgYASABKAkSDwoHZW50cmllcxgCIAEoBCIzCg1FeHBvcnRUcmFpbGVyEhIKCnNpemVfYnl0ZXMYASABKAQSDgoGc2hhMjU2GAIgASgJIowBChNFeHBvcnRTdGF0ZVJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIaLmNycy5zdGF0ZS52MS5FeHBvcnRIZWFkZXJIABIPCgVjaHVuaxgCIAEoDEgAEi4KB3RyYWlsZXIYAyABKAsyGy5jcnMuc3RhdGUudjEuRXhwb3J0VHJhaWxlckgAQgYKBHBhcnQi0gEKDEltcG9ydEhlYWRlchISCgpwcm9qZWN0X2lkGAEgASgJEioKBmZvcm1hdBgCIAEoDjIaLmNycy5zdGF0ZS52MS5FeHBvcnRGb3JtYXQSLgoHb3B0aW9ucxgDIAEoCzIdLmNycy5zdGF0ZS52MS5NdXRhdGlvbk9wdGlvbnMSGAoQcmVwbGFjZV9leGlzdGluZxgFIAEoCBISCgpzaXplX2J5dGVzGAYgASgEEg4KBnNoYTI1NhgHIAEoCRIOCgZzdHJpY3QYCCABKAhKBAgEEAUiWwoSSW1wb3J0U3RhdGVSZXF1ZXN0EiwKBmhlYWRlchgBIAEoCzIaLmNycy5zdGF0ZS52MS5JbXBvcnRIZWFkZXJIABIPCgVjaHVuaxgCIAEoDEgAQgYKBHBhcnQilAEKE0ltcG9ydFN0YXRlUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEikKBmNvdW50cxgCIAMoCzIZLmNycy5zdGF0ZS52MS5FeHBvcnRDb3VudBIQCgh3YXJuaW5ncxgDIAMoCRISCgpzaXplX2J5dGVzGAQgASgEKo0BCgxFeHBvcnRGb3JtYXQSHQoZRVhQT1JUX0ZPUk1BVF9VTlNQRUNJRklFRBAAEh4KGkVYUE9SVF9GT1JNQVRfU1RBVEVfQklOQVJZEAESHAoYRVhQT1JUX0ZPUk1BVF9TVEFURV9KU09OEAISIAocRVhQT1JUX0ZPUk1BVF9SRUZFUkVOQ0VfSlNPThADKv0BCgtCYWNrdXBDaGVjaxIcChhCQUNLVVBfQ0hFQ0tfVU5TUEVDSUZJRUQQABIYChRCQUNLVVBfQ0hFQ0tfUFJFU0VOVBABEh4KGkJBQ0tVUF9DSEVDS19NRVRBREFUQV9IQVNIEAISHwobQkFDS1VQX0NIRUNLX0ZPUk1BVF9WRVJTSU9OEAMSHwobQkFDS1VQX0NIRUNLX1NDSEVNQV9WRVJTSU9OEAQSHQoZQkFDS1VQX0NIRUNLX0NPTlRFTlRfSEFTSBAFEhcKE0JBQ0tVUF9DSEVDS19ERUNPREUQBhIcChhCQUNLVVBfQ0hFQ0tfQ09OU0lTVEVOQ1kQBzLBBQoSUGVyc2lzdGVuY2VTZXJ2aWNlElUKDENyZWF0ZUJhY2t1cBIhLmNycy5zdGF0ZS52MS5DcmVhdGVCYWNrdXBSZXF1ZXN0GiIuY3JzLnN0YXRlLnYxLkNyZWF0ZUJhY2t1cFJlc3BvbnNlElIKC0xpc3RCYWNrdXBzEiAuY3JzLnN0YXRlLnYxLkxpc3RCYWNrdXBzUmVxdWVzdBohLmNycy5zdGF0ZS52MS5MaXN0QmFja3Vwc1Jlc3BvbnNlEkwKCUdldEJhY2t1cBIeLmNycy5zdGF0ZS52MS5HZXRCYWNrdXBSZXF1ZXN0Gh8uY3JzLnN0YXRlLnYxLkdldEJhY2t1cFJlc3BvbnNlElUKDFZlcmlmeUJhY2t1cBIhLmNycy5zdGF0ZS52MS5WZXJpZnlCYWNrdXBSZXF1ZXN0GiIuY3JzLnN0YXRlLnYxLlZlcmlmeUJhY2t1cFJlc3BvbnNlElgKDVJlc3RvcmVCYWNrdXASIi5jcnMuc3RhdGUudjEuUmVzdG9yZUJhY2t1cFJlcXVlc3QaIy5jcnMuc3RhdGUudjEuUmVzdG9yZUJhY2t1cFJlc3BvbnNlElUKDERlbGV0ZUJhY2t1cBIhLmNycy5zdGF0ZS52MS5EZWxldGVCYWNrdXBSZXF1ZXN0GiIuY3JzLnN0YXRlLnYxLkRlbGV0ZUJhY2t1cFJlc3BvbnNlElQKC0V4cG9ydFN0YXRlEiAuY3JzLnN0YXRlLnYxLkV4cG9ydFN0YXRlUmVxdWVzdBohLmNycy5zdGF0ZS52MS5FeHBvcnRTdGF0ZVJlc3BvbnNlMAESVAoLSW1wb3J0U3RhdGUSIC5jcnMuc3RhdGUudjEuSW1wb3J0U3RhdGVSZXF1ZXN0GiEuY3JzLnN0YXRlLnYxLkltcG9ydFN0YXRlUmVzcG9uc2UoAWIGcHJvdG8z", [file_crs_state_v1_common]);
 
 /**
  * BackupInfo is the metadata of one backup.
@@ -131,18 +133,11 @@ export type CreateBackupRequest = Message<"crs.state.v1.CreateBackupRequest"> & 
   projectId: string;
 
   /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: optional uint64 expected_generation = 2;
+   * @generated from field: crs.state.v1.MutationOptions options = 2;
    */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 3;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 
   /**
    * Optional label (at most 256 bytes).
@@ -180,11 +175,11 @@ export type CreateBackupResponse = Message<"crs.state.v1.CreateBackupResponse"> 
   backup?: BackupInfo | undefined;
 
   /**
-   * The project's generation after the call (unchanged: a backup is not a state change).
+   * The project and its (unchanged) generation: a backup is not a state change.
    *
-   * @generated from field: uint64 generation = 2;
+   * @generated from field: crs.state.v1.ResponseHeader header = 2;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 };
 
 /**
@@ -454,18 +449,11 @@ export type RestoreBackupRequest = Message<"crs.state.v1.RestoreBackupRequest"> 
   sourceProjectId: string;
 
   /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: optional uint64 expected_generation = 4;
+   * @generated from field: crs.state.v1.MutationOptions options = 4;
    */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 5;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 
   /**
    * When > 0, backups older than this are refused with CHECKPOINT_TOO_OLD.
@@ -503,11 +491,11 @@ export const RestoreBackupRequestSchema: GenMessage<RestoreBackupRequest> = /*@_
  */
 export type RestoreBackupResponse = Message<"crs.state.v1.RestoreBackupResponse"> & {
   /**
-   * The project's generation after the restore (its previous generation + 1; never lower).
+   * The project and its generation after the restore (its previous generation + 1; never lower).
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * The backup actually restored.
@@ -573,18 +561,11 @@ export type DeleteBackupRequest = Message<"crs.state.v1.DeleteBackupRequest"> & 
   backupId: string;
 
   /**
-   * Client id for idempotent retry.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: string request_id = 3;
+   * @generated from field: crs.state.v1.MutationOptions options = 3;
    */
-  requestId: string;
-
-  /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
-   *
-   * @generated from field: optional uint64 expected_generation = 4;
-   */
-  expectedGeneration?: bigint | undefined;
+  options?: MutationOptions | undefined;
 };
 
 /**
@@ -601,11 +582,11 @@ export const DeleteBackupRequestSchema: GenMessage<DeleteBackupRequest> = /*@__P
  */
 export type DeleteBackupResponse = Message<"crs.state.v1.DeleteBackupResponse"> & {
   /**
-   * The project's generation (unchanged: backups are not state).
+   * The project and its (unchanged) generation: backups are not state.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 };
 
 /**
@@ -664,18 +645,11 @@ export const ExportStateRequestSchema: GenMessage<ExportStateRequest> = /*@__PUR
  */
 export type ExportHeader = Message<"crs.state.v1.ExportHeader"> & {
   /**
-   * The project.
+   * The project and the generation exported.
    *
-   * @generated from field: string project_id = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  projectId: string;
-
-  /**
-   * Generation exported.
-   *
-   * @generated from field: uint64 generation = 2;
-   */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Document format.
@@ -829,18 +803,11 @@ export type ImportHeader = Message<"crs.state.v1.ImportHeader"> & {
   format: ExportFormat;
 
   /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation (0 for a new project).
+   * Idempotency key and preconditions (expected generation 0 for a new project).
    *
-   * @generated from field: optional uint64 expected_generation = 3;
+   * @generated from field: crs.state.v1.MutationOptions options = 3;
    */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 4;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 
   /**
    * When false, importing into an existing project fails with PROJECT_ALREADY_EXISTS.
@@ -922,11 +889,11 @@ export const ImportStateRequestSchema: GenMessage<ImportStateRequest> = /*@__PUR
  */
 export type ImportStateResponse = Message<"crs.state.v1.ImportStateResponse"> & {
   /**
-   * The project's generation after the import.
+   * The project, its uid and its generation after the import.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Entry counts imported per index, in IndexKind order.
@@ -1070,6 +1037,7 @@ export const BackupCheckSchema: GenEnum<BackupCheck> = /*@__PURE__*/
 
 /**
  * PersistenceService manages crash-consistent backups and export/import of whole projects.
+ * Not served yet: every method answers UNIMPLEMENTED, and health does not report it SERVING.
  * A backup is a full state snapshot plus metadata, written to its own generation directory and
  * published by one atomic rename. Backups and imports are verified completely (hash, schema,
  * version) before they replace live state; a failed verification changes nothing.

@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { MutationOptions, ResponseHeader } from "./common_pb.js";
+import { file_crs_state_v1_common } from "./common_pb.js";
 import type { ProofEntry, ProofNumber, ProofStatus, ProofUpdate } from "./types_pb.js";
 import { file_crs_state_v1_types } from "./types_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/proof.proto.
  */
 export const file_crs_state_v1_proof: GenFile = /*@__PURE__*/
-  fileDesc("ChhjcnMvc3RhdGUvdjEvcHJvb2YucHJvdG8SDGNycy5zdGF0ZS52MSK7AQoYVXBkYXRlUHJvb2ZOdW1iZXJSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSKQoGdXBkYXRlGAIgASgLMhkuY3JzLnN0YXRlLnYxLlByb29mVXBkYXRlEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YAyABKARIAIgBARISCgpyZXF1ZXN0X2lkGAQgASgJEhIKCnNlc3Npb25faWQYBSABKAlCFgoUX2V4cGVjdGVkX2dlbmVyYXRpb24iWQoZVXBkYXRlUHJvb2ZOdW1iZXJSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEigKBXZhbHVlGAIgASgLMhkuY3JzLnN0YXRlLnYxLlByb29mTnVtYmVyImsKFUdldFByb29mU3RhdHVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhAKCG5vZGVfaWRzGAIgAygJEhoKDWF0X2dlbmVyYXRpb24YAyABKARIAIgBAUIQCg5fYXRfZ2VuZXJhdGlvbiJXCgtQcm9vZkxvb2t1cBIPCgdub2RlX2lkGAEgASgJEg0KBWZvdW5kGAIgASgIEigKBXZhbHVlGAMgASgLMhkuY3JzLnN0YXRlLnYxLlByb29mTnVtYmVyIlgKFkdldFByb29mU3RhdHVzUmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBIqCgdsb29rdXBzGAIgAygLMhkuY3JzLnN0YXRlLnYxLlByb29mTG9va3VwIscBChdMaXN0UHJvb2ZOdW1iZXJzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhoKDWF0X2dlbmVyYXRpb24YAiABKARIAIgBARIrCghzdGF0dXNlcxgDIAMoDjIZLmNycy5zdGF0ZS52MS5Qcm9vZlN0YXR1cxIWCg5ub2RlX2lkX3ByZWZpeBgEIAEoCRIRCglwYWdlX3NpemUYBSABKA0SEgoKcGFnZV90b2tlbhgGIAEoCUIQCg5fYXRfZ2VuZXJhdGlvbiKGAQoYTGlzdFByb29mTnVtYmVyc1Jlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSKQoHZW50cmllcxgCIAMoCzIYLmNycy5zdGF0ZS52MS5Qcm9vZkVudHJ5EhcKD25leHRfcGFnZV90b2tlbhgDIAEoCRISCgp0b3RhbF9zaXplGAQgASgEIoABChpDaGVja0NpcmN1aXRCcmVha2VyUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCnNlc3Npb25faWQYAiABKAkSDAoEdG9vbBgDIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAQgASgESACIAQFCEAoOX2F0X2dlbmVyYXRpb24i1AEKG0NoZWNrQ2lyY3VpdEJyZWFrZXJSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEhMKC3Nob3VsZF9maXJlGAIgASgIEg4KBnJlYXNvbhgDIAEoCRIUCgxwcm9vZl9udW1iZXIYBCABKAQSKQoGc3RhdHVzGAUgASgOMhkuY3JzLnN0YXRlLnYxLlByb29mU3RhdHVzEg8KB25vZGVfaWQYBiABKAkSFwoPZXhlY3V0aW9uX2NvdW50GAcgASgEEhEKCXRocmVzaG9sZBgIIAEoBCK0AQoYUHJvcGFnYXRlRGlzcHJvb2ZSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIRCgltYXhfZGVwdGgYAyABKA0SIAoTZXhwZWN0ZWRfZ2VuZXJhdGlvbhgEIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBSABKAkSEgoKc2Vzc2lvbl9pZBgGIAEoCUIWChRfZXhwZWN0ZWRfZ2VuZXJhdGlvbiJxChlQcm9wYWdhdGVEaXNwcm9vZlJlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSFQoNbm9kZXNfdXBkYXRlZBgCIAEoDRIpCgd1cGRhdGVkGAMgAygLMhguY3JzLnN0YXRlLnYxLlByb29mRW50cnkyhgQKDFByb29mU2VydmljZRJkChFVcGRhdGVQcm9vZk51bWJlchImLmNycy5zdGF0ZS52MS5VcGRhdGVQcm9vZk51bWJlclJlcXVlc3QaJy5jcnMuc3RhdGUudjEuVXBkYXRlUHJvb2ZOdW1iZXJSZXNwb25zZRJbCg5HZXRQcm9vZlN0YXR1cxIjLmNycy5zdGF0ZS52MS5HZXRQcm9vZlN0YXR1c1JlcXVlc3QaJC5jcnMuc3RhdGUudjEuR2V0UHJvb2ZTdGF0dXNSZXNwb25zZRJhChBMaXN0UHJvb2ZOdW1iZXJzEiUuY3JzLnN0YXRlLnYxLkxpc3RQcm9vZk51bWJlcnNSZXF1ZXN0GiYuY3JzLnN0YXRlLnYxLkxpc3RQcm9vZk51bWJlcnNSZXNwb25zZRJqChNDaGVja0NpcmN1aXRCcmVha2VyEiguY3JzLnN0YXRlLnYxLkNoZWNrQ2lyY3VpdEJyZWFrZXJSZXF1ZXN0GikuY3JzLnN0YXRlLnYxLkNoZWNrQ2lyY3VpdEJyZWFrZXJSZXNwb25zZRJkChFQcm9wYWdhdGVEaXNwcm9vZhImLmNycy5zdGF0ZS52MS5Qcm9wYWdhdGVEaXNwcm9vZlJlcXVlc3QaJy5jcnMuc3RhdGUudjEuUHJvcGFnYXRlRGlzcHJvb2ZSZXNwb25zZWIGcHJvdG8z", [file_crs_state_v1_types]);
+  fileDesc("ChhjcnMvc3RhdGUvdjEvcHJvb2YucHJvdG8SDGNycy5zdGF0ZS52MSKJAQoYVXBkYXRlUHJvb2ZOdW1iZXJSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSKQoGdXBkYXRlGAIgASgLMhkuY3JzLnN0YXRlLnYxLlByb29mVXBkYXRlEi4KB29wdGlvbnMYAyABKAsyHS5jcnMuc3RhdGUudjEuTXV0YXRpb25PcHRpb25zInMKGVVwZGF0ZVByb29mTnVtYmVyUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEigKBXZhbHVlGAIgASgLMhkuY3JzLnN0YXRlLnYxLlByb29mTnVtYmVyImsKFUdldFByb29mU3RhdHVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhAKCG5vZGVfaWRzGAIgAygJEhoKDWF0X2dlbmVyYXRpb24YAyABKARIAIgBAUIQCg5fYXRfZ2VuZXJhdGlvbiKLAQoWR2V0UHJvb2ZTdGF0dXNSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISKQoHZW50cmllcxgCIAMoCzIYLmNycy5zdGF0ZS52MS5Qcm9vZkVudHJ5EhgKEG1pc3Npbmdfbm9kZV9pZHMYAyADKAkixwEKF0xpc3RQcm9vZk51bWJlcnNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoNYXRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEisKCHN0YXR1c2VzGAMgAygOMhkuY3JzLnN0YXRlLnYxLlByb29mU3RhdHVzEhYKDm5vZGVfaWRfcHJlZml4GAQgASgJEhEKCXBhZ2Vfc2l6ZRgFIAEoDRISCgpwYWdlX3Rva2VuGAYgASgJQhAKDl9hdF9nZW5lcmF0aW9uIqABChhMaXN0UHJvb2ZOdW1iZXJzUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEikKB2VudHJpZXMYAiADKAsyGC5jcnMuc3RhdGUudjEuUHJvb2ZFbnRyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkSEgoKdG90YWxfc2l6ZRgEIAEoBCKAAQoaQ2hlY2tDaXJjdWl0QnJlYWtlclJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEgwKBHRvb2wYAyABKAkSGgoNYXRfZ2VuZXJhdGlvbhgEIAEoBEgAiAEBQhAKDl9hdF9nZW5lcmF0aW9uIu4BChtDaGVja0NpcmN1aXRCcmVha2VyUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEhMKC3Nob3VsZF9maXJlGAIgASgIEg4KBnJlYXNvbhgDIAEoCRIUCgxwcm9vZl9udW1iZXIYBCABKAQSKQoGc3RhdHVzGAUgASgOMhkuY3JzLnN0YXRlLnYxLlByb29mU3RhdHVzEg8KB25vZGVfaWQYBiABKAkSFwoPZXhlY3V0aW9uX2NvdW50GAcgASgEEhEKCXRocmVzaG9sZBgIIAEoBCJvChhQcm9wYWdhdGVEaXNwcm9vZlJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgdub2RlX2lkGAIgASgJEi4KB29wdGlvbnMYAyABKAsyHS5jcnMuc3RhdGUudjEuTXV0YXRpb25PcHRpb25zIp4BChlQcm9wYWdhdGVEaXNwcm9vZlJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIVCg1ub2Rlc191cGRhdGVkGAIgASgNEikKB3VwZGF0ZWQYAyADKAsyGC5jcnMuc3RhdGUudjEuUHJvb2ZFbnRyeRIRCgl0cnVuY2F0ZWQYBCABKAgyhgQKDFByb29mU2VydmljZRJkChFVcGRhdGVQcm9vZk51bWJlchImLmNycy5zdGF0ZS52MS5VcGRhdGVQcm9vZk51bWJlclJlcXVlc3QaJy5jcnMuc3RhdGUudjEuVXBkYXRlUHJvb2ZOdW1iZXJSZXNwb25zZRJbCg5HZXRQcm9vZlN0YXR1cxIjLmNycy5zdGF0ZS52MS5HZXRQcm9vZlN0YXR1c1JlcXVlc3QaJC5jcnMuc3RhdGUudjEuR2V0UHJvb2ZTdGF0dXNSZXNwb25zZRJhChBMaXN0UHJvb2ZOdW1iZXJzEiUuY3JzLnN0YXRlLnYxLkxpc3RQcm9vZk51bWJlcnNSZXF1ZXN0GiYuY3JzLnN0YXRlLnYxLkxpc3RQcm9vZk51bWJlcnNSZXNwb25zZRJqChNDaGVja0NpcmN1aXRCcmVha2VyEiguY3JzLnN0YXRlLnYxLkNoZWNrQ2lyY3VpdEJyZWFrZXJSZXF1ZXN0GikuY3JzLnN0YXRlLnYxLkNoZWNrQ2lyY3VpdEJyZWFrZXJSZXNwb25zZRJkChFQcm9wYWdhdGVEaXNwcm9vZhImLmNycy5zdGF0ZS52MS5Qcm9wYWdhdGVEaXNwcm9vZlJlcXVlc3QaJy5jcnMuc3RhdGUudjEuUHJvcGFnYXRlRGlzcHJvb2ZSZXNwb25zZWIGcHJvdG8z", [file_crs_state_v1_common, file_crs_state_v1_types]);
 
 /**
  * UpdateProofNumberRequest carries one proof update.
@@ -35,25 +37,11 @@ export type UpdateProofNumberRequest = Message<"crs.state.v1.UpdateProofNumberRe
   update?: ProofUpdate | undefined;
 
   /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: optional uint64 expected_generation = 3;
+   * @generated from field: crs.state.v1.MutationOptions options = 3;
    */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 4;
-   */
-  requestId: string;
-
-  /**
-   * Session the update belongs to; recorded in history.
-   *
-   * @generated from field: string session_id = 5;
-   */
-  sessionId: string;
+  options?: MutationOptions | undefined;
 };
 
 /**
@@ -70,11 +58,11 @@ export const UpdateProofNumberRequestSchema: GenMessage<UpdateProofNumberRequest
  */
 export type UpdateProofNumberResponse = Message<"crs.state.v1.UpdateProofNumberResponse"> & {
   /**
-   * The project's generation after the call.
+   * The project and its generation after the call.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * The stored proof number.
@@ -127,59 +115,31 @@ export const GetProofStatusRequestSchema: GenMessage<GetProofStatusRequest> = /*
   messageDesc(file_crs_state_v1_proof, 2);
 
 /**
- * ProofLookup is the answer for one node.
- *
- * @generated from message crs.state.v1.ProofLookup
- */
-export type ProofLookup = Message<"crs.state.v1.ProofLookup"> & {
-  /**
-   * The node.
-   *
-   * @generated from field: string node_id = 1;
-   */
-  nodeId: string;
-
-  /**
-   * Whether the node has a proof entry.
-   *
-   * @generated from field: bool found = 2;
-   */
-  found: boolean;
-
-  /**
-   * The proof number, when found.
-   *
-   * @generated from field: crs.state.v1.ProofNumber value = 3;
-   */
-  value?: ProofNumber | undefined;
-};
-
-/**
- * Describes the message crs.state.v1.ProofLookup.
- * Use `create(ProofLookupSchema)` to create a new message.
- */
-export const ProofLookupSchema: GenMessage<ProofLookup> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_proof, 3);
-
-/**
  * GetProofStatusResponse carries proof numbers.
  *
  * @generated from message crs.state.v1.GetProofStatusResponse
  */
 export type GetProofStatusResponse = Message<"crs.state.v1.GetProofStatusResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
-   * One lookup per requested node, in request order.
+   * The entries of the requested nodes that have one, in request order (duplicates once).
    *
-   * @generated from field: repeated crs.state.v1.ProofLookup lookups = 2;
+   * @generated from field: repeated crs.state.v1.ProofEntry entries = 2;
    */
-  lookups: ProofLookup[];
+  entries: ProofEntry[];
+
+  /**
+   * The requested nodes without a proof entry, in request order.
+   *
+   * @generated from field: repeated string missing_node_ids = 3;
+   */
+  missingNodeIds: string[];
 };
 
 /**
@@ -187,7 +147,7 @@ export type GetProofStatusResponse = Message<"crs.state.v1.GetProofStatusRespons
  * Use `create(GetProofStatusResponseSchema)` to create a new message.
  */
 export const GetProofStatusResponseSchema: GenMessage<GetProofStatusResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_proof, 4);
+  messageDesc(file_crs_state_v1_proof, 3);
 
 /**
  * ListProofNumbersRequest pages through proof entries.
@@ -243,7 +203,7 @@ export type ListProofNumbersRequest = Message<"crs.state.v1.ListProofNumbersRequ
  * Use `create(ListProofNumbersRequestSchema)` to create a new message.
  */
 export const ListProofNumbersRequestSchema: GenMessage<ListProofNumbersRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_proof, 5);
+  messageDesc(file_crs_state_v1_proof, 4);
 
 /**
  * ListProofNumbersResponse is one page of proof entries.
@@ -252,11 +212,11 @@ export const ListProofNumbersRequestSchema: GenMessage<ListProofNumbersRequest> 
  */
 export type ListProofNumbersResponse = Message<"crs.state.v1.ListProofNumbersResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Entries by node id in byte-wise order.
@@ -285,7 +245,7 @@ export type ListProofNumbersResponse = Message<"crs.state.v1.ListProofNumbersRes
  * Use `create(ListProofNumbersResponseSchema)` to create a new message.
  */
 export const ListProofNumbersResponseSchema: GenMessage<ListProofNumbersResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_proof, 6);
+  messageDesc(file_crs_state_v1_proof, 5);
 
 /**
  * CheckCircuitBreakerRequest names a session and a tool.
@@ -327,7 +287,7 @@ export type CheckCircuitBreakerRequest = Message<"crs.state.v1.CheckCircuitBreak
  * Use `create(CheckCircuitBreakerRequestSchema)` to create a new message.
  */
 export const CheckCircuitBreakerRequestSchema: GenMessage<CheckCircuitBreakerRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_proof, 7);
+  messageDesc(file_crs_state_v1_proof, 6);
 
 /**
  * CheckCircuitBreakerResponse carries the breaker decision. With a proof entry for node
@@ -338,11 +298,11 @@ export const CheckCircuitBreakerRequestSchema: GenMessage<CheckCircuitBreakerReq
  */
 export type CheckCircuitBreakerResponse = Message<"crs.state.v1.CheckCircuitBreakerResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Whether the breaker fires.
@@ -399,7 +359,7 @@ export type CheckCircuitBreakerResponse = Message<"crs.state.v1.CheckCircuitBrea
  * Use `create(CheckCircuitBreakerResponseSchema)` to create a new message.
  */
 export const CheckCircuitBreakerResponseSchema: GenMessage<CheckCircuitBreakerResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_proof, 8);
+  messageDesc(file_crs_state_v1_proof, 7);
 
 /**
  * PropagateDisproofRequest names a disproven node.
@@ -422,32 +382,11 @@ export type PropagateDisproofRequest = Message<"crs.state.v1.PropagateDisproofRe
   nodeId: string;
 
   /**
-   * Maximum depth of propagation; 0 means 100.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: uint32 max_depth = 3;
+   * @generated from field: crs.state.v1.MutationOptions options = 3;
    */
-  maxDepth: number;
-
-  /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
-   *
-   * @generated from field: optional uint64 expected_generation = 4;
-   */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 5;
-   */
-  requestId: string;
-
-  /**
-   * Session the propagation belongs to; recorded in history.
-   *
-   * @generated from field: string session_id = 6;
-   */
-  sessionId: string;
+  options?: MutationOptions | undefined;
 };
 
 /**
@@ -455,7 +394,7 @@ export type PropagateDisproofRequest = Message<"crs.state.v1.PropagateDisproofRe
  * Use `create(PropagateDisproofRequestSchema)` to create a new message.
  */
 export const PropagateDisproofRequestSchema: GenMessage<PropagateDisproofRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_proof, 9);
+  messageDesc(file_crs_state_v1_proof, 8);
 
 /**
  * PropagateDisproofResponse reports a propagation.
@@ -464,11 +403,11 @@ export const PropagateDisproofRequestSchema: GenMessage<PropagateDisproofRequest
  */
 export type PropagateDisproofResponse = Message<"crs.state.v1.PropagateDisproofResponse"> & {
   /**
-   * The project's generation after the call (unchanged when no node was updated).
+   * The project and its generation after the call (unchanged when no node was updated).
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Number of distinct nodes updated (each node at most once).
@@ -478,11 +417,19 @@ export type PropagateDisproofResponse = Message<"crs.state.v1.PropagateDisproofR
   nodesUpdated: number;
 
   /**
-   * Updated entries in visiting order (breadth first, dependents byte-wise within a level).
+   * Updated entries in visiting order (breadth first, dependents byte-wise within a level), at
+   * most the first 1000; read the rest with GetProofStatus.
    *
    * @generated from field: repeated crs.state.v1.ProofEntry updated = 3;
    */
   updated: ProofEntry[];
+
+  /**
+   * True when `updated` was cut at 1000 entries.
+   *
+   * @generated from field: bool truncated = 4;
+   */
+  truncated: boolean;
 };
 
 /**
@@ -490,22 +437,26 @@ export type PropagateDisproofResponse = Message<"crs.state.v1.PropagateDisproofR
  * Use `create(PropagateDisproofResponseSchema)` to create a new message.
  */
 export const PropagateDisproofResponseSchema: GenMessage<PropagateDisproofResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_proof, 10);
+  messageDesc(file_crs_state_v1_proof, 9);
 
 /**
  * ProofService reads and updates proof numbers, checks circuit breakers and propagates disproofs.
  * Proof numbers are uint64 with infinity = 2^64-1 (18446744073709551615). Every update is
  * journaled and bumps the generation; only hard or safety sources may disprove or prove.
  *
- * Errors: INVALID_ARGUMENT, NOT_FOUND, FAILED_PRECONDITION (hard/soft boundary), ABORTED,
- * OUT_OF_RANGE, RESOURCE_EXHAUSTED, UNAVAILABLE, DATA_LOSS, CANCELLED, DEADLINE_EXCEEDED, INTERNAL;
- * every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"} (reasons in ErrorReason).
+ * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
+ * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
+ * PROJECT_NOT_FOUND, UNAVAILABLE / STORE_UNAVAILABLE / SERVER_SHUTTING_DOWN, DATA_LOSS /
+ * PROJECT_CORRUPTED, CANCELLED, DEADLINE_EXCEEDED and INTERNAL; reads at a generation may fail with
+ * GENERATION_COMPACTED or GENERATION_IN_FUTURE; mutations with GENERATION_MISMATCH,
+ * PROJECT_UID_MISMATCH, ENTRY_MODIFIED and REQUEST_ID_REUSED.
  *
  * @generated from service crs.state.v1.ProofService
  */
 export const ProofService: GenService<{
   /**
    * UpdateProofNumber applies one proof update to a node (absent nodes start at 10/10 unknown).
+   * Reasons: PROOF_UPDATE_VALIDATION, HARD_SOFT_BOUNDARY.
    *
    * @generated from rpc crs.state.v1.ProofService.UpdateProofNumber
    */
@@ -515,7 +466,7 @@ export const ProofService: GenService<{
     output: typeof UpdateProofNumberResponseSchema;
   },
   /**
-   * GetProofStatus returns the proof numbers of some nodes.
+   * GetProofStatus returns the proof numbers of some nodes (a batch lookup: absent nodes are listed, not an error).
    *
    * @generated from rpc crs.state.v1.ProofService.GetProofStatus
    */
@@ -546,7 +497,8 @@ export const ProofService: GenService<{
   },
   /**
    * PropagateDisproof increments the proof numbers of the dependents of a disproven node, transitively
-   * through dependents that become or already are disproven, as one atomic change.
+   * through dependents that become or already are disproven, up to the project's
+   * max_propagation_depth, as one atomic change.
    *
    * @generated from rpc crs.state.v1.ProofService.PropagateDisproof
    */

@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { ResponseHeader } from "./common_pb.js";
+import { file_crs_state_v1_common } from "./common_pb.js";
 import type { Constraint, ConstraintType, HistoryEntry, ProofEntry, ProofNumber, ProofStatus, SignalSource } from "./types_pb.js";
 import { file_crs_state_v1_types } from "./types_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/query.proto.
  */
 export const file_crs_state_v1_query: GenFile = /*@__PURE__*/
-  fileDesc("ChhjcnMvc3RhdGUvdjEvcXVlcnkucHJvdG8SDGNycy5zdGF0ZS52MSKBAQoWRmluZFByb3Zlbk5vZGVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhoKDWF0X2dlbmVyYXRpb24YAiABKARIAIgBARIRCglwYWdlX3NpemUYAyABKA0SEgoKcGFnZV90b2tlbhgEIAEoCUIQCg5fYXRfZ2VuZXJhdGlvbiJYChdGaW5kUHJvdmVuTm9kZXNSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEhAKCG5vZGVfaWRzGAIgAygJEhcKD25leHRfcGFnZV90b2tlbhgDIAEoCSKEAQoZRmluZERpc3Byb3Zlbk5vZGVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhoKDWF0X2dlbmVyYXRpb24YAiABKARIAIgBARIRCglwYWdlX3NpemUYAyABKA0SEgoKcGFnZV90b2tlbhgEIAEoCUIQCg5fYXRfZ2VuZXJhdGlvbiJbChpGaW5kRGlzcHJvdmVuTm9kZXNSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEhAKCG5vZGVfaWRzGAIgAygJEhcKD25leHRfcGFnZV90b2tlbhgDIAEoCSKFAQoaRmluZFVuZXhwbG9yZWROb2Rlc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAIgASgESACIAQESEQoJcGFnZV9zaXplGAMgASgNEhIKCnBhZ2VfdG9rZW4YBCABKAlCEAoOX2F0X2dlbmVyYXRpb24iXAobRmluZFVuZXhwbG9yZWROb2Rlc1Jlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSEAoIbm9kZV9pZHMYAiADKAkSFwoPbmV4dF9wYWdlX3Rva2VuGAMgASgJIqgBChdGaW5kQnlQcm9vZlJhbmdlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCW1pbl9wcm9vZhgCIAEoBBIRCgltYXhfcHJvb2YYAyABKAQSGgoNYXRfZ2VuZXJhdGlvbhgEIAEoBEgAiAEBEhEKCXBhZ2Vfc2l6ZRgFIAEoDRISCgpwYWdlX3Rva2VuGAYgASgJQhAKDl9hdF9nZW5lcmF0aW9uInIKGEZpbmRCeVByb29mUmFuZ2VSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEikKB2VudHJpZXMYAiADKAsyGC5jcnMuc3RhdGUudjEuUHJvb2ZFbnRyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkisgEKG0ZpbmRDb25zdHJhaW5lZE5vZGVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEioKBHR5cGUYAiABKA4yHC5jcnMuc3RhdGUudjEuQ29uc3RyYWludFR5cGUSGgoNYXRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBEhEKCXBhZ2Vfc2l6ZRgEIAEoDRISCgpwYWdlX3Rva2VuGAUgASgJQhAKDl9hdF9nZW5lcmF0aW9uIl0KHEZpbmRDb25zdHJhaW5lZE5vZGVzUmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBIQCghub2RlX2lkcxgCIAMoCRIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkingEKHkZpbmRWaW9sYXRlZENvbnN0cmFpbnRzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhoKDWF0X2dlbmVyYXRpb24YAiABKARIAIgBARITCgthY3RpdmVfb25seRgDIAEoCBIRCglwYWdlX3NpemUYBCABKA0SEgoKcGFnZV90b2tlbhgFIAEoCUIQCg5fYXRfZ2VuZXJhdGlvbiJ9Ch9GaW5kVmlvbGF0ZWRDb25zdHJhaW50c1Jlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSLQoLY29uc3RyYWludHMYAiADKAsyGC5jcnMuc3RhdGUudjEuQ29uc3RyYWludBIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkirAEKIUZpbmRTaW1pbGFyV2l0aFByb29mU3RhdHVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB25vZGVfaWQYAiABKAkSKQoGc3RhdHVzGAMgASgOMhkuY3JzLnN0YXRlLnYxLlByb29mU3RhdHVzEgkKAWsYBCABKA0SGgoNYXRfZ2VuZXJhdGlvbhgFIAEoBEgAiAEBQhAKDl9hdF9nZW5lcmF0aW9uIloKC1NpbWlsYXJOb2RlEg8KB25vZGVfaWQYASABKAkSEAoIZGlzdGFuY2UYAiABKAESKAoFcHJvb2YYAyABKAsyGS5jcnMuc3RhdGUudjEuUHJvb2ZOdW1iZXIiYgoiRmluZFNpbWlsYXJXaXRoUHJvb2ZTdGF0dXNSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEigKBW5vZGVzGAIgAygLMhkuY3JzLnN0YXRlLnYxLlNpbWlsYXJOb2RlIn4KGkZpbmREZXBlbmRlbmN5Q2hhaW5SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHZnJvbV9pZBgCIAEoCRINCgV0b19pZBgDIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAQgASgESACIAQFCEAoOX2F0X2dlbmVyYXRpb24iTgobRmluZERlcGVuZGVuY3lDaGFpblJlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSDQoFZm91bmQYAiABKAgSDAoEcGF0aBgDIAMoCSKoAQoZRmluZEFmZmVjdGVkQnlOb2RlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB25vZGVfaWQYAiABKAkSEQoJbWF4X2RlcHRoGAMgASgNEhoKDWF0X2dlbmVyYXRpb24YBCABKARIAIgBARIRCglwYWdlX3NpemUYBSABKA0SEgoKcGFnZV90b2tlbhgGIAEoCUIQCg5fYXRfZ2VuZXJhdGlvbiJbChpGaW5kQWZmZWN0ZWRCeU5vZGVSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEhAKCG5vZGVfaWRzGAIgAygJEhcKD25leHRfcGFnZV90b2tlbhgDIAEoCSKAAQoTRmluZEhvdE5vZGVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg0KBWxpbWl0GAIgASgNEhgKEHByb29mX25vZGVzX29ubHkYAyABKAgSGgoNYXRfZ2VuZXJhdGlvbhgEIAEoBEgAiAEBQhAKDl9hdF9nZW5lcmF0aW9uIi0KB0hvdE5vZGUSDwoHbm9kZV9pZBgBIAEoCRIRCglmcmVxdWVuY3kYAiABKAQiUAoURmluZEhvdE5vZGVzUmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBIkCgVub2RlcxgCIAMoCzIVLmNycy5zdGF0ZS52MS5Ib3ROb2RlIpkBChpGaW5kUmVjZW50RGVjaXNpb25zUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg0KBWxpbWl0GAIgASgNEioKBnNvdXJjZRgDIAEoDjIaLmNycy5zdGF0ZS52MS5TaWduYWxTb3VyY2USGgoNYXRfZ2VuZXJhdGlvbhgEIAEoBEgAiAEBQhAKDl9hdF9nZW5lcmF0aW9uIl4KG0ZpbmRSZWNlbnREZWNpc2lvbnNSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEisKB2VudHJpZXMYAiADKAsyGi5jcnMuc3RhdGUudjEuSGlzdG9yeUVudHJ5ImgKE0dldE5vZGVTdGF0c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgdub2RlX2lkGAIgASgJEhoKDWF0X2dlbmVyYXRpb24YAyABKARIAIgBAUIQCg5fYXRfZ2VuZXJhdGlvbiL+AgoJTm9kZVN0YXRzEhEKCWhhc19wcm9vZhgBIAEoCBIoCgVwcm9vZhgCIAEoCzIZLmNycy5zdGF0ZS52MS5Qcm9vZk51bWJlchIYChBjb25zdHJhaW50X2NvdW50GAMgASgNEhYKDmNvbnN0cmFpbnRfaWRzGAQgAygJEhoKEnNpbWlsYXJfbm9kZV9jb3VudBgFIAEoDRIYChBuZWFyZXN0X25laWdoYm9yGAYgASgJEhgKEG5lYXJlc3RfZGlzdGFuY2UYByABKAESGAoQZGVwZW5kc19vbl9jb3VudBgIIAEoDRIZChFkZXBlbmRlZF9ieV9jb3VudBgJIAEoDRIRCgloYXNfY3ljbGUYCiABKAgSGwoTaGlzdG9yeV9lbnRyeV9jb3VudBgLIAEoDRITCgtsYXN0X2FjdGlvbhgMIAEoCRIeChZsYXN0X2FjdGlvbl9hdF91bml4X21zGA0gASgDEhgKEGFjY2Vzc19mcmVxdWVuY3kYDiABKAQiYQoUR2V0Tm9kZVN0YXRzUmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBINCgVmb3VuZBgCIAEoCBImCgVzdGF0cxgDIAEoCzIXLmNycy5zdGF0ZS52MS5Ob2RlU3RhdHMy/QkKDFF1ZXJ5U2VydmljZRJeCg9GaW5kUHJvdmVuTm9kZXMSJC5jcnMuc3RhdGUudjEuRmluZFByb3Zlbk5vZGVzUmVxdWVzdBolLmNycy5zdGF0ZS52MS5GaW5kUHJvdmVuTm9kZXNSZXNwb25zZRJnChJGaW5kRGlzcHJvdmVuTm9kZXMSJy5jcnMuc3RhdGUudjEuRmluZERpc3Byb3Zlbk5vZGVzUmVxdWVzdBooLmNycy5zdGF0ZS52MS5GaW5kRGlzcHJvdmVuTm9kZXNSZXNwb25zZRJqChNGaW5kVW5leHBsb3JlZE5vZGVzEiguY3JzLnN0YXRlLnYxLkZpbmRVbmV4cGxvcmVkTm9kZXNSZXF1ZXN0GikuY3JzLnN0YXRlLnYxLkZpbmRVbmV4cGxvcmVkTm9kZXNSZXNwb25zZRJhChBGaW5kQnlQcm9vZlJhbmdlEiUuY3JzLnN0YXRlLnYxLkZpbmRCeVByb29mUmFuZ2VSZXF1ZXN0GiYuY3JzLnN0YXRlLnYxLkZpbmRCeVByb29mUmFuZ2VSZXNwb25zZRJtChRGaW5kQ29uc3RyYWluZWROb2RlcxIpLmNycy5zdGF0ZS52MS5GaW5kQ29uc3RyYWluZWROb2Rlc1JlcXVlc3QaKi5jcnMuc3RhdGUudjEuRmluZENvbnN0cmFpbmVkTm9kZXNSZXNwb25zZRJ2ChdGaW5kVmlvbGF0ZWRDb25zdHJhaW50cxIsLmNycy5zdGF0ZS52MS5GaW5kVmlvbGF0ZWRDb25zdHJhaW50c1JlcXVlc3QaLS5jcnMuc3RhdGUudjEuRmluZFZpb2xhdGVkQ29uc3RyYWludHNSZXNwb25zZRJ/ChpGaW5kU2ltaWxhcldpdGhQcm9vZlN0YXR1cxIvLmNycy5zdGF0ZS52MS5GaW5kU2ltaWxhcldpdGhQcm9vZlN0YXR1c1JlcXVlc3QaMC5jcnMuc3RhdGUudjEuRmluZFNpbWlsYXJXaXRoUHJvb2ZTdGF0dXNSZXNwb25zZRJqChNGaW5kRGVwZW5kZW5jeUNoYWluEiguY3JzLnN0YXRlLnYxLkZpbmREZXBlbmRlbmN5Q2hhaW5SZXF1ZXN0GikuY3JzLnN0YXRlLnYxLkZpbmREZXBlbmRlbmN5Q2hhaW5SZXNwb25zZRJnChJGaW5kQWZmZWN0ZWRCeU5vZGUSJy5jcnMuc3RhdGUudjEuRmluZEFmZmVjdGVkQnlOb2RlUmVxdWVzdBooLmNycy5zdGF0ZS52MS5GaW5kQWZmZWN0ZWRCeU5vZGVSZXNwb25zZRJVCgxGaW5kSG90Tm9kZXMSIS5jcnMuc3RhdGUudjEuRmluZEhvdE5vZGVzUmVxdWVzdBoiLmNycy5zdGF0ZS52MS5GaW5kSG90Tm9kZXNSZXNwb25zZRJqChNGaW5kUmVjZW50RGVjaXNpb25zEiguY3JzLnN0YXRlLnYxLkZpbmRSZWNlbnREZWNpc2lvbnNSZXF1ZXN0GikuY3JzLnN0YXRlLnYxLkZpbmRSZWNlbnREZWNpc2lvbnNSZXNwb25zZRJVCgxHZXROb2RlU3RhdHMSIS5jcnMuc3RhdGUudjEuR2V0Tm9kZVN0YXRzUmVxdWVzdBoiLmNycy5zdGF0ZS52MS5HZXROb2RlU3RhdHNSZXNwb25zZWIGcHJvdG8z", [file_crs_state_v1_types]);
+  fileDesc("ChhjcnMvc3RhdGUvdjEvcXVlcnkucHJvdG8SDGNycy5zdGF0ZS52MSKBAQoWRmluZFByb3Zlbk5vZGVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhoKDWF0X2dlbmVyYXRpb24YAiABKARIAIgBARIRCglwYWdlX3NpemUYAyABKA0SEgoKcGFnZV90b2tlbhgEIAEoCUIQCg5fYXRfZ2VuZXJhdGlvbiJyChdGaW5kUHJvdmVuTm9kZXNSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISEAoIbm9kZV9pZHMYAiADKAkSFwoPbmV4dF9wYWdlX3Rva2VuGAMgASgJIoQBChlGaW5kRGlzcHJvdmVuTm9kZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoNYXRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEhEKCXBhZ2Vfc2l6ZRgDIAEoDRISCgpwYWdlX3Rva2VuGAQgASgJQhAKDl9hdF9nZW5lcmF0aW9uInUKGkZpbmREaXNwcm92ZW5Ob2Rlc1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIQCghub2RlX2lkcxgCIAMoCRIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkihQEKGkZpbmRVbmV4cGxvcmVkTm9kZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoNYXRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEhEKCXBhZ2Vfc2l6ZRgDIAEoDRISCgpwYWdlX3Rva2VuGAQgASgJQhAKDl9hdF9nZW5lcmF0aW9uInYKG0ZpbmRVbmV4cGxvcmVkTm9kZXNSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISEAoIbm9kZV9pZHMYAiADKAkSFwoPbmV4dF9wYWdlX3Rva2VuGAMgASgJIqgBChdGaW5kQnlQcm9vZlJhbmdlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCW1pbl9wcm9vZhgCIAEoBBIRCgltYXhfcHJvb2YYAyABKAQSGgoNYXRfZ2VuZXJhdGlvbhgEIAEoBEgAiAEBEhEKCXBhZ2Vfc2l6ZRgFIAEoDRISCgpwYWdlX3Rva2VuGAYgASgJQhAKDl9hdF9nZW5lcmF0aW9uIowBChhGaW5kQnlQcm9vZlJhbmdlUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEikKB2VudHJpZXMYAiADKAsyGC5jcnMuc3RhdGUudjEuUHJvb2ZFbnRyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkisgEKG0ZpbmRDb25zdHJhaW5lZE5vZGVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEioKBHR5cGUYAiABKA4yHC5jcnMuc3RhdGUudjEuQ29uc3RyYWludFR5cGUSGgoNYXRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBEhEKCXBhZ2Vfc2l6ZRgEIAEoDRISCgpwYWdlX3Rva2VuGAUgASgJQhAKDl9hdF9nZW5lcmF0aW9uIncKHEZpbmRDb25zdHJhaW5lZE5vZGVzUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEhAKCG5vZGVfaWRzGAIgAygJEhcKD25leHRfcGFnZV90b2tlbhgDIAEoCSKeAQoeRmluZFZpb2xhdGVkQ29uc3RyYWludHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoNYXRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEhMKC2FjdGl2ZV9vbmx5GAMgASgIEhEKCXBhZ2Vfc2l6ZRgEIAEoDRISCgpwYWdlX3Rva2VuGAUgASgJQhAKDl9hdF9nZW5lcmF0aW9uIpcBCh9GaW5kVmlvbGF0ZWRDb25zdHJhaW50c1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchItCgtjb25zdHJhaW50cxgCIAMoCzIYLmNycy5zdGF0ZS52MS5Db25zdHJhaW50EhcKD25leHRfcGFnZV90b2tlbhgDIAEoCSKsAQohRmluZFNpbWlsYXJXaXRoUHJvb2ZTdGF0dXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIpCgZzdGF0dXMYAyABKA4yGS5jcnMuc3RhdGUudjEuUHJvb2ZTdGF0dXMSCQoBaxgEIAEoDRIaCg1hdF9nZW5lcmF0aW9uGAUgASgESACIAQFCEAoOX2F0X2dlbmVyYXRpb24iWgoLU2ltaWxhck5vZGUSDwoHbm9kZV9pZBgBIAEoCRIQCghkaXN0YW5jZRgCIAEoARIoCgVwcm9vZhgDIAEoCzIZLmNycy5zdGF0ZS52MS5Qcm9vZk51bWJlciJ8CiJGaW5kU2ltaWxhcldpdGhQcm9vZlN0YXR1c1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIoCgVub2RlcxgCIAMoCzIZLmNycy5zdGF0ZS52MS5TaW1pbGFyTm9kZSJ+ChpGaW5kRGVwZW5kZW5jeUNoYWluUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB2Zyb21faWQYAiABKAkSDQoFdG9faWQYAyABKAkSGgoNYXRfZ2VuZXJhdGlvbhgEIAEoBEgAiAEBQhAKDl9hdF9nZW5lcmF0aW9uIlkKG0ZpbmREZXBlbmRlbmN5Q2hhaW5SZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISDAoEcGF0aBgCIAMoCSKVAQoZRmluZEFmZmVjdGVkQnlOb2RlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB25vZGVfaWQYAiABKAkSGgoNYXRfZ2VuZXJhdGlvbhgEIAEoBEgAiAEBEhEKCXBhZ2Vfc2l6ZRgFIAEoDRISCgpwYWdlX3Rva2VuGAYgASgJQhAKDl9hdF9nZW5lcmF0aW9uInUKGkZpbmRBZmZlY3RlZEJ5Tm9kZVJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIQCghub2RlX2lkcxgCIAMoCRIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkiZgoTRmluZEhvdE5vZGVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg0KBWxpbWl0GAIgASgNEhoKDWF0X2dlbmVyYXRpb24YBCABKARIAIgBAUIQCg5fYXRfZ2VuZXJhdGlvbiItCgdIb3ROb2RlEg8KB25vZGVfaWQYASABKAkSEQoJZnJlcXVlbmN5GAIgASgEImoKFEZpbmRIb3ROb2Rlc1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIkCgVub2RlcxgCIAMoCzIVLmNycy5zdGF0ZS52MS5Ib3ROb2RlIpkBChpGaW5kUmVjZW50RGVjaXNpb25zUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg0KBWxpbWl0GAIgASgNEioKBnNvdXJjZRgDIAEoDjIaLmNycy5zdGF0ZS52MS5TaWduYWxTb3VyY2USGgoNYXRfZ2VuZXJhdGlvbhgEIAEoBEgAiAEBQhAKDl9hdF9nZW5lcmF0aW9uIngKG0ZpbmRSZWNlbnREZWNpc2lvbnNSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISKwoHZW50cmllcxgCIAMoCzIaLmNycy5zdGF0ZS52MS5IaXN0b3J5RW50cnkiaAoTR2V0Tm9kZVN0YXRzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB25vZGVfaWQYAiABKAkSGgoNYXRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBQhAKDl9hdF9nZW5lcmF0aW9uIv4CCglOb2RlU3RhdHMSEQoJaGFzX3Byb29mGAEgASgIEigKBXByb29mGAIgASgLMhkuY3JzLnN0YXRlLnYxLlByb29mTnVtYmVyEhgKEGNvbnN0cmFpbnRfY291bnQYAyABKA0SFgoOY29uc3RyYWludF9pZHMYBCADKAkSGgoSc2ltaWxhcl9ub2RlX2NvdW50GAUgASgNEhgKEG5lYXJlc3RfbmVpZ2hib3IYBiABKAkSGAoQbmVhcmVzdF9kaXN0YW5jZRgHIAEoARIYChBkZXBlbmRzX29uX2NvdW50GAggASgNEhkKEWRlcGVuZGVkX2J5X2NvdW50GAkgASgNEhEKCWhhc19jeWNsZRgKIAEoCBIbChNoaXN0b3J5X2VudHJ5X2NvdW50GAsgASgNEhMKC2xhc3RfYWN0aW9uGAwgASgJEh4KFmxhc3RfYWN0aW9uX2F0X3VuaXhfbXMYDSABKAMSGAoQYWNjZXNzX2ZyZXF1ZW5jeRgOIAEoBCJsChRHZXROb2RlU3RhdHNSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISJgoFc3RhdHMYAiABKAsyFy5jcnMuc3RhdGUudjEuTm9kZVN0YXRzMv0JCgxRdWVyeVNlcnZpY2USXgoPRmluZFByb3Zlbk5vZGVzEiQuY3JzLnN0YXRlLnYxLkZpbmRQcm92ZW5Ob2Rlc1JlcXVlc3QaJS5jcnMuc3RhdGUudjEuRmluZFByb3Zlbk5vZGVzUmVzcG9uc2USZwoSRmluZERpc3Byb3Zlbk5vZGVzEicuY3JzLnN0YXRlLnYxLkZpbmREaXNwcm92ZW5Ob2Rlc1JlcXVlc3QaKC5jcnMuc3RhdGUudjEuRmluZERpc3Byb3Zlbk5vZGVzUmVzcG9uc2USagoTRmluZFVuZXhwbG9yZWROb2RlcxIoLmNycy5zdGF0ZS52MS5GaW5kVW5leHBsb3JlZE5vZGVzUmVxdWVzdBopLmNycy5zdGF0ZS52MS5GaW5kVW5leHBsb3JlZE5vZGVzUmVzcG9uc2USYQoQRmluZEJ5UHJvb2ZSYW5nZRIlLmNycy5zdGF0ZS52MS5GaW5kQnlQcm9vZlJhbmdlUmVxdWVzdBomLmNycy5zdGF0ZS52MS5GaW5kQnlQcm9vZlJhbmdlUmVzcG9uc2USbQoURmluZENvbnN0cmFpbmVkTm9kZXMSKS5jcnMuc3RhdGUudjEuRmluZENvbnN0cmFpbmVkTm9kZXNSZXF1ZXN0GiouY3JzLnN0YXRlLnYxLkZpbmRDb25zdHJhaW5lZE5vZGVzUmVzcG9uc2USdgoXRmluZFZpb2xhdGVkQ29uc3RyYWludHMSLC5jcnMuc3RhdGUudjEuRmluZFZpb2xhdGVkQ29uc3RyYWludHNSZXF1ZXN0Gi0uY3JzLnN0YXRlLnYxLkZpbmRWaW9sYXRlZENvbnN0cmFpbnRzUmVzcG9uc2USfwoaRmluZFNpbWlsYXJXaXRoUHJvb2ZTdGF0dXMSLy5jcnMuc3RhdGUudjEuRmluZFNpbWlsYXJXaXRoUHJvb2ZTdGF0dXNSZXF1ZXN0GjAuY3JzLnN0YXRlLnYxLkZpbmRTaW1pbGFyV2l0aFByb29mU3RhdHVzUmVzcG9uc2USagoTRmluZERlcGVuZGVuY3lDaGFpbhIoLmNycy5zdGF0ZS52MS5GaW5kRGVwZW5kZW5jeUNoYWluUmVxdWVzdBopLmNycy5zdGF0ZS52MS5GaW5kRGVwZW5kZW5jeUNoYWluUmVzcG9uc2USZwoSRmluZEFmZmVjdGVkQnlOb2RlEicuY3JzLnN0YXRlLnYxLkZpbmRBZmZlY3RlZEJ5Tm9kZVJlcXVlc3QaKC5jcnMuc3RhdGUudjEuRmluZEFmZmVjdGVkQnlOb2RlUmVzcG9uc2USVQoMRmluZEhvdE5vZGVzEiEuY3JzLnN0YXRlLnYxLkZpbmRIb3ROb2Rlc1JlcXVlc3QaIi5jcnMuc3RhdGUudjEuRmluZEhvdE5vZGVzUmVzcG9uc2USagoTRmluZFJlY2VudERlY2lzaW9ucxIoLmNycy5zdGF0ZS52MS5GaW5kUmVjZW50RGVjaXNpb25zUmVxdWVzdBopLmNycy5zdGF0ZS52MS5GaW5kUmVjZW50RGVjaXNpb25zUmVzcG9uc2USVQoMR2V0Tm9kZVN0YXRzEiEuY3JzLnN0YXRlLnYxLkdldE5vZGVTdGF0c1JlcXVlc3QaIi5jcnMuc3RhdGUudjEuR2V0Tm9kZVN0YXRzUmVzcG9uc2ViBnByb3RvMw", [file_crs_state_v1_common, file_crs_state_v1_types]);
 
 /**
  * FindProvenNodesRequest pages through proven nodes.
@@ -63,11 +65,11 @@ export const FindProvenNodesRequestSchema: GenMessage<FindProvenNodesRequest> = 
  */
 export type FindProvenNodesResponse = Message<"crs.state.v1.FindProvenNodesResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Node ids, byte-wise order.
@@ -140,11 +142,11 @@ export const FindDisprovenNodesRequestSchema: GenMessage<FindDisprovenNodesReque
  */
 export type FindDisprovenNodesResponse = Message<"crs.state.v1.FindDisprovenNodesResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Node ids, byte-wise order.
@@ -217,11 +219,11 @@ export const FindUnexploredNodesRequestSchema: GenMessage<FindUnexploredNodesReq
  */
 export type FindUnexploredNodesResponse = Message<"crs.state.v1.FindUnexploredNodesResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Node ids, byte-wise order.
@@ -308,11 +310,11 @@ export const FindByProofRangeRequestSchema: GenMessage<FindByProofRangeRequest> 
  */
 export type FindByProofRangeResponse = Message<"crs.state.v1.FindByProofRangeResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Entries by proof ascending, then node id byte-wise.
@@ -392,11 +394,11 @@ export const FindConstrainedNodesRequestSchema: GenMessage<FindConstrainedNodesR
  */
 export type FindConstrainedNodesResponse = Message<"crs.state.v1.FindConstrainedNodesResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Distinct node ids, byte-wise order.
@@ -476,11 +478,11 @@ export const FindViolatedConstraintsRequestSchema: GenMessage<FindViolatedConstr
  */
 export type FindViolatedConstraintsResponse = Message<"crs.state.v1.FindViolatedConstraintsResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Constraints by id, byte-wise order.
@@ -595,11 +597,11 @@ export const SimilarNodeSchema: GenMessage<SimilarNode> = /*@__PURE__*/
  */
 export type FindSimilarWithProofStatusResponse = Message<"crs.state.v1.FindSimilarWithProofStatusResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Up to k neighbours with the status, by distance ascending then id (all neighbours are searched).
@@ -665,23 +667,17 @@ export const FindDependencyChainRequestSchema: GenMessage<FindDependencyChainReq
  */
 export type FindDependencyChainResponse = Message<"crs.state.v1.FindDependencyChainResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
-   * Whether a path exists (a node always reaches itself).
+   * A shortest path from from_id to to_id inclusive (neighbours tried byte-wise); empty when none
+   * exists (a node always reaches itself).
    *
-   * @generated from field: bool found = 2;
-   */
-  found: boolean;
-
-  /**
-   * A shortest path from from_id to to_id inclusive; among equal paths the byte-wise smallest.
-   *
-   * @generated from field: repeated string path = 3;
+   * @generated from field: repeated string path = 2;
    */
   path: string[];
 };
@@ -712,13 +708,6 @@ export type FindAffectedByNodeRequest = Message<"crs.state.v1.FindAffectedByNode
    * @generated from field: string node_id = 2;
    */
   nodeId: string;
-
-  /**
-   * Maximum depth; 0 means unlimited.
-   *
-   * @generated from field: uint32 max_depth = 3;
-   */
-  maxDepth: number;
 
   /**
    * Generation to read; absent means the current one.
@@ -756,11 +745,11 @@ export const FindAffectedByNodeRequestSchema: GenMessage<FindAffectedByNodeReque
  */
 export type FindAffectedByNodeResponse = Message<"crs.state.v1.FindAffectedByNodeResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Transitive dependents, byte-wise order; the node itself only if it lies on a cycle.
@@ -803,13 +792,6 @@ export type FindHotNodesRequest = Message<"crs.state.v1.FindHotNodesRequest"> & 
    * @generated from field: uint32 limit = 2;
    */
   limit: number;
-
-  /**
-   * When true, only nodes with a proof entry are considered (the reference behaviour).
-   *
-   * @generated from field: bool proof_nodes_only = 3;
-   */
-  proofNodesOnly: boolean;
 
   /**
    * Generation to read; absent means the current one.
@@ -861,11 +843,11 @@ export const HotNodeSchema: GenMessage<HotNode> = /*@__PURE__*/
  */
 export type FindHotNodesResponse = Message<"crs.state.v1.FindHotNodesResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Nodes by frequency descending, then id byte-wise.
@@ -931,11 +913,11 @@ export const FindRecentDecisionsRequestSchema: GenMessage<FindRecentDecisionsReq
  */
 export type FindRecentDecisionsResponse = Message<"crs.state.v1.FindRecentDecisionsResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * The last matching entries, oldest first.
@@ -1106,23 +1088,16 @@ export const NodeStatsSchema: GenMessage<NodeStats> = /*@__PURE__*/
  */
 export type GetNodeStatsResponse = Message<"crs.state.v1.GetNodeStatsResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
-   * Whether any index knows the node.
+   * The statistics.
    *
-   * @generated from field: bool found = 2;
-   */
-  found: boolean;
-
-  /**
-   * The statistics, when found.
-   *
-   * @generated from field: crs.state.v1.NodeStats stats = 3;
+   * @generated from field: crs.state.v1.NodeStats stats = 2;
    */
   stats?: NodeStats | undefined;
 };
@@ -1139,9 +1114,10 @@ export const GetNodeStatsResponseSchema: GenMessage<GetNodeStatsResponse> = /*@_
  * query takes an optional `at_generation` (absent: the current generation) and answers with the
  * generation it read; a page token pins its generation. Ties are always broken by node id byte-wise.
  *
- * Errors: INVALID_ARGUMENT, NOT_FOUND, OUT_OF_RANGE (generation compacted or in the future),
- * UNAVAILABLE, CANCELLED, DEADLINE_EXCEEDED, INTERNAL; every failure carries
- * google.rpc.ErrorInfo{reason, domain: "crs.state.v1"} (reasons in ErrorReason).
+ * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
+ * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
+ * PROJECT_NOT_FOUND, GENERATION_COMPACTED, GENERATION_IN_FUTURE, UNAVAILABLE /
+ * SERVER_SHUTTING_DOWN, DATA_LOSS / PROJECT_CORRUPTED, CANCELLED, DEADLINE_EXCEEDED and INTERNAL.
  *
  * @generated from service crs.state.v1.QueryService
  */
@@ -1257,7 +1233,7 @@ export const QueryService: GenService<{
     output: typeof FindRecentDecisionsResponseSchema;
   },
   /**
-   * GetNodeStats summarises everything the indexes know about one node.
+   * GetNodeStats summarises everything the indexes know about one node. Reasons: NODE_NOT_FOUND.
    *
    * @generated from rpc crs.state.v1.QueryService.GetNodeStats
    */

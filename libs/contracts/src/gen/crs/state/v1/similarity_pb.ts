@@ -4,7 +4,9 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { SignalSource, SimilarityPair } from "./types_pb.js";
+import type { MutationOptions, ResponseHeader } from "./common_pb.js";
+import { file_crs_state_v1_common } from "./common_pb.js";
+import type { SimilarityPair } from "./types_pb.js";
 import { file_crs_state_v1_types } from "./types_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/similarity.proto.
  */
 export const file_crs_state_v1_similarity: GenFile = /*@__PURE__*/
-  fileDesc("Ch1jcnMvc3RhdGUvdjEvc2ltaWxhcml0eS5wcm90bxIMY3JzLnN0YXRlLnYxIs8BChdSZWNvcmRTaW1pbGFyaXR5UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgkKAWEYAiABKAkSCQoBYhgDIAEoCRIQCghkaXN0YW5jZRgEIAEoARIqCgZzb3VyY2UYBSABKA4yGi5jcnMuc3RhdGUudjEuU2lnbmFsU291cmNlEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YBiABKARIAIgBARISCgpyZXF1ZXN0X2lkGAcgASgJQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uImsKGFJlY29yZFNpbWlsYXJpdHlSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEioKBHBhaXIYAiABKAsyHC5jcnMuc3RhdGUudjEuU2ltaWxhcml0eVBhaXISDwoHdXBkYXRlZBgDIAEoCCJuChRHZXRTaW1pbGFyaXR5UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgkKAWEYAiABKAkSCQoBYhgDIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAQgASgESACIAQFCEAoOX2F0X2dlbmVyYXRpb24iZgoVR2V0U2ltaWxhcml0eVJlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSDQoFZm91bmQYAiABKAgSKgoEcGFpchgDIAEoCzIcLmNycy5zdGF0ZS52MS5TaW1pbGFyaXR5UGFpciJzChdOZWFyZXN0TmVpZ2hib3JzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgsKA2tleRgCIAEoCRIJCgFrGAMgASgNEhoKDWF0X2dlbmVyYXRpb24YBCABKARIAIgBAUIQCg5fYXRfZ2VuZXJhdGlvbiIpCghOZWlnaGJvchILCgNrZXkYASABKAkSEAoIZGlzdGFuY2UYAiABKAEiWQoYTmVhcmVzdE5laWdoYm9yc1Jlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSKQoJbmVpZ2hib3JzGAIgAygLMhYuY3JzLnN0YXRlLnYxLk5laWdoYm9yIoUBChpMaXN0U2ltaWxhcml0eVBhaXJzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhoKDWF0X2dlbmVyYXRpb24YAiABKARIAIgBARIRCglwYWdlX3NpemUYAyABKA0SEgoKcGFnZV90b2tlbhgEIAEoCUIQCg5fYXRfZ2VuZXJhdGlvbiKLAQobTGlzdFNpbWlsYXJpdHlQYWlyc1Jlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSKwoFcGFpcnMYAiADKAsyHC5jcnMuc3RhdGUudjEuU2ltaWxhcml0eVBhaXISFwoPbmV4dF9wYWdlX3Rva2VuGAMgASgJEhIKCnRvdGFsX3NpemUYBCABKAQynwMKEVNpbWlsYXJpdHlTZXJ2aWNlEmEKEFJlY29yZFNpbWlsYXJpdHkSJS5jcnMuc3RhdGUudjEuUmVjb3JkU2ltaWxhcml0eVJlcXVlc3QaJi5jcnMuc3RhdGUudjEuUmVjb3JkU2ltaWxhcml0eVJlc3BvbnNlElgKDUdldFNpbWlsYXJpdHkSIi5jcnMuc3RhdGUudjEuR2V0U2ltaWxhcml0eVJlcXVlc3QaIy5jcnMuc3RhdGUudjEuR2V0U2ltaWxhcml0eVJlc3BvbnNlEmEKEE5lYXJlc3ROZWlnaGJvcnMSJS5jcnMuc3RhdGUudjEuTmVhcmVzdE5laWdoYm9yc1JlcXVlc3QaJi5jcnMuc3RhdGUudjEuTmVhcmVzdE5laWdoYm9yc1Jlc3BvbnNlEmoKE0xpc3RTaW1pbGFyaXR5UGFpcnMSKC5jcnMuc3RhdGUudjEuTGlzdFNpbWlsYXJpdHlQYWlyc1JlcXVlc3QaKS5jcnMuc3RhdGUudjEuTGlzdFNpbWlsYXJpdHlQYWlyc1Jlc3BvbnNlYgZwcm90bzM", [file_crs_state_v1_types]);
+  fileDesc("Ch1jcnMvc3RhdGUvdjEvc2ltaWxhcml0eS5wcm90bxIMY3JzLnN0YXRlLnYxIoUBChdSZWNvcmRTaW1pbGFyaXR5UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgkKAWEYAiABKAkSCQoBYhgDIAEoCRIQCghkaXN0YW5jZRgEIAEoARIuCgdvcHRpb25zGAUgASgLMh0uY3JzLnN0YXRlLnYxLk11dGF0aW9uT3B0aW9ucyKFAQoYUmVjb3JkU2ltaWxhcml0eVJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIqCgRwYWlyGAIgASgLMhwuY3JzLnN0YXRlLnYxLlNpbWlsYXJpdHlQYWlyEg8KB3VwZGF0ZWQYAyABKAgibgoUR2V0U2ltaWxhcml0eVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIJCgFhGAIgASgJEgkKAWIYAyABKAkSGgoNYXRfZ2VuZXJhdGlvbhgEIAEoBEgAiAEBQhAKDl9hdF9nZW5lcmF0aW9uInEKFUdldFNpbWlsYXJpdHlSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISKgoEcGFpchgCIAEoCzIcLmNycy5zdGF0ZS52MS5TaW1pbGFyaXR5UGFpciJzChdOZWFyZXN0TmVpZ2hib3JzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgsKA2tleRgCIAEoCRIJCgFrGAMgASgNEhoKDWF0X2dlbmVyYXRpb24YBCABKARIAIgBAUIQCg5fYXRfZ2VuZXJhdGlvbiIpCghOZWlnaGJvchILCgNrZXkYASABKAkSEAoIZGlzdGFuY2UYAiABKAEicwoYTmVhcmVzdE5laWdoYm9yc1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIpCgluZWlnaGJvcnMYAiADKAsyFi5jcnMuc3RhdGUudjEuTmVpZ2hib3IihQEKGkxpc3RTaW1pbGFyaXR5UGFpcnNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoNYXRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEhEKCXBhZ2Vfc2l6ZRgDIAEoDRISCgpwYWdlX3Rva2VuGAQgASgJQhAKDl9hdF9nZW5lcmF0aW9uIqUBChtMaXN0U2ltaWxhcml0eVBhaXJzUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEisKBXBhaXJzGAIgAygLMhwuY3JzLnN0YXRlLnYxLlNpbWlsYXJpdHlQYWlyEhcKD25leHRfcGFnZV90b2tlbhgDIAEoCRISCgp0b3RhbF9zaXplGAQgASgEMp8DChFTaW1pbGFyaXR5U2VydmljZRJhChBSZWNvcmRTaW1pbGFyaXR5EiUuY3JzLnN0YXRlLnYxLlJlY29yZFNpbWlsYXJpdHlSZXF1ZXN0GiYuY3JzLnN0YXRlLnYxLlJlY29yZFNpbWlsYXJpdHlSZXNwb25zZRJYCg1HZXRTaW1pbGFyaXR5EiIuY3JzLnN0YXRlLnYxLkdldFNpbWlsYXJpdHlSZXF1ZXN0GiMuY3JzLnN0YXRlLnYxLkdldFNpbWlsYXJpdHlSZXNwb25zZRJhChBOZWFyZXN0TmVpZ2hib3JzEiUuY3JzLnN0YXRlLnYxLk5lYXJlc3ROZWlnaGJvcnNSZXF1ZXN0GiYuY3JzLnN0YXRlLnYxLk5lYXJlc3ROZWlnaGJvcnNSZXNwb25zZRJqChNMaXN0U2ltaWxhcml0eVBhaXJzEiguY3JzLnN0YXRlLnYxLkxpc3RTaW1pbGFyaXR5UGFpcnNSZXF1ZXN0GikuY3JzLnN0YXRlLnYxLkxpc3RTaW1pbGFyaXR5UGFpcnNSZXNwb25zZWIGcHJvdG8z", [file_crs_state_v1_common, file_crs_state_v1_types]);
 
 /**
  * RecordSimilarityRequest carries one pair.
@@ -49,25 +51,11 @@ export type RecordSimilarityRequest = Message<"crs.state.v1.RecordSimilarityRequ
   distance: number;
 
   /**
-   * Source of the signal.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: crs.state.v1.SignalSource source = 5;
+   * @generated from field: crs.state.v1.MutationOptions options = 5;
    */
-  source: SignalSource;
-
-  /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
-   *
-   * @generated from field: optional uint64 expected_generation = 6;
-   */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 7;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 };
 
 /**
@@ -84,11 +72,11 @@ export const RecordSimilarityRequestSchema: GenMessage<RecordSimilarityRequest> 
  */
 export type RecordSimilarityResponse = Message<"crs.state.v1.RecordSimilarityResponse"> & {
   /**
-   * The project's generation after the call.
+   * The project and its generation after the call.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * The pair as stored (canonical order).
@@ -161,23 +149,16 @@ export const GetSimilarityRequestSchema: GenMessage<GetSimilarityRequest> = /*@_
  */
 export type GetSimilarityResponse = Message<"crs.state.v1.GetSimilarityResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
-   * Whether the pair is stored.
+   * The stored pair (canonical order).
    *
-   * @generated from field: bool found = 2;
-   */
-  found: boolean;
-
-  /**
-   * The stored pair, when found.
-   *
-   * @generated from field: crs.state.v1.SimilarityPair pair = 3;
+   * @generated from field: crs.state.v1.SimilarityPair pair = 2;
    */
   pair?: SimilarityPair | undefined;
 };
@@ -266,11 +247,11 @@ export const NeighborSchema: GenMessage<Neighbor> = /*@__PURE__*/
  */
 export type NearestNeighborsResponse = Message<"crs.state.v1.NearestNeighborsResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Up to k neighbours, by distance ascending then key byte-wise.
@@ -336,11 +317,11 @@ export const ListSimilarityPairsRequestSchema: GenMessage<ListSimilarityPairsReq
  */
 export type ListSimilarityPairsResponse = Message<"crs.state.v1.ListSimilarityPairsResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Pairs by (a, b) in byte-wise order.
@@ -377,15 +358,18 @@ export const ListSimilarityPairsResponseSchema: GenMessage<ListSimilarityPairsRe
  * journaled and bumps the generation; a full index rejects new pairs explicitly but still
  * accepts updates of existing ones.
  *
- * Errors: INVALID_ARGUMENT, NOT_FOUND, ABORTED, OUT_OF_RANGE, RESOURCE_EXHAUSTED (capacity),
- * UNAVAILABLE, DATA_LOSS, CANCELLED, DEADLINE_EXCEEDED, INTERNAL; every failure carries
- * google.rpc.ErrorInfo{reason, domain: "crs.state.v1"} (reasons in ErrorReason).
+ * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
+ * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
+ * PROJECT_NOT_FOUND, UNAVAILABLE / STORE_UNAVAILABLE / SERVER_SHUTTING_DOWN, DATA_LOSS /
+ * PROJECT_CORRUPTED, CANCELLED, DEADLINE_EXCEEDED and INTERNAL; reads at a generation may fail with
+ * GENERATION_COMPACTED or GENERATION_IN_FUTURE; mutations with GENERATION_MISMATCH,
+ * PROJECT_UID_MISMATCH, ENTRY_MODIFIED and REQUEST_ID_REUSED.
  *
  * @generated from service crs.state.v1.SimilarityService
  */
 export const SimilarityService: GenService<{
   /**
-   * RecordSimilarity sets the distance of one pair.
+   * RecordSimilarity sets the distance of one pair. Reasons: SIMILARITY_CAPACITY (a new pair in a full index).
    *
    * @generated from rpc crs.state.v1.SimilarityService.RecordSimilarity
    */
@@ -395,7 +379,7 @@ export const SimilarityService: GenService<{
     output: typeof RecordSimilarityResponseSchema;
   },
   /**
-   * GetSimilarity returns the distance of one pair, in either order.
+   * GetSimilarity returns the distance of one pair, in either order. Reasons: SIMILARITY_NOT_FOUND.
    *
    * @generated from rpc crs.state.v1.SimilarityService.GetSimilarity
    */

@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { MutationOptions, ResponseHeader } from "./common_pb.js";
+import { file_crs_state_v1_common } from "./common_pb.js";
 import type { ApplyMetrics, Delta } from "./delta_pb.js";
 import { file_crs_state_v1_delta } from "./delta_pb.js";
 import type { IndexSize, ProjectConfig, ProjectState } from "./types_pb.js";
@@ -16,7 +18,70 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/state.proto.
  */
 export const file_crs_state_v1_state: GenFile = /*@__PURE__*/
-  fileDesc("ChhjcnMvc3RhdGUvdjEvc3RhdGUucHJvdG8SDGNycy5zdGF0ZS52MSL2AgoMQXBwbHlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSIgoFZGVsdGEYAiABKAsyEy5jcnMuc3RhdGUudjEuRGVsdGESIAoTZXhwZWN0ZWRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBCABKAkSEgoKc2Vzc2lvbl9pZBgFIAEoCRIOCgZvcmlnaW4YBiABKAkSOgoIbWV0YWRhdGEYByADKAsyKC5jcnMuc3RhdGUudjEuQXBwbHlSZXF1ZXN0Lk1ldGFkYXRhRW50cnkSIAoTc25hcHNob3RfZ2VuZXJhdGlvbhgIIAEoBEgBiAEBEhUKDXZhbGlkYXRlX29ubHkYCSABKAgaLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uQhYKFF9zbmFwc2hvdF9nZW5lcmF0aW9uImIKDUFwcGx5UmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBIrCgdtZXRyaWNzGAIgASgLMhouY3JzLnN0YXRlLnYxLkFwcGx5TWV0cmljcxIQCghyZXBsYXllZBgDIAEoCCIqChRHZXRHZW5lcmF0aW9uUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIkYKFUdldEdlbmVyYXRpb25SZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEhkKEW9sZGVzdF9nZW5lcmF0aW9uGAIgASgEIm0KEkdldFNuYXBzaG90UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhoKDWF0X2dlbmVyYXRpb24YAiABKARIAIgBARIVCg1pbmNsdWRlX3N0YXRlGAMgASgIQhAKDl9hdF9nZW5lcmF0aW9uIp4BCgxTbmFwc2hvdEluZm8SEgoKcHJvamVjdF9pZBgBIAEoCRISCgpnZW5lcmF0aW9uGAIgASgEEhwKFGNvbW1pdHRlZF9hdF91bml4X21zGAMgASgDEiwKC2luZGV4X3NpemVzGAQgAygLMhcuY3JzLnN0YXRlLnYxLkluZGV4U2l6ZRIaChJnZW5lcmF0aW9uc19iZWhpbmQYBSABKAQibgoTR2V0U25hcHNob3RSZXNwb25zZRIsCghzbmFwc2hvdBgBIAEoCzIaLmNycy5zdGF0ZS52MS5TbmFwc2hvdEluZm8SKQoFc3RhdGUYAiABKAsyGi5jcnMuc3RhdGUudjEuUHJvamVjdFN0YXRlIqgBCg5DaGVja3BvaW50SW5mbxIVCg1jaGVja3BvaW50X2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSEgoKZ2VuZXJhdGlvbhgDIAEoBBIaChJjcmVhdGVkX2F0X3VuaXhfbXMYBCABKAMSDQoFbGFiZWwYBSABKAkSLAoLaW5kZXhfc2l6ZXMYBiADKAsyFy5jcnMuc3RhdGUudjEuSW5kZXhTaXplIoQBChFDaGVja3BvaW50UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YAiABKARIAIgBARISCgpyZXF1ZXN0X2lkGAMgASgJEg0KBWxhYmVsGAQgASgJQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uIloKEkNoZWNrcG9pbnRSZXNwb25zZRIwCgpjaGVja3BvaW50GAEgASgLMhwuY3JzLnN0YXRlLnYxLkNoZWNrcG9pbnRJbmZvEhIKCmdlbmVyYXRpb24YAiABKAQiUwoWTGlzdENoZWNrcG9pbnRzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoDRISCgpwYWdlX3Rva2VuGAMgASgJImUKF0xpc3RDaGVja3BvaW50c1Jlc3BvbnNlEjEKC2NoZWNrcG9pbnRzGAEgAygLMhwuY3JzLnN0YXRlLnYxLkNoZWNrcG9pbnRJbmZvEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKSAQoXRGVsZXRlQ2hlY2twb2ludFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1jaGVja3BvaW50X2lkGAIgASgJEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YAyABKARIAIgBARISCgpyZXF1ZXN0X2lkGAQgASgJQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uIi4KGERlbGV0ZUNoZWNrcG9pbnRSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEIokBCg5SZXN0b3JlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWNoZWNrcG9pbnRfaWQYAiABKAkSIAoTZXhwZWN0ZWRfZ2VuZXJhdGlvbhgDIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBCABKAlCFgoUX2V4cGVjdGVkX2dlbmVyYXRpb24iRwoPUmVzdG9yZVJlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSIAoYcmVzdG9yZWRfZnJvbV9nZW5lcmF0aW9uGAIgASgEIsYBCgtGb3JrUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhkKEXRhcmdldF9wcm9qZWN0X2lkGAIgASgJEhcKDWF0X2dlbmVyYXRpb24YAyABKARIABIXCg1jaGVja3BvaW50X2lkGAQgASgJSAASEgoKcmVxdWVzdF9pZBgFIAEoCRIgChNleHBlY3RlZF9nZW5lcmF0aW9uGAYgASgESAGIAQFCCAoGb3JpZ2luQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uIlgKDEZvcmtSZXNwb25zZRIZChF0YXJnZXRfcHJvamVjdF9pZBgBIAEoCRISCgpnZW5lcmF0aW9uGAIgASgEEhkKEXNvdXJjZV9nZW5lcmF0aW9uGAMgASgEIngKFERlbGV0ZVByb2plY3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSIAoTZXhwZWN0ZWRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYAyABKAlCFgoUX2V4cGVjdGVkX2dlbmVyYXRpb24iKwoVRGVsZXRlUHJvamVjdFJlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQiLQoXR2V0UHJvamVjdENvbmZpZ1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSJbChhHZXRQcm9qZWN0Q29uZmlnUmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBIrCgZjb25maWcYAiABKAsyGy5jcnMuc3RhdGUudjEuUHJvamVjdENvbmZpZyLcAQoaVXBkYXRlUHJvamVjdENvbmZpZ1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIrCgZjb25maWcYAiABKAsyGy5jcnMuc3RhdGUudjEuUHJvamVjdENvbmZpZxIvCgt1cGRhdGVfbWFzaxgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2sSIAoTZXhwZWN0ZWRfZ2VuZXJhdGlvbhgEIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBSABKAlCFgoUX2V4cGVjdGVkX2dlbmVyYXRpb24iXgobVXBkYXRlUHJvamVjdENvbmZpZ1Jlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSKwoGY29uZmlnGAIgASgLMhsuY3JzLnN0YXRlLnYxLlByb2plY3RDb25maWcywgcKDFN0YXRlU2VydmljZRJACgVBcHBseRIaLmNycy5zdGF0ZS52MS5BcHBseVJlcXVlc3QaGy5jcnMuc3RhdGUudjEuQXBwbHlSZXNwb25zZRJYCg1HZXRHZW5lcmF0aW9uEiIuY3JzLnN0YXRlLnYxLkdldEdlbmVyYXRpb25SZXF1ZXN0GiMuY3JzLnN0YXRlLnYxLkdldEdlbmVyYXRpb25SZXNwb25zZRJSCgtHZXRTbmFwc2hvdBIgLmNycy5zdGF0ZS52MS5HZXRTbmFwc2hvdFJlcXVlc3QaIS5jcnMuc3RhdGUudjEuR2V0U25hcHNob3RSZXNwb25zZRJPCgpDaGVja3BvaW50Eh8uY3JzLnN0YXRlLnYxLkNoZWNrcG9pbnRSZXF1ZXN0GiAuY3JzLnN0YXRlLnYxLkNoZWNrcG9pbnRSZXNwb25zZRJeCg9MaXN0Q2hlY2twb2ludHMSJC5jcnMuc3RhdGUudjEuTGlzdENoZWNrcG9pbnRzUmVxdWVzdBolLmNycy5zdGF0ZS52MS5MaXN0Q2hlY2twb2ludHNSZXNwb25zZRJhChBEZWxldGVDaGVja3BvaW50EiUuY3JzLnN0YXRlLnYxLkRlbGV0ZUNoZWNrcG9pbnRSZXF1ZXN0GiYuY3JzLnN0YXRlLnYxLkRlbGV0ZUNoZWNrcG9pbnRSZXNwb25zZRJGCgdSZXN0b3JlEhwuY3JzLnN0YXRlLnYxLlJlc3RvcmVSZXF1ZXN0Gh0uY3JzLnN0YXRlLnYxLlJlc3RvcmVSZXNwb25zZRI9CgRGb3JrEhkuY3JzLnN0YXRlLnYxLkZvcmtSZXF1ZXN0GhouY3JzLnN0YXRlLnYxLkZvcmtSZXNwb25zZRJYCg1EZWxldGVQcm9qZWN0EiIuY3JzLnN0YXRlLnYxLkRlbGV0ZVByb2plY3RSZXF1ZXN0GiMuY3JzLnN0YXRlLnYxLkRlbGV0ZVByb2plY3RSZXNwb25zZRJhChBHZXRQcm9qZWN0Q29uZmlnEiUuY3JzLnN0YXRlLnYxLkdldFByb2plY3RDb25maWdSZXF1ZXN0GiYuY3JzLnN0YXRlLnYxLkdldFByb2plY3RDb25maWdSZXNwb25zZRJqChNVcGRhdGVQcm9qZWN0Q29uZmlnEiguY3JzLnN0YXRlLnYxLlVwZGF0ZVByb2plY3RDb25maWdSZXF1ZXN0GikuY3JzLnN0YXRlLnYxLlVwZGF0ZVByb2plY3RDb25maWdSZXNwb25zZWIGcHJvdG8z", [file_crs_state_v1_delta, file_crs_state_v1_types, file_google_protobuf_field_mask]);
+  fileDesc("ChhjcnMvc3RhdGUvdjEvc3RhdGUucHJvdG8SDGNycy5zdGF0ZS52MSJrChRDcmVhdGVQcm9qZWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEisKBmNvbmZpZxgCIAEoCzIbLmNycy5zdGF0ZS52MS5Qcm9qZWN0Q29uZmlnEhIKCnJlcXVlc3RfaWQYAyABKAkicgoVQ3JlYXRlUHJvamVjdFJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIrCgZjb25maWcYAiABKAsyGy5jcnMuc3RhdGUudjEuUHJvamVjdENvbmZpZyLXAgoMQXBwbHlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSIgoFZGVsdGEYAiABKAsyEy5jcnMuc3RhdGUudjEuRGVsdGESLgoHb3B0aW9ucxgDIAEoCzIdLmNycy5zdGF0ZS52MS5NdXRhdGlvbk9wdGlvbnMSEgoKc2Vzc2lvbl9pZBgEIAEoCRINCgVsYWJlbBgFIAEoCRI6CghtZXRhZGF0YRgGIAMoCzIoLmNycy5zdGF0ZS52MS5BcHBseVJlcXVlc3QuTWV0YWRhdGFFbnRyeRIgChNzbmFwc2hvdF9nZW5lcmF0aW9uGAcgASgESACIAQESFQoNdmFsaWRhdGVfb25seRgIIAEoCBovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCFgoUX3NuYXBzaG90X2dlbmVyYXRpb24iagoNQXBwbHlSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISKwoHbWV0cmljcxgCIAEoCzIaLmNycy5zdGF0ZS52MS5BcHBseU1ldHJpY3MiKgoUR2V0R2VuZXJhdGlvblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSKLAQoVR2V0R2VuZXJhdGlvblJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIiChpvbGRlc3Rfc25hcHNob3RfZ2VuZXJhdGlvbhgCIAEoBBIgChhvbGRlc3RfY2hhbmdlX2dlbmVyYXRpb24YAyABKAQibQoSR2V0U25hcHNob3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoNYXRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEhUKDWluY2x1ZGVfc3RhdGUYAyABKAhCEAoOX2F0X2dlbmVyYXRpb24idgoMU25hcHNob3RJbmZvEhwKFGNvbW1pdHRlZF9hdF91bml4X21zGAEgASgDEiwKC2luZGV4X3NpemVzGAIgAygLMhcuY3JzLnN0YXRlLnYxLkluZGV4U2l6ZRIaChJnZW5lcmF0aW9uc19iZWhpbmQYAyABKAQinAEKE0dldFNuYXBzaG90UmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEiwKCHNuYXBzaG90GAIgASgLMhouY3JzLnN0YXRlLnYxLlNuYXBzaG90SW5mbxIpCgVzdGF0ZRgDIAEoCzIaLmNycy5zdGF0ZS52MS5Qcm9qZWN0U3RhdGUiZgoOQ2hlY2twb2ludEluZm8SFQoNY2hlY2twb2ludF9pZBgBIAEoCRISCgpnZW5lcmF0aW9uGAIgASgEEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgDIAEoAxINCgVsYWJlbBgEIAEoCSKDAQoXQ3JlYXRlQ2hlY2twb2ludFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIuCgdvcHRpb25zGAIgASgLMh0uY3JzLnN0YXRlLnYxLk11dGF0aW9uT3B0aW9ucxIVCg1jaGVja3BvaW50X2lkGAMgASgJEg0KBWxhYmVsGAQgASgJInoKGENyZWF0ZUNoZWNrcG9pbnRSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISMAoKY2hlY2twb2ludBgCIAEoCzIcLmNycy5zdGF0ZS52MS5DaGVja3BvaW50SW5mbyJTChZMaXN0Q2hlY2twb2ludHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEQoJcGFnZV9zaXplGAIgASgNEhIKCnBhZ2VfdG9rZW4YAyABKAkikwEKF0xpc3RDaGVja3BvaW50c1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIxCgtjaGVja3BvaW50cxgCIAMoCzIcLmNycy5zdGF0ZS52MS5DaGVja3BvaW50SW5mbxIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkiQQoUR2V0Q2hlY2twb2ludFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1jaGVja3BvaW50X2lkGAIgASgJIncKFUdldENoZWNrcG9pbnRSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISMAoKY2hlY2twb2ludBgCIAEoCzIcLmNycy5zdGF0ZS52MS5DaGVja3BvaW50SW5mbyJ0ChdEZWxldGVDaGVja3BvaW50UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWNoZWNrcG9pbnRfaWQYAiABKAkSLgoHb3B0aW9ucxgDIAEoCzIdLmNycy5zdGF0ZS52MS5NdXRhdGlvbk9wdGlvbnMiSAoYRGVsZXRlQ2hlY2twb2ludFJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlciJ1ChhSZXN0b3JlQ2hlY2twb2ludFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1jaGVja3BvaW50X2lkGAIgASgJEi4KB29wdGlvbnMYAyABKAsyHS5jcnMuc3RhdGUudjEuTXV0YXRpb25PcHRpb25zImsKGVJlc3RvcmVDaGVja3BvaW50UmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEiAKGHJlc3RvcmVkX2Zyb21fZ2VuZXJhdGlvbhgCIAEoBCKvAQoSRm9ya1Byb2plY3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGQoRdGFyZ2V0X3Byb2plY3RfaWQYAiABKAkSFwoNYXRfZ2VuZXJhdGlvbhgDIAEoBEgAEhcKDWNoZWNrcG9pbnRfaWQYBCABKAlIABIuCgdvcHRpb25zGAUgASgLMh0uY3JzLnN0YXRlLnYxLk11dGF0aW9uT3B0aW9uc0IICgZvcmlnaW4iXgoTRm9ya1Byb2plY3RSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISGQoRc291cmNlX2dlbmVyYXRpb24YAiABKAQiWgoURGVsZXRlUHJvamVjdFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIuCgdvcHRpb25zGAIgASgLMh0uY3JzLnN0YXRlLnYxLk11dGF0aW9uT3B0aW9ucyJFChVEZWxldGVQcm9qZWN0UmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyIi0KF0dldFByb2plY3RDb25maWdSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkidQoYR2V0UHJvamVjdENvbmZpZ1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIrCgZjb25maWcYAiABKAsyGy5jcnMuc3RhdGUudjEuUHJvamVjdENvbmZpZyK+AQoaVXBkYXRlUHJvamVjdENvbmZpZ1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIrCgZjb25maWcYAiABKAsyGy5jcnMuc3RhdGUudjEuUHJvamVjdENvbmZpZxIvCgt1cGRhdGVfbWFzaxgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2sSLgoHb3B0aW9ucxgEIAEoCzIdLmNycy5zdGF0ZS52MS5NdXRhdGlvbk9wdGlvbnMieAobVXBkYXRlUHJvamVjdENvbmZpZ1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIrCgZjb25maWcYAiABKAsyGy5jcnMuc3RhdGUudjEuUHJvamVjdENvbmZpZzK7CQoMU3RhdGVTZXJ2aWNlElgKDUNyZWF0ZVByb2plY3QSIi5jcnMuc3RhdGUudjEuQ3JlYXRlUHJvamVjdFJlcXVlc3QaIy5jcnMuc3RhdGUudjEuQ3JlYXRlUHJvamVjdFJlc3BvbnNlEkAKBUFwcGx5EhouY3JzLnN0YXRlLnYxLkFwcGx5UmVxdWVzdBobLmNycy5zdGF0ZS52MS5BcHBseVJlc3BvbnNlElgKDUdldEdlbmVyYXRpb24SIi5jcnMuc3RhdGUudjEuR2V0R2VuZXJhdGlvblJlcXVlc3QaIy5jcnMuc3RhdGUudjEuR2V0R2VuZXJhdGlvblJlc3BvbnNlElIKC0dldFNuYXBzaG90EiAuY3JzLnN0YXRlLnYxLkdldFNuYXBzaG90UmVxdWVzdBohLmNycy5zdGF0ZS52MS5HZXRTbmFwc2hvdFJlc3BvbnNlEmEKEENyZWF0ZUNoZWNrcG9pbnQSJS5jcnMuc3RhdGUudjEuQ3JlYXRlQ2hlY2twb2ludFJlcXVlc3QaJi5jcnMuc3RhdGUudjEuQ3JlYXRlQ2hlY2twb2ludFJlc3BvbnNlEl4KD0xpc3RDaGVja3BvaW50cxIkLmNycy5zdGF0ZS52MS5MaXN0Q2hlY2twb2ludHNSZXF1ZXN0GiUuY3JzLnN0YXRlLnYxLkxpc3RDaGVja3BvaW50c1Jlc3BvbnNlElgKDUdldENoZWNrcG9pbnQSIi5jcnMuc3RhdGUudjEuR2V0Q2hlY2twb2ludFJlcXVlc3QaIy5jcnMuc3RhdGUudjEuR2V0Q2hlY2twb2ludFJlc3BvbnNlEmEKEERlbGV0ZUNoZWNrcG9pbnQSJS5jcnMuc3RhdGUudjEuRGVsZXRlQ2hlY2twb2ludFJlcXVlc3QaJi5jcnMuc3RhdGUudjEuRGVsZXRlQ2hlY2twb2ludFJlc3BvbnNlEmQKEVJlc3RvcmVDaGVja3BvaW50EiYuY3JzLnN0YXRlLnYxLlJlc3RvcmVDaGVja3BvaW50UmVxdWVzdBonLmNycy5zdGF0ZS52MS5SZXN0b3JlQ2hlY2twb2ludFJlc3BvbnNlElIKC0ZvcmtQcm9qZWN0EiAuY3JzLnN0YXRlLnYxLkZvcmtQcm9qZWN0UmVxdWVzdBohLmNycy5zdGF0ZS52MS5Gb3JrUHJvamVjdFJlc3BvbnNlElgKDURlbGV0ZVByb2plY3QSIi5jcnMuc3RhdGUudjEuRGVsZXRlUHJvamVjdFJlcXVlc3QaIy5jcnMuc3RhdGUudjEuRGVsZXRlUHJvamVjdFJlc3BvbnNlEmEKEEdldFByb2plY3RDb25maWcSJS5jcnMuc3RhdGUudjEuR2V0UHJvamVjdENvbmZpZ1JlcXVlc3QaJi5jcnMuc3RhdGUudjEuR2V0UHJvamVjdENvbmZpZ1Jlc3BvbnNlEmoKE1VwZGF0ZVByb2plY3RDb25maWcSKC5jcnMuc3RhdGUudjEuVXBkYXRlUHJvamVjdENvbmZpZ1JlcXVlc3QaKS5jcnMuc3RhdGUudjEuVXBkYXRlUHJvamVjdENvbmZpZ1Jlc3BvbnNlYgZwcm90bzM", [file_crs_state_v1_common, file_crs_state_v1_delta, file_crs_state_v1_types, file_google_protobuf_field_mask]);
+
+/**
+ * CreateProjectRequest names a new project.
+ *
+ * @generated from message crs.state.v1.CreateProjectRequest
+ */
+export type CreateProjectRequest = Message<"crs.state.v1.CreateProjectRequest"> & {
+  /**
+   * The new project's id (1-128 characters of [A-Za-z0-9._:-]).
+   *
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * Configuration; unset (zero) fields take the server defaults.
+   *
+   * @generated from field: crs.state.v1.ProjectConfig config = 2;
+   */
+  config?: ProjectConfig | undefined;
+
+  /**
+   * Client id for idempotent retry: a retried create answers with the same uid, replayed = true.
+   *
+   * @generated from field: string request_id = 3;
+   */
+  requestId: string;
+};
+
+/**
+ * Describes the message crs.state.v1.CreateProjectRequest.
+ * Use `create(CreateProjectRequestSchema)` to create a new message.
+ */
+export const CreateProjectRequestSchema: GenMessage<CreateProjectRequest> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_state, 0);
+
+/**
+ * CreateProjectResponse describes the new project.
+ *
+ * @generated from message crs.state.v1.CreateProjectResponse
+ */
+export type CreateProjectResponse = Message<"crs.state.v1.CreateProjectResponse"> & {
+  /**
+   * The new project, its uid and generation 0.
+   *
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
+   */
+  header?: ResponseHeader | undefined;
+
+  /**
+   * The configuration, with server defaults filled in.
+   *
+   * @generated from field: crs.state.v1.ProjectConfig config = 2;
+   */
+  config?: ProjectConfig | undefined;
+};
+
+/**
+ * Describes the message crs.state.v1.CreateProjectResponse.
+ * Use `create(CreateProjectResponseSchema)` to create a new message.
+ */
+export const CreateProjectResponseSchema: GenMessage<CreateProjectResponse> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_state, 1);
 
 /**
  * ApplyRequest carries one delta for one project.
@@ -25,7 +90,7 @@ export const file_crs_state_v1_state: GenFile = /*@__PURE__*/
  */
 export type ApplyRequest = Message<"crs.state.v1.ApplyRequest"> & {
   /**
-   * The project (1-128 characters of [A-Za-z0-9._-]).
+   * The project.
    *
    * @generated from field: string project_id = 1;
    */
@@ -39,53 +104,46 @@ export type ApplyRequest = Message<"crs.state.v1.ApplyRequest"> & {
   delta?: Delta | undefined;
 
   /**
-   * When set, the apply fails with GENERATION_MISMATCH unless the project is at this generation.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: optional uint64 expected_generation = 3;
+   * @generated from field: crs.state.v1.MutationOptions options = 3;
    */
-  expectedGeneration?: bigint | undefined;
+  options?: MutationOptions | undefined;
 
   /**
-   * Client id for idempotent retry: a repeated id returns the first answer without re-applying.
+   * Session the delta belongs to; stamped on its change record. Empty or a valid session id.
    *
-   * @generated from field: string request_id = 4;
-   */
-  requestId: string;
-
-  /**
-   * Session the delta belongs to; stamped on its history record.
-   *
-   * @generated from field: string session_id = 5;
+   * @generated from field: string session_id = 4;
    */
   sessionId: string;
 
   /**
-   * Free label of the producer (for example an activity name), recorded in history.
+   * Free label of the producer (for example an activity name), recorded beside the delta's source
+   * in its change record (at most 256 bytes).
    *
-   * @generated from field: string origin = 6;
+   * @generated from field: string label = 5;
    */
-  origin: string;
+  label: string;
 
   /**
-   * Caller metadata recorded in history (at most 64 entries).
+   * Caller metadata recorded in the change record (at most 64 entries, keys 1-256 bytes, values at most 4096 bytes).
    *
-   * @generated from field: map<string, string> metadata = 7;
+   * @generated from field: map<string, string> metadata = 6;
    */
   metadata: { [key: string]: string };
 
   /**
    * Generation of the snapshot the delta was computed from. When set, the apply fails with
-   * SNAPSHOT_STALE if the project has moved more than the staleness limit past it, and with
-   * DELTA_CONFLICT if a change committed since then conflicts with the delta.
+   * SNAPSHOT_STALE if the project has moved more than the staleness limit past it.
    *
-   * @generated from field: optional uint64 snapshot_generation = 8;
+   * @generated from field: optional uint64 snapshot_generation = 7;
    */
   snapshotGeneration?: bigint | undefined;
 
   /**
-   * When true, the delta is only validated against the current state; nothing is applied.
+   * When true, the delta is only validated against the current state; nothing is applied or recorded.
    *
-   * @generated from field: bool validate_only = 9;
+   * @generated from field: bool validate_only = 8;
    */
   validateOnly: boolean;
 };
@@ -95,7 +153,7 @@ export type ApplyRequest = Message<"crs.state.v1.ApplyRequest"> & {
  * Use `create(ApplyRequestSchema)` to create a new message.
  */
 export const ApplyRequestSchema: GenMessage<ApplyRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 0);
+  messageDesc(file_crs_state_v1_state, 2);
 
 /**
  * ApplyResponse reports the outcome of an apply.
@@ -104,11 +162,11 @@ export const ApplyRequestSchema: GenMessage<ApplyRequest> = /*@__PURE__*/
  */
 export type ApplyResponse = Message<"crs.state.v1.ApplyResponse"> & {
   /**
-   * The project's generation after the apply.
+   * The project and its generation after the apply (unchanged for validate_only).
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * What the apply did.
@@ -116,13 +174,6 @@ export type ApplyResponse = Message<"crs.state.v1.ApplyResponse"> & {
    * @generated from field: crs.state.v1.ApplyMetrics metrics = 2;
    */
   metrics?: ApplyMetrics | undefined;
-
-  /**
-   * True when the answer was replayed for a repeated request id.
-   *
-   * @generated from field: bool replayed = 3;
-   */
-  replayed: boolean;
 };
 
 /**
@@ -130,7 +181,7 @@ export type ApplyResponse = Message<"crs.state.v1.ApplyResponse"> & {
  * Use `create(ApplyResponseSchema)` to create a new message.
  */
 export const ApplyResponseSchema: GenMessage<ApplyResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 1);
+  messageDesc(file_crs_state_v1_state, 3);
 
 /**
  * GetGenerationRequest names a project.
@@ -151,7 +202,7 @@ export type GetGenerationRequest = Message<"crs.state.v1.GetGenerationRequest"> 
  * Use `create(GetGenerationRequestSchema)` to create a new message.
  */
 export const GetGenerationRequestSchema: GenMessage<GetGenerationRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 2);
+  messageDesc(file_crs_state_v1_state, 4);
 
 /**
  * GetGenerationResponse carries a generation.
@@ -160,18 +211,25 @@ export const GetGenerationRequestSchema: GenMessage<GetGenerationRequest> = /*@_
  */
 export type GetGenerationResponse = Message<"crs.state.v1.GetGenerationResponse"> & {
   /**
-   * The project's current generation; 0 before its first change.
+   * The project and its current generation; 0 before its first change.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
-   * The oldest generation still readable as a snapshot.
+   * The oldest generation still readable as a snapshot (`at_generation` of reads).
    *
-   * @generated from field: uint64 oldest_generation = 2;
+   * @generated from field: uint64 oldest_snapshot_generation = 2;
    */
-  oldestGeneration: bigint;
+  oldestSnapshotGeneration: bigint;
+
+  /**
+   * The oldest generation whose change record is still retained (HistoryService).
+   *
+   * @generated from field: uint64 oldest_change_generation = 3;
+   */
+  oldestChangeGeneration: bigint;
 };
 
 /**
@@ -179,7 +237,7 @@ export type GetGenerationResponse = Message<"crs.state.v1.GetGenerationResponse"
  * Use `create(GetGenerationResponseSchema)` to create a new message.
  */
 export const GetGenerationResponseSchema: GenMessage<GetGenerationResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 3);
+  messageDesc(file_crs_state_v1_state, 5);
 
 /**
  * GetSnapshotRequest selects a snapshot.
@@ -202,7 +260,7 @@ export type GetSnapshotRequest = Message<"crs.state.v1.GetSnapshotRequest"> & {
   atGeneration?: bigint | undefined;
 
   /**
-   * When true, the full state is returned (fails with LIMIT_EXCEEDED above the message limit; use export).
+   * When true, the state is returned (fails with LIMIT_EXCEEDED above the message limit).
    *
    * @generated from field: bool include_state = 3;
    */
@@ -214,7 +272,7 @@ export type GetSnapshotRequest = Message<"crs.state.v1.GetSnapshotRequest"> & {
  * Use `create(GetSnapshotRequestSchema)` to create a new message.
  */
 export const GetSnapshotRequestSchema: GenMessage<GetSnapshotRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 4);
+  messageDesc(file_crs_state_v1_state, 6);
 
 /**
  * SnapshotInfo describes one immutable snapshot.
@@ -223,37 +281,23 @@ export const GetSnapshotRequestSchema: GenMessage<GetSnapshotRequest> = /*@__PUR
  */
 export type SnapshotInfo = Message<"crs.state.v1.SnapshotInfo"> & {
   /**
-   * The project.
-   *
-   * @generated from field: string project_id = 1;
-   */
-  projectId: string;
-
-  /**
-   * Generation of the snapshot.
-   *
-   * @generated from field: uint64 generation = 2;
-   */
-  generation: bigint;
-
-  /**
    * When the generation was committed.
    *
-   * @generated from field: int64 committed_at_unix_ms = 3;
+   * @generated from field: int64 committed_at_unix_ms = 1;
    */
   committedAtUnixMs: bigint;
 
   /**
    * Entry counts of every index, in IndexKind order.
    *
-   * @generated from field: repeated crs.state.v1.IndexSize index_sizes = 4;
+   * @generated from field: repeated crs.state.v1.IndexSize index_sizes = 2;
    */
   indexSizes: IndexSize[];
 
   /**
    * How many generations the snapshot is behind the current one.
    *
-   * @generated from field: uint64 generations_behind = 5;
+   * @generated from field: uint64 generations_behind = 3;
    */
   generationsBehind: bigint;
 };
@@ -263,7 +307,7 @@ export type SnapshotInfo = Message<"crs.state.v1.SnapshotInfo"> & {
  * Use `create(SnapshotInfoSchema)` to create a new message.
  */
 export const SnapshotInfoSchema: GenMessage<SnapshotInfo> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 5);
+  messageDesc(file_crs_state_v1_state, 7);
 
 /**
  * GetSnapshotResponse carries a snapshot.
@@ -272,16 +316,23 @@ export const SnapshotInfoSchema: GenMessage<SnapshotInfo> = /*@__PURE__*/
  */
 export type GetSnapshotResponse = Message<"crs.state.v1.GetSnapshotResponse"> & {
   /**
+   * The project and the generation of the snapshot.
+   *
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
+   */
+  header?: ResponseHeader | undefined;
+
+  /**
    * The snapshot's description.
    *
-   * @generated from field: crs.state.v1.SnapshotInfo snapshot = 1;
+   * @generated from field: crs.state.v1.SnapshotInfo snapshot = 2;
    */
   snapshot?: SnapshotInfo | undefined;
 
   /**
-   * The full state, when requested.
+   * The state, when requested.
    *
-   * @generated from field: crs.state.v1.ProjectState state = 2;
+   * @generated from field: crs.state.v1.ProjectState state = 3;
    */
   state?: ProjectState | undefined;
 };
@@ -291,7 +342,7 @@ export type GetSnapshotResponse = Message<"crs.state.v1.GetSnapshotResponse"> & 
  * Use `create(GetSnapshotResponseSchema)` to create a new message.
  */
 export const GetSnapshotResponseSchema: GenMessage<GetSnapshotResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 6);
+  messageDesc(file_crs_state_v1_state, 8);
 
 /**
  * CheckpointInfo describes one checkpoint.
@@ -300,46 +351,32 @@ export const GetSnapshotResponseSchema: GenMessage<GetSnapshotResponse> = /*@__P
  */
 export type CheckpointInfo = Message<"crs.state.v1.CheckpointInfo"> & {
   /**
-   * Server-assigned checkpoint id.
+   * The checkpoint id, chosen by the client or assigned by the server.
    *
    * @generated from field: string checkpoint_id = 1;
    */
   checkpointId: string;
 
   /**
-   * The project.
-   *
-   * @generated from field: string project_id = 2;
-   */
-  projectId: string;
-
-  /**
    * Generation captured by the checkpoint.
    *
-   * @generated from field: uint64 generation = 3;
+   * @generated from field: uint64 generation = 2;
    */
   generation: bigint;
 
   /**
    * When the checkpoint was taken.
    *
-   * @generated from field: int64 created_at_unix_ms = 4;
+   * @generated from field: int64 created_at_unix_ms = 3;
    */
   createdAtUnixMs: bigint;
 
   /**
    * Optional label given by the client.
    *
-   * @generated from field: string label = 5;
+   * @generated from field: string label = 4;
    */
   label: string;
-
-  /**
-   * Entry counts of every index at the checkpoint, in IndexKind order.
-   *
-   * @generated from field: repeated crs.state.v1.IndexSize index_sizes = 6;
-   */
-  indexSizes: IndexSize[];
 };
 
 /**
@@ -347,14 +384,14 @@ export type CheckpointInfo = Message<"crs.state.v1.CheckpointInfo"> & {
  * Use `create(CheckpointInfoSchema)` to create a new message.
  */
 export const CheckpointInfoSchema: GenMessage<CheckpointInfo> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 7);
+  messageDesc(file_crs_state_v1_state, 9);
 
 /**
- * CheckpointRequest asks for a checkpoint.
+ * CreateCheckpointRequest asks for a checkpoint.
  *
- * @generated from message crs.state.v1.CheckpointRequest
+ * @generated from message crs.state.v1.CreateCheckpointRequest
  */
-export type CheckpointRequest = Message<"crs.state.v1.CheckpointRequest"> & {
+export type CreateCheckpointRequest = Message<"crs.state.v1.CreateCheckpointRequest"> & {
   /**
    * The project.
    *
@@ -363,18 +400,18 @@ export type CheckpointRequest = Message<"crs.state.v1.CheckpointRequest"> & {
   projectId: string;
 
   /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: optional uint64 expected_generation = 2;
+   * @generated from field: crs.state.v1.MutationOptions options = 2;
    */
-  expectedGeneration?: bigint | undefined;
+  options?: MutationOptions | undefined;
 
   /**
-   * Client id for idempotent retry.
+   * The checkpoint id; empty lets the server assign `checkpoint-<generation>`.
    *
-   * @generated from field: string request_id = 3;
+   * @generated from field: string checkpoint_id = 3;
    */
-  requestId: string;
+  checkpointId: string;
 
   /**
    * Optional label (at most 256 bytes).
@@ -385,39 +422,39 @@ export type CheckpointRequest = Message<"crs.state.v1.CheckpointRequest"> & {
 };
 
 /**
- * Describes the message crs.state.v1.CheckpointRequest.
- * Use `create(CheckpointRequestSchema)` to create a new message.
+ * Describes the message crs.state.v1.CreateCheckpointRequest.
+ * Use `create(CreateCheckpointRequestSchema)` to create a new message.
  */
-export const CheckpointRequestSchema: GenMessage<CheckpointRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 8);
+export const CreateCheckpointRequestSchema: GenMessage<CreateCheckpointRequest> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_state, 10);
 
 /**
- * CheckpointResponse returns the new checkpoint.
+ * CreateCheckpointResponse returns the new checkpoint.
  *
- * @generated from message crs.state.v1.CheckpointResponse
+ * @generated from message crs.state.v1.CreateCheckpointResponse
  */
-export type CheckpointResponse = Message<"crs.state.v1.CheckpointResponse"> & {
+export type CreateCheckpointResponse = Message<"crs.state.v1.CreateCheckpointResponse"> & {
   /**
-   * The checkpoint; a checkpoint does not change the state, so its generation is the current one.
+   * The project and its (unchanged) generation.
    *
-   * @generated from field: crs.state.v1.CheckpointInfo checkpoint = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  checkpoint?: CheckpointInfo | undefined;
+  header?: ResponseHeader | undefined;
 
   /**
-   * The project's generation after the call.
+   * The checkpoint.
    *
-   * @generated from field: uint64 generation = 2;
+   * @generated from field: crs.state.v1.CheckpointInfo checkpoint = 2;
    */
-  generation: bigint;
+  checkpoint?: CheckpointInfo | undefined;
 };
 
 /**
- * Describes the message crs.state.v1.CheckpointResponse.
- * Use `create(CheckpointResponseSchema)` to create a new message.
+ * Describes the message crs.state.v1.CreateCheckpointResponse.
+ * Use `create(CreateCheckpointResponseSchema)` to create a new message.
  */
-export const CheckpointResponseSchema: GenMessage<CheckpointResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 9);
+export const CreateCheckpointResponseSchema: GenMessage<CreateCheckpointResponse> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_state, 11);
 
 /**
  * ListCheckpointsRequest pages through checkpoints.
@@ -452,7 +489,7 @@ export type ListCheckpointsRequest = Message<"crs.state.v1.ListCheckpointsReques
  * Use `create(ListCheckpointsRequestSchema)` to create a new message.
  */
 export const ListCheckpointsRequestSchema: GenMessage<ListCheckpointsRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 10);
+  messageDesc(file_crs_state_v1_state, 12);
 
 /**
  * ListCheckpointsResponse is one page of checkpoints.
@@ -461,16 +498,23 @@ export const ListCheckpointsRequestSchema: GenMessage<ListCheckpointsRequest> = 
  */
 export type ListCheckpointsResponse = Message<"crs.state.v1.ListCheckpointsResponse"> & {
   /**
+   * The project and its generation when the first page was read.
+   *
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
+   */
+  header?: ResponseHeader | undefined;
+
+  /**
    * Checkpoints, newest first (generation descending, then id byte-wise).
    *
-   * @generated from field: repeated crs.state.v1.CheckpointInfo checkpoints = 1;
+   * @generated from field: repeated crs.state.v1.CheckpointInfo checkpoints = 2;
    */
   checkpoints: CheckpointInfo[];
 
   /**
    * Token of the next page; empty on the last page.
    *
-   * @generated from field: string next_page_token = 2;
+   * @generated from field: string next_page_token = 3;
    */
   nextPageToken: string;
 };
@@ -480,7 +524,63 @@ export type ListCheckpointsResponse = Message<"crs.state.v1.ListCheckpointsRespo
  * Use `create(ListCheckpointsResponseSchema)` to create a new message.
  */
 export const ListCheckpointsResponseSchema: GenMessage<ListCheckpointsResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 11);
+  messageDesc(file_crs_state_v1_state, 13);
+
+/**
+ * GetCheckpointRequest names a checkpoint.
+ *
+ * @generated from message crs.state.v1.GetCheckpointRequest
+ */
+export type GetCheckpointRequest = Message<"crs.state.v1.GetCheckpointRequest"> & {
+  /**
+   * The project.
+   *
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * The checkpoint.
+   *
+   * @generated from field: string checkpoint_id = 2;
+   */
+  checkpointId: string;
+};
+
+/**
+ * Describes the message crs.state.v1.GetCheckpointRequest.
+ * Use `create(GetCheckpointRequestSchema)` to create a new message.
+ */
+export const GetCheckpointRequestSchema: GenMessage<GetCheckpointRequest> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_state, 14);
+
+/**
+ * GetCheckpointResponse carries a checkpoint.
+ *
+ * @generated from message crs.state.v1.GetCheckpointResponse
+ */
+export type GetCheckpointResponse = Message<"crs.state.v1.GetCheckpointResponse"> & {
+  /**
+   * The project and its current generation.
+   *
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
+   */
+  header?: ResponseHeader | undefined;
+
+  /**
+   * The checkpoint.
+   *
+   * @generated from field: crs.state.v1.CheckpointInfo checkpoint = 2;
+   */
+  checkpoint?: CheckpointInfo | undefined;
+};
+
+/**
+ * Describes the message crs.state.v1.GetCheckpointResponse.
+ * Use `create(GetCheckpointResponseSchema)` to create a new message.
+ */
+export const GetCheckpointResponseSchema: GenMessage<GetCheckpointResponse> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_state, 15);
 
 /**
  * DeleteCheckpointRequest names a checkpoint to remove.
@@ -503,18 +603,11 @@ export type DeleteCheckpointRequest = Message<"crs.state.v1.DeleteCheckpointRequ
   checkpointId: string;
 
   /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: optional uint64 expected_generation = 3;
+   * @generated from field: crs.state.v1.MutationOptions options = 3;
    */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 4;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 };
 
 /**
@@ -522,7 +615,7 @@ export type DeleteCheckpointRequest = Message<"crs.state.v1.DeleteCheckpointRequ
  * Use `create(DeleteCheckpointRequestSchema)` to create a new message.
  */
 export const DeleteCheckpointRequestSchema: GenMessage<DeleteCheckpointRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 12);
+  messageDesc(file_crs_state_v1_state, 16);
 
 /**
  * DeleteCheckpointResponse confirms a removal.
@@ -531,11 +624,11 @@ export const DeleteCheckpointRequestSchema: GenMessage<DeleteCheckpointRequest> 
  */
 export type DeleteCheckpointResponse = Message<"crs.state.v1.DeleteCheckpointResponse"> & {
   /**
-   * The project's generation after the call (unchanged: checkpoints are not state).
+   * The project and its (unchanged) generation: checkpoints are not state.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 };
 
 /**
@@ -543,14 +636,14 @@ export type DeleteCheckpointResponse = Message<"crs.state.v1.DeleteCheckpointRes
  * Use `create(DeleteCheckpointResponseSchema)` to create a new message.
  */
 export const DeleteCheckpointResponseSchema: GenMessage<DeleteCheckpointResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 13);
+  messageDesc(file_crs_state_v1_state, 17);
 
 /**
- * RestoreRequest restores a checkpoint.
+ * RestoreCheckpointRequest restores a checkpoint.
  *
- * @generated from message crs.state.v1.RestoreRequest
+ * @generated from message crs.state.v1.RestoreCheckpointRequest
  */
-export type RestoreRequest = Message<"crs.state.v1.RestoreRequest"> & {
+export type RestoreCheckpointRequest = Message<"crs.state.v1.RestoreCheckpointRequest"> & {
   /**
    * The project.
    *
@@ -566,39 +659,32 @@ export type RestoreRequest = Message<"crs.state.v1.RestoreRequest"> & {
   checkpointId: string;
 
   /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: optional uint64 expected_generation = 3;
+   * @generated from field: crs.state.v1.MutationOptions options = 3;
    */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 4;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 };
 
 /**
- * Describes the message crs.state.v1.RestoreRequest.
- * Use `create(RestoreRequestSchema)` to create a new message.
+ * Describes the message crs.state.v1.RestoreCheckpointRequest.
+ * Use `create(RestoreCheckpointRequestSchema)` to create a new message.
  */
-export const RestoreRequestSchema: GenMessage<RestoreRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 14);
+export const RestoreCheckpointRequestSchema: GenMessage<RestoreCheckpointRequest> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_state, 18);
 
 /**
- * RestoreResponse reports a restore.
+ * RestoreCheckpointResponse reports a restore.
  *
- * @generated from message crs.state.v1.RestoreResponse
+ * @generated from message crs.state.v1.RestoreCheckpointResponse
  */
-export type RestoreResponse = Message<"crs.state.v1.RestoreResponse"> & {
+export type RestoreCheckpointResponse = Message<"crs.state.v1.RestoreCheckpointResponse"> & {
   /**
-   * The project's generation after the restore (current + 1).
+   * The project and its generation after the restore (previous + 1).
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Generation the restored state was captured at.
@@ -609,18 +695,18 @@ export type RestoreResponse = Message<"crs.state.v1.RestoreResponse"> & {
 };
 
 /**
- * Describes the message crs.state.v1.RestoreResponse.
- * Use `create(RestoreResponseSchema)` to create a new message.
+ * Describes the message crs.state.v1.RestoreCheckpointResponse.
+ * Use `create(RestoreCheckpointResponseSchema)` to create a new message.
  */
-export const RestoreResponseSchema: GenMessage<RestoreResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 15);
+export const RestoreCheckpointResponseSchema: GenMessage<RestoreCheckpointResponse> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_state, 19);
 
 /**
- * ForkRequest asks for a copy of a project.
+ * ForkProjectRequest asks for a copy of a project.
  *
- * @generated from message crs.state.v1.ForkRequest
+ * @generated from message crs.state.v1.ForkProjectRequest
  */
-export type ForkRequest = Message<"crs.state.v1.ForkRequest"> & {
+export type ForkProjectRequest = Message<"crs.state.v1.ForkProjectRequest"> & {
   /**
    * The source project.
    *
@@ -638,7 +724,7 @@ export type ForkRequest = Message<"crs.state.v1.ForkRequest"> & {
   /**
    * What to copy; absent means the current generation.
    *
-   * @generated from oneof crs.state.v1.ForkRequest.origin
+   * @generated from oneof crs.state.v1.ForkProjectRequest.origin
    */
   origin: {
     /**
@@ -659,61 +745,47 @@ export type ForkRequest = Message<"crs.state.v1.ForkRequest"> & {
   } | { case: undefined; value?: undefined };
 
   /**
-   * Client id for idempotent retry.
+   * Client id for idempotent retry (scoped to the source project) and source preconditions.
    *
-   * @generated from field: string request_id = 5;
+   * @generated from field: crs.state.v1.MutationOptions options = 5;
    */
-  requestId: string;
-
-  /**
-   * When set, fails with GENERATION_MISMATCH unless the source project is at this generation.
-   *
-   * @generated from field: optional uint64 expected_generation = 6;
-   */
-  expectedGeneration?: bigint | undefined;
+  options?: MutationOptions | undefined;
 };
 
 /**
- * Describes the message crs.state.v1.ForkRequest.
- * Use `create(ForkRequestSchema)` to create a new message.
+ * Describes the message crs.state.v1.ForkProjectRequest.
+ * Use `create(ForkProjectRequestSchema)` to create a new message.
  */
-export const ForkRequestSchema: GenMessage<ForkRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 16);
+export const ForkProjectRequestSchema: GenMessage<ForkProjectRequest> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_state, 20);
 
 /**
- * ForkResponse reports a fork.
+ * ForkProjectResponse reports a fork.
  *
- * @generated from message crs.state.v1.ForkResponse
+ * @generated from message crs.state.v1.ForkProjectResponse
  */
-export type ForkResponse = Message<"crs.state.v1.ForkResponse"> & {
+export type ForkProjectResponse = Message<"crs.state.v1.ForkProjectResponse"> & {
   /**
-   * The new project.
+   * The new project, its new uid and generation.
    *
-   * @generated from field: string target_project_id = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  targetProjectId: string;
-
-  /**
-   * The new project's generation (1: its creation is its first change).
-   *
-   * @generated from field: uint64 generation = 2;
-   */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Generation of the source state that was copied.
    *
-   * @generated from field: uint64 source_generation = 3;
+   * @generated from field: uint64 source_generation = 2;
    */
   sourceGeneration: bigint;
 };
 
 /**
- * Describes the message crs.state.v1.ForkResponse.
- * Use `create(ForkResponseSchema)` to create a new message.
+ * Describes the message crs.state.v1.ForkProjectResponse.
+ * Use `create(ForkProjectResponseSchema)` to create a new message.
  */
-export const ForkResponseSchema: GenMessage<ForkResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 17);
+export const ForkProjectResponseSchema: GenMessage<ForkProjectResponse> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_state, 21);
 
 /**
  * DeleteProjectRequest names a project to remove.
@@ -729,18 +801,12 @@ export type DeleteProjectRequest = Message<"crs.state.v1.DeleteProjectRequest"> 
   projectId: string;
 
   /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
+   * Preconditions (`expected_project_uid` guards against deleting a re-created project). The
+   * request id is not remembered: the project, and with it its request ids, is gone.
    *
-   * @generated from field: optional uint64 expected_generation = 2;
+   * @generated from field: crs.state.v1.MutationOptions options = 2;
    */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 3;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 };
 
 /**
@@ -748,7 +814,7 @@ export type DeleteProjectRequest = Message<"crs.state.v1.DeleteProjectRequest"> 
  * Use `create(DeleteProjectRequestSchema)` to create a new message.
  */
 export const DeleteProjectRequestSchema: GenMessage<DeleteProjectRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 18);
+  messageDesc(file_crs_state_v1_state, 22);
 
 /**
  * DeleteProjectResponse confirms a removal.
@@ -757,11 +823,11 @@ export const DeleteProjectRequestSchema: GenMessage<DeleteProjectRequest> = /*@_
  */
 export type DeleteProjectResponse = Message<"crs.state.v1.DeleteProjectResponse"> & {
   /**
-   * The last generation the project had.
+   * The removed project, its uid and the last generation it had.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 };
 
 /**
@@ -769,7 +835,7 @@ export type DeleteProjectResponse = Message<"crs.state.v1.DeleteProjectResponse"
  * Use `create(DeleteProjectResponseSchema)` to create a new message.
  */
 export const DeleteProjectResponseSchema: GenMessage<DeleteProjectResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 19);
+  messageDesc(file_crs_state_v1_state, 23);
 
 /**
  * GetProjectConfigRequest names a project.
@@ -790,7 +856,7 @@ export type GetProjectConfigRequest = Message<"crs.state.v1.GetProjectConfigRequ
  * Use `create(GetProjectConfigRequestSchema)` to create a new message.
  */
 export const GetProjectConfigRequestSchema: GenMessage<GetProjectConfigRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 20);
+  messageDesc(file_crs_state_v1_state, 24);
 
 /**
  * GetProjectConfigResponse carries a configuration.
@@ -799,11 +865,11 @@ export const GetProjectConfigRequestSchema: GenMessage<GetProjectConfigRequest> 
  */
 export type GetProjectConfigResponse = Message<"crs.state.v1.GetProjectConfigResponse"> & {
   /**
-   * The project's generation.
+   * The project and its current generation.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * The configuration, with server defaults filled in for unset fields.
@@ -818,7 +884,7 @@ export type GetProjectConfigResponse = Message<"crs.state.v1.GetProjectConfigRes
  * Use `create(GetProjectConfigResponseSchema)` to create a new message.
  */
 export const GetProjectConfigResponseSchema: GenMessage<GetProjectConfigResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 21);
+  messageDesc(file_crs_state_v1_state, 25);
 
 /**
  * UpdateProjectConfigRequest changes a configuration.
@@ -841,25 +907,19 @@ export type UpdateProjectConfigRequest = Message<"crs.state.v1.UpdateProjectConf
   config?: ProjectConfig | undefined;
 
   /**
-   * Fields to change (e.g. `max_clauses`); a named field left at zero reverts to the server default.
+   * Fields to change (proto names, e.g. `max_clauses`); a named field left at zero reverts to the
+   * server default. An empty mask changes nothing and is rejected.
    *
    * @generated from field: google.protobuf.FieldMask update_mask = 3;
    */
   updateMask?: FieldMask | undefined;
 
   /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: optional uint64 expected_generation = 4;
+   * @generated from field: crs.state.v1.MutationOptions options = 4;
    */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 5;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 };
 
 /**
@@ -867,7 +927,7 @@ export type UpdateProjectConfigRequest = Message<"crs.state.v1.UpdateProjectConf
  * Use `create(UpdateProjectConfigRequestSchema)` to create a new message.
  */
 export const UpdateProjectConfigRequestSchema: GenMessage<UpdateProjectConfigRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 22);
+  messageDesc(file_crs_state_v1_state, 26);
 
 /**
  * UpdateProjectConfigResponse returns the new configuration.
@@ -876,11 +936,11 @@ export const UpdateProjectConfigRequestSchema: GenMessage<UpdateProjectConfigReq
  */
 export type UpdateProjectConfigResponse = Message<"crs.state.v1.UpdateProjectConfigResponse"> & {
   /**
-   * The project's generation after the call.
+   * The project and its generation after the call.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * The configuration, with server defaults filled in.
@@ -895,21 +955,38 @@ export type UpdateProjectConfigResponse = Message<"crs.state.v1.UpdateProjectCon
  * Use `create(UpdateProjectConfigResponseSchema)` to create a new message.
  */
 export const UpdateProjectConfigResponseSchema: GenMessage<UpdateProjectConfigResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_state, 23);
+  messageDesc(file_crs_state_v1_state, 27);
 
 /**
- * StateService applies deltas to a project and manages its generations, snapshots, checkpoints
- * and forks. A project is created by its first mutation, restore or fork.
+ * StateService creates projects, applies deltas and manages generations, snapshots, checkpoints
+ * and forks. A project exists only once created (CreateProject, ForkProject); every other call on
+ * an absent project fails with PROJECT_NOT_FOUND, so a mistyped id never creates a project.
  *
- * Errors: INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS, FAILED_PRECONDITION, ABORTED, OUT_OF_RANGE,
- * RESOURCE_EXHAUSTED, UNAVAILABLE, DATA_LOSS, CANCELLED, DEADLINE_EXCEEDED, INTERNAL; every
- * failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"} (reasons in ErrorReason).
+ * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"} (reasons in
+ * ErrorReason) and, when the call may succeed later unchanged, google.rpc.RetryInfo. Besides the
+ * reasons listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
+ * UNAVAILABLE / STORE_UNAVAILABLE / SHUTTING_DOWN, DATA_LOSS / PROJECT_CORRUPTED, CANCELLED,
+ * DEADLINE_EXCEEDED and INTERNAL. Mutations may also fail with GENERATION_MISMATCH,
+ * PROJECT_UID_MISMATCH, ENTRY_MODIFIED and REQUEST_ID_REUSED (see MutationOptions).
  *
  * @generated from service crs.state.v1.StateService
  */
 export const StateService: GenService<{
   /**
+   * CreateProject creates an empty project with a new project_uid and optional configuration.
+   * Reasons: PROJECT_ALREADY_EXISTS, INVALID_ARGUMENT (config).
+   *
+   * @generated from rpc crs.state.v1.StateService.CreateProject
+   */
+  createProject: {
+    methodKind: "unary";
+    input: typeof CreateProjectRequestSchema;
+    output: typeof CreateProjectResponseSchema;
+  },
+  /**
    * Apply validates and applies one delta atomically, journals it durably and returns the new generation.
+   * Reasons: PROJECT_NOT_FOUND, DELTA_REQUIRED, DELTA_VALIDATION, HARD_SOFT_BOUNDARY, INDEX_NOT_FOUND,
+   * ALREADY_EXISTS, DEPENDENCY_CYCLE, SIMILARITY_CAPACITY, SNAPSHOT_STALE, DELTA_CONFLICT.
    *
    * @generated from rpc crs.state.v1.StateService.Apply
    */
@@ -919,7 +996,8 @@ export const StateService: GenService<{
     output: typeof ApplyResponseSchema;
   },
   /**
-   * GetGeneration returns the project's current generation.
+   * GetGeneration returns the project's current generation and the oldest readable snapshot.
+   * Reasons: PROJECT_NOT_FOUND.
    *
    * @generated from rpc crs.state.v1.StateService.GetGeneration
    */
@@ -929,7 +1007,8 @@ export const StateService: GenService<{
     output: typeof GetGenerationResponseSchema;
   },
   /**
-   * GetSnapshot describes the snapshot at a generation and, on request, returns its full state.
+   * GetSnapshot describes the snapshot at a generation and, on request, returns its state.
+   * Reasons: PROJECT_NOT_FOUND, GENERATION_COMPACTED, GENERATION_IN_FUTURE, LIMIT_EXCEEDED.
    *
    * @generated from rpc crs.state.v1.StateService.GetSnapshot
    */
@@ -939,17 +1018,19 @@ export const StateService: GenService<{
     output: typeof GetSnapshotResponseSchema;
   },
   /**
-   * Checkpoint records a durable, named checkpoint of the current state.
+   * CreateCheckpoint records a durable, named checkpoint of the current state (not a state change:
+   * the generation stays). Reasons: PROJECT_NOT_FOUND, CHECKPOINT_ALREADY_EXISTS.
    *
-   * @generated from rpc crs.state.v1.StateService.Checkpoint
+   * @generated from rpc crs.state.v1.StateService.CreateCheckpoint
    */
-  checkpoint: {
+  createCheckpoint: {
     methodKind: "unary";
-    input: typeof CheckpointRequestSchema;
-    output: typeof CheckpointResponseSchema;
+    input: typeof CreateCheckpointRequestSchema;
+    output: typeof CreateCheckpointResponseSchema;
   },
   /**
    * ListCheckpoints lists the project's checkpoints, newest first (generation descending, then id).
+   * Reasons: PROJECT_NOT_FOUND, INVALID_PAGE_TOKEN.
    *
    * @generated from rpc crs.state.v1.StateService.ListCheckpoints
    */
@@ -959,7 +1040,17 @@ export const StateService: GenService<{
     output: typeof ListCheckpointsResponseSchema;
   },
   /**
-   * DeleteCheckpoint removes a checkpoint.
+   * GetCheckpoint returns one checkpoint's description. Reasons: PROJECT_NOT_FOUND, CHECKPOINT_NOT_FOUND.
+   *
+   * @generated from rpc crs.state.v1.StateService.GetCheckpoint
+   */
+  getCheckpoint: {
+    methodKind: "unary";
+    input: typeof GetCheckpointRequestSchema;
+    output: typeof GetCheckpointResponseSchema;
+  },
+  /**
+   * DeleteCheckpoint removes a checkpoint. Reasons: PROJECT_NOT_FOUND, CHECKPOINT_NOT_FOUND.
    *
    * @generated from rpc crs.state.v1.StateService.DeleteCheckpoint
    */
@@ -969,27 +1060,31 @@ export const StateService: GenService<{
     output: typeof DeleteCheckpointResponseSchema;
   },
   /**
-   * Restore replaces the state with a checkpoint's; the generation moves forward, never back.
+   * RestoreCheckpoint replaces the state with a checkpoint's; the generation moves forward, never back.
+   * Reasons: PROJECT_NOT_FOUND, CHECKPOINT_NOT_FOUND.
    *
-   * @generated from rpc crs.state.v1.StateService.Restore
+   * @generated from rpc crs.state.v1.StateService.RestoreCheckpoint
    */
-  restore: {
+  restoreCheckpoint: {
     methodKind: "unary";
-    input: typeof RestoreRequestSchema;
-    output: typeof RestoreResponseSchema;
+    input: typeof RestoreCheckpointRequestSchema;
+    output: typeof RestoreCheckpointResponseSchema;
   },
   /**
-   * Fork creates a new project holding this project's state at a generation or checkpoint.
+   * ForkProject creates a new project (new uid) holding this project's state at a generation or checkpoint.
+   * Reasons: PROJECT_NOT_FOUND, PROJECT_ALREADY_EXISTS, CHECKPOINT_NOT_FOUND, GENERATION_COMPACTED,
+   * GENERATION_IN_FUTURE.
    *
-   * @generated from rpc crs.state.v1.StateService.Fork
+   * @generated from rpc crs.state.v1.StateService.ForkProject
    */
-  fork: {
+  forkProject: {
     methodKind: "unary";
-    input: typeof ForkRequestSchema;
-    output: typeof ForkResponseSchema;
+    input: typeof ForkProjectRequestSchema;
+    output: typeof ForkProjectResponseSchema;
   },
   /**
-   * DeleteProject removes a project with its journal, checkpoints and snapshots (backups are kept).
+   * DeleteProject removes a project with its journal, checkpoints and snapshots; its uid is never reused.
+   * Reasons: PROJECT_NOT_FOUND, PROJECT_UID_MISMATCH, GENERATION_MISMATCH.
    *
    * @generated from rpc crs.state.v1.StateService.DeleteProject
    */
@@ -1000,6 +1095,7 @@ export const StateService: GenService<{
   },
   /**
    * GetProjectConfig returns the project's configuration with defaults filled in.
+   * Reasons: PROJECT_NOT_FOUND.
    *
    * @generated from rpc crs.state.v1.StateService.GetProjectConfig
    */
@@ -1010,6 +1106,7 @@ export const StateService: GenService<{
   },
   /**
    * UpdateProjectConfig changes the fields named by the update mask (a journaled change).
+   * Reasons: PROJECT_NOT_FOUND, INVALID_ARGUMENT (unknown mask path, value out of range).
    *
    * @generated from rpc crs.state.v1.StateService.UpdateProjectConfig
    */

@@ -4,7 +4,9 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { StepActor, StepOutcome, StepRecord } from "./types_pb.js";
+import type { MutationOptions, ResponseHeader } from "./common_pb.js";
+import { file_crs_state_v1_common } from "./common_pb.js";
+import type { StepRecord } from "./types_pb.js";
 import { file_crs_state_v1_types } from "./types_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/step.proto.
  */
 export const file_crs_state_v1_step: GenFile = /*@__PURE__*/
-  fileDesc("ChdjcnMvc3RhdGUvdjEvc3RlcC5wcm90bxIMY3JzLnN0YXRlLnYxIp0BChFSZWNvcmRTdGVwUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEiYKBHN0ZXAYAiABKAsyGC5jcnMuc3RhdGUudjEuU3RlcFJlY29yZBIgChNleHBlY3RlZF9nZW5lcmF0aW9uGAMgASgESACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCUIWChRfZXhwZWN0ZWRfZ2VuZXJhdGlvbiJhChJSZWNvcmRTdGVwUmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBImCgRzdGVwGAIgASgLMhguY3JzLnN0YXRlLnYxLlN0ZXBSZWNvcmQSDwoHZXZpY3RlZBgDIAEoDSLjAQoQTGlzdFN0ZXBzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCnNlc3Npb25faWQYAiABKAkSJgoFYWN0b3IYAyABKA4yFy5jcnMuc3RhdGUudjEuU3RlcEFjdG9yEioKB291dGNvbWUYBCABKA4yGS5jcnMuc3RhdGUudjEuU3RlcE91dGNvbWUSGgoNYXRfZ2VuZXJhdGlvbhgFIAEoBEgAiAEBEhEKCXBhZ2Vfc2l6ZRgGIAEoDRISCgpwYWdlX3Rva2VuGAcgASgJQhAKDl9hdF9nZW5lcmF0aW9uImkKEUxpc3RTdGVwc1Jlc3BvbnNlEhIKCmdlbmVyYXRpb24YASABKAQSJwoFc3RlcHMYAiADKAsyGC5jcnMuc3RhdGUudjEuU3RlcFJlY29yZBIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkiagoSR2V0TGFzdFN0ZXBSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAMgASgESACIAQFCEAoOX2F0X2dlbmVyYXRpb24iYAoTR2V0TGFzdFN0ZXBSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEg0KBWZvdW5kGAIgASgIEiYKBHN0ZXAYAyABKAsyGC5jcnMuc3RhdGUudjEuU3RlcFJlY29yZCKAAQoaQ291bnRUb29sRXhlY3V0aW9uc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEgwKBHRvb2wYAyABKAkSGgoNYXRfZ2VuZXJhdGlvbhgEIAEoBEgAiAEBQhAKDl9hdF9nZW5lcmF0aW9uIkAKG0NvdW50VG9vbEV4ZWN1dGlvbnNSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEg0KBWNvdW50GAIgASgEInUKDlNlc3Npb25TdW1tYXJ5EhIKCnNlc3Npb25faWQYASABKAkSEgoKc3RlcF9jb3VudBgCIAEoBBIdChVmaXJzdF9zdGVwX2F0X3VuaXhfbXMYAyABKAMSHAoUbGFzdF9zdGVwX2F0X3VuaXhfbXMYBCABKAMifgoTTGlzdFNlc3Npb25zUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhoKDWF0X2dlbmVyYXRpb24YAiABKARIAIgBARIRCglwYWdlX3NpemUYAyABKA0SEgoKcGFnZV90b2tlbhgEIAEoCUIQCg5fYXRfZ2VuZXJhdGlvbiJzChRMaXN0U2Vzc2lvbnNSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEi4KCHNlc3Npb25zGAIgAygLMhwuY3JzLnN0YXRlLnYxLlNlc3Npb25TdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgDIAEoCSKJAQoRQ2xlYXJTdGVwc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEiAKE2V4cGVjdGVkX2dlbmVyYXRpb24YAyABKARIAIgBARISCgpyZXF1ZXN0X2lkGAQgASgJQhYKFF9leHBlY3RlZF9nZW5lcmF0aW9uIj8KEkNsZWFyU3RlcHNSZXNwb25zZRISCgpnZW5lcmF0aW9uGAEgASgEEhUKDXN0ZXBzX3JlbW92ZWQYAiABKAQylAQKC1N0ZXBTZXJ2aWNlEk8KClJlY29yZFN0ZXASHy5jcnMuc3RhdGUudjEuUmVjb3JkU3RlcFJlcXVlc3QaIC5jcnMuc3RhdGUudjEuUmVjb3JkU3RlcFJlc3BvbnNlEkwKCUxpc3RTdGVwcxIeLmNycy5zdGF0ZS52MS5MaXN0U3RlcHNSZXF1ZXN0Gh8uY3JzLnN0YXRlLnYxLkxpc3RTdGVwc1Jlc3BvbnNlElIKC0dldExhc3RTdGVwEiAuY3JzLnN0YXRlLnYxLkdldExhc3RTdGVwUmVxdWVzdBohLmNycy5zdGF0ZS52MS5HZXRMYXN0U3RlcFJlc3BvbnNlEmoKE0NvdW50VG9vbEV4ZWN1dGlvbnMSKC5jcnMuc3RhdGUudjEuQ291bnRUb29sRXhlY3V0aW9uc1JlcXVlc3QaKS5jcnMuc3RhdGUudjEuQ291bnRUb29sRXhlY3V0aW9uc1Jlc3BvbnNlElUKDExpc3RTZXNzaW9ucxIhLmNycy5zdGF0ZS52MS5MaXN0U2Vzc2lvbnNSZXF1ZXN0GiIuY3JzLnN0YXRlLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlEk8KCkNsZWFyU3RlcHMSHy5jcnMuc3RhdGUudjEuQ2xlYXJTdGVwc1JlcXVlc3QaIC5jcnMuc3RhdGUudjEuQ2xlYXJTdGVwc1Jlc3BvbnNlYgZwcm90bzM", [file_crs_state_v1_types]);
+  fileDesc("ChdjcnMvc3RhdGUvdjEvc3RlcC5wcm90bxIMY3JzLnN0YXRlLnYxIn8KEVJlY29yZFN0ZXBSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSJgoEc3RlcBgCIAEoCzIYLmNycy5zdGF0ZS52MS5TdGVwUmVjb3JkEi4KB29wdGlvbnMYAyABKAsyHS5jcnMuc3RhdGUudjEuTXV0YXRpb25PcHRpb25zImoKElJlY29yZFN0ZXBSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISJgoEc3RlcBgCIAEoCzIYLmNycy5zdGF0ZS52MS5TdGVwUmVjb3JkIq8BChBMaXN0U3RlcHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCRINCgVhY3RvchgDIAEoCRIPCgdvdXRjb21lGAQgASgJEhoKDWF0X2dlbmVyYXRpb24YBSABKARIAIgBARIRCglwYWdlX3NpemUYBiABKA0SEgoKcGFnZV90b2tlbhgHIAEoCUIQCg5fYXRfZ2VuZXJhdGlvbiKXAQoRTGlzdFN0ZXBzUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEicKBXN0ZXBzGAIgAygLMhguY3JzLnN0YXRlLnYxLlN0ZXBSZWNvcmQSFwoPbmV4dF9wYWdlX3Rva2VuGAMgASgJEhIKCnRvdGFsX3NpemUYBCABKAQiagoSR2V0TGFzdFN0ZXBSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAMgASgESACIAQFCEAoOX2F0X2dlbmVyYXRpb24iawoTR2V0TGFzdFN0ZXBSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISJgoEc3RlcBgCIAEoCzIYLmNycy5zdGF0ZS52MS5TdGVwUmVjb3JkIoABChpDb3VudFRvb2xFeGVjdXRpb25zUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCnNlc3Npb25faWQYAiABKAkSDAoEdG9vbBgDIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAQgASgESACIAQFCEAoOX2F0X2dlbmVyYXRpb24iWgobQ291bnRUb29sRXhlY3V0aW9uc1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchINCgVjb3VudBgCIAEoBCJ1Cg5TZXNzaW9uU3VtbWFyeRISCgpzZXNzaW9uX2lkGAEgASgJEhIKCnN0ZXBfY291bnQYAiABKAQSHQoVZmlyc3Rfc3RlcF9hdF91bml4X21zGAMgASgDEhwKFGxhc3Rfc3RlcF9hdF91bml4X21zGAQgASgDIn4KE0xpc3RTZXNzaW9uc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAIgASgESACIAQESEQoJcGFnZV9zaXplGAMgASgNEhIKCnBhZ2VfdG9rZW4YBCABKAlCEAoOX2F0X2dlbmVyYXRpb24ijQEKFExpc3RTZXNzaW9uc1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIuCghzZXNzaW9ucxgCIAMoCzIcLmNycy5zdGF0ZS52MS5TZXNzaW9uU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkiawoRRW5kU2Vzc2lvblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEi4KB29wdGlvbnMYAyABKAsyHS5jcnMuc3RhdGUudjEuTXV0YXRpb25PcHRpb25zInUKEkVuZFNlc3Npb25SZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISFQoNc3RlcHNfcmVtb3ZlZBgCIAEoBBIaChJyZW1vdmVkX2NsYXVzZV9pZHMYAyADKAkylAQKC1N0ZXBTZXJ2aWNlEk8KClJlY29yZFN0ZXASHy5jcnMuc3RhdGUudjEuUmVjb3JkU3RlcFJlcXVlc3QaIC5jcnMuc3RhdGUudjEuUmVjb3JkU3RlcFJlc3BvbnNlEkwKCUxpc3RTdGVwcxIeLmNycy5zdGF0ZS52MS5MaXN0U3RlcHNSZXF1ZXN0Gh8uY3JzLnN0YXRlLnYxLkxpc3RTdGVwc1Jlc3BvbnNlElIKC0dldExhc3RTdGVwEiAuY3JzLnN0YXRlLnYxLkdldExhc3RTdGVwUmVxdWVzdBohLmNycy5zdGF0ZS52MS5HZXRMYXN0U3RlcFJlc3BvbnNlEmoKE0NvdW50VG9vbEV4ZWN1dGlvbnMSKC5jcnMuc3RhdGUudjEuQ291bnRUb29sRXhlY3V0aW9uc1JlcXVlc3QaKS5jcnMuc3RhdGUudjEuQ291bnRUb29sRXhlY3V0aW9uc1Jlc3BvbnNlElUKDExpc3RTZXNzaW9ucxIhLmNycy5zdGF0ZS52MS5MaXN0U2Vzc2lvbnNSZXF1ZXN0GiIuY3JzLnN0YXRlLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlEk8KCkVuZFNlc3Npb24SHy5jcnMuc3RhdGUudjEuRW5kU2Vzc2lvblJlcXVlc3QaIC5jcnMuc3RhdGUudjEuRW5kU2Vzc2lvblJlc3BvbnNlYgZwcm90bzM", [file_crs_state_v1_common, file_crs_state_v1_types]);
 
 /**
  * RecordStepRequest carries one step.
@@ -35,18 +37,11 @@ export type RecordStepRequest = Message<"crs.state.v1.RecordStepRequest"> & {
   step?: StepRecord | undefined;
 
   /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: optional uint64 expected_generation = 3;
+   * @generated from field: crs.state.v1.MutationOptions options = 3;
    */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 4;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 };
 
 /**
@@ -63,11 +58,11 @@ export const RecordStepRequestSchema: GenMessage<RecordStepRequest> = /*@__PURE_
  */
 export type RecordStepResponse = Message<"crs.state.v1.RecordStepResponse"> & {
   /**
-   * The project's generation after the call.
+   * The project and its generation after the call.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * The step as stored (number and timestamp assigned, text sanitized).
@@ -75,13 +70,6 @@ export type RecordStepResponse = Message<"crs.state.v1.RecordStepResponse"> & {
    * @generated from field: crs.state.v1.StepRecord step = 2;
    */
   step?: StepRecord | undefined;
-
-  /**
-   * Number of older steps evicted to stay within the per-session limit.
-   *
-   * @generated from field: uint32 evicted = 3;
-   */
-  evicted: number;
 };
 
 /**
@@ -112,18 +100,18 @@ export type ListStepsRequest = Message<"crs.state.v1.ListStepsRequest"> & {
   sessionId: string;
 
   /**
-   * Only steps by this actor; unspecified means every actor.
+   * Only steps by this actor; empty means every actor.
    *
-   * @generated from field: crs.state.v1.StepActor actor = 3;
+   * @generated from field: string actor = 3;
    */
-  actor: StepActor;
+  actor: string;
 
   /**
-   * Only steps with this outcome; unspecified means every outcome.
+   * Only steps with this outcome; empty means every outcome.
    *
-   * @generated from field: crs.state.v1.StepOutcome outcome = 4;
+   * @generated from field: string outcome = 4;
    */
-  outcome: StepOutcome;
+  outcome: string;
 
   /**
    * Generation to read; absent means the current one.
@@ -161,14 +149,14 @@ export const ListStepsRequestSchema: GenMessage<ListStepsRequest> = /*@__PURE__*
  */
 export type ListStepsResponse = Message<"crs.state.v1.ListStepsResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
-   * Steps by step number ascending (equal numbers in insertion order); empty for an unknown session.
+   * Steps in recorded order; empty for a session without steps.
    *
    * @generated from field: repeated crs.state.v1.StepRecord steps = 2;
    */
@@ -180,6 +168,13 @@ export type ListStepsResponse = Message<"crs.state.v1.ListStepsResponse"> & {
    * @generated from field: string next_page_token = 3;
    */
   nextPageToken: string;
+
+  /**
+   * Number of matching steps over all pages.
+   *
+   * @generated from field: uint64 total_size = 4;
+   */
+  totalSize: bigint;
 };
 
 /**
@@ -231,23 +226,16 @@ export const GetLastStepRequestSchema: GenMessage<GetLastStepRequest> = /*@__PUR
  */
 export type GetLastStepResponse = Message<"crs.state.v1.GetLastStepResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
-   * Whether the session has any step.
+   * The most recently recorded step.
    *
-   * @generated from field: bool found = 2;
-   */
-  found: boolean;
-
-  /**
-   * The most recently recorded step, when found.
-   *
-   * @generated from field: crs.state.v1.StepRecord step = 3;
+   * @generated from field: crs.state.v1.StepRecord step = 2;
    */
   step?: StepRecord | undefined;
 };
@@ -308,11 +296,11 @@ export const CountToolExecutionsRequestSchema: GenMessage<CountToolExecutionsReq
  */
 export type CountToolExecutionsResponse = Message<"crs.state.v1.CountToolExecutionsResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Number of retained execute_tool steps of the tool, whatever their outcome.
@@ -420,11 +408,11 @@ export const ListSessionsRequestSchema: GenMessage<ListSessionsRequest> = /*@__P
  */
 export type ListSessionsResponse = Message<"crs.state.v1.ListSessionsResponse"> & {
   /**
-   * The generation read.
+   * The project and the generation read.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Sessions by id in byte-wise order.
@@ -449,11 +437,11 @@ export const ListSessionsResponseSchema: GenMessage<ListSessionsResponse> = /*@_
   messageDesc(file_crs_state_v1_step, 10);
 
 /**
- * ClearStepsRequest names a session to clear.
+ * EndSessionRequest names a session to end.
  *
- * @generated from message crs.state.v1.ClearStepsRequest
+ * @generated from message crs.state.v1.EndSessionRequest
  */
-export type ClearStepsRequest = Message<"crs.state.v1.ClearStepsRequest"> & {
+export type EndSessionRequest = Message<"crs.state.v1.EndSessionRequest"> & {
   /**
    * The project.
    *
@@ -469,39 +457,32 @@ export type ClearStepsRequest = Message<"crs.state.v1.ClearStepsRequest"> & {
   sessionId: string;
 
   /**
-   * When set, fails with GENERATION_MISMATCH unless the project is at this generation.
+   * Idempotency key and preconditions.
    *
-   * @generated from field: optional uint64 expected_generation = 3;
+   * @generated from field: crs.state.v1.MutationOptions options = 3;
    */
-  expectedGeneration?: bigint | undefined;
-
-  /**
-   * Client id for idempotent retry.
-   *
-   * @generated from field: string request_id = 4;
-   */
-  requestId: string;
+  options?: MutationOptions | undefined;
 };
 
 /**
- * Describes the message crs.state.v1.ClearStepsRequest.
- * Use `create(ClearStepsRequestSchema)` to create a new message.
+ * Describes the message crs.state.v1.EndSessionRequest.
+ * Use `create(EndSessionRequestSchema)` to create a new message.
  */
-export const ClearStepsRequestSchema: GenMessage<ClearStepsRequest> = /*@__PURE__*/
+export const EndSessionRequestSchema: GenMessage<EndSessionRequest> = /*@__PURE__*/
   messageDesc(file_crs_state_v1_step, 11);
 
 /**
- * ClearStepsResponse reports a clear.
+ * EndSessionResponse reports what ending the session removed.
  *
- * @generated from message crs.state.v1.ClearStepsResponse
+ * @generated from message crs.state.v1.EndSessionResponse
  */
-export type ClearStepsResponse = Message<"crs.state.v1.ClearStepsResponse"> & {
+export type EndSessionResponse = Message<"crs.state.v1.EndSessionResponse"> & {
   /**
-   * The project's generation after the call (unchanged when the session had no steps).
+   * The project and its generation after the call.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * Number of steps removed.
@@ -509,29 +490,39 @@ export type ClearStepsResponse = Message<"crs.state.v1.ClearStepsResponse"> & {
    * @generated from field: uint64 steps_removed = 2;
    */
   stepsRemoved: bigint;
+
+  /**
+   * Ids of the session-scoped clauses removed, byte-wise order.
+   *
+   * @generated from field: repeated string removed_clause_ids = 3;
+   */
+  removedClauseIds: string[];
 };
 
 /**
- * Describes the message crs.state.v1.ClearStepsResponse.
- * Use `create(ClearStepsResponseSchema)` to create a new message.
+ * Describes the message crs.state.v1.EndSessionResponse.
+ * Use `create(EndSessionResponseSchema)` to create a new message.
  */
-export const ClearStepsResponseSchema: GenMessage<ClearStepsResponse> = /*@__PURE__*/
+export const EndSessionResponseSchema: GenMessage<EndSessionResponse> = /*@__PURE__*/
   messageDesc(file_crs_state_v1_step, 12);
 
 /**
- * StepService keeps the per-session step log of a project (at most 10 000 steps per session,
- * oldest evicted first). Steps are validated before anything is stored or evicted, journaled,
- * and bump the generation.
+ * StepService keeps the per-session step log of a project (at most `max_steps_per_session`
+ * steps per session, oldest evicted first). Steps are validated before anything is stored or
+ * evicted, sanitized, journaled, and bump the generation.
  *
- * Errors: INVALID_ARGUMENT, NOT_FOUND, ABORTED (generation mismatch), RESOURCE_EXHAUSTED,
- * UNAVAILABLE, DATA_LOSS, CANCELLED, DEADLINE_EXCEEDED, INTERNAL; every failure carries
- * google.rpc.ErrorInfo{reason, domain: "crs.state.v1"} (reasons in ErrorReason).
+ * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
+ * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
+ * PROJECT_NOT_FOUND, UNAVAILABLE / STORE_UNAVAILABLE / SERVER_SHUTTING_DOWN, DATA_LOSS /
+ * PROJECT_CORRUPTED, CANCELLED, DEADLINE_EXCEEDED and INTERNAL; reads at a generation may fail with
+ * GENERATION_COMPACTED or GENERATION_IN_FUTURE; mutations with GENERATION_MISMATCH,
+ * PROJECT_UID_MISMATCH, ENTRY_MODIFIED and REQUEST_ID_REUSED.
  *
  * @generated from service crs.state.v1.StepService
  */
 export const StepService: GenService<{
   /**
-   * RecordStep validates, sanitizes and appends one step to its session.
+   * RecordStep validates, sanitizes and appends one step to its session. Reasons: STEP_VALIDATION.
    *
    * @generated from rpc crs.state.v1.StepService.RecordStep
    */
@@ -541,7 +532,7 @@ export const StepService: GenService<{
     output: typeof RecordStepResponseSchema;
   },
   /**
-   * ListSteps lists a session's steps by step number, optionally filtered by actor or outcome.
+   * ListSteps lists a session's steps in recorded order, optionally filtered by actor or outcome.
    *
    * @generated from rpc crs.state.v1.StepService.ListSteps
    */
@@ -551,7 +542,7 @@ export const StepService: GenService<{
     output: typeof ListStepsResponseSchema;
   },
   /**
-   * GetLastStep returns a session's most recent step.
+   * GetLastStep returns a session's most recent step. Reasons: STEP_NOT_FOUND (no step in the session).
    *
    * @generated from rpc crs.state.v1.StepService.GetLastStep
    */
@@ -561,7 +552,7 @@ export const StepService: GenService<{
     output: typeof GetLastStepResponseSchema;
   },
   /**
-   * CountToolExecutions counts the execute_tool steps of a tool in a session.
+   * CountToolExecutions counts the retained execute_tool steps of a tool in a session.
    *
    * @generated from rpc crs.state.v1.StepService.CountToolExecutions
    */
@@ -581,14 +572,15 @@ export const StepService: GenService<{
     output: typeof ListSessionsResponseSchema;
   },
   /**
-   * ClearSteps removes every step of a session.
+   * EndSession removes every step of a session and its session-scoped clauses (a journaled change;
+   * the generation stays when the session had neither).
    *
-   * @generated from rpc crs.state.v1.StepService.ClearSteps
+   * @generated from rpc crs.state.v1.StepService.EndSession
    */
-  clearSteps: {
+  endSession: {
     methodKind: "unary";
-    input: typeof ClearStepsRequestSchema;
-    output: typeof ClearStepsResponseSchema;
+    input: typeof EndSessionRequestSchema;
+    output: typeof EndSessionResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crs_state_v1_step, 0);

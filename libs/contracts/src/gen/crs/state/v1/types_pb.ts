@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/types.proto.
  */
 export const file_crs_state_v1_types: GenFile = /*@__PURE__*/
-  fileDesc("ChhjcnMvc3RhdGUvdjEvdHlwZXMucHJvdG8SDGNycy5zdGF0ZS52MSKhAQoLUHJvb2ZOdW1iZXISDQoFcHJvb2YYASABKAQSEAoIZGlzcHJvb2YYAiABKAQSKQoGc3RhdHVzGAMgASgOMhkuY3JzLnN0YXRlLnYxLlByb29mU3RhdHVzEioKBnNvdXJjZRgEIAEoDjIaLmNycy5zdGF0ZS52MS5TaWduYWxTb3VyY2USGgoSdXBkYXRlZF9hdF91bml4X21zGAUgASgDIkcKClByb29mRW50cnkSDwoHbm9kZV9pZBgBIAEoCRIoCgV2YWx1ZRgCIAEoCzIZLmNycy5zdGF0ZS52MS5Qcm9vZk51bWJlciK/AQoKQ29uc3RyYWludBIKCgJpZBgBIAEoCRIqCgR0eXBlGAIgASgOMhwuY3JzLnN0YXRlLnYxLkNvbnN0cmFpbnRUeXBlEg0KBW5vZGVzGAMgAygJEhIKCmV4cHJlc3Npb24YBCABKAkSDgoGYWN0aXZlGAUgASgIEioKBnNvdXJjZRgGIAEoDjIaLmNycy5zdGF0ZS52MS5TaWduYWxTb3VyY2USGgoSY3JlYXRlZF9hdF91bml4X21zGAcgASgDIv8BCgxIaXN0b3J5RW50cnkSCgoCaWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIOCgZhY3Rpb24YAyABKAkSDgoGcmVzdWx0GAQgASgJEioKBnNvdXJjZRgFIAEoDjIaLmNycy5zdGF0ZS52MS5TaWduYWxTb3VyY2USGQoRdGltZXN0YW1wX3VuaXhfbXMYBiABKAMSOgoIbWV0YWRhdGEYByADKAsyKC5jcnMuc3RhdGUudjEuSGlzdG9yeUVudHJ5Lk1ldGFkYXRhRW50cnkaLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIlwKDkRlcGVuZGVuY3lFZGdlEg8KB2Zyb21faWQYASABKAkSDQoFdG9faWQYAiABKAkSKgoGc291cmNlGAMgASgOMhouY3JzLnN0YXRlLnYxLlNpZ25hbFNvdXJjZSKAAQoOU2ltaWxhcml0eVBhaXISCQoBYRgBIAEoCRIJCgFiGAIgASgJEhAKCGRpc3RhbmNlGAMgASgBEioKBnNvdXJjZRgEIAEoDjIaLmNycy5zdGF0ZS52MS5TaWduYWxTb3VyY2USGgoSdXBkYXRlZF9hdF91bml4X21zGAUgASgDIi0KDlN0cmVhbWluZ0NvdW50EgwKBGl0ZW0YASABKAkSDQoFY291bnQYAiABKAQiHAoKU3RyaW5nTGlzdBIOCgZ2YWx1ZXMYASADKAkidQoPQW5hbHl0aWNzUGFyYW1zEg0KBWxpbWl0GAEgASgNEhMKC2Zyb21fc3ltYm9sGAIgASgJEhEKCXRvX3N5bWJvbBgDIAEoCRIVCg10YXJnZXRfc3ltYm9sGAQgASgJEhQKDHBhY2thZ2VfbmFtZRgFIAEoCSKFAwoPQW5hbHl0aWNzUmVjb3JkEgoKAmlkGAEgASgJEhIKCnF1ZXJ5X3R5cGUYAiABKAkSGgoScXVlcnlfdGltZV91bml4X21zGAMgASgDEhgKEGdyYXBoX2dlbmVyYXRpb24YBCABKAMSLQoGcGFyYW1zGAUgASgLMh0uY3JzLnN0YXRlLnYxLkFuYWx5dGljc1BhcmFtcxJECgxxdWVyeV9wYXJhbXMYBiADKAsyLi5jcnMuc3RhdGUudjEuQW5hbHl0aWNzUmVjb3JkLlF1ZXJ5UGFyYW1zRW50cnkSFAoMcmVzdWx0X2NvdW50GAcgASgEEg8KB3Jlc3VsdHMYCCADKAkSKAoGY3ljbGVzGAkgAygLMhguY3JzLnN0YXRlLnYxLlN0cmluZ0xpc3QSDAoEcGF0aBgKIAMoCRIUCgxleGVjdXRpb25fbXMYCyABKAMaMgoQUXVlcnlQYXJhbXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIiwKB0xpdGVyYWwSEAoIdmFyaWFibGUYASABKAkSDwoHbmVnYXRlZBgCIAEoCCLDAgoGQ2xhdXNlEgoKAmlkGAEgASgJEicKCGxpdGVyYWxzGAIgAygLMhUuY3JzLnN0YXRlLnYxLkxpdGVyYWwSKgoGc291cmNlGAMgASgOMhouY3JzLnN0YXRlLnYxLlNpZ25hbFNvdXJjZRIaChJsZWFybmVkX2F0X3VuaXhfbXMYBCABKAMSLwoMZmFpbHVyZV90eXBlGAUgASgOMhkuY3JzLnN0YXRlLnYxLkZhaWx1cmVUeXBlEhIKCnNlc3Npb25faWQYBiABKAkSEQoJdXNlX2NvdW50GAcgASgEEhwKFGxhc3RfdXNlZF9hdF91bml4X21zGAggASgDEigKBXNjb3BlGAkgASgOMhkuY3JzLnN0YXRlLnYxLkNsYXVzZVNjb3BlEhwKFHJlZnJlc2hlZF9hdF91bml4X21zGAogASgDIiYKCEtleVZhbHVlEgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCSJ/CgpUb29sUGFyYW1zEg4KBnRhcmdldBgBIAEoCRINCgVxdWVyeRgCIAEoCRINCgVkZXB0aBgDIAEoDRINCgVsaW1pdBgEIAEoDRINCgVmbGFncxgFIAMoCRIlCgVleHRyYRgGIAMoCzIWLmNycy5zdGF0ZS52MS5LZXlWYWx1ZSKWAQoLUHJvb2ZVcGRhdGUSDwoHbm9kZV9pZBgBIAEoCRIrCgR0eXBlGAIgASgOMh0uY3JzLnN0YXRlLnYxLlByb29mVXBkYXRlVHlwZRINCgVkZWx0YRgDIAEoBBIOCgZyZWFzb24YBCABKAkSKgoGc291cmNlGAUgASgOMhouY3JzLnN0YXRlLnYxLlNpZ25hbFNvdXJjZSKFAQoQQ29uc3RyYWludFVwZGF0ZRIKCgJpZBgBIAEoCRIqCgR0eXBlGAIgASgOMhwuY3JzLnN0YXRlLnYxLkNvbnN0cmFpbnRUeXBlEg0KBW5vZGVzGAMgAygJEioKBnNvdXJjZRgEIAEoDjIaLmNycy5zdGF0ZS52MS5TaWduYWxTb3VyY2UisgUKClN0ZXBSZWNvcmQSEwoLc3RlcF9udW1iZXIYASABKAQSGQoRdGltZXN0YW1wX3VuaXhfbXMYAiABKAMSEgoKc2Vzc2lvbl9pZBgDIAEoCRImCgVhY3RvchgEIAEoDjIXLmNycy5zdGF0ZS52MS5TdGVwQWN0b3ISDQoFbW9kZWwYBSABKAkSLAoIZGVjaXNpb24YBiABKA4yGi5jcnMuc3RhdGUudjEuU3RlcERlY2lzaW9uEgwKBHRvb2wYByABKAkSLQoLdG9vbF9wYXJhbXMYCCABKAsyGC5jcnMuc3RhdGUudjEuVG9vbFBhcmFtcxISCgpjb25maWRlbmNlGAkgASgBEhEKCXJlYXNvbmluZxgKIAEoCRIqCgdvdXRjb21lGAsgASgOMhkuY3JzLnN0YXRlLnYxLlN0ZXBPdXRjb21lEhUKDWVycm9yX21lc3NhZ2UYDCABKAkSMwoOZXJyb3JfY2F0ZWdvcnkYDSABKA4yGy5jcnMuc3RhdGUudjEuRXJyb3JDYXRlZ29yeRITCgtkdXJhdGlvbl9tcxgOIAEoAxIWCg5yZXN1bHRfc3VtbWFyeRgPIAEoCRITCgt0b2tlbnNfdXNlZBgQIAEoBBIRCglwcm9wYWdhdGUYESABKAgSEAoIdGVybWluYWwYEiABKAgSEQoJbmV4dF9oaW50GBMgASgJEjAKDXByb29mX3VwZGF0ZXMYFCADKAsyGS5jcnMuc3RhdGUudjEuUHJvb2ZVcGRhdGUSOQoRY29uc3RyYWludHNfYWRkZWQYFSADKAsyHi5jcnMuc3RhdGUudjEuQ29uc3RyYWludFVwZGF0ZRI4ChJkZXBlbmRlbmNpZXNfZm91bmQYFiADKAsyHC5jcnMuc3RhdGUudjEuRGVwZW5kZW5jeUVkZ2UibwoOQ3ljbGVEZXRlY3Rpb24SEAoIZGV0ZWN0ZWQYASABKAgSDQoFY3ljbGUYAiADKAkSFAoMY3ljbGVfbGVuZ3RoGAMgASgNEhMKC3RhaWxfbGVuZ3RoGAQgASgNEhEKCXN0YXRlX2tleRgFIAEoCSJECglJbmRleFNpemUSJgoFaW5kZXgYASABKA4yFy5jcnMuc3RhdGUudjEuSW5kZXhLaW5kEg8KB2VudHJpZXMYAiABKAQi8AMKDVByb2plY3RDb25maWcSKQohY2lyY3VpdF9icmVha2VyX2RlZmF1bHRfdGhyZXNob2xkGAEgASgNEl0KGmNpcmN1aXRfYnJlYWtlcl90aHJlc2hvbGRzGAIgAygLMjkuY3JzLnN0YXRlLnYxLlByb2plY3RDb25maWcuQ2lyY3VpdEJyZWFrZXJUaHJlc2hvbGRzRW50cnkSEwoLbWF4X2NsYXVzZXMYAyABKA0SFQoNY2xhdXNlX3R0bF9tcxgEIAEoAxIcChRtYXhfc2ltaWxhcml0eV9wYWlycxgFIAEoDRIdChVtYXhfc3RlcHNfcGVyX3Nlc3Npb24YBiABKA0SIgoaY3ljbGVfZGV0ZWN0b3JfbWF4X2hpc3RvcnkYByABKA0SHQoVbWF4X3Byb3BhZ2F0aW9uX2RlcHRoGAggASgNEiYKHnNuYXBzaG90X3JldGVudGlvbl9nZW5lcmF0aW9ucxgJIAEoBBIjChtzdGFsZW5lc3NfbGltaXRfZ2VuZXJhdGlvbnMYCiABKAQSGwoTaGlzdG9yeV9tYXhfcmVjb3JkcxgLIAEoBBo/Ch1DaXJjdWl0QnJlYWtlclRocmVzaG9sZHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKA06AjgBIsYECgxQcm9qZWN0U3RhdGUSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpnZW5lcmF0aW9uGAIgASgEEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgDIAEoAxIoCgZwcm9vZnMYBCADKAsyGC5jcnMuc3RhdGUudjEuUHJvb2ZFbnRyeRItCgtjb25zdHJhaW50cxgFIAMoCzIYLmNycy5zdGF0ZS52MS5Db25zdHJhaW50EjIKDHNpbWlsYXJpdGllcxgGIAMoCzIcLmNycy5zdGF0ZS52MS5TaW1pbGFyaXR5UGFpchIyCgxkZXBlbmRlbmNpZXMYByADKAsyHC5jcnMuc3RhdGUudjEuRGVwZW5kZW5jeUVkZ2USKwoHaGlzdG9yeRgIIAMoCzIaLmNycy5zdGF0ZS52MS5IaXN0b3J5RW50cnkSNgoQc3RyZWFtaW5nX2NvdW50cxgJIAMoCzIcLmNycy5zdGF0ZS52MS5TdHJlYW1pbmdDb3VudBIdChVzdHJlYW1pbmdfY2FyZGluYWxpdHkYCiABKAQSJQoHY2xhdXNlcxgLIAMoCzIULmNycy5zdGF0ZS52MS5DbGF1c2USJwoFc3RlcHMYDCADKAsyGC5jcnMuc3RhdGUudjEuU3RlcFJlY29yZBIwCglhbmFseXRpY3MYDSADKAsyHS5jcnMuc3RhdGUudjEuQW5hbHl0aWNzUmVjb3JkEisKBmNvbmZpZxgOIAEoCzIbLmNycy5zdGF0ZS52MS5Qcm9qZWN0Q29uZmlnKnsKC1Byb29mU3RhdHVzEhwKGFBST09GX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE1BST09GX1NUQVRVU19QUk9WRU4QARIaChZQUk9PRl9TVEFUVVNfRElTUFJPVkVOEAISGQoVUFJPT0ZfU1RBVFVTX0VYUEFOREVEEAMqdwoMU2lnbmFsU291cmNlEh0KGVNJR05BTF9TT1VSQ0VfVU5TUEVDSUZJRUQQABIWChJTSUdOQUxfU09VUkNFX0hBUkQQARIWChJTSUdOQUxfU09VUkNFX1NPRlQQAhIYChRTSUdOQUxfU09VUkNFX1NBRkVUWRADKrQBCg5Db25zdHJhaW50VHlwZRIfChtDT05TVFJBSU5UX1RZUEVfVU5TUEVDSUZJRUQQABIkCiBDT05TVFJBSU5UX1RZUEVfTVVUVUFMX0VYQ0xVU0lPThABEh8KG0NPTlNUUkFJTlRfVFlQRV9JTVBMSUNBVElPThACEhwKGENPTlNUUkFJTlRfVFlQRV9PUkRFUklORxADEhwKGENPTlNUUkFJTlRfVFlQRV9SRVNPVVJDRRAEKtIBCg9Qcm9vZlVwZGF0ZVR5cGUSIQodUFJPT0ZfVVBEQVRFX1RZUEVfVU5TUEVDSUZJRUQQABIfChtQUk9PRl9VUERBVEVfVFlQRV9JTkNSRU1FTlQQARIfChtQUk9PRl9VUERBVEVfVFlQRV9ERUNSRU1FTlQQAhIfChtQUk9PRl9VUERBVEVfVFlQRV9ESVNQUk9WRU4QAxIcChhQUk9PRl9VUERBVEVfVFlQRV9QUk9WRU4QBBIbChdQUk9PRl9VUERBVEVfVFlQRV9SRVNFVBAFKoYCCglJbmRleEtpbmQSGgoWSU5ERVhfS0lORF9VTlNQRUNJRklFRBAAEhQKEElOREVYX0tJTkRfUFJPT0YQARIZChVJTkRFWF9LSU5EX0NPTlNUUkFJTlQQAhIZChVJTkRFWF9LSU5EX1NJTUlMQVJJVFkQAxIZChVJTkRFWF9LSU5EX0RFUEVOREVOQ1kQBBIWChJJTkRFWF9LSU5EX0hJU1RPUlkQBRIYChRJTkRFWF9LSU5EX1NUUkVBTUlORxAGEhUKEUlOREVYX0tJTkRfQ0xBVVNFEAcSEwoPSU5ERVhfS0lORF9TVEVQEAgSGAoUSU5ERVhfS0lORF9BTkFMWVRJQ1MQCSpwCglTdGVwQWN0b3ISGgoWU1RFUF9BQ1RPUl9VTlNQRUNJRklFRBAAEhUKEVNURVBfQUNUT1JfUk9VVEVSEAESGQoVU1RFUF9BQ1RPUl9NQUlOX0FHRU5UEAISFQoRU1RFUF9BQ1RPUl9TWVNURU0QAyr7AQoMU3RlcERlY2lzaW9uEh0KGVNURVBfREVDSVNJT05fVU5TUEVDSUZJRUQQABIdChlTVEVQX0RFQ0lTSU9OX1NFTEVDVF9UT09MEAESHgoaU1RFUF9ERUNJU0lPTl9FWEVDVVRFX1RPT0wQAhIcChhTVEVQX0RFQ0lTSU9OX1NZTlRIRVNJWkUQAxIhCh1TVEVQX0RFQ0lTSU9OX0NJUkNVSVRfQlJFQUtFUhAEEhcKE1NURVBfREVDSVNJT05fUkVUUlkQBRIaChZTVEVQX0RFQ0lTSU9OX0NPTVBMRVRFEAYSFwoTU1RFUF9ERUNJU0lPTl9FUlJPUhAHKpIBCgtTdGVwT3V0Y29tZRIcChhTVEVQX09VVENPTUVfVU5TUEVDSUZJRUQQABIYChRTVEVQX09VVENPTUVfU1VDQ0VTUxABEhgKFFNURVBfT1VUQ09NRV9GQUlMVVJFEAISGAoUU1RFUF9PVVRDT01FX1NLSVBQRUQQAxIXChNTVEVQX09VVENPTUVfRk9SQ0VEEAQqpQIKDUVycm9yQ2F0ZWdvcnkSHgoaRVJST1JfQ0FURUdPUllfVU5TUEVDSUZJRUQQABIhCh1FUlJPUl9DQVRFR09SWV9UT09MX05PVF9GT1VORBABEiEKHUVSUk9SX0NBVEVHT1JZX0lOVkFMSURfUEFSQU1TEAISGgoWRVJST1JfQ0FURUdPUllfVElNRU9VVBADEh8KG0VSUk9SX0NBVEVHT1JZX1JBVEVfTElNSVRFRBAEEh0KGUVSUk9SX0NBVEVHT1JZX1BFUk1JU1NJT04QBRIaChZFUlJPUl9DQVRFR09SWV9ORVRXT1JLEAYSGwoXRVJST1JfQ0FURUdPUllfSU5URVJOQUwQBxIZChVFUlJPUl9DQVRFR09SWV9TQUZFVFkQCCrMAgoLRmFpbHVyZVR5cGUSHAoYRkFJTFVSRV9UWVBFX1VOU1BFQ0lGSUVEEAASGwoXRkFJTFVSRV9UWVBFX1RPT0xfRVJST1IQARIfChtGQUlMVVJFX1RZUEVfQ1lDTEVfREVURUNURUQQAhIgChxGQUlMVVJFX1RZUEVfQ0lSQ1VJVF9CUkVBS0VSEAMSGAoURkFJTFVSRV9UWVBFX1RJTUVPVVQQBBIfChtGQUlMVVJFX1RZUEVfSU5WQUxJRF9PVVRQVVQQBRIXChNGQUlMVVJFX1RZUEVfU0FGRVRZEAYSJAogRkFJTFVSRV9UWVBFX1NFTUFOVElDX1JFUEVUSVRJT04QBxIfChtGQUlMVVJFX1RZUEVfQkFUQ0hfRklMVEVSRUQQCBIkCiBGQUlMVVJFX1RZUEVfUkVTT0xVVElPTl9ERU1PVElPThAJKngKC0NsYXVzZVNjb3BlEhwKGENMQVVTRV9TQ09QRV9VTlNQRUNJRklFRBAAEhgKFENMQVVTRV9TQ09QRV9TRVNTSU9OEAESGAoUQ0xBVVNFX1NDT1BFX1BST0pFQ1QQAhIXChNDTEFVU0VfU0NPUEVfR0xPQkFMEANiBnByb3RvMw");
+  fileDesc("ChhjcnMvc3RhdGUvdjEvdHlwZXMucHJvdG8SDGNycy5zdGF0ZS52MSK5AQoLUHJvb2ZOdW1iZXISDQoFcHJvb2YYASABKAQSEAoIZGlzcHJvb2YYAiABKAQSKQoGc3RhdHVzGAMgASgOMhkuY3JzLnN0YXRlLnYxLlByb29mU3RhdHVzEioKBnNvdXJjZRgEIAEoDjIaLmNycy5zdGF0ZS52MS5TaWduYWxTb3VyY2USGgoSdXBkYXRlZF9hdF91bml4X21zGAUgASgDEhYKDm1vZF9nZW5lcmF0aW9uGAYgASgEIkcKClByb29mRW50cnkSDwoHbm9kZV9pZBgBIAEoCRIoCgV2YWx1ZRgCIAEoCzIZLmNycy5zdGF0ZS52MS5Qcm9vZk51bWJlciLXAQoKQ29uc3RyYWludBIKCgJpZBgBIAEoCRIqCgR0eXBlGAIgASgOMhwuY3JzLnN0YXRlLnYxLkNvbnN0cmFpbnRUeXBlEg0KBW5vZGVzGAMgAygJEhIKCmV4cHJlc3Npb24YBCABKAkSDgoGYWN0aXZlGAUgASgIEioKBnNvdXJjZRgGIAEoDjIaLmNycy5zdGF0ZS52MS5TaWduYWxTb3VyY2USGgoSY3JlYXRlZF9hdF91bml4X21zGAcgASgDEhYKDm1vZF9nZW5lcmF0aW9uGAggASgEIv8BCgxIaXN0b3J5RW50cnkSCgoCaWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIOCgZhY3Rpb24YAyABKAkSDgoGcmVzdWx0GAQgASgJEioKBnNvdXJjZRgFIAEoDjIaLmNycy5zdGF0ZS52MS5TaWduYWxTb3VyY2USGQoRdGltZXN0YW1wX3VuaXhfbXMYBiABKAMSOgoIbWV0YWRhdGEYByADKAsyKC5jcnMuc3RhdGUudjEuSGlzdG9yeUVudHJ5Lk1ldGFkYXRhRW50cnkaLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIlwKDkRlcGVuZGVuY3lFZGdlEg8KB2Zyb21faWQYASABKAkSDQoFdG9faWQYAiABKAkSKgoGc291cmNlGAMgASgOMhouY3JzLnN0YXRlLnYxLlNpZ25hbFNvdXJjZSKYAQoOU2ltaWxhcml0eVBhaXISCQoBYRgBIAEoCRIJCgFiGAIgASgJEhAKCGRpc3RhbmNlGAMgASgBEioKBnNvdXJjZRgEIAEoDjIaLmNycy5zdGF0ZS52MS5TaWduYWxTb3VyY2USGgoSdXBkYXRlZF9hdF91bml4X21zGAUgASgDEhYKDm1vZF9nZW5lcmF0aW9uGAYgASgEIhwKClN0cmluZ0xpc3QSDgoGdmFsdWVzGAEgAygJIqwCCg9BbmFseXRpY3NSZWNvcmQSCgoCaWQYASABKAkSEgoKcXVlcnlfdHlwZRgCIAEoCRIaChJxdWVyeV90aW1lX3VuaXhfbXMYAyABKAMSOQoGcGFyYW1zGAYgAygLMikuY3JzLnN0YXRlLnYxLkFuYWx5dGljc1JlY29yZC5QYXJhbXNFbnRyeRIUCgxyZXN1bHRfY291bnQYByABKAQSDwoHcmVzdWx0cxgIIAMoCRIoCgZjeWNsZXMYCSADKAsyGC5jcnMuc3RhdGUudjEuU3RyaW5nTGlzdBIMCgRwYXRoGAogAygJEhQKDGV4ZWN1dGlvbl9tcxgLIAEoAxotCgtQYXJhbXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIiwKB0xpdGVyYWwSEAoIdmFyaWFibGUYASABKAkSDwoHbmVnYXRlZBgCIAEoCCLAAgoGQ2xhdXNlEgoKAmlkGAEgASgJEicKCGxpdGVyYWxzGAIgAygLMhUuY3JzLnN0YXRlLnYxLkxpdGVyYWwSKgoGc291cmNlGAMgASgOMhouY3JzLnN0YXRlLnYxLlNpZ25hbFNvdXJjZRIaChJsZWFybmVkX2F0X3VuaXhfbXMYBCABKAMSFAoMZmFpbHVyZV90eXBlGAUgASgJEhIKCnNlc3Npb25faWQYBiABKAkSEQoJdXNlX2NvdW50GAcgASgEEhwKFGxhc3RfdXNlZF9hdF91bml4X21zGAggASgDEigKBXNjb3BlGAkgASgOMhkuY3JzLnN0YXRlLnYxLkNsYXVzZVNjb3BlEhwKFHJlZnJlc2hlZF9hdF91bml4X21zGAogASgDEhYKDm1vZF9nZW5lcmF0aW9uGAsgASgEIpYBCgtQcm9vZlVwZGF0ZRIPCgdub2RlX2lkGAEgASgJEisKBHR5cGUYAiABKA4yHS5jcnMuc3RhdGUudjEuUHJvb2ZVcGRhdGVUeXBlEg0KBWRlbHRhGAMgASgEEg4KBnJlYXNvbhgEIAEoCRIqCgZzb3VyY2UYBSABKA4yGi5jcnMuc3RhdGUudjEuU2lnbmFsU291cmNlIv4CCgpTdGVwUmVjb3JkEhMKC3N0ZXBfbnVtYmVyGAEgASgEEhkKEXRpbWVzdGFtcF91bml4X21zGAIgASgDEhIKCnNlc3Npb25faWQYAyABKAkSDQoFYWN0b3IYBCABKAkSEAoIZGVjaXNpb24YBSABKAkSDAoEdG9vbBgGIAEoCRIPCgdvdXRjb21lGAcgASgJEhYKDmVycm9yX2NhdGVnb3J5GAggASgJEhUKDWVycm9yX21lc3NhZ2UYCSABKAkSEgoKY29uZmlkZW5jZRgKIAEoARITCgtkdXJhdGlvbl9tcxgLIAEoARIRCglyZWFzb25pbmcYDCABKAkSFgoOcmVzdWx0X3N1bW1hcnkYDSABKAkSOAoIbWV0YWRhdGEYDiADKAsyJi5jcnMuc3RhdGUudjEuU3RlcFJlY29yZC5NZXRhZGF0YUVudHJ5Gi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJvCg5DeWNsZURldGVjdGlvbhIQCghkZXRlY3RlZBgBIAEoCBINCgVjeWNsZRgCIAMoCRIUCgxjeWNsZV9sZW5ndGgYAyABKA0SEwoLdGFpbF9sZW5ndGgYBCABKA0SEQoJc3RhdGVfa2V5GAUgASgJIkQKCUluZGV4U2l6ZRImCgVpbmRleBgBIAEoDjIXLmNycy5zdGF0ZS52MS5JbmRleEtpbmQSDwoHZW50cmllcxgCIAEoBCKnBAoNUHJvamVjdENvbmZpZxJdChpjaXJjdWl0X2JyZWFrZXJfdGhyZXNob2xkcxgBIAMoCzI5LmNycy5zdGF0ZS52MS5Qcm9qZWN0Q29uZmlnLkNpcmN1aXRCcmVha2VyVGhyZXNob2xkc0VudHJ5EikKIWNpcmN1aXRfYnJlYWtlcl9kZWZhdWx0X3RocmVzaG9sZBgCIAEoDRIdChVtYXhfc3RlcHNfcGVyX3Nlc3Npb24YAyABKA0SFQoNY2xhdXNlX3R0bF9tcxgEIAEoAxITCgttYXhfY2xhdXNlcxgFIAEoDRIcChRtYXhfc2ltaWxhcml0eV9wYWlycxgGIAEoDRIbChNtYXhfaGlzdG9yeV9lbnRyaWVzGAcgASgNEhoKEm1heF9jaGFuZ2VfcmVjb3JkcxgIIAEoDRIdChVtYXhfYW5hbHl0aWNzX3JlY29yZHMYCSABKA0SHgoWbWF4X3Jlc3VsdHNfcGVyX3JlY29yZBgKIAEoDRImCh5zbmFwc2hvdF9yZXRlbnRpb25fZ2VuZXJhdGlvbnMYCyABKA0SIwobc3RhbGVuZXNzX2xpbWl0X2dlbmVyYXRpb25zGAwgASgNEh0KFW1heF9wcm9wYWdhdGlvbl9kZXB0aBgNIAEoDRo/Ch1DaXJjdWl0QnJlYWtlclRocmVzaG9sZHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKA06AjgBIqoBChBTdHJlYW1pbmdTdW1tYXJ5Eg0KBXRvdGFsGAEgASgEEhwKFGNhcmRpbmFsaXR5X2VzdGltYXRlGAIgASgEEiAKGGZyZXF1ZW5jeV9hZGRpdGl2ZV9lcnJvchgDIAEoARIjChtmcmVxdWVuY3lfZXJyb3JfcHJvYmFiaWxpdHkYBCABKAESIgoaY2FyZGluYWxpdHlfc3RhbmRhcmRfZXJyb3IYBSABKAEi3gMKDFByb2plY3RTdGF0ZRIoCgZwcm9vZnMYASADKAsyGC5jcnMuc3RhdGUudjEuUHJvb2ZFbnRyeRItCgtjb25zdHJhaW50cxgCIAMoCzIYLmNycy5zdGF0ZS52MS5Db25zdHJhaW50EjIKDHNpbWlsYXJpdGllcxgDIAMoCzIcLmNycy5zdGF0ZS52MS5TaW1pbGFyaXR5UGFpchIyCgxkZXBlbmRlbmNpZXMYBCADKAsyHC5jcnMuc3RhdGUudjEuRGVwZW5kZW5jeUVkZ2USKwoHaGlzdG9yeRgFIAMoCzIaLmNycy5zdGF0ZS52MS5IaXN0b3J5RW50cnkSMQoJc3RyZWFtaW5nGAYgASgLMh4uY3JzLnN0YXRlLnYxLlN0cmVhbWluZ1N1bW1hcnkSJQoHY2xhdXNlcxgHIAMoCzIULmNycy5zdGF0ZS52MS5DbGF1c2USJwoFc3RlcHMYCCADKAsyGC5jcnMuc3RhdGUudjEuU3RlcFJlY29yZBIwCglhbmFseXRpY3MYCSADKAsyHS5jcnMuc3RhdGUudjEuQW5hbHl0aWNzUmVjb3JkEisKBmNvbmZpZxgKIAEoCzIbLmNycy5zdGF0ZS52MS5Qcm9qZWN0Q29uZmlnKnsKC1Byb29mU3RhdHVzEhwKGFBST09GX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE1BST09GX1NUQVRVU19QUk9WRU4QARIaChZQUk9PRl9TVEFUVVNfRElTUFJPVkVOEAISGQoVUFJPT0ZfU1RBVFVTX0VYUEFOREVEEAMqdwoMU2lnbmFsU291cmNlEh0KGVNJR05BTF9TT1VSQ0VfVU5TUEVDSUZJRUQQABIWChJTSUdOQUxfU09VUkNFX0hBUkQQARIWChJTSUdOQUxfU09VUkNFX1NPRlQQAhIYChRTSUdOQUxfU09VUkNFX1NBRkVUWRADKrQBCg5Db25zdHJhaW50VHlwZRIfChtDT05TVFJBSU5UX1RZUEVfVU5TUEVDSUZJRUQQABIkCiBDT05TVFJBSU5UX1RZUEVfTVVUVUFMX0VYQ0xVU0lPThABEh8KG0NPTlNUUkFJTlRfVFlQRV9JTVBMSUNBVElPThACEhwKGENPTlNUUkFJTlRfVFlQRV9PUkRFUklORxADEhwKGENPTlNUUkFJTlRfVFlQRV9SRVNPVVJDRRAEKtIBCg9Qcm9vZlVwZGF0ZVR5cGUSIQodUFJPT0ZfVVBEQVRFX1RZUEVfVU5TUEVDSUZJRUQQABIfChtQUk9PRl9VUERBVEVfVFlQRV9JTkNSRU1FTlQQARIfChtQUk9PRl9VUERBVEVfVFlQRV9ERUNSRU1FTlQQAhIfChtQUk9PRl9VUERBVEVfVFlQRV9ESVNQUk9WRU4QAxIcChhQUk9PRl9VUERBVEVfVFlQRV9QUk9WRU4QBBIbChdQUk9PRl9VUERBVEVfVFlQRV9SRVNFVBAFKoYCCglJbmRleEtpbmQSGgoWSU5ERVhfS0lORF9VTlNQRUNJRklFRBAAEhQKEElOREVYX0tJTkRfUFJPT0YQARIZChVJTkRFWF9LSU5EX0NPTlNUUkFJTlQQAhIZChVJTkRFWF9LSU5EX1NJTUlMQVJJVFkQAxIZChVJTkRFWF9LSU5EX0RFUEVOREVOQ1kQBBIWChJJTkRFWF9LSU5EX0hJU1RPUlkQBRIYChRJTkRFWF9LSU5EX1NUUkVBTUlORxAGEhUKEUlOREVYX0tJTkRfQ0xBVVNFEAcSEwoPSU5ERVhfS0lORF9TVEVQEAgSGAoUSU5ERVhfS0lORF9BTkFMWVRJQ1MQCSp4CgtDbGF1c2VTY29wZRIcChhDTEFVU0VfU0NPUEVfVU5TUEVDSUZJRUQQABIYChRDTEFVU0VfU0NPUEVfU0VTU0lPThABEhgKFENMQVVTRV9TQ09QRV9QUk9KRUNUEAISFwoTQ0xBVVNFX1NDT1BFX0dMT0JBTBADYgZwcm90bzM");
 
 /**
  * ProofNumber is the value stored for one node of the proof index.
@@ -52,6 +52,13 @@ export type ProofNumber = Message<"crs.state.v1.ProofNumber"> & {
    * @generated from field: int64 updated_at_unix_ms = 5;
    */
   updatedAtUnixMs: bigint;
+
+  /**
+   * Generation of the change that last wrote this entry (read-only; ignored in deltas).
+   *
+   * @generated from field: uint64 mod_generation = 6;
+   */
+  modGeneration: bigint;
 };
 
 /**
@@ -143,6 +150,13 @@ export type Constraint = Message<"crs.state.v1.Constraint"> & {
    * @generated from field: int64 created_at_unix_ms = 7;
    */
   createdAtUnixMs: bigint;
+
+  /**
+   * Generation of the change that last wrote this constraint (read-only; ignored in deltas).
+   *
+   * @generated from field: uint64 mod_generation = 8;
+   */
+  modGeneration: bigint;
 };
 
 /**
@@ -290,6 +304,13 @@ export type SimilarityPair = Message<"crs.state.v1.SimilarityPair"> & {
    * @generated from field: int64 updated_at_unix_ms = 5;
    */
   updatedAtUnixMs: bigint;
+
+  /**
+   * Generation of the change that last wrote this pair.
+   *
+   * @generated from field: uint64 mod_generation = 6;
+   */
+  modGeneration: bigint;
 };
 
 /**
@@ -298,34 +319,6 @@ export type SimilarityPair = Message<"crs.state.v1.SimilarityPair"> & {
  */
 export const SimilarityPairSchema: GenMessage<SimilarityPair> = /*@__PURE__*/
   messageDesc(file_crs_state_v1_types, 5);
-
-/**
- * StreamingCount is the exact count of one streaming item.
- *
- * @generated from message crs.state.v1.StreamingCount
- */
-export type StreamingCount = Message<"crs.state.v1.StreamingCount"> & {
-  /**
-   * The item key.
-   *
-   * @generated from field: string item = 1;
-   */
-  item: string;
-
-  /**
-   * How many times the item was seen.
-   *
-   * @generated from field: uint64 count = 2;
-   */
-  count: bigint;
-};
-
-/**
- * Describes the message crs.state.v1.StreamingCount.
- * Use `create(StreamingCountSchema)` to create a new message.
- */
-export const StreamingCountSchema: GenMessage<StreamingCount> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 6);
 
 /**
  * StringList is a list of strings, for use inside repeated or map fields.
@@ -346,56 +339,7 @@ export type StringList = Message<"crs.state.v1.StringList"> & {
  * Use `create(StringListSchema)` to create a new message.
  */
 export const StringListSchema: GenMessage<StringList> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 7);
-
-/**
- * AnalyticsParams are the typed parameters of an analytics query run.
- *
- * @generated from message crs.state.v1.AnalyticsParams
- */
-export type AnalyticsParams = Message<"crs.state.v1.AnalyticsParams"> & {
-  /**
-   * Result limit requested.
-   *
-   * @generated from field: uint32 limit = 1;
-   */
-  limit: number;
-
-  /**
-   * Start symbol of a path query.
-   *
-   * @generated from field: string from_symbol = 2;
-   */
-  fromSymbol: string;
-
-  /**
-   * End symbol of a path query.
-   *
-   * @generated from field: string to_symbol = 3;
-   */
-  toSymbol: string;
-
-  /**
-   * Target symbol of a references query.
-   *
-   * @generated from field: string target_symbol = 4;
-   */
-  targetSymbol: string;
-
-  /**
-   * Package of a package-scoped query.
-   *
-   * @generated from field: string package_name = 5;
-   */
-  packageName: string;
-};
-
-/**
- * Describes the message crs.state.v1.AnalyticsParams.
- * Use `create(AnalyticsParamsSchema)` to create a new message.
- */
-export const AnalyticsParamsSchema: GenMessage<AnalyticsParams> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 8);
+  messageDesc(file_crs_state_v1_types, 6);
 
 /**
  * AnalyticsRecord records one run of a named analysis (hotspots, dead_code, cycles, path,
@@ -405,7 +349,7 @@ export const AnalyticsParamsSchema: GenMessage<AnalyticsParams> = /*@__PURE__*/
  */
 export type AnalyticsRecord = Message<"crs.state.v1.AnalyticsRecord"> & {
   /**
-   * Record id; the server assigns `analytics-<query_type>-<query_time_unix_ms>-<n>` when empty.
+   * Record id; the server derives one from the type, time and generation when empty.
    *
    * @generated from field: string id = 1;
    */
@@ -426,25 +370,11 @@ export type AnalyticsRecord = Message<"crs.state.v1.AnalyticsRecord"> & {
   queryTimeUnixMs: bigint;
 
   /**
-   * Version of the analysed graph, when known.
+   * Parameters of the query (at most 64 entries).
    *
-   * @generated from field: int64 graph_generation = 4;
+   * @generated from field: map<string, string> params = 6;
    */
-  graphGeneration: bigint;
-
-  /**
-   * Typed parameters of the query.
-   *
-   * @generated from field: crs.state.v1.AnalyticsParams params = 5;
-   */
-  params?: AnalyticsParams | undefined;
-
-  /**
-   * Free-form parameters of the query.
-   *
-   * @generated from field: map<string, string> query_params = 6;
-   */
-  queryParams: { [key: string]: string };
+  params: { [key: string]: string };
 
   /**
    * Number of results found.
@@ -487,7 +417,7 @@ export type AnalyticsRecord = Message<"crs.state.v1.AnalyticsRecord"> & {
  * Use `create(AnalyticsRecordSchema)` to create a new message.
  */
 export const AnalyticsRecordSchema: GenMessage<AnalyticsRecord> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 9);
+  messageDesc(file_crs_state_v1_types, 7);
 
 /**
  * Literal is one literal of a learned clause.
@@ -515,7 +445,7 @@ export type Literal = Message<"crs.state.v1.Literal"> & {
  * Use `create(LiteralSchema)` to create a new message.
  */
 export const LiteralSchema: GenMessage<Literal> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 10);
+  messageDesc(file_crs_state_v1_types, 8);
 
 /**
  * Clause is a learned CDCL clause: a disjunction of literals that every decision must satisfy.
@@ -552,11 +482,13 @@ export type Clause = Message<"crs.state.v1.Clause"> & {
   learnedAtUnixMs: bigint;
 
   /**
-   * Failure the clause was learned from.
+   * Failure the clause was learned from (open string; conventional values `tool_error`,
+   * `cycle_detected`, `circuit_breaker`, `timeout`, `invalid_output`, `safety`,
+   * `semantic_repetition`, `batch_filtered`, `resolution_demotion`; at most 128 bytes).
    *
-   * @generated from field: crs.state.v1.FailureType failure_type = 5;
+   * @generated from field: string failure_type = 5;
    */
-  failureType: FailureType;
+  failureType: string;
 
   /**
    * Session the clause was learned in; may be empty.
@@ -592,6 +524,13 @@ export type Clause = Message<"crs.state.v1.Clause"> & {
    * @generated from field: int64 refreshed_at_unix_ms = 10;
    */
   refreshedAtUnixMs: bigint;
+
+  /**
+   * Generation of the change that last wrote this clause.
+   *
+   * @generated from field: uint64 mod_generation = 11;
+   */
+  modGeneration: bigint;
 };
 
 /**
@@ -599,91 +538,7 @@ export type Clause = Message<"crs.state.v1.Clause"> & {
  * Use `create(ClauseSchema)` to create a new message.
  */
 export const ClauseSchema: GenMessage<Clause> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 11);
-
-/**
- * KeyValue is one ordered key/value pair.
- *
- * @generated from message crs.state.v1.KeyValue
- */
-export type KeyValue = Message<"crs.state.v1.KeyValue"> & {
-  /**
-   * The key.
-   *
-   * @generated from field: string key = 1;
-   */
-  key: string;
-
-  /**
-   * The value.
-   *
-   * @generated from field: string value = 2;
-   */
-  value: string;
-};
-
-/**
- * Describes the message crs.state.v1.KeyValue.
- * Use `create(KeyValueSchema)` to create a new message.
- */
-export const KeyValueSchema: GenMessage<KeyValue> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 12);
-
-/**
- * ToolParams are the parameters a step passed to its tool.
- *
- * @generated from message crs.state.v1.ToolParams
- */
-export type ToolParams = Message<"crs.state.v1.ToolParams"> & {
-  /**
-   * Target of the tool call.
-   *
-   * @generated from field: string target = 1;
-   */
-  target: string;
-
-  /**
-   * Query of the tool call.
-   *
-   * @generated from field: string query = 2;
-   */
-  query: string;
-
-  /**
-   * Depth parameter.
-   *
-   * @generated from field: uint32 depth = 3;
-   */
-  depth: number;
-
-  /**
-   * Limit parameter.
-   *
-   * @generated from field: uint32 limit = 4;
-   */
-  limit: number;
-
-  /**
-   * Flags, in the order given.
-   *
-   * @generated from field: repeated string flags = 5;
-   */
-  flags: string[];
-
-  /**
-   * Further parameters, in the order given.
-   *
-   * @generated from field: repeated crs.state.v1.KeyValue extra = 6;
-   */
-  extra: KeyValue[];
-};
-
-/**
- * Describes the message crs.state.v1.ToolParams.
- * Use `create(ToolParamsSchema)` to create a new message.
- */
-export const ToolParamsSchema: GenMessage<ToolParams> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 13);
+  messageDesc(file_crs_state_v1_types, 9);
 
 /**
  * ProofUpdate is one proof-number operation.
@@ -732,49 +587,7 @@ export type ProofUpdate = Message<"crs.state.v1.ProofUpdate"> & {
  * Use `create(ProofUpdateSchema)` to create a new message.
  */
 export const ProofUpdateSchema: GenMessage<ProofUpdate> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 14);
-
-/**
- * ConstraintUpdate is a constraint a step added, as carried in a step record.
- *
- * @generated from message crs.state.v1.ConstraintUpdate
- */
-export type ConstraintUpdate = Message<"crs.state.v1.ConstraintUpdate"> & {
-  /**
-   * The constraint id.
-   *
-   * @generated from field: string id = 1;
-   */
-  id: string;
-
-  /**
-   * The constraint type.
-   *
-   * @generated from field: crs.state.v1.ConstraintType type = 2;
-   */
-  type: ConstraintType;
-
-  /**
-   * The constrained nodes.
-   *
-   * @generated from field: repeated string nodes = 3;
-   */
-  nodes: string[];
-
-  /**
-   * Source of the signal.
-   *
-   * @generated from field: crs.state.v1.SignalSource source = 4;
-   */
-  source: SignalSource;
-};
-
-/**
- * Describes the message crs.state.v1.ConstraintUpdate.
- * Use `create(ConstraintUpdateSchema)` to create a new message.
- */
-export const ConstraintUpdateSchema: GenMessage<ConstraintUpdate> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 15);
+  messageDesc(file_crs_state_v1_types, 10);
 
 /**
  * StepRecord is one step of an agent session; text fields pass the secret sanitizer before storage.
@@ -783,158 +596,104 @@ export const ConstraintUpdateSchema: GenMessage<ConstraintUpdate> = /*@__PURE__*
  */
 export type StepRecord = Message<"crs.state.v1.StepRecord"> & {
   /**
-   * Step number, from 1; 0 lets the server assign the next number of the session.
+   * Step number within the session, from 1; 0 lets the server assign the next number.
    *
    * @generated from field: uint64 step_number = 1;
    */
   stepNumber: bigint;
 
   /**
-   * When the step happened; 0 means now.
+   * When the step happened; 0 means the server's time.
    *
    * @generated from field: int64 timestamp_unix_ms = 2;
    */
   timestampUnixMs: bigint;
 
   /**
-   * The session the step belongs to (non-empty).
+   * The session the step belongs to (a session id).
    *
    * @generated from field: string session_id = 3;
    */
   sessionId: string;
 
   /**
-   * Who took the step.
+   * Who took the step: `router`, `main_agent` or `system`.
    *
-   * @generated from field: crs.state.v1.StepActor actor = 4;
+   * @generated from field: string actor = 4;
    */
-  actor: StepActor;
+  actor: string;
 
   /**
-   * The model that took the step, if any.
+   * What the step decided: `select_tool`, `execute_tool` (counted per tool), `synthesize`,
+   * `circuit_breaker`, `retry`, `complete` or `error`.
    *
-   * @generated from field: string model = 5;
+   * @generated from field: string decision = 5;
    */
-  model: string;
+  decision: string;
 
   /**
-   * What the step decided.
+   * The tool involved; empty when none.
    *
-   * @generated from field: crs.state.v1.StepDecision decision = 6;
-   */
-  decision: StepDecision;
-
-  /**
-   * The tool involved, if any.
-   *
-   * @generated from field: string tool = 7;
+   * @generated from field: string tool = 6;
    */
   tool: string;
 
   /**
-   * The parameters passed to the tool.
+   * How the step ended: `success`, `failure`, `skipped` or `forced`.
    *
-   * @generated from field: crs.state.v1.ToolParams tool_params = 8;
+   * @generated from field: string outcome = 7;
    */
-  toolParams?: ToolParams | undefined;
+  outcome: string;
 
   /**
-   * Confidence in [0, 1].
+   * Error category: empty (none), `tool_not_found`, `invalid_params`, `timeout`, `rate_limited`,
+   * `permission`, `network`, `internal` or `safety`; required when the outcome is `failure`.
    *
-   * @generated from field: double confidence = 9;
+   * @generated from field: string error_category = 8;
    */
-  confidence: number;
-
-  /**
-   * Reasoning text.
-   *
-   * @generated from field: string reasoning = 10;
-   */
-  reasoning: string;
-
-  /**
-   * How the step ended.
-   *
-   * @generated from field: crs.state.v1.StepOutcome outcome = 11;
-   */
-  outcome: StepOutcome;
+  errorCategory: string;
 
   /**
    * Error text of a failed step.
    *
-   * @generated from field: string error_message = 12;
+   * @generated from field: string error_message = 9;
    */
   errorMessage: string;
 
   /**
-   * Error category; required when the outcome is failure.
+   * Confidence in [0, 1].
    *
-   * @generated from field: crs.state.v1.ErrorCategory error_category = 13;
+   * @generated from field: double confidence = 10;
    */
-  errorCategory: ErrorCategory;
+  confidence: number;
 
   /**
-   * How long the step took (non-negative).
+   * How long the step took, non-negative.
    *
-   * @generated from field: int64 duration_ms = 14;
+   * @generated from field: double duration_ms = 11;
    */
-  durationMs: bigint;
+  durationMs: number;
+
+  /**
+   * Reasoning text.
+   *
+   * @generated from field: string reasoning = 12;
+   */
+  reasoning: string;
 
   /**
    * Summary of the step's result.
    *
-   * @generated from field: string result_summary = 15;
+   * @generated from field: string result_summary = 13;
    */
   resultSummary: string;
 
   /**
-   * Tokens the step used.
+   * Free metadata (model, tool parameters, hints); at most 64 entries.
    *
-   * @generated from field: uint64 tokens_used = 16;
+   * @generated from field: map<string, string> metadata = 14;
    */
-  tokensUsed: bigint;
-
-  /**
-   * Whether the step's effects should propagate.
-   *
-   * @generated from field: bool propagate = 17;
-   */
-  propagate: boolean;
-
-  /**
-   * Whether the step ends the session.
-   *
-   * @generated from field: bool terminal = 18;
-   */
-  terminal: boolean;
-
-  /**
-   * Hint for the next step.
-   *
-   * @generated from field: string next_hint = 19;
-   */
-  nextHint: string;
-
-  /**
-   * Proof updates the step made.
-   *
-   * @generated from field: repeated crs.state.v1.ProofUpdate proof_updates = 20;
-   */
-  proofUpdates: ProofUpdate[];
-
-  /**
-   * Constraints the step added.
-   *
-   * @generated from field: repeated crs.state.v1.ConstraintUpdate constraints_added = 21;
-   */
-  constraintsAdded: ConstraintUpdate[];
-
-  /**
-   * Dependencies the step found.
-   *
-   * @generated from field: repeated crs.state.v1.DependencyEdge dependencies_found = 22;
-   */
-  dependenciesFound: DependencyEdge[];
+  metadata: { [key: string]: string };
 };
 
 /**
@@ -942,7 +701,7 @@ export type StepRecord = Message<"crs.state.v1.StepRecord"> & {
  * Use `create(StepRecordSchema)` to create a new message.
  */
 export const StepRecordSchema: GenMessage<StepRecord> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 16);
+  messageDesc(file_crs_state_v1_types, 11);
 
 /**
  * CycleDetection is the result of feeding one state into a session's cycle detector.
@@ -991,7 +750,7 @@ export type CycleDetection = Message<"crs.state.v1.CycleDetection"> & {
  * Use `create(CycleDetectionSchema)` to create a new message.
  */
 export const CycleDetectionSchema: GenMessage<CycleDetection> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 17);
+  messageDesc(file_crs_state_v1_types, 12);
 
 /**
  * IndexSize reports the number of entries of one index.
@@ -1019,7 +778,7 @@ export type IndexSize = Message<"crs.state.v1.IndexSize"> & {
  * Use `create(IndexSizeSchema)` to create a new message.
  */
 export const IndexSizeSchema: GenMessage<IndexSize> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 18);
+  messageDesc(file_crs_state_v1_types, 13);
 
 /**
  * ProjectConfig holds the tunable limits of one project; a zero value means the server default.
@@ -1028,25 +787,26 @@ export const IndexSizeSchema: GenMessage<IndexSize> = /*@__PURE__*/
  */
 export type ProjectConfig = Message<"crs.state.v1.ProjectConfig"> & {
   /**
-   * Execution count at which the circuit breaker fires for tools without their own threshold (default 2).
+   * Per-tool circuit-breaker thresholds, keyed by case-sensitive tool name (each > 0; default
+   * find_callers 4, find_callees 4, Grep 5).
    *
-   * @generated from field: uint32 circuit_breaker_default_threshold = 1;
-   */
-  circuitBreakerDefaultThreshold: number;
-
-  /**
-   * Per-tool circuit-breaker thresholds, keyed by case-sensitive tool name (each > 0).
-   *
-   * @generated from field: map<string, uint32> circuit_breaker_thresholds = 2;
+   * @generated from field: map<string, uint32> circuit_breaker_thresholds = 1;
    */
   circuitBreakerThresholds: { [key: string]: number };
 
   /**
-   * Maximum number of learned clauses; the least recently used is evicted beyond it (default 1000).
+   * Execution count at which the circuit breaker fires for tools without their own threshold (default 2).
    *
-   * @generated from field: uint32 max_clauses = 3;
+   * @generated from field: uint32 circuit_breaker_default_threshold = 2;
    */
-  maxClauses: number;
+  circuitBreakerDefaultThreshold: number;
+
+  /**
+   * Maximum number of steps kept per session, oldest evicted first (default 10000).
+   *
+   * @generated from field: uint32 max_steps_per_session = 3;
+   */
+  maxStepsPerSession: number;
 
   /**
    * Clause time-to-live, measured from refreshed_at_unix_ms (default 7 days).
@@ -1056,53 +816,67 @@ export type ProjectConfig = Message<"crs.state.v1.ProjectConfig"> & {
   clauseTtlMs: bigint;
 
   /**
+   * Maximum number of learned clauses; the least recently used is evicted beyond it (default 1000).
+   *
+   * @generated from field: uint32 max_clauses = 5;
+   */
+  maxClauses: number;
+
+  /**
    * Maximum number of stored similarity pairs (default 10000).
    *
-   * @generated from field: uint32 max_similarity_pairs = 5;
+   * @generated from field: uint32 max_similarity_pairs = 6;
    */
   maxSimilarityPairs: number;
 
   /**
-   * Maximum number of steps kept per session (default 10000).
+   * Maximum number of history entries kept, oldest dropped (default 10000).
    *
-   * @generated from field: uint32 max_steps_per_session = 6;
+   * @generated from field: uint32 max_history_entries = 7;
    */
-  maxStepsPerSession: number;
+  maxHistoryEntries: number;
 
   /**
-   * Window of states kept by each session's cycle detector (default 1000).
+   * Maximum number of change records kept by the history service (default 1000).
    *
-   * @generated from field: uint32 cycle_detector_max_history = 7;
+   * @generated from field: uint32 max_change_records = 8;
    */
-  cycleDetectorMaxHistory: number;
+  maxChangeRecords: number;
 
   /**
-   * Maximum depth of disproof propagation (default 100).
+   * Maximum number of analytics records kept (default 100).
    *
-   * @generated from field: uint32 max_propagation_depth = 8;
+   * @generated from field: uint32 max_analytics_records = 9;
    */
-  maxPropagationDepth: number;
+  maxAnalyticsRecords: number;
 
   /**
-   * Number of past generations kept readable as snapshots (default 1000).
+   * Maximum number of results kept per analytics record (default 50).
    *
-   * @generated from field: uint64 snapshot_retention_generations = 9;
+   * @generated from field: uint32 max_results_per_record = 10;
    */
-  snapshotRetentionGenerations: bigint;
+  maxResultsPerRecord: number;
+
+  /**
+   * Number of recent generations kept readable as snapshots (default 64).
+   *
+   * @generated from field: uint32 snapshot_retention_generations = 11;
+   */
+  snapshotRetentionGenerations: number;
 
   /**
    * Largest allowed distance between an apply's snapshot generation and the current one (default 1000).
    *
-   * @generated from field: uint64 staleness_limit_generations = 10;
+   * @generated from field: uint32 staleness_limit_generations = 12;
    */
-  stalenessLimitGenerations: bigint;
+  stalenessLimitGenerations: number;
 
   /**
-   * Number of changes kept by the history service (default 100000).
+   * Maximum depth of disproof propagation (default 100).
    *
-   * @generated from field: uint64 history_max_records = 11;
+   * @generated from field: uint32 max_propagation_depth = 13;
    */
-  historyMaxRecords: bigint;
+  maxPropagationDepth: number;
 };
 
 /**
@@ -1110,110 +884,131 @@ export type ProjectConfig = Message<"crs.state.v1.ProjectConfig"> & {
  * Use `create(ProjectConfigSchema)` to create a new message.
  */
 export const ProjectConfigSchema: GenMessage<ProjectConfig> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 19);
+  messageDesc(file_crs_state_v1_types, 14);
 
 /**
- * ProjectState is the complete state of one project at one generation: the full-fidelity export
- * and import format, also used by snapshot reads. Every list is in the order stated per field.
+ * StreamingSummary describes the bounded sketches of the streaming index.
+ *
+ * @generated from message crs.state.v1.StreamingSummary
+ */
+export type StreamingSummary = Message<"crs.state.v1.StreamingSummary"> & {
+  /**
+   * Total of all increments.
+   *
+   * @generated from field: uint64 total = 1;
+   */
+  total: bigint;
+
+  /**
+   * Estimated number of distinct items (HyperLogLog).
+   *
+   * @generated from field: uint64 cardinality_estimate = 2;
+   */
+  cardinalityEstimate: bigint;
+
+  /**
+   * Additive error bound of a frequency estimate (Count-Min: e/width of the total).
+   *
+   * @generated from field: double frequency_additive_error = 3;
+   */
+  frequencyAdditiveError: number;
+
+  /**
+   * Probability that a frequency estimate exceeds its error bound.
+   *
+   * @generated from field: double frequency_error_probability = 4;
+   */
+  frequencyErrorProbability: number;
+
+  /**
+   * Relative standard error of the cardinality estimate.
+   *
+   * @generated from field: double cardinality_standard_error = 5;
+   */
+  cardinalityStandardError: number;
+};
+
+/**
+ * Describes the message crs.state.v1.StreamingSummary.
+ * Use `create(StreamingSummarySchema)` to create a new message.
+ */
+export const StreamingSummarySchema: GenMessage<StreamingSummary> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_types, 15);
+
+/**
+ * ProjectState is the content of one project at one generation, as read by GetSnapshot. Every
+ * list is in the order stated per field. The streaming index is a sketch and is summarised.
  *
  * @generated from message crs.state.v1.ProjectState
  */
 export type ProjectState = Message<"crs.state.v1.ProjectState"> & {
   /**
-   * The project.
-   *
-   * @generated from field: string project_id = 1;
-   */
-  projectId: string;
-
-  /**
-   * The generation this state is at.
-   *
-   * @generated from field: uint64 generation = 2;
-   */
-  generation: bigint;
-
-  /**
-   * When the state was read.
-   *
-   * @generated from field: int64 created_at_unix_ms = 3;
-   */
-  createdAtUnixMs: bigint;
-
-  /**
    * Proof entries, by node id in byte-wise order.
    *
-   * @generated from field: repeated crs.state.v1.ProofEntry proofs = 4;
+   * @generated from field: repeated crs.state.v1.ProofEntry proofs = 1;
    */
   proofs: ProofEntry[];
 
   /**
    * Constraints, by id in byte-wise order.
    *
-   * @generated from field: repeated crs.state.v1.Constraint constraints = 5;
+   * @generated from field: repeated crs.state.v1.Constraint constraints = 2;
    */
   constraints: Constraint[];
 
   /**
    * Similarity pairs, by (a, b) in byte-wise order.
    *
-   * @generated from field: repeated crs.state.v1.SimilarityPair similarities = 6;
+   * @generated from field: repeated crs.state.v1.SimilarityPair similarities = 3;
    */
   similarities: SimilarityPair[];
 
   /**
    * Dependency edges, by (from_id, to_id) in byte-wise order.
    *
-   * @generated from field: repeated crs.state.v1.DependencyEdge dependencies = 7;
+   * @generated from field: repeated crs.state.v1.DependencyEdge dependencies = 4;
    */
   dependencies: DependencyEdge[];
 
   /**
    * History entries, in insertion order.
    *
-   * @generated from field: repeated crs.state.v1.HistoryEntry history = 8;
+   * @generated from field: repeated crs.state.v1.HistoryEntry history = 5;
    */
   history: HistoryEntry[];
 
   /**
-   * Streaming counts, by item in byte-wise order.
+   * Streaming sketch summary.
    *
-   * @generated from field: repeated crs.state.v1.StreamingCount streaming_counts = 9;
+   * @generated from field: crs.state.v1.StreamingSummary streaming = 6;
    */
-  streamingCounts: StreamingCount[];
-
-  /**
-   * Streaming cardinality: number of distinct items seen with a non-zero count.
-   *
-   * @generated from field: uint64 streaming_cardinality = 10;
-   */
-  streamingCardinality: bigint;
+  streaming?: StreamingSummary | undefined;
 
   /**
    * Learned clauses, by learned time then id.
    *
-   * @generated from field: repeated crs.state.v1.Clause clauses = 11;
+   * @generated from field: repeated crs.state.v1.Clause clauses = 7;
    */
   clauses: Clause[];
 
   /**
    * Step records, by session id in byte-wise order, then step order within the session.
    *
-   * @generated from field: repeated crs.state.v1.StepRecord steps = 12;
+   * @generated from field: repeated crs.state.v1.StepRecord steps = 8;
    */
   steps: StepRecord[];
 
   /**
    * Analytics records, oldest first.
    *
-   * @generated from field: repeated crs.state.v1.AnalyticsRecord analytics = 13;
+   * @generated from field: repeated crs.state.v1.AnalyticsRecord analytics = 9;
    */
   analytics: AnalyticsRecord[];
 
   /**
    * The project's configuration.
    *
-   * @generated from field: crs.state.v1.ProjectConfig config = 14;
+   * @generated from field: crs.state.v1.ProjectConfig config = 10;
    */
   config?: ProjectConfig | undefined;
 };
@@ -1223,7 +1018,7 @@ export type ProjectState = Message<"crs.state.v1.ProjectState"> & {
  * Use `create(ProjectStateSchema)` to create a new message.
  */
 export const ProjectStateSchema: GenMessage<ProjectState> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_types, 20);
+  messageDesc(file_crs_state_v1_types, 16);
 
 /**
  * ProofStatus is the exploration state of one node of the proof index.
@@ -1494,323 +1289,6 @@ export const IndexKindSchema: GenEnum<IndexKind> = /*@__PURE__*/
   enumDesc(file_crs_state_v1_types, 4);
 
 /**
- * StepActor is who took a step (reference strings `router`, `main_agent`, `system`).
- *
- * @generated from enum crs.state.v1.StepActor
- */
-export enum StepActor {
-  /**
-   * Invalid in a step record; as a filter it means "any actor".
-   *
-   * @generated from enum value: STEP_ACTOR_UNSPECIFIED = 0;
-   */
-  UNSPECIFIED = 0,
-
-  /**
-   * The routing model.
-   *
-   * @generated from enum value: STEP_ACTOR_ROUTER = 1;
-   */
-  ROUTER = 1,
-
-  /**
-   * The main agent.
-   *
-   * @generated from enum value: STEP_ACTOR_MAIN_AGENT = 2;
-   */
-  MAIN_AGENT = 2,
-
-  /**
-   * The system itself (for example a circuit breaker).
-   *
-   * @generated from enum value: STEP_ACTOR_SYSTEM = 3;
-   */
-  SYSTEM = 3,
-}
-
-/**
- * Describes the enum crs.state.v1.StepActor.
- */
-export const StepActorSchema: GenEnum<StepActor> = /*@__PURE__*/
-  enumDesc(file_crs_state_v1_types, 5);
-
-/**
- * StepDecision is what a step decided.
- *
- * @generated from enum crs.state.v1.StepDecision
- */
-export enum StepDecision {
-  /**
-   * Invalid in a step record.
-   *
-   * @generated from enum value: STEP_DECISION_UNSPECIFIED = 0;
-   */
-  UNSPECIFIED = 0,
-
-  /**
-   * A tool was selected (reference string `select_tool`).
-   *
-   * @generated from enum value: STEP_DECISION_SELECT_TOOL = 1;
-   */
-  SELECT_TOOL = 1,
-
-  /**
-   * A tool was executed (reference string `execute_tool`); counted per tool.
-   *
-   * @generated from enum value: STEP_DECISION_EXECUTE_TOOL = 2;
-   */
-  EXECUTE_TOOL = 2,
-
-  /**
-   * An answer was synthesized (reference string `synthesize`).
-   *
-   * @generated from enum value: STEP_DECISION_SYNTHESIZE = 3;
-   */
-  SYNTHESIZE = 3,
-
-  /**
-   * A circuit breaker fired (reference string `circuit_breaker`).
-   *
-   * @generated from enum value: STEP_DECISION_CIRCUIT_BREAKER = 4;
-   */
-  CIRCUIT_BREAKER = 4,
-
-  /**
-   * The previous action is retried (reference string `retry`).
-   *
-   * @generated from enum value: STEP_DECISION_RETRY = 5;
-   */
-  RETRY = 5,
-
-  /**
-   * The task is complete (reference string `complete`).
-   *
-   * @generated from enum value: STEP_DECISION_COMPLETE = 6;
-   */
-  COMPLETE = 6,
-
-  /**
-   * The step ended in an error (reference string `error`).
-   *
-   * @generated from enum value: STEP_DECISION_ERROR = 7;
-   */
-  ERROR = 7,
-}
-
-/**
- * Describes the enum crs.state.v1.StepDecision.
- */
-export const StepDecisionSchema: GenEnum<StepDecision> = /*@__PURE__*/
-  enumDesc(file_crs_state_v1_types, 6);
-
-/**
- * StepOutcome is how a step ended.
- *
- * @generated from enum crs.state.v1.StepOutcome
- */
-export enum StepOutcome {
-  /**
-   * Invalid in a step record; as a filter it means "any outcome".
-   *
-   * @generated from enum value: STEP_OUTCOME_UNSPECIFIED = 0;
-   */
-  UNSPECIFIED = 0,
-
-  /**
-   * The step succeeded (reference string `success`).
-   *
-   * @generated from enum value: STEP_OUTCOME_SUCCESS = 1;
-   */
-  SUCCESS = 1,
-
-  /**
-   * The step failed; an error category is then required (reference string `failure`).
-   *
-   * @generated from enum value: STEP_OUTCOME_FAILURE = 2;
-   */
-  FAILURE = 2,
-
-  /**
-   * The step was skipped (reference string `skipped`).
-   *
-   * @generated from enum value: STEP_OUTCOME_SKIPPED = 3;
-   */
-  SKIPPED = 3,
-
-  /**
-   * The step was forced by the system (reference string `forced`).
-   *
-   * @generated from enum value: STEP_OUTCOME_FORCED = 4;
-   */
-  FORCED = 4,
-}
-
-/**
- * Describes the enum crs.state.v1.StepOutcome.
- */
-export const StepOutcomeSchema: GenEnum<StepOutcome> = /*@__PURE__*/
-  enumDesc(file_crs_state_v1_types, 7);
-
-/**
- * ErrorCategory classifies the error of a failed step.
- *
- * @generated from enum crs.state.v1.ErrorCategory
- */
-export enum ErrorCategory {
-  /**
-   * No error (reference string `none`).
-   *
-   * @generated from enum value: ERROR_CATEGORY_UNSPECIFIED = 0;
-   */
-  UNSPECIFIED = 0,
-
-  /**
-   * The tool does not exist.
-   *
-   * @generated from enum value: ERROR_CATEGORY_TOOL_NOT_FOUND = 1;
-   */
-  TOOL_NOT_FOUND = 1,
-
-  /**
-   * The tool parameters were invalid.
-   *
-   * @generated from enum value: ERROR_CATEGORY_INVALID_PARAMS = 2;
-   */
-  INVALID_PARAMS = 2,
-
-  /**
-   * The tool timed out; retryable.
-   *
-   * @generated from enum value: ERROR_CATEGORY_TIMEOUT = 3;
-   */
-  TIMEOUT = 3,
-
-  /**
-   * The tool was rate limited; retryable.
-   *
-   * @generated from enum value: ERROR_CATEGORY_RATE_LIMITED = 4;
-   */
-  RATE_LIMITED = 4,
-
-  /**
-   * The tool was denied permission.
-   *
-   * @generated from enum value: ERROR_CATEGORY_PERMISSION = 5;
-   */
-  PERMISSION = 5,
-
-  /**
-   * A network error; retryable.
-   *
-   * @generated from enum value: ERROR_CATEGORY_NETWORK = 6;
-   */
-  NETWORK = 6,
-
-  /**
-   * An internal error of the tool or agent.
-   *
-   * @generated from enum value: ERROR_CATEGORY_INTERNAL = 7;
-   */
-  INTERNAL = 7,
-
-  /**
-   * A safety rule stopped the step.
-   *
-   * @generated from enum value: ERROR_CATEGORY_SAFETY = 8;
-   */
-  SAFETY = 8,
-}
-
-/**
- * Describes the enum crs.state.v1.ErrorCategory.
- */
-export const ErrorCategorySchema: GenEnum<ErrorCategory> = /*@__PURE__*/
-  enumDesc(file_crs_state_v1_types, 8);
-
-/**
- * FailureType classifies the failure a clause was learned from.
- *
- * @generated from enum crs.state.v1.FailureType
- */
-export enum FailureType {
-  /**
-   * No failure type.
-   *
-   * @generated from enum value: FAILURE_TYPE_UNSPECIFIED = 0;
-   */
-  UNSPECIFIED = 0,
-
-  /**
-   * A tool returned an error (reference string `tool_error`).
-   *
-   * @generated from enum value: FAILURE_TYPE_TOOL_ERROR = 1;
-   */
-  TOOL_ERROR = 1,
-
-  /**
-   * A decision cycle was detected (reference string `cycle_detected`).
-   *
-   * @generated from enum value: FAILURE_TYPE_CYCLE_DETECTED = 2;
-   */
-  CYCLE_DETECTED = 2,
-
-  /**
-   * A circuit breaker fired (reference string `circuit_breaker`).
-   *
-   * @generated from enum value: FAILURE_TYPE_CIRCUIT_BREAKER = 3;
-   */
-  CIRCUIT_BREAKER = 3,
-
-  /**
-   * A step timed out (reference string `timeout`).
-   *
-   * @generated from enum value: FAILURE_TYPE_TIMEOUT = 4;
-   */
-  TIMEOUT = 4,
-
-  /**
-   * A tool produced unusable output (reference string `invalid_output`).
-   *
-   * @generated from enum value: FAILURE_TYPE_INVALID_OUTPUT = 5;
-   */
-  INVALID_OUTPUT = 5,
-
-  /**
-   * A safety rule fired (reference string `safety`).
-   *
-   * @generated from enum value: FAILURE_TYPE_SAFETY = 6;
-   */
-  SAFETY = 6,
-
-  /**
-   * The agent repeated itself semantically (reference string `semantic_repetition`).
-   *
-   * @generated from enum value: FAILURE_TYPE_SEMANTIC_REPETITION = 7;
-   */
-  SEMANTIC_REPETITION = 7,
-
-  /**
-   * A batch was filtered out (reference string `batch_filtered`).
-   *
-   * @generated from enum value: FAILURE_TYPE_BATCH_FILTERED = 8;
-   */
-  BATCH_FILTERED = 8,
-
-  /**
-   * A resolution was demoted (reference string `resolution_demotion`).
-   *
-   * @generated from enum value: FAILURE_TYPE_RESOLUTION_DEMOTION = 9;
-   */
-  RESOLUTION_DEMOTION = 9,
-}
-
-/**
- * Describes the enum crs.state.v1.FailureType.
- */
-export const FailureTypeSchema: GenEnum<FailureType> = /*@__PURE__*/
-  enumDesc(file_crs_state_v1_types, 9);
-
-/**
  * ClauseScope is how widely a learned clause applies.
  *
  * @generated from enum crs.state.v1.ClauseScope
@@ -1849,5 +1327,5 @@ export enum ClauseScope {
  * Describes the enum crs.state.v1.ClauseScope.
  */
 export const ClauseScopeSchema: GenEnum<ClauseScope> = /*@__PURE__*/
-  enumDesc(file_crs_state_v1_types, 10);
+  enumDesc(file_crs_state_v1_types, 5);
 

@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { ResponseHeader } from "./common_pb.js";
+import { file_crs_state_v1_common } from "./common_pb.js";
 import type { Change, ChangeKind } from "./delta_pb.js";
 import { file_crs_state_v1_delta } from "./delta_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/watch.proto.
  */
 export const file_crs_state_v1_watch: GenFile = /*@__PURE__*/
-  fileDesc("ChhjcnMvc3RhdGUvdjEvd2F0Y2gucHJvdG8SDGNycy5zdGF0ZS52MSLFAQoMV2F0Y2hSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSHQoQc3RhcnRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEicKBWtpbmRzGAMgAygOMhguY3JzLnN0YXRlLnYxLkNoYW5nZUtpbmQSEAoIbm9kZV9pZHMYBCADKAkSFAoMc3VtbWFyeV9vbmx5GAUgASgIEhwKFHByb2dyZXNzX2ludGVydmFsX21zGAYgASgNQhMKEV9zdGFydF9nZW5lcmF0aW9uIlsKDVdhdGNoUmVzcG9uc2USEgoKZ2VuZXJhdGlvbhgBIAEoBBIPCgdjcmVhdGVkGAIgASgIEiUKB2NoYW5nZXMYAyADKAsyFC5jcnMuc3RhdGUudjEuQ2hhbmdlMlIKDFdhdGNoU2VydmljZRJCCgVXYXRjaBIaLmNycy5zdGF0ZS52MS5XYXRjaFJlcXVlc3QaGy5jcnMuc3RhdGUudjEuV2F0Y2hSZXNwb25zZTABYgZwcm90bzM", [file_crs_state_v1_delta]);
+  fileDesc("ChhjcnMvc3RhdGUvdjEvd2F0Y2gucHJvdG8SDGNycy5zdGF0ZS52MSLjAQoMV2F0Y2hSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSHQoQc3RhcnRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEicKBWtpbmRzGAMgAygOMhguY3JzLnN0YXRlLnYxLkNoYW5nZUtpbmQSEAoIbm9kZV9pZHMYBCADKAkSFAoMc3VtbWFyeV9vbmx5GAUgASgIEhwKFHByb2dyZXNzX2ludGVydmFsX21zGAYgASgNEhwKFGV4cGVjdGVkX3Byb2plY3RfdWlkGAcgASgJQhMKEV9zdGFydF9nZW5lcmF0aW9uInUKDVdhdGNoUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEg8KB2NyZWF0ZWQYAiABKAgSJQoHY2hhbmdlcxgDIAMoCzIULmNycy5zdGF0ZS52MS5DaGFuZ2UyUgoMV2F0Y2hTZXJ2aWNlEkIKBVdhdGNoEhouY3JzLnN0YXRlLnYxLldhdGNoUmVxdWVzdBobLmNycy5zdGF0ZS52MS5XYXRjaFJlc3BvbnNlMAFiBnByb3RvMw", [file_crs_state_v1_common, file_crs_state_v1_delta]);
 
 /**
  * WatchRequest opens a watch on one project.
@@ -61,6 +63,14 @@ export type WatchRequest = Message<"crs.state.v1.WatchRequest"> & {
    * @generated from field: uint32 progress_interval_ms = 6;
    */
   progressIntervalMs: number;
+
+  /**
+   * When set, the watch fails with PROJECT_UID_MISMATCH unless the project has this uid, so a
+   * start generation of a deleted project never resumes on its successor.
+   *
+   * @generated from field: string expected_project_uid = 7;
+   */
+  expectedProjectUid: string;
 };
 
 /**
@@ -77,11 +87,11 @@ export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
  */
 export type WatchResponse = Message<"crs.state.v1.WatchResponse"> & {
   /**
-   * The project's generation when the message was sent.
+   * The project, its uid and its generation when the message was sent.
    *
-   * @generated from field: uint64 generation = 1;
+   * @generated from field: crs.state.v1.ResponseHeader header = 1;
    */
-  generation: bigint;
+  header?: ResponseHeader | undefined;
 
   /**
    * True only on the first message, sent once the watch is registered.
@@ -107,6 +117,7 @@ export const WatchResponseSchema: GenMessage<WatchResponse> = /*@__PURE__*/
 
 /**
  * WatchService streams a project's changes as they are committed, like etcd Watch.
+ * Not served yet: Watch answers UNIMPLEMENTED, and health does not report it SERVING.
  *
  * Errors: INVALID_ARGUMENT, NOT_FOUND, OUT_OF_RANGE (start generation compacted or in the future),
  * RESOURCE_EXHAUSTED (slow consumer), UNAVAILABLE (shutdown ends streams with SHUTTING_DOWN),

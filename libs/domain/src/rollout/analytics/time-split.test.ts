@@ -1,0 +1,68 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { analyzeRollout } from "./analyze.js";
+import { collectRollout } from "../decode/collect.js";
+import type { TaskAnalytics } from "./types.js";
+import { callLine, completeLine, messageLine, metaLine, outputLine, startLine, unifiedOutput } from "../testing/lines.js";
+
+function onlyTask(lines: string[]): TaskAnalytics {
+  const d = collectRollout([metaLine("r1"), ...lines]);
+  const a = analyzeRollout({ meta: d.meta, records: d.records, fresh: false });
+  assert.equal(a.tasks.length, 1, "one task");
+  return a.tasks[0]!;
+}
+
+// The output line of `outputLine` with its timestamp removed.
+function untimed(line: string): string {
+  const { timestamp: _, ...rest } = JSON.parse(line) as Record<string, unknown>;
+  return JSON.stringify(rest);
+}
+
+const split = (t: TaskAnalytics) => ({ tool: t.toolMs, wait: t.waitMs, model: t.modelMs, idle: t.idleMs });
+
+test("an output without a timestamp closes its call instead of booking the rest of the task as tool time", () => {
+  const t = onlyTask([
+    startLine(0, "t"),
+    callLine(1, "c1", "exec_command", { cmd: "make" }),
+    untimed(outputLine(2, "c1", unifiedOutput(0))),
+    messageLine(5.23, "thinking"),
+    completeLine(6, "t"),
+  ]);
+  // The call is known to be out only until the output line: the last time seen before it is 1 s.
+  assert.deepEqual(split(t), { tool: 0, wait: 0, model: 6_000, idle: 0 }, "after the untimed output the time is the model's");
+  assert.deepEqual(t.critical, [{ category: "model", ms: 6_000 }], "no tool row");
+});
+
+test("an untimed output closes only its own call: a parallel call stays in flight", () => {
+  const t = onlyTask([
+    startLine(0, "t"),
+    callLine(1, "a", "exec_command", { cmd: "make" }),
+    callLine(1, "b", "exec_command", { cmd: "make test" }),
+    untimed(outputLine(2, "a", unifiedOutput(0))),
+    outputLine(4, "b", unifiedOutput(0)),
+    completeLine(5, "t"),
+  ]);
+  assert.deepEqual(split(t), { tool: 3_000, wait: 0, model: 2_000, idle: 0 }, "b's flight from 1 s to 4 s is tool time");
+});
+
+test("an output written before its call is not joined to it, and the call's time is the model's", () => {
+  const t = onlyTask([
+    startLine(0, "t"),
+    outputLine(1, "c1", unifiedOutput(0)),
+    callLine(2, "c1", "exec_command", { cmd: "make" }),
+    messageLine(4, "done"),
+    completeLine(5, "t"),
+  ]);
+  assert.deepEqual(t.classes, { missing_result: 1 }, "the call has no result");
+  assert.deepEqual(split(t), { tool: 0, wait: 0, model: 5_000, idle: 0 }, "no tool time for an unanswered call");
+});
+
+test("time after an unanswered call up to the task boundary is model time, then idle", () => {
+  const t = onlyTask([
+    startLine(0, "t"),
+    callLine(1, "c1", "exec_command", { cmd: "make" }),
+    completeLine(401, "t"),
+  ]);
+  assert.deepEqual(t.classes, { missing_result: 1 }, "the call has no result");
+  assert.deepEqual(split(t), { tool: 0, wait: 0, model: 301_000, idle: 100_000 }, "the gap to the boundary is model time up to the stall threshold");
+});

@@ -1,0 +1,3 @@
+// The `rollouts` command line, callable in-process for tests.
+export { runCli, buildProgram } from "./program.js";
+export { processIo, type CliIo } from "./io.js";
