@@ -6,3 +6,6 @@ export const DEFAULTS = {
 
 /** crs-state's own environment variables, beyond the runtime's common ones (none yet). */
 export const CRS_STATE_ENV = {};
+
+export { STORE_DEFAULTS } from "./store-options.js";
+export type { StoreOptions } from "./store-options.js";
