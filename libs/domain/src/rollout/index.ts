@@ -25,7 +25,7 @@ export {
   type ToolClass,
   type Confidence,
 } from "./vocabulary.js";
-export { decodeLine } from "./decode/decode-line.js";
+export { decodeLine, decodeOversizedLine } from "./decode/decode-line.js";
 export { collectRollout, RolloutCollector, type DecodedRollout } from "./decode/collect.js";
 export { EMPTY_META, providerVersion } from "./decode/meta.js";
 export type {
@@ -55,7 +55,7 @@ export { criticalPath, type Contributor, type TaskSplit } from "./critical-path.
 export type { Behavior, SigRow, ChurnRow } from "./detectors/behavior.js";
 export { sessionHealth, type SessionHealth } from "./health/session.js";
 export { partialOfRollout, type PartialInput } from "./corpus/partial.js";
-export { emptyPartial, unreadablePartial } from "./corpus/empty.js";
+export { emptyPartial, unreadablePartial, outOfScopePartial } from "./corpus/empty.js";
 export { mergePartials, mergeAll } from "./corpus/merge.js";
 export { percentiles, type Percentiles } from "./corpus/percentiles.js";
 export {

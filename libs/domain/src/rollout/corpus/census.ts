@@ -33,6 +33,7 @@ export function errorsOf(rollout: DecodedRollout): ErrorsPartial {
     abortClasses: tallyKeys(aborts),
     statusClasses: tallyKeys(statuses),
     turnErrorClasses: tallyKeys(turnErrors),
+    oversizedLines: rollout.oversized,
   };
 }
 

@@ -18,6 +18,7 @@ export function emptyPartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial
   return {
     version: PARTIAL_VERSION,
     unreadable: 0,
+    outOfScope: 0,
     lifecycle: { scanned: 0, totals: emptyCounts(), byProviderVersion: {} },
     analytics: {
       sessions: 0, tasks: 0, completed: 0, toolCalls: 0, durations: [], ttfts: [], outcomes: {}, classes: {},
@@ -28,10 +29,18 @@ export function emptyPartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial
       scannedFiles: 0, sessionsWithTurns: 0, turns: 0, toolCalls: 0, aborted: 0, superseded: 0, unterminated: 0,
       zeroTool: emptyZeroTool(), occupancies: [], refusalLoops: [], inflation: [],
     },
-    errors: { tornTails: 0, payloadTypes: {}, unknownPayloadTypes: {}, abortClasses: {}, statusClasses: {}, turnErrorClasses: {} },
+    errors: { tornTails: 0, payloadTypes: {}, unknownPayloadTypes: {}, abortClasses: {}, statusClasses: {}, turnErrorClasses: {}, oversizedLines: 0 },
     postTool: { spans: 0, attribution: {}, byBand: {}, byBucket: {} },
     usage: emptyUsage(),
   };
+}
+
+/** A partial for one rollout that was read but is outside the scan's cwd scope. */
+export function outOfScopePartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial {
+  const p = emptyPartial(outlierKeep);
+  p.outOfScope = 1;
+  p.health.scannedFiles = 1;
+  return p;
 }
 
 /** A partial for one rollout that could not be read at all. */

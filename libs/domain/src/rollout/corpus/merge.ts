@@ -86,6 +86,7 @@ export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial
   return {
     version: PARTIAL_VERSION,
     unreadable: a.unreadable + b.unreadable,
+    outOfScope: a.outOfScope + b.outOfScope,
     lifecycle: {
       scanned: a.lifecycle.scanned + b.lifecycle.scanned,
       totals: addNumbers(a.lifecycle.totals, b.lifecycle.totals),
@@ -101,6 +102,7 @@ export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial
       statusClasses: sumCounts(a.errors.statusClasses, b.errors.statusClasses) as Record<string, number>,
       // Partials written before error classes were counted carry none.
       turnErrorClasses: sumCounts(a.errors.turnErrorClasses ?? {}, b.errors.turnErrorClasses ?? {}) as Record<string, number>,
+      oversizedLines: a.errors.oversizedLines + b.errors.oversizedLines,
     },
     postTool: {
       spans: a.postTool.spans + b.postTool.spans,
@@ -112,10 +114,26 @@ export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial
   };
 }
 
-/** Merges any number of partials (empty input gives the empty partial). */
+/**
+ * Merges any number of partials (empty input gives the empty partial). They are merged in
+ * pairs, level by level, so each sample is copied O(log n) times instead of once per partial.
+ */
 export function mergeAll(partials: Iterable<CorpusPartial>, outlierKeep?: number): CorpusPartial {
-  // Starting from the first partial (not an empty one) keeps its own outlier cut.
-  let acc: CorpusPartial | null = outlierKeep === undefined ? null : emptyPartial(outlierKeep);
-  for (const p of partials) acc = acc === null ? (checkVersion(p, "partials"), p) : mergePartials(acc, p);
-  return acc ?? emptyPartial();
+  // Without an explicit cut, the first partial's own cut stands (merging keeps the smaller).
+  let level: CorpusPartial[] = outlierKeep === undefined ? [] : [emptyPartial(outlierKeep)];
+  for (const p of partials) {
+    checkVersion(p, "partials");
+    level.push(p);
+  }
+  if (level.length === 0) return emptyPartial();
+  while (level.length > 1) {
+    const next: CorpusPartial[] = [];
+    for (let i = 0; i < level.length; i += 2) {
+      const a = level[i];
+      const b = level[i + 1];
+      if (a !== undefined) next.push(b === undefined ? a : mergePartials(a, b));
+    }
+    level = next;
+  }
+  return level[0] ?? emptyPartial();
 }

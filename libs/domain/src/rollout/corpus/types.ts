@@ -4,7 +4,7 @@ import type { Outcome, ToolClass } from "../vocabulary.js";
 import type { UsagePartial } from "../usage/types.js";
 
 /** Version stamp of the partial format, checked before merging. */
-export const PARTIAL_VERSION = 1;
+export const PARTIAL_VERSION = 2;
 
 /** Lifecycle counters for one row (all rollouts, or one provider/version). */
 export interface LifecycleCounts {
@@ -127,6 +127,8 @@ export interface ErrorsPartial {
   statusClasses: Record<string, number>;
   /** Error events by class, whether or not they ended a turn. */
   turnErrorClasses: Record<string, number>;
+  /** Lines longer than the reader holds, decoded from their leading text only. */
+  oversizedLines: number;
 }
 
 /** Post-tool span half of a partial. */
@@ -143,6 +145,8 @@ export interface PostToolPartial {
 export interface CorpusPartial {
   version: typeof PARTIAL_VERSION;
   unreadable: number;
+  /** Files read but left out because their recorded cwd is outside the scan's scope. */
+  outOfScope: number;
   lifecycle: { scanned: number; totals: LifecycleCounts; byProviderVersion: Record<string, LifecycleCounts> };
   analytics: AnalyticsPartial;
   health: HealthPartial;
