@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { AnalyticsError } from "../errors.js";
 import { generateCommand } from "./commands/generate.js";
+import { scanCommand } from "./commands/scan.js";
 import type { CliIo } from "./io.js";
 
 /** The `rollouts` command line. */
@@ -9,6 +10,7 @@ export function buildProgram(io: CliIo): Command {
     .description("Scan OpenAI Codex CLI rollouts into lifecycle, analytics, health, usage and retention reports")
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+  scanCommand(program, io);
   generateCommand(program, io);
   return program;
 }
