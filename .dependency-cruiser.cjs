@@ -2,18 +2,18 @@
 // runtime -> contracts; the domain depends on nothing of ours and does no I/O. Rules match resolved
 // paths, so relative, package-name, dynamic and require() imports are all held to them.
 
+const { existsSync, readdirSync, readFileSync } = require("node:fs");
+
 // Tests, benchmarks and test support may use Node and fixtures freely.
 const TEST_CODE = "(\\.test\\.ts|\\.bench\\.ts|/test-support\\.ts)$|/testing/";
 
-// Public entry points of each package (the `exports` maps of their package.json files).
-const ENTRY_POINTS = [
-  "^libs/contracts/src/index\\.ts$",
-  "^libs/contracts/src/gen/",
-  "^libs/domain/src/(state|rollout)/index\\.ts$",
-  "^libs/runtime/src/index\\.ts$",
-  "^libs/runtime/src/testing/index\\.ts$",
-  "^services/[^/]+/src/index\\.ts$",
-].join("|");
+// Public entry points of each package: the files its package.json `exports` map names (a `*` in a
+// subpath stands for any file below that folder).
+const ENTRY_POINTS = ["libs", "services"]
+  .flatMap((group) => (existsSync(group) ? readdirSync(group) : []).map((name) => `${group}/${name}`))
+  .filter((dir) => existsSync(`${dir}/package.json`))
+  .flatMap((dir) => Object.values(JSON.parse(readFileSync(`${dir}/package.json`, "utf8")).exports ?? {}).map((target) => `${dir}/${target}`))
+  .map((path) => `^${path.replace(/^(.*?)\/\.\//, "$1/").split("*")[0].replace(/[.]/g, "[.]")}${path.includes("*") ? "" : "$"}`);
 
 /** @type {import("dependency-cruiser").IConfiguration} */
 module.exports = {
@@ -37,7 +37,7 @@ module.exports = {
       comment: "Packages are used through their declared entry points, never by reaching into another package's src/.",
       severity: "error",
       from: { path: "^(libs/[^/]+|services/[^/]+|test)/" },
-      to: { path: "^(libs|services)/[^/]+/src/|^@crs/[^/]+/src/", pathNot: `^$1/|${ENTRY_POINTS}` },
+      to: { path: "^(libs|services)/[^/]+/src/|^@crs/[^/]+/src/", pathNot: ["^$1/", ...ENTRY_POINTS].join("|") },
     },
     {
       name: "services-use-libs-only",
