@@ -27,9 +27,12 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   INVALID_CONFIG: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
   INVALID_DELTA: { code: status.INVALID_ARGUMENT, reason: ErrorReason.DELTA_VALIDATION },
   IMPORT_INVALID: { code: status.INVALID_ARGUMENT, reason: ErrorReason.IMPORT_INVALID },
+  // A document or event written in a format version this server does not read.
+  UNSUPPORTED_FORMAT: { code: status.INVALID_ARGUMENT, reason: ErrorReason.UNSUPPORTED_FORMAT },
   HARD_SIGNAL_VIOLATION: { code: status.FAILED_PRECONDITION, reason: ErrorReason.HARD_SOFT_BOUNDARY },
   DEPENDENCY_CYCLE: { code: status.FAILED_PRECONDITION, reason: ErrorReason.DEPENDENCY_CYCLE },
   GENERATION_MISMATCH: { code: status.ABORTED, reason: ErrorReason.GENERATION_MISMATCH },
+  ENTRY_MODIFIED: { code: status.ABORTED, reason: ErrorReason.ENTRY_MODIFIED },
   SNAPSHOT_STALE: { code: status.ABORTED, reason: ErrorReason.SNAPSHOT_STALE },
   DELTA_CONFLICT: { code: status.ABORTED, reason: ErrorReason.DELTA_CONFLICT },
   // The engine keeps a bounded ring of snapshots: a generation outside it is no longer retained.
