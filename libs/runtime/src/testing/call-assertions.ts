@@ -24,3 +24,11 @@ export async function eventually(condition: () => boolean | Promise<boolean>, ms
     await sleep(intervalMs);
   }
 }
+
+/** How many calls the server's metrics counted with gRPC code `code` (its name, as Prometheus labels it). */
+export async function handledCount(server: { metrics: { registry: { metrics(): Promise<string> } } }, code: string): Promise<number> {
+  const text = await server.metrics.registry.metrics();
+  let total = 0;
+  for (const match of text.matchAll(new RegExp(`^grpc_server_handled_total\\{[^}]*grpc_code="${code}"[^}]*\\} (\\d+)$`, "gm"))) total += Number(match[1]);
+  return total;
+}
