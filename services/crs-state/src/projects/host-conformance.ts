@@ -24,16 +24,10 @@ export interface HostFixture {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** Encodes a test answer: the header's generation and the result. */
 export function answerOf<R>(result: R, header: ProjectHeader): Uint8Array {
   return encoder.encode(JSON.stringify({ generation: header.generation, result: result ?? null }));
-}
-
-/** Decodes {@link answerOf}. */
-export function decodeAnswer(bytes: Uint8Array): { generation: number; result: unknown } {
-  return JSON.parse(decoder.decode(bytes)) as { generation: number; result: unknown };
 }
 
 /** A mutation body recording one similarity distance. */
