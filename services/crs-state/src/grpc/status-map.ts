@@ -16,6 +16,12 @@ export const STATUS_OF: Record<CrsStateErrorCode, status> = {
   SNAPSHOT_CORRUPTED: status.DATA_LOSS,
   REPAIR_FAILED: status.INTERNAL,
   STORE_UNAVAILABLE: status.UNAVAILABLE,
+  GENERATION_IN_FUTURE: status.OUT_OF_RANGE,
+  INVALID_PAGE_TOKEN: status.INVALID_ARGUMENT,
+  DELTA_REQUIRED: status.INVALID_ARGUMENT,
+  STEP_NOT_FOUND: status.NOT_FOUND,
+  SIMILARITY_NOT_FOUND: status.NOT_FOUND,
+  CHANGE_NOT_FOUND: status.NOT_FOUND,
 };
 
 /** Turns a CrsStateError into the RpcError clients see; other errors are left to the runtime. */
