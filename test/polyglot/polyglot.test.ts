@@ -52,7 +52,7 @@ test("buf curl lists every service through reflection and calls health and one m
   assert.equal(JSON.parse(failed.stderr).code, "invalid_argument", "INVALID_ARGUMENT for a missing clock");
 });
 
-test("a Python client generated from proto/ calls both services and reads the ErrorInfo reason", async (t) => {
+test("a Python client generated from proto/ calls both services and reads the ErrorInfo reason as a value of its ErrorReason enum", async (t) => {
   const missing = await pythonToolchainMissing();
   if (missing !== undefined) {
     // CI installs the toolchain (.ci/run), so there a missing one is a failure, not a skip.
@@ -82,8 +82,8 @@ test("a Python client generated from proto/ calls both services and reads the Er
     assert.equal(seen.crs_state_api_version, "crs.state.v1", "GetStatus from Python");
     assert.deepEqual(seen.retention, { fresh: "RETENTION_CLASS_ACTIVE", old: "RETENTION_CLASS_EXPIRED", pinned: "RETENTION_CLASS_WARM_EVIDENCE" }, "PlanRetention from Python");
     assert.equal(seen.retention_reclaimed_bytes, 20, "only the unprotected old session is reclaimed");
-    assert.deepEqual(seen.crs_state_error, { code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", domain: "crs.state.v1", metadata: { field: "project_id" } }, "ErrorInfo read in Python");
-    assert.deepEqual(seen.rollout_analytics_error, { code: "INVALID_ARGUMENT", reason: "CLOCK_REQUIRED", domain: "crs.analytics.v1", metadata: { field: "now_unix_ms" } }, "CLOCK_REQUIRED reason read in Python");
+    assert.deepEqual(seen.crs_state_error, { code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", reason_value: "ERROR_REASON_INVALID_ARGUMENT", domain: "crs.state.v1", metadata: { field: "project_id" } }, "ErrorInfo read in Python as a crs.state.v1.ErrorReason value");
+    assert.deepEqual(seen.rollout_analytics_error, { code: "INVALID_ARGUMENT", reason: "CLOCK_REQUIRED", reason_value: "ERROR_REASON_CLOCK_REQUIRED", domain: "crs.analytics.v1", metadata: { field: "now_unix_ms" } }, "CLOCK_REQUIRED read in Python as a crs.analytics.v1.ErrorReason value");
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

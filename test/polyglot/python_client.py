@@ -1,5 +1,5 @@
 """A client in a second language: calls each service's health check and one method, and reads
-the google.rpc.ErrorInfo reason of a failed call. Prints one JSON document with what it saw.
+the google.rpc.ErrorInfo reason of a failed call as a value of the service's ErrorReason enum. Prints one JSON document with what it saw.
 
 Usage: python_client.py GENERATED_DIR CRS_STATE_ADDRESS ROLLOUT_ANALYTICS_ADDRESS
 """
@@ -9,7 +9,9 @@ import sys
 sys.path.insert(0, sys.argv[1])
 
 import grpc  # noqa: E402
+from crs.analytics.v1 import errors_pb2 as analytics_errors_pb2  # noqa: E402
 from crs.analytics.v1 import retention_pb2, retention_pb2_grpc  # noqa: E402
+from crs.state.v1 import errors_pb2 as state_errors_pb2  # noqa: E402
 from crs.state.v1 import maintenance_pb2, maintenance_pb2_grpc  # noqa: E402
 from google.rpc import error_details_pb2, status_pb2  # noqa: E402
 
@@ -25,14 +27,21 @@ def health(channel, service=""):
     return SERVING_STATUS[reply[1]] if len(reply) >= 2 and reply[0] == 0x08 else "UNKNOWN"
 
 
-def error_info(error):
+def reason_value(reasons, reason):
+    # A reason is the name of an ErrorReason value without its prefix; None when the enum lacks it.
+    name = "ERROR_REASON_" + reason
+    return name if name in reasons.keys() else None
+
+
+def error_info(error, reasons):
     for key, value in error.trailing_metadata() or ():
         if key == "grpc-status-details-bin":
             status = status_pb2.Status.FromString(value)
             for detail in status.details:
                 info = error_details_pb2.ErrorInfo()
                 if detail.Unpack(info):
-                    return {"code": error.code().name, "reason": info.reason, "domain": info.domain, "metadata": dict(info.metadata)}
+                    return {"code": error.code().name, "reason": info.reason, "reason_value": reason_value(reasons, info.reason),
+                            "domain": info.domain, "metadata": dict(info.metadata)}
     return {"code": error.code().name}
 
 
@@ -46,7 +55,7 @@ def main():
         try:
             maintenance.GetProjectStatus(maintenance_pb2.GetProjectStatusRequest(project_id="no/such"), timeout=5)
         except grpc.RpcError as error:
-            out["crs_state_error"] = error_info(error)
+            out["crs_state_error"] = error_info(error, state_errors_pb2.ErrorReason)
     with grpc.insecure_channel(sys.argv[3]) as analytics:
         out["rollout_analytics_health"] = health(analytics)
         retention = retention_pb2_grpc.RetentionServiceStub(analytics)
@@ -71,7 +80,7 @@ def main():
         try:
             retention.PlanRetention(retention_pb2.PlanRetentionRequest(project_id="py"), timeout=5)
         except grpc.RpcError as error:
-            out["rollout_analytics_error"] = error_info(error)
+            out["rollout_analytics_error"] = error_info(error, analytics_errors_pb2.ErrorReason)
     print(json.dumps(out, sort_keys=True))
 
 

@@ -28,7 +28,7 @@ export type ErrorMetadata = Readonly<Record<string, string>>;
  * Handlers throw it directly for protocol-level failures; services map their own named errors to it.
  */
 export class RpcError extends Error {
-  override readonly name = "RpcError";
+  override readonly name: string = "RpcError";
   constructor(
     readonly code: status,
     readonly reason: string,
@@ -40,12 +40,48 @@ export class RpcError extends Error {
   }
 }
 
-/** INVALID_ARGUMENT naming the offending request field. */
-export function invalidArgument(field: string, message: string, reason = "INVALID_ARGUMENT"): RpcError {
-  return new RpcError(status.INVALID_ARGUMENT, reason, `${field}: ${message}`, { field });
+/**
+ * The reasons the runtime itself fails calls with. Each service maps every one of them to a value
+ * of its own `ErrorReason` enum (see `reasonCatalog`), so clients only ever see that enum's names.
+ */
+export type RuntimeReason =
+  | "INVALID_ARGUMENT"
+  | "LIMIT_EXCEEDED"
+  | "UNAUTHENTICATED"
+  | "SHUTTING_DOWN"
+  | "CANCELLED"
+  | "DEADLINE_EXCEEDED"
+  | "INTERNAL";
+
+/** Every runtime reason, for exhaustive checks of a service's mapping. */
+export const RUNTIME_REASONS: readonly RuntimeReason[] = [
+  "INVALID_ARGUMENT",
+  "LIMIT_EXCEEDED",
+  "UNAUTHENTICATED",
+  "SHUTTING_DOWN",
+  "CANCELLED",
+  "DEADLINE_EXCEEDED",
+  "INTERNAL",
+];
+
+/**
+ * A call failure raised by the runtime (or its validation helpers) rather than by a service; its
+ * wire reason is the serving service's enum value for `runtimeReason`.
+ */
+export class RuntimeRpcError extends RpcError {
+  override readonly name: string = "RuntimeRpcError";
+  constructor(
+    code: status,
+    readonly runtimeReason: RuntimeReason,
+    message: string,
+    metadata: ErrorMetadata = {},
+    options?: { cause?: unknown },
+  ) {
+    super(code, runtimeReason, message, metadata, options);
+  }
 }
 
-/** UNIMPLEMENTED for a method whose contract exists but whose behaviour is not served here. */
-export function unimplemented(method: string): RpcError {
-  return new RpcError(status.UNIMPLEMENTED, "UNIMPLEMENTED", `${method} is not implemented by this server`);
+/** INVALID_ARGUMENT naming the offending request field; LIMIT_EXCEEDED when it is over a limit. */
+export function invalidArgument(field: string, message: string, reason: "INVALID_ARGUMENT" | "LIMIT_EXCEEDED" = "INVALID_ARGUMENT"): RpcError {
+  return new RuntimeRpcError(status.INVALID_ARGUMENT, reason, `${field}: ${message}`, { field });
 }

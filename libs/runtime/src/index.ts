@@ -4,10 +4,11 @@ export type { CallContext, ServiceHandlers, UnaryHandler, ServerStreamHandler, C
 export { toGrpcServiceDefinition } from "./adapter/service-definition.js";
 export { readEnv, text, optionalText, integer, flag, oneOf, hostPort, url, type EnvSpec, type EnvVar, type EnvValues } from "./config/env.js";
 export { serverEnvSpec } from "./config/server-env.js";
-export { RpcError, RuntimeError, invalidArgument, unimplemented, type RuntimeErrorCode, type ErrorMetadata } from "./errors.js";
+export { RpcError, RuntimeError, RuntimeRpcError, RUNTIME_REASONS, invalidArgument, type RuntimeErrorCode, type RuntimeReason, type ErrorMetadata } from "./errors.js";
 export { createLogger, type Logger } from "./logging/logger.js";
 export { errorDetailOf, type ErrorDetail } from "./status/error-details.js";
 export type { ErrorMapper } from "./status/normalize.js";
+export { reasonCatalog, type ErrorReasons, type ReasonCatalog, type StatusMapping } from "./status/reasons.js";
 export { GrpcServer, type AddServiceOptions } from "./server/grpc-server.js";
 export type { ServerOptions } from "./server/server-options.js";
 export { startService, runService, type ServiceDefinition, type RunningService } from "./server/run-service.js";

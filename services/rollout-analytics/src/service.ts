@@ -1,13 +1,13 @@
 import type { ServiceDefinition } from "@crs/runtime";
 import { crsAnalyticsFiles } from "@crs/contracts";
-import { ANALYTICS_ENV, DEFAULTS, DOMAIN } from "./config/index.js";
-import { QUEUE_BACKED_SERVICE, registerServices } from "./grpc/index.js";
+import { ANALYTICS_ENV, DEFAULTS } from "./config/index.js";
+import { QUEUE_BACKED_SERVICE, reasons, registerServices } from "./grpc/index.js";
 import { RedisConnection } from "./queue/redis-connection.js";
 
 /** rollout-analytics as a runnable service: configuration, contracts, handlers and the queue. */
 export const rolloutAnalytics: ServiceDefinition<typeof ANALYTICS_ENV> = {
   name: "rollout-analytics",
-  domain: DOMAIN,
+  reasons,
   defaults: DEFAULTS,
   env: ANALYTICS_ENV,
   files: crsAnalyticsFiles,

@@ -10,7 +10,7 @@ import { createLogger } from "../logging/logger.js";
 import { GrpcServer } from "../server/grpc-server.js";
 import { RpcError } from "../errors.js";
 import { errorDetailOf } from "../status/error-details.js";
-import { startEchoServer } from "../testing/echo-server.js";
+import { echoReasons, startEchoServer } from "../testing/echo-server.js";
 import { eventually, rejection } from "../testing/call-assertions.js";
 
 type Echo = ServiceHandlers<typeof EchoService.method>;
@@ -21,7 +21,7 @@ const counted = async (server: { metrics: { registry: { metrics(): Promise<strin
   new RegExp(`grpc_server_handled_total\\{[^}]*grpc_code="${code}"\\} 1`).test(await server.metrics.registry.metrics());
 
 test("an error mapper that throws still answers the call with INTERNAL", async () => {
-  const server = new GrpcServer({ name: "echo", address: "127.0.0.1:0", domain: "crs.testing.v1", logger: createLogger("echo", "silent"), reflectionFiles: [] });
+  const server = new GrpcServer({ name: "echo", address: "127.0.0.1:0", reasons: echoReasons, logger: createLogger("echo", "silent"), reflectionFiles: [] });
   const mapError = (): RpcError | undefined => {
     throw new TypeError("a broken mapper");
   };
@@ -53,7 +53,7 @@ test("a server stream whose handler rejects with an AbortError at shutdown ends 
     await server.shutdown(5000);
     const error = await rejection(iterator.next());
     assert.equal(error.code, status.UNAVAILABLE, "the shutdown status, not CANCELLED");
-    assert.equal(errorDetailOf(error)?.reason, "SERVER_SHUTTING_DOWN", "shutdown reason");
+    assert.equal(errorDetailOf(error)?.reason, "SHUTTING_DOWN", "shutdown reason");
   } finally {
     client.close();
   }

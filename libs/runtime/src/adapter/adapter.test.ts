@@ -102,7 +102,7 @@ test("shutdown ends an open server stream with UNAVAILABLE and drains within the
     assert.ok(Date.now() - started < 2000, "shutdown returned within the drain bound");
     const error = await rejection((async () => { for (;;) if ((await iterator.next()).done) return; })());
     assert.equal(error.code, status.UNAVAILABLE, "the stream ends with UNAVAILABLE");
-    assert.equal(errorDetailOf(error)?.reason, "SERVER_SHUTTING_DOWN", "shutdown reason");
+    assert.equal(errorDetailOf(error)?.reason, "SHUTTING_DOWN", "shutdown reason");
   } finally {
     client.close();
   }

@@ -12,9 +12,10 @@ import { create, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import type { CallContext } from "./handler-types.js";
 import type { CallTracker } from "./call-tracker.js";
 import { methodPath, serverStreams } from "./service-definition.js";
-import { normalizeError, type ErrorMapper } from "../status/normalize.js";
+import { isAbort, normalizeError, type ErrorMapper } from "../status/normalize.js";
+import type { ReasonCatalog } from "../status/reasons.js";
 import { toServiceError } from "../status/error-details.js";
-import { RpcError } from "../errors.js";
+import { RpcError, RuntimeRpcError } from "../errors.js";
 
 /** Observes each call's start and end, for metrics and logs. */
 export type CallObserver = (method: DescMethod) => (outcome: { code: status; reason: string; error?: unknown }) => void;
@@ -23,6 +24,8 @@ export type CallObserver = (method: DescMethod) => (outcome: { code: status; rea
 export interface WrapOptions {
   /** The proto package reported as `ErrorInfo.domain`. */
   readonly domain: string;
+  /** The serving service's reasons, which the runtime's own failures are sent as. */
+  readonly reasons: ReasonCatalog;
   /** The service's mapping of its own errors. */
   readonly mapError?: ErrorMapper | undefined;
   /** Rejects a call before the handler runs (authentication); undefined lets it through. */
@@ -83,13 +86,8 @@ function cancelReason(call: AnyCall): RpcError {
   const deadline = call.getDeadline();
   const at = deadline instanceof Date ? deadline.getTime() : deadline;
   return Number.isFinite(at) && Date.now() >= at - DEADLINE_SLACK_MS
-    ? new RpcError(status.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED", "the call's deadline passed")
-    : new RpcError(status.CANCELLED, "CANCELLED", "call cancelled by the client");
-}
-
-// Abortable APIs (timers, events, fetch) reject with an AbortError whatever the signal's reason.
-function isAbortFallout(error: unknown): boolean {
-  return error instanceof Error && error.name === "AbortError";
+    ? new RuntimeRpcError(status.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED", "the call's deadline passed")
+    : new RuntimeRpcError(status.CANCELLED, "CANCELLED", "call cancelled by the client");
 }
 
 /** Adapts one typed handler to the grpc-js handler of its method kind. */
@@ -110,7 +108,7 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
     } catch (thrown) {
       // Once the call is aborted, what the handler throws because of it is that abort.
       const reason = controller.signal.reason;
-      const error = controller.signal.aborted && reason instanceof RpcError && isAbortFallout(thrown) ? reason : thrown;
+      const error = controller.signal.aborted && reason instanceof RpcError && isAbort(thrown) ? reason : thrown;
       const { detail, internal } = normalizeError(error, options);
       finish(toServiceError(detail));
       end?.({ code: detail.code, reason: detail.reason, ...(internal ? { error } : {}) });

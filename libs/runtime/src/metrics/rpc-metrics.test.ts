@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { echoReasons } from "../testing/echo-server.js";
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { pino } from "pino";
@@ -16,7 +17,7 @@ test("a handler that throws undefined is logged as an internal error, not only c
     },
   });
   const logger = pino({ level: "info" }, sink);
-  const server = new GrpcServer({ name: "echo", address: "127.0.0.1:0", domain: "crs.testing.v1", logger, reflectionFiles: [] });
+  const server = new GrpcServer({ name: "echo", address: "127.0.0.1:0", reasons: echoReasons, logger, reflectionFiles: [] });
   server.add(EchoService, { echo: async () => Promise.reject(undefined) });
   const port = await server.listen();
   const client = createClient(EchoService, `127.0.0.1:${port}`, { credentials: credentials.createInsecure() });

@@ -1,7 +1,7 @@
 import { timingSafeEqual, createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { status, type Metadata } from "@grpc/grpc-js";
-import { RpcError, RuntimeError } from "../errors.js";
+import { RuntimeError, RuntimeRpcError, type RpcError } from "../errors.js";
 
 const digest = (value: string): Buffer => createHash("sha256").update(value).digest();
 
@@ -29,6 +29,6 @@ export function bearerAuth(token: string): (metadata: Metadata) => RpcError | un
     const match = typeof header === "string" ? /^bearer +(.+)$/i.exec(header) : null;
     const presented = match?.[1];
     if (presented !== undefined && timingSafeEqual(digest(presented), expected)) return undefined;
-    return new RpcError(status.UNAUTHENTICATED, "UNAUTHENTICATED", "a valid `authorization: Bearer <token>` header is required");
+    return new RuntimeRpcError(status.UNAUTHENTICATED, "UNAUTHENTICATED", "a valid `authorization: Bearer <token>` header is required");
   };
 }

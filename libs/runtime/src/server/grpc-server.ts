@@ -6,7 +6,7 @@ import { CallTracker } from "../adapter/call-tracker.js";
 import type { ServiceHandlers } from "../adapter/handler-types.js";
 import { wrapHandlers } from "../adapter/server-handlers.js";
 import { toGrpcServiceDefinition } from "../adapter/service-definition.js";
-import { RpcError, RuntimeError } from "../errors.js";
+import { RuntimeError, RuntimeRpcError } from "../errors.js";
 import { createRpcMetrics, type RpcMetrics } from "../metrics/rpc-metrics.js";
 import { rpcSpans } from "../tracing/rpc-spans.js";
 import type { CallObserver } from "../adapter/server-handlers.js";
@@ -67,6 +67,7 @@ export class GrpcServer {
     // Health stays open to unauthenticated callers: probes and load balancers carry no token.
     const wrapped = wrapHandlers(Health, this.#health.handlers() as Record<string, unknown>, {
       domain: "grpc.health.v1",
+      reasons: options.reasons,
       observe: this.#observe,
       tracker: this.tracker,
     });
@@ -83,6 +84,7 @@ export class GrpcServer {
     const desc = service as unknown as DescService;
     const wrapped = wrapHandlers(desc, handlers as Record<string, unknown>, {
       domain: desc.file.proto.package,
+      reasons: this.options.reasons,
       mapError,
       authorize: this.options.authorize,
       observe: this.#observe,
@@ -139,7 +141,7 @@ export class GrpcServer {
     this.setHealth("", "NOT_SERVING");
     for (const name of this.#services) this.setHealth(name, "NOT_SERVING");
     const closed = new Promise<void>((resolve) => this.server.tryShutdown(() => resolve()));
-    const stopping = new RpcError(status.UNAVAILABLE, "SERVER_SHUTTING_DOWN", "the server is shutting down; reconnect to another instance");
+    const stopping = new RuntimeRpcError(status.UNAVAILABLE, "SHUTTING_DOWN", "the server is shutting down; reconnect to another instance");
     // Let watchers send NOT_SERVING before their streams are ended.
     await new Promise((resolve) => setImmediate(resolve));
     this.tracker.abort(stopping, false);

@@ -1,10 +1,17 @@
 import { status } from "@grpc/grpc-js";
-import { Health, HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
+import {
+  Health,
+  HealthCheckResponse_ServingStatus as Serving,
+  HealthCheckResponse_ServingStatusSchema as ServingSchema,
+} from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import type { ServiceHandlers } from "../adapter/handler-types.js";
 import { RpcError } from "../errors.js";
 
 /** The serving states a service can report. */
 export type ServingStatus = "SERVING" | "NOT_SERVING";
+
+// Health has no ErrorReason enum: an unknown name is refused with the protocol's own word for it.
+const SERVICE_UNKNOWN = ServingSchema.value[Serving.SERVICE_UNKNOWN]?.name ?? "SERVICE_UNKNOWN";
 
 const WIRE: Record<ServingStatus, Serving> = { SERVING: Serving.SERVING, NOT_SERVING: Serving.NOT_SERVING };
 
@@ -33,7 +40,7 @@ export class HealthRegistry {
   handlers(): ServiceHandlers<typeof Health.method> {
     return {
       check: async (request) => {
-        if (!this.#statuses.has(request.service)) throw new RpcError(status.NOT_FOUND, "SERVICE_UNKNOWN", `unknown service ${JSON.stringify(request.service)}`);
+        if (!this.#statuses.has(request.service)) throw new RpcError(status.NOT_FOUND, SERVICE_UNKNOWN, `unknown service ${JSON.stringify(request.service)}`);
         return { status: this.get(request.service) };
       },
       watch: (request, ctx) => this.#watch(request.service, ctx.signal),

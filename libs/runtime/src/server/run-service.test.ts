@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { echoReasons } from "../testing/echo-server.js";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { once } from "node:events";
@@ -17,7 +18,7 @@ test("a metrics address already in use fails the start and still releases what s
       startService(
         {
           name: "probe",
-          domain: "crs.testing.v1",
+          reasons: echoReasons,
           defaults: { grpcAddress: "127.0.0.1:0", metricsAddress: `127.0.0.1:${port}` },
           env: {},
           files: [],

@@ -5,6 +5,7 @@ import { RuntimeError } from "../errors.js";
 import { createLogger, type Logger } from "../logging/logger.js";
 import { serveMetrics } from "../metrics/metrics-server.js";
 import { bearerAuth, readTokenFile } from "./bearer-auth.js";
+import type { ReasonCatalog } from "../status/reasons.js";
 import { GrpcServer } from "./grpc-server.js";
 
 type ServerEnv = EnvValues<ReturnType<typeof serverEnvSpec>>;
@@ -13,8 +14,8 @@ type ServerEnv = EnvValues<ReturnType<typeof serverEnvSpec>>;
 export interface ServiceDefinition<S extends EnvSpec> {
   /** Service name for logs and metrics. */
   readonly name: string;
-  /** The proto package of the service, used as `ErrorInfo.domain`. */
-  readonly domain: string;
+  /** The service's reason vocabulary, built by `reasonCatalog` from its `ErrorReason` enum. */
+  readonly reasons: ReasonCatalog;
   /** Default listen addresses. */
   readonly defaults: ServerEnvDefaults;
   /** The service's own environment variables, read and validated with the common ones. */
@@ -45,7 +46,7 @@ export async function startService<S extends EnvSpec>(definition: ServiceDefinit
   const server = new GrpcServer({
     name: definition.name,
     address: config.GRPC_ADDRESS,
-    domain: definition.domain,
+    reasons: definition.reasons,
     logger,
     reflectionFiles: config.REFLECTION ? definition.files : [],
     maxMessageBytes: config.GRPC_MAX_MESSAGE_BYTES,

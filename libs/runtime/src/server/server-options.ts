@@ -2,6 +2,7 @@ import type { Metadata } from "@grpc/grpc-js";
 import type { DescFile } from "@bufbuild/protobuf";
 import type { Logger } from "../logging/logger.js";
 import type { RpcError } from "../errors.js";
+import type { ReasonCatalog } from "../status/reasons.js";
 import type { TlsFiles } from "./credentials.js";
 
 /** How a gRPC server is built and run. */
@@ -10,8 +11,8 @@ export interface ServerOptions {
   readonly name: string;
   /** Listen address, `host:port`; port 0 picks a free one. */
   readonly address: string;
-  /** The proto package reported as `ErrorInfo.domain` for runtime-level errors. */
-  readonly domain: string;
+  /** The service's reason vocabulary; the runtime's own failures are sent as its enum's names. */
+  readonly reasons: ReasonCatalog;
   /** The logger every call logs through. */
   readonly logger: Logger;
   /** Descriptor files whose services reflection serves; empty turns reflection off. */

@@ -1,6 +1,7 @@
 import { status } from "@grpc/grpc-js";
-import { RpcError } from "../errors.js";
+import { RpcError, RuntimeRpcError } from "../errors.js";
 import type { ErrorDetail } from "./error-details.js";
+import type { ReasonCatalog } from "./reasons.js";
 
 /**
  * Turns a service's own named error into an RpcError, or returns undefined when the error is not
@@ -8,8 +9,8 @@ import type { ErrorDetail } from "./error-details.js";
  */
 export type ErrorMapper = (error: unknown) => RpcError | undefined;
 
-/** Whether `error` is the runtime's signal that a call was aborted by the client or a deadline. */
-function isAbort(error: unknown): boolean {
+/** Whether `error` is what abortable APIs (timers, events, fetch) reject with once their signal aborts. */
+export function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === "AbortError";
 }
 
@@ -22,29 +23,29 @@ function mapSafely(error: unknown, mapError: ErrorMapper | undefined): RpcError 
   }
 }
 
+/** What the normaliser needs besides the error. */
+export interface NormalizeOptions {
+  /** The proto package reported as `ErrorInfo.domain`. */
+  readonly domain: string;
+  /** The serving service's reasons; the runtime's own reasons are sent as its enum's names. */
+  readonly reasons: ReasonCatalog;
+  /** The service's mapping of its own errors. */
+  readonly mapError?: ErrorMapper | undefined;
+}
+
 /**
  * The one normaliser from anything thrown by a handler to what the client sees. Unknown errors
  * become INTERNAL with a generic message; their detail stays in the server's log.
  */
-export function normalizeError(
-  error: unknown,
-  options: { domain: string; mapError?: ErrorMapper | undefined },
-): { detail: ErrorDetail; internal: boolean } {
+export function normalizeError(error: unknown, options: NormalizeOptions): { detail: ErrorDetail; internal: boolean } {
+  const { domain, reasons } = options;
   const mapped = error instanceof RpcError ? error : mapSafely(error, options.mapError);
   if (mapped !== undefined) {
-    return {
-      detail: { code: mapped.code, message: mapped.message, reason: mapped.reason, domain: options.domain, metadata: mapped.metadata },
-      internal: false,
-    };
+    const reason = mapped instanceof RuntimeRpcError ? reasons.runtime(mapped.runtimeReason) : mapped.reason;
+    return { detail: { code: mapped.code, message: mapped.message, reason, domain, metadata: mapped.metadata }, internal: false };
   }
   if (isAbort(error)) {
-    return {
-      detail: { code: status.CANCELLED, message: "call cancelled", reason: "CANCELLED", domain: options.domain, metadata: {} },
-      internal: false,
-    };
+    return { detail: { code: status.CANCELLED, message: "call cancelled", reason: reasons.runtime("CANCELLED"), domain, metadata: {} }, internal: false };
   }
-  return {
-    detail: { code: status.INTERNAL, message: "internal error", reason: "INTERNAL", domain: options.domain, metadata: {} },
-    internal: true,
-  };
+  return { detail: { code: status.INTERNAL, message: "internal error", reason: reasons.runtime("INTERNAL"), domain, metadata: {} }, internal: true };
 }

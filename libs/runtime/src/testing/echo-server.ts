@@ -1,12 +1,24 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { credentials, status } from "@grpc/grpc-js";
-import { EchoService, file_crs_testing_v1_echo } from "@crs/contracts/gen/crs/testing/v1/echo_pb";
+import { EchoService, ErrorReason, ErrorReasonSchema, file_crs_testing_v1_echo } from "@crs/contracts/gen/crs/testing/v1/echo_pb";
 import { createClient, type TypedClient } from "../adapter/client.js";
 import type { ServiceHandlers } from "../adapter/handler-types.js";
 import { RpcError } from "../errors.js";
 import { createLogger } from "../logging/logger.js";
 import { GrpcServer } from "../server/grpc-server.js";
+import { reasonCatalog } from "../status/reasons.js";
 import type { ServerOptions } from "../server/server-options.js";
+
+/** The echo service's reasons, mapped as a production service maps its own. */
+export const echoReasons = reasonCatalog(ErrorReasonSchema, {
+  INVALID_ARGUMENT: ErrorReason.INVALID_ARGUMENT,
+  LIMIT_EXCEEDED: ErrorReason.LIMIT_EXCEEDED,
+  UNAUTHENTICATED: ErrorReason.UNAUTHENTICATED,
+  SHUTTING_DOWN: ErrorReason.SHUTTING_DOWN,
+  CANCELLED: ErrorReason.CANCELLED,
+  DEADLINE_EXCEEDED: ErrorReason.DEADLINE_EXCEEDED,
+  INTERNAL: ErrorReason.INTERNAL,
+});
 
 /** What the echo handlers saw, so tests can assert on server-side behaviour. */
 export interface EchoObservations {
@@ -57,7 +69,7 @@ export async function startEchoServer(options: Partial<ServerOptions> = {}, hand
   const server = new GrpcServer({
     name: "echo",
     address: "127.0.0.1:0",
-    domain: "crs.testing.v1",
+    reasons: echoReasons,
     logger: createLogger("echo", "silent"),
     reflectionFiles: [file_crs_testing_v1_echo],
     ...options,

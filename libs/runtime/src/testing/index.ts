@@ -1,3 +1,3 @@
 /** Test support for services built on the runtime: an echo server and call assertions. */
-export { echoHandlers, startEchoServer, type EchoObservations } from "./echo-server.js";
+export { echoHandlers, echoReasons, startEchoServer, type EchoObservations } from "./echo-server.js";
 export { eventually, rejection } from "./call-assertions.js";

@@ -4,8 +4,8 @@ export const DEFAULTS = {
   metricsAddress: "127.0.0.1:9464",
 } as const;
 
-/** The proto package of crs-state, reported as `ErrorInfo.domain`. */
-export const DOMAIN = "crs.state.v1";
-
 /** crs-state's own environment variables, beyond the runtime's common ones (none yet). */
 export const CRS_STATE_ENV = {};
+
+export { STORE_DEFAULTS } from "./store-options.js";
+export type { StoreOptions } from "./store-options.js";

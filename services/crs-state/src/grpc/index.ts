@@ -26,5 +26,5 @@ export function registerServices(server: GrpcServer, facts: ServerFacts): void {
   for (const service of pending) server.add(service, {}, { mapError });
 }
 
-export { mapError } from "./status-map.js";
+export { mapError, reasons, STATUS_OF } from "./status-map.js";
 export type { ServerFacts } from "./maintenance-handlers.js";

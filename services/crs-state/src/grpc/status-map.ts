@@ -1,29 +1,81 @@
 import { status } from "@grpc/grpc-js";
-import { RpcError, type ErrorMapper } from "@crs/runtime";
+import { ErrorReason, ErrorReasonSchema } from "@crs/contracts/gen/crs/state/v1/errors_pb";
+import { RpcError, reasonCatalog, type ErrorMapper, type StatusMapping } from "@crs/runtime";
+import { StateError, type StateErrorCode } from "@crs/domain/state";
 import { CrsStateError, type CrsStateErrorCode } from "../errors.js";
 
-/** The one mapping from crs-state error codes to gRPC status codes. */
-export const STATUS_OF: Record<CrsStateErrorCode, status> = {
-  PROJECT_NOT_FOUND: status.NOT_FOUND,
-  PROJECT_EXISTS: status.ALREADY_EXISTS,
-  PROJECT_UID_MISMATCH: status.FAILED_PRECONDITION,
-  REQUEST_ID_REUSED: status.FAILED_PRECONDITION,
-  CHECKPOINT_NOT_FOUND: status.NOT_FOUND,
-  CHECKPOINT_EXISTS: status.ALREADY_EXISTS,
-  INVALID_ARGUMENT: status.INVALID_ARGUMENT,
-  PROJECT_DATA_LOSS: status.DATA_LOSS,
-  JOURNAL_CORRUPTED: status.DATA_LOSS,
-  SNAPSHOT_CORRUPTED: status.DATA_LOSS,
-  REPAIR_FAILED: status.INTERNAL,
-  STORE_UNAVAILABLE: status.UNAVAILABLE,
-  GENERATION_IN_FUTURE: status.OUT_OF_RANGE,
-  INVALID_PAGE_TOKEN: status.INVALID_ARGUMENT,
-  DELTA_REQUIRED: status.INVALID_ARGUMENT,
-  STEP_NOT_FOUND: status.NOT_FOUND,
-  SIMILARITY_NOT_FOUND: status.NOT_FOUND,
-  CHANGE_NOT_FOUND: status.NOT_FOUND,
+/** Every code crs-state or its engine fails with. */
+export type CrsStateFailureCode = CrsStateErrorCode | StateErrorCode;
+
+/**
+ * The one mapping from crs-state and engine error codes to the gRPC code and the `ErrorReason`
+ * value clients branch on; a code without a row does not compile. Rules (errors.proto): wrong in
+ * any state is INVALID_ARGUMENT, wrong for this state FAILED_PRECONDITION (ABORTED when a re-read
+ * and retry can succeed), corrupted stored data DATA_LOSS, a store that cannot serve UNAVAILABLE.
+ */
+export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<ErrorReason>>> = {
+  PROJECT_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.PROJECT_NOT_FOUND },
+  PROJECT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.PROJECT_ALREADY_EXISTS },
+  PROJECT_UID_MISMATCH: { code: status.FAILED_PRECONDITION, reason: ErrorReason.PROJECT_UID_MISMATCH },
+  // The same id with other content is a client bug, wrong whatever the state.
+  REQUEST_ID_REUSED: { code: status.INVALID_ARGUMENT, reason: ErrorReason.REQUEST_ID_REUSED },
+  CHECKPOINT_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CHECKPOINT_NOT_FOUND },
+  CHECKPOINT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.CHECKPOINT_ALREADY_EXISTS },
+  PROJECT_DATA_LOSS: { code: status.DATA_LOSS, reason: ErrorReason.PROJECT_CORRUPTED },
+  JOURNAL_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.JOURNAL_CORRUPTED },
+  SNAPSHOT_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.PROJECT_CORRUPTED },
+  REPAIR_FAILED: { code: status.INTERNAL, reason: ErrorReason.INTERNAL },
+  STORE_UNAVAILABLE: { code: status.UNAVAILABLE, reason: ErrorReason.STORE_UNAVAILABLE },
+  GENERATION_IN_FUTURE: { code: status.OUT_OF_RANGE, reason: ErrorReason.GENERATION_IN_FUTURE },
+  INVALID_PAGE_TOKEN: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_PAGE_TOKEN },
+  DELTA_REQUIRED: { code: status.INVALID_ARGUMENT, reason: ErrorReason.DELTA_REQUIRED },
+  STEP_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.STEP_NOT_FOUND },
+  SIMILARITY_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.SIMILARITY_NOT_FOUND },
+  CHANGE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CHANGE_NOT_FOUND },
+  INVALID_ARGUMENT: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
+  INVALID_CONFIG: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
+  INVALID_DELTA: { code: status.INVALID_ARGUMENT, reason: ErrorReason.DELTA_VALIDATION },
+  IMPORT_INVALID: { code: status.INVALID_ARGUMENT, reason: ErrorReason.IMPORT_INVALID },
+  // A soft source can never perform a hard action, whatever the state.
+  HARD_SIGNAL_VIOLATION: { code: status.INVALID_ARGUMENT, reason: ErrorReason.HARD_SOFT_BOUNDARY },
+  DEPENDENCY_CYCLE: { code: status.FAILED_PRECONDITION, reason: ErrorReason.DEPENDENCY_CYCLE },
+  GENERATION_MISMATCH: { code: status.ABORTED, reason: ErrorReason.GENERATION_MISMATCH },
+  ENTRY_MODIFIED: { code: status.ABORTED, reason: ErrorReason.ENTRY_MODIFIED },
+  SNAPSHOT_STALE: { code: status.ABORTED, reason: ErrorReason.SNAPSHOT_STALE },
+  DELTA_CONFLICT: { code: status.ABORTED, reason: ErrorReason.DELTA_CONFLICT },
+  // The engine keeps a bounded ring of snapshots: a generation outside it is no longer retained.
+  SNAPSHOT_NOT_FOUND: { code: status.OUT_OF_RANGE, reason: ErrorReason.GENERATION_COMPACTED },
+  NODE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.NODE_NOT_FOUND },
+  CONSTRAINT_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CONSTRAINT_NOT_FOUND },
+  EDGE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.INDEX_NOT_FOUND },
+  CONSTRAINT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.ALREADY_EXISTS },
+  CLAUSE_CONFLICT: { code: status.ALREADY_EXISTS, reason: ErrorReason.CLAUSE_ID_CONFLICT },
+  CLAUSE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CLAUSE_NOT_FOUND },
+  // The similarity index is the bounded one clients fill; streaming totals cannot realistically reach 2^53.
+  CAPACITY_EXCEEDED: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.SIMILARITY_CAPACITY },
+  // A journal that does not replay to its recorded generation is corrupt.
+  REPLAY_DIVERGED: { code: status.DATA_LOSS, reason: ErrorReason.JOURNAL_CORRUPTED },
 };
 
-/** Turns a CrsStateError into the RpcError clients see; other errors are left to the runtime. */
-export const mapError: ErrorMapper = (error) =>
-  error instanceof CrsStateError ? new RpcError(STATUS_OF[error.code], error.code, error.message, error.metadata, { cause: error }) : undefined;
+/** The reasons crs-state sends, with the runtime's own failures placed in its enum. */
+export const reasons = reasonCatalog(ErrorReasonSchema, {
+  INVALID_ARGUMENT: ErrorReason.INVALID_ARGUMENT,
+  LIMIT_EXCEEDED: ErrorReason.LIMIT_EXCEEDED,
+  UNAUTHENTICATED: ErrorReason.UNAUTHENTICATED,
+  SHUTTING_DOWN: ErrorReason.SERVER_SHUTTING_DOWN,
+  CANCELLED: ErrorReason.CANCELLED,
+  DEADLINE_EXCEEDED: ErrorReason.DEADLINE_EXCEEDED,
+  INTERNAL: ErrorReason.INTERNAL,
+});
+
+const rpcError = (code: CrsStateFailureCode, error: Error, metadata: Readonly<Record<string, string>>): RpcError => {
+  const row = STATUS_OF[code];
+  return new RpcError(row.code, reasons.of(row.reason), error.message, metadata, { cause: error });
+};
+
+/** Turns a CrsStateError or an engine StateError into the RpcError clients see; other errors are left to the runtime. */
+export const mapError: ErrorMapper = (error) => {
+  if (error instanceof CrsStateError) return rpcError(error.code, error, error.metadata);
+  if (error instanceof StateError) return rpcError(error.code, error, { ...error.metadata, ...(error.field === undefined ? {} : { field: error.field }) });
+  return undefined;
+};

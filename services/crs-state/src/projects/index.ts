@@ -18,3 +18,8 @@ export type {
   ReadOnlyEngine,
   ReadOptions,
 } from "./project-host.js";
+export { StoreHost } from "./store-host.js";
+export type { HostCounters, HostEvents, StoreHostOptions } from "./store-host.js";
+export { openProjectHost } from "./open-host.js";
+export type { OpenHostOptions } from "./open-host.js";
+export { ID_PATTERN, requireValidId } from "./project-ids.js";

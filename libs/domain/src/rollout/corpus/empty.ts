@@ -1,5 +1,6 @@
 import { emptyZeroTool } from "../health/session.js";
 import { DEFAULT_TOP_N } from "../vocabulary.js";
+import { emptyUsage } from "../usage/merge.js";
 import { PARTIAL_VERSION, type CorpusPartial, type LifecycleCounts } from "./types.js";
 
 /** All-zero lifecycle counters. */
@@ -29,6 +30,7 @@ export function emptyPartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial
     },
     errors: { tornTails: 0, payloadTypes: {}, unknownPayloadTypes: {}, abortClasses: {}, statusClasses: {}, turnErrorClasses: {} },
     postTool: { spans: 0, attribution: {}, byBand: {}, byBucket: {} },
+    usage: emptyUsage(),
   };
 }
 

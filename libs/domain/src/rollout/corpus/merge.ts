@@ -1,3 +1,4 @@
+import { mergeUsage } from "../usage/merge.js";
 import { RolloutError } from "../errors.js";
 import { emptyPartial } from "./empty.js";
 import { mergeSorted, sortedRecord, sumCounts } from "./order.js";
@@ -107,6 +108,7 @@ export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial
       byBand: mergeByKey(a.postTool.byBand, b.postTool.byBand, mergeSorted),
       byBucket: mergeByKey(a.postTool.byBucket, b.postTool.byBucket, mergeSorted),
     },
+    usage: mergeUsage(a.usage, b.usage),
   };
 }
 

@@ -8,6 +8,7 @@ import { sessionHealth, type SessionHealth } from "../health/session.js";
 import type { FoldReport } from "../lifecycle/types.js";
 import { countsAsFailure, DEFAULT_TOP_N, INFLATION_MIN_TURNS, INFLATION_RATIO, OUTLIER_CONTRIBUTORS, REFUSAL_LOOP_MIN } from "../vocabulary.js";
 import { emptyCounts, emptyPartial } from "./empty.js";
+import { usageOfRecords } from "../usage/fold.js";
 import { sortedRecord, sortedSample, tallyKeys } from "./order.js";
 import { compareOutliers } from "./ranking.js";
 import type { AnalyticsPartial, CorpusPartial, LifecycleCounts, Outlier, ToolAgg } from "./types.js";
@@ -159,5 +160,6 @@ export function partialOfRollout(input: PartialInput): CorpusPartial {
   healthOf(sessionHealth(session, rollout.records, analytics), p.health);
   p.errors = errorsOf(rollout);
   p.postTool = postToolOf(analytics);
+  p.usage = usageOfRecords(rollout.records, session);
   return p;
 }

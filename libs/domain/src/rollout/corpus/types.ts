@@ -1,6 +1,7 @@
 import type { Contributor } from "../critical-path.js";
 import type { ZeroToolCategory } from "../zero-tool.js";
 import type { Outcome, ToolClass } from "../vocabulary.js";
+import type { UsagePartial } from "../usage/types.js";
 
 /** Version stamp of the partial format, checked before merging. */
 export const PARTIAL_VERSION = 1;
@@ -147,4 +148,6 @@ export interface CorpusPartial {
   health: HealthPartial;
   errors: ErrorsPartial;
   postTool: PostToolPartial;
+  /** Token usage by day, model and session. */
+  usage: UsagePartial;
 }

@@ -2,6 +2,7 @@ import { classifyStatusClasses } from "../error-class.js";
 import { classifyZeroTool } from "../zero-tool.js";
 import { int, obj, str, trimmed, type JsonObject } from "../json.js";
 import { affectsTurnStatus, classifyTurnError } from "../turn-error.js";
+import { tokenCountUsage } from "../usage/figures.js";
 import type { DecodedLine, RolloutRecord } from "./record.js";
 
 interface Stamp {
@@ -50,7 +51,7 @@ export function decodeEvent(payload: JsonObject, stamp: Stamp): DecodedLine {
         ...stamp,
       });
     case "token_count":
-      return ok({ kind: "token_count", inputTokens: lastInputTokens(payload), ...stamp });
+      return ok({ kind: "token_count", inputTokens: lastInputTokens(payload), usage: tokenCountUsage(payload), ...stamp });
     case "agent_message":
       // The message text is reduced to its zero-tool category here and dropped.
       return ok({ kind: "agent_message", phase: trimmed(payload, "phase"), category: classifyZeroTool(str(payload, "message")), ...stamp });

@@ -1,6 +1,7 @@
 import type { Envelope } from "../envelope.js";
 import type { StatusClass } from "../error-class.js";
 import type { TurnErrorClass } from "../turn-error.js";
+import type { TokenCountUsage } from "../usage/figures.js";
 import type { ZeroToolCategory } from "../zero-tool.js";
 
 /** Identity of a rollout, from its first session_meta. */
@@ -52,7 +53,12 @@ export type RolloutRecord =
       readonly reason: string;
       readonly durationMs: number | null;
     } & Stamped)
-  | ({ readonly kind: "token_count"; readonly inputTokens: number } & Stamped)
+  | ({
+      readonly kind: "token_count";
+      readonly inputTokens: number;
+      /** Token figures for the usage report (null when `info` is null). */
+      readonly usage: TokenCountUsage | null;
+    } & Stamped)
   | ({ readonly kind: "compacted" } & Stamped)
   | ({ readonly kind: "turn_context"; readonly turnId: string; readonly model: string } & Stamped)
   | ({

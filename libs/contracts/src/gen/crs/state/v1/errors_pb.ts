@@ -46,6 +46,7 @@ export enum ErrorReason {
 
   /**
    * INVALID_ARGUMENT: a list, string or message exceeds a server limit; metadata `field` and `limit`.
+   * RESOURCE_EXHAUSTED when the answer would exceed the largest message the server sends; metadata `limit`.
    *
    * @generated from enum value: ERROR_REASON_LIMIT_EXCEEDED = 2;
    */

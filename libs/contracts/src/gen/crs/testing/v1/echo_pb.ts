@@ -2,15 +2,15 @@
 // @generated from file crs/testing/v1/echo.proto (package crs.testing.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file crs/testing/v1/echo.proto.
  */
 export const file_crs_testing_v1_echo: GenFile = /*@__PURE__*/
-  fileDesc("ChljcnMvdGVzdGluZy92MS9lY2hvLnByb3RvEg5jcnMudGVzdGluZy52MSJFCgtFY2hvUmVxdWVzdBIPCgdtZXNzYWdlGAEgASgJEhMKC2ZhaWxfcmVhc29uGAIgASgJEhAKCGRlbGF5X21zGAMgASgNIh8KDEVjaG9SZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJIkgKEUVjaG9TdHJlYW1SZXF1ZXN0Eg8KB21lc3NhZ2UYASABKAkSDQoFY291bnQYAiABKA0SEwoLaW50ZXJ2YWxfbXMYAyABKA0iNAoSRWNob1N0cmVhbVJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSDQoFaW5kZXgYAiABKA0iOgoSRWNob0NvbGxlY3RSZXF1ZXN0Eg8KB21lc3NhZ2UYASABKAkSEwoLZmFpbF9yZWFzb24YAiABKAkiNQoTRWNob0NvbGxlY3RSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEg0KBWNvdW50GAIgASgNIiIKD0VjaG9DaGF0UmVxdWVzdBIPCgdtZXNzYWdlGAEgASgJIjIKEEVjaG9DaGF0UmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRINCgVpbmRleBgCIAEoDTLUAgoLRWNob1NlcnZpY2USQQoERWNobxIbLmNycy50ZXN0aW5nLnYxLkVjaG9SZXF1ZXN0GhwuY3JzLnRlc3RpbmcudjEuRWNob1Jlc3BvbnNlElUKCkVjaG9TdHJlYW0SIS5jcnMudGVzdGluZy52MS5FY2hvU3RyZWFtUmVxdWVzdBoiLmNycy50ZXN0aW5nLnYxLkVjaG9TdHJlYW1SZXNwb25zZTABElgKC0VjaG9Db2xsZWN0EiIuY3JzLnRlc3RpbmcudjEuRWNob0NvbGxlY3RSZXF1ZXN0GiMuY3JzLnRlc3RpbmcudjEuRWNob0NvbGxlY3RSZXNwb25zZSgBElEKCEVjaG9DaGF0Eh8uY3JzLnRlc3RpbmcudjEuRWNob0NoYXRSZXF1ZXN0GiAuY3JzLnRlc3RpbmcudjEuRWNob0NoYXRSZXNwb25zZSgBMAFiBnByb3RvMw");
+  fileDesc("ChljcnMvdGVzdGluZy92MS9lY2hvLnByb3RvEg5jcnMudGVzdGluZy52MSJFCgtFY2hvUmVxdWVzdBIPCgdtZXNzYWdlGAEgASgJEhMKC2ZhaWxfcmVhc29uGAIgASgJEhAKCGRlbGF5X21zGAMgASgNIh8KDEVjaG9SZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJIkgKEUVjaG9TdHJlYW1SZXF1ZXN0Eg8KB21lc3NhZ2UYASABKAkSDQoFY291bnQYAiABKA0SEwoLaW50ZXJ2YWxfbXMYAyABKA0iNAoSRWNob1N0cmVhbVJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSDQoFaW5kZXgYAiABKA0iOgoSRWNob0NvbGxlY3RSZXF1ZXN0Eg8KB21lc3NhZ2UYASABKAkSEwoLZmFpbF9yZWFzb24YAiABKAkiNQoTRWNob0NvbGxlY3RSZXNwb25zZRIPCgdtZXNzYWdlGAEgASgJEg0KBWNvdW50GAIgASgNIiIKD0VjaG9DaGF0UmVxdWVzdBIPCgdtZXNzYWdlGAEgASgJIjIKEEVjaG9DaGF0UmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCRINCgVpbmRleBgCIAEoDSqMAgoLRXJyb3JSZWFzb24SHAoYRVJST1JfUkVBU09OX1VOU1BFQ0lGSUVEEAASIQodRVJST1JfUkVBU09OX0lOVkFMSURfQVJHVU1FTlQQARIfChtFUlJPUl9SRUFTT05fTElNSVRfRVhDRUVERUQQAhIgChxFUlJPUl9SRUFTT05fVU5BVVRIRU5USUNBVEVEEAMSHgoaRVJST1JfUkVBU09OX1NIVVRUSU5HX0RPV04QBBIaChZFUlJPUl9SRUFTT05fQ0FOQ0VMTEVEEAUSIgoeRVJST1JfUkVBU09OX0RFQURMSU5FX0VYQ0VFREVEEAYSGQoVRVJST1JfUkVBU09OX0lOVEVSTkFMEAcy1AIKC0VjaG9TZXJ2aWNlEkEKBEVjaG8SGy5jcnMudGVzdGluZy52MS5FY2hvUmVxdWVzdBocLmNycy50ZXN0aW5nLnYxLkVjaG9SZXNwb25zZRJVCgpFY2hvU3RyZWFtEiEuY3JzLnRlc3RpbmcudjEuRWNob1N0cmVhbVJlcXVlc3QaIi5jcnMudGVzdGluZy52MS5FY2hvU3RyZWFtUmVzcG9uc2UwARJYCgtFY2hvQ29sbGVjdBIiLmNycy50ZXN0aW5nLnYxLkVjaG9Db2xsZWN0UmVxdWVzdBojLmNycy50ZXN0aW5nLnYxLkVjaG9Db2xsZWN0UmVzcG9uc2UoARJRCghFY2hvQ2hhdBIfLmNycy50ZXN0aW5nLnYxLkVjaG9DaGF0UmVxdWVzdBogLmNycy50ZXN0aW5nLnYxLkVjaG9DaGF0UmVzcG9uc2UoATABYgZwcm90bzM");
 
 /**
  * EchoRequest carries one message.
@@ -235,6 +235,76 @@ export type EchoChatResponse = Message<"crs.testing.v1.EchoChatResponse"> & {
  */
 export const EchoChatResponseSchema: GenMessage<EchoChatResponse> = /*@__PURE__*/
   messageDesc(file_crs_testing_v1_echo, 7);
+
+/**
+ * ErrorReason lists the reasons the runtime itself sends from the echo service, so the runtime's
+ * tests resolve them the way production services do: the value name without `ERROR_REASON_`.
+ *
+ * @generated from enum crs.testing.v1.ErrorReason
+ */
+export enum ErrorReason {
+  /**
+   * Not a reason; never sent.
+   *
+   * @generated from enum value: ERROR_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * INVALID_ARGUMENT: a request field, or the request's encoding, is malformed.
+   *
+   * @generated from enum value: ERROR_REASON_INVALID_ARGUMENT = 1;
+   */
+  INVALID_ARGUMENT = 1,
+
+  /**
+   * INVALID_ARGUMENT or RESOURCE_EXHAUSTED: a list, string or message exceeds a limit.
+   *
+   * @generated from enum value: ERROR_REASON_LIMIT_EXCEEDED = 2;
+   */
+  LIMIT_EXCEEDED = 2,
+
+  /**
+   * UNAUTHENTICATED: the caller presented no valid credentials.
+   *
+   * @generated from enum value: ERROR_REASON_UNAUTHENTICATED = 3;
+   */
+  UNAUTHENTICATED = 3,
+
+  /**
+   * UNAVAILABLE: the server is draining for shutdown.
+   *
+   * @generated from enum value: ERROR_REASON_SHUTTING_DOWN = 4;
+   */
+  SHUTTING_DOWN = 4,
+
+  /**
+   * CANCELLED: the client cancelled the call.
+   *
+   * @generated from enum value: ERROR_REASON_CANCELLED = 5;
+   */
+  CANCELLED = 5,
+
+  /**
+   * DEADLINE_EXCEEDED: the call's deadline passed.
+   *
+   * @generated from enum value: ERROR_REASON_DEADLINE_EXCEEDED = 6;
+   */
+  DEADLINE_EXCEEDED = 6,
+
+  /**
+   * INTERNAL: an unexpected server error.
+   *
+   * @generated from enum value: ERROR_REASON_INTERNAL = 7;
+   */
+  INTERNAL = 7,
+}
+
+/**
+ * Describes the enum crs.testing.v1.ErrorReason.
+ */
+export const ErrorReasonSchema: GenEnum<ErrorReason> = /*@__PURE__*/
+  enumDesc(file_crs_testing_v1_echo, 0);
 
 /**
  * EchoService exercises the four gRPC call kinds in the runtime's conformance tests.

@@ -1,0 +1,57 @@
+import { invalidArgument } from "../errors.js";
+import { isObject } from "../json.js";
+import type { TokenFigures } from "./figures.js";
+
+/** Prices of one model in currency units per million tokens. */
+export interface ModelPrice {
+  readonly input: number;
+  /** Price of input tokens served from the cache. */
+  readonly cachedInput: number;
+  /** Price of output tokens (reasoning tokens are output tokens). */
+  readonly output: number;
+}
+
+/** A dated price list. */
+export interface PricingTable {
+  /** The date the prices were read, `YYYY-MM-DD`. */
+  readonly asOf: string;
+  readonly currency: string;
+  readonly source: string;
+  readonly models: Readonly<Record<string, ModelPrice>>;
+}
+
+function price(value: unknown, field: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) throw invalidArgument(field, "must be a non-negative number (per million tokens)");
+  return value;
+}
+
+/**
+ * Reads a price list in its file shape:
+ * `{"as_of":"YYYY-MM-DD","currency":"USD","source":…,"models":{"<model>":{"input":…,"cached_input":…,"output":…}}}`.
+ * `field` names the file in errors.
+ */
+export function parsePricing(json: unknown, field: string): PricingTable {
+  if (!isObject(json)) throw invalidArgument(field, "must be a JSON object");
+  const asOf = json["as_of"];
+  if (typeof asOf !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(asOf)) throw invalidArgument(`${field}.as_of`, "must be a YYYY-MM-DD date");
+  const currency = json["currency"];
+  if (typeof currency !== "string" || !/^[A-Z]{3}$/.test(currency)) throw invalidArgument(`${field}.currency`, "must be a three-letter currency code");
+  const source = typeof json["source"] === "string" ? json["source"] : "";
+  const models = json["models"];
+  if (!isObject(models)) throw invalidArgument(`${field}.models`, "must be an object of model prices");
+  const out: Record<string, ModelPrice> = {};
+  for (const [name, p] of Object.entries(models)) {
+    const at = `${field}.models.${name}`;
+    if (!isObject(p)) throw invalidArgument(at, "must be {input, cached_input, output}");
+    const input = price(p["input"], `${at}.input`);
+    // A model without a cache price bills cached tokens as input.
+    const cachedInput = p["cached_input"] === undefined ? input : price(p["cached_input"], `${at}.cached_input`);
+    out[name] = { input, cachedInput, output: price(p["output"], `${at}.output`) };
+  }
+  return { asOf, currency, source, models: out };
+}
+
+/** Cost of `f` at `p`: uncached input, cached input and output each at their price. */
+export function costOf(f: TokenFigures, p: ModelPrice): number {
+  return ((f.input - f.cachedInput) * p.input + f.cachedInput * p.cachedInput + f.output * p.output) / 1_000_000;
+}

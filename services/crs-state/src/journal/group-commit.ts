@@ -1,0 +1,86 @@
+/**
+ * Group commit: writes submitted while a synced write is in flight are gathered into the next
+ * one, so concurrent mutations (of any projects) share one synced batch. A failed batch rejects
+ * every submission in it and poisons their chains: later submissions of a poisoned chain are
+ * refused unwritten, because they were built on state that never reached the disk.
+ */
+
+import { CrsStateError } from "../errors.js";
+import type { ProjectStore, StoreOp } from "../store/project-store.js";
+
+interface Pending {
+  readonly ops: readonly StoreOp[];
+  readonly chain: string | undefined;
+  readonly resolve: () => void;
+  readonly reject: (e: unknown) => void;
+}
+
+/** Observations of one batch, for metrics and the serving flag. */
+export interface BatchReport {
+  /** Submissions in the batch. */
+  readonly submissions: number;
+  /** Store operations in the batch. */
+  readonly ops: number;
+  /** Wall time of the synced write in ms. */
+  readonly ms: number;
+  /** The failure, when the write failed. */
+  readonly error: unknown;
+}
+
+/** Gathers submissions into synced batches, one batch in flight at a time. */
+export class GroupCommitter {
+  private queue: Pending[] = [];
+  private writing: Promise<void> | undefined;
+  private readonly poisoned = new Set<string>();
+
+  /** Writes through `store`; `report` hears about every batch. */
+  constructor(
+    private readonly store: ProjectStore,
+    private readonly report: (r: BatchReport) => void = () => undefined,
+    private readonly clock: () => number = () => performance.now(),
+  ) {}
+
+  /**
+   * Resolves once `ops` are durable. `chain` names a sequence of dependent submissions (one
+   * loaded project): after a failure in it, its later submissions are refused STORE_UNAVAILABLE.
+   */
+  submit(ops: readonly StoreOp[], chain?: string): Promise<void> {
+    if (chain !== undefined && this.poisoned.has(chain)) return Promise.reject(poisonedError(chain));
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ ops, chain, resolve, reject });
+      if (this.writing === undefined) this.writing = this.drain();
+    });
+  }
+
+  /** Resolves when everything submitted so far has been written or refused. */
+  async flushed(): Promise<void> {
+    while (this.writing !== undefined) await this.writing;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.filter((p) => p.chain === undefined || !this.poisoned.has(p.chain));
+      for (const p of this.queue) if (!batch.includes(p)) p.reject(poisonedError(p.chain as string));
+      this.queue = [];
+      if (batch.length === 0) continue;
+      const ops = batch.flatMap((p) => p.ops);
+      const started = this.clock();
+      try {
+        await this.store.write(ops);
+      } catch (e) {
+        for (const p of batch) if (p.chain !== undefined) this.poisoned.add(p.chain);
+        this.report({ submissions: batch.length, ops: ops.length, ms: this.clock() - started, error: e });
+        const error = e instanceof CrsStateError && e.code === "STORE_UNAVAILABLE" ? e : new CrsStateError("STORE_UNAVAILABLE", "journal: write failed", {}, { cause: e });
+        for (const p of batch) p.reject(error);
+        continue;
+      }
+      this.report({ submissions: batch.length, ops: ops.length, ms: this.clock() - started, error: undefined });
+      for (const p of batch) p.resolve();
+    }
+    this.writing = undefined;
+  }
+}
+
+function poisonedError(chain: string): CrsStateError {
+  return new CrsStateError("STORE_UNAVAILABLE", "journal: an earlier write of this project failed; it is being reloaded from disk", { chain });
+}

@@ -1,0 +1,38 @@
+/** JSON payloads in frames: the one place stored values are turned into and out of text. */
+
+import { decodeFrame, encodeFrame, type FrameFault, type FrameKind } from "./frame.js";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** A decoded JSON frame, or why it did not decode. */
+export type JsonFrameResult<T> = { readonly ok: true; readonly value: T } | ({ readonly ok: false } & FrameFault);
+
+/** Frames `value` as JSON of `kind`. */
+export function encodeJsonFrame(kind: FrameKind, value: unknown): Uint8Array {
+  return encodeFrame(kind, encoder.encode(JSON.stringify(value)));
+}
+
+/**
+ * Decodes a JSON frame of `kind` whose payload is an object with `format === format`;
+ * `check` returns a reason when the value is unusable. Never throws.
+ */
+export function decodeJsonFrame<T extends { readonly format: number }>(
+  kind: FrameKind,
+  bytes: Uint8Array,
+  format: number,
+  check: (value: T) => string | undefined = () => undefined,
+): JsonFrameResult<T> {
+  const frame = decodeFrame(kind, bytes);
+  if (!frame.ok) return frame;
+  let value: T;
+  try {
+    value = JSON.parse(decoder.decode(frame.payload)) as T;
+  } catch (e) {
+    return { ok: false, fault: "corrupt", reason: `payload is not JSON: ${(e as Error).message}` };
+  }
+  if (value === null || typeof value !== "object") return { ok: false, fault: "corrupt", reason: "payload is not an object" };
+  if (value.format !== format) return { ok: false, fault: "corrupt", reason: `unknown ${kind} format ${String(value.format)}` };
+  const reason = check(value);
+  return reason === undefined ? { ok: true, value } : { ok: false, fault: "corrupt", reason };
+}

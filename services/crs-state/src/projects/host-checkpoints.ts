@@ -1,0 +1,107 @@
+/**
+ * Durable named checkpoints of the store host: a state document filed under the project's uid
+ * and the checkpoint id. Taking one does not move the generation; restoring one is a journaled
+ * mutation like any other.
+ */
+
+import { fromDocument, toDocument, type ProjectState } from "@crs/domain/state";
+import { CrsStateError } from "../errors.js";
+import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, type CheckpointRecord } from "../snapshot/checkpoint-record.js";
+import type { LoadedProject } from "./loaded-project.js";
+import type { CheckpointHost, CheckpointInfo, MutationOutcome, MutationRequest, ProjectHeader } from "./project-host.js";
+import { requireValidId } from "./project-ids.js";
+import type { StoreHost } from "./store-host.js";
+import { KeyedLock } from "./keyed-lock.js";
+
+function info(cp: CheckpointRecord, bytes: Uint8Array): CheckpointInfo {
+  return { checkpointId: cp.checkpointId, generation: cp.generation, createdAt: cp.createdAt, sizeBytes: bytes.length };
+}
+
+function notFound(projectId: string, checkpointId: string): CrsStateError {
+  return new CrsStateError("CHECKPOINT_NOT_FOUND", `project ${projectId} has no checkpoint ${checkpointId}`, { field: "checkpoint_id", checkpointId });
+}
+
+/** {@link CheckpointHost} of a {@link StoreHost}. */
+export class HostCheckpoints implements CheckpointHost {
+  private readonly locks = new KeyedLock();
+
+  /** Serves the checkpoints of `host`'s projects. */
+  constructor(private readonly host: StoreHost) {}
+
+  /** See {@link CheckpointHost.create}. */
+  async create(projectId: string, opts: { checkpointId?: string; expectedUid?: string }): Promise<CheckpointInfo> {
+    const p = await this.host.project(projectId, opts.expectedUid);
+    const state = p.committed;
+    const checkpointId = opts.checkpointId === undefined || opts.checkpointId === "" ? `checkpoint-${state.generation}` : requireValidId(opts.checkpointId, "checkpoint_id");
+    return this.locks.run(p.meta.projectUid, async () => {
+      this.host.assertWritable();
+      if ((await this.host.backing.getCheckpoint(p.meta.projectUid, checkpointId)) !== undefined) {
+        throw new CrsStateError("CHECKPOINT_EXISTS", `project ${projectId} already has checkpoint ${checkpointId}`, { field: "checkpoint_id", checkpointId });
+      }
+      const cp: CheckpointRecord = { format: CHECKPOINT_FORMAT, checkpointId, generation: state.generation, createdAt: this.host.clock(), document: toDocument(state) };
+      const bytes = encodeCheckpoint(cp);
+      await this.host.committer.submit([{ op: "putCheckpoint", projectUid: p.meta.projectUid, checkpointId, bytes }]);
+      return info(cp, bytes);
+    });
+  }
+
+  /** See {@link CheckpointHost.list}. */
+  async list(projectId: string, opts: { expectedUid?: string } = {}): Promise<CheckpointInfo[]> {
+    const p = await this.host.project(projectId, opts.expectedUid);
+    const rows = await this.host.backing.listCheckpoints(p.meta.projectUid);
+    return rows.map((row) => info(this.decode(p, row.checkpointId, row.bytes), row.bytes));
+  }
+
+  /** See {@link CheckpointHost.get}. */
+  async get(projectId: string, checkpointId: string, opts: { expectedUid?: string } = {}): Promise<CheckpointInfo> {
+    const p = await this.host.project(projectId, opts.expectedUid);
+    const { cp, bytes } = await this.load(p, checkpointId);
+    return info(cp, bytes);
+  }
+
+  /** See {@link CheckpointHost.delete}. */
+  async delete(projectId: string, checkpointId: string, opts: { expectedUid?: string } = {}): Promise<void> {
+    const p = await this.host.project(projectId, opts.expectedUid);
+    requireValidId(checkpointId, "checkpoint_id");
+    await this.locks.run(p.meta.projectUid, async () => {
+      this.host.assertWritable();
+      if ((await this.host.backing.getCheckpoint(p.meta.projectUid, checkpointId)) === undefined) throw notFound(projectId, checkpointId);
+      await this.host.committer.submit([{ op: "deleteCheckpoint", projectUid: p.meta.projectUid, checkpointId }]);
+    });
+  }
+
+  /** See {@link CheckpointHost.restore}. */
+  async restore(projectId: string, checkpointId: string, req: MutationRequest, answer: (header: ProjectHeader) => Uint8Array): Promise<MutationOutcome> {
+    const p = await this.host.project(projectId, req.expectedUid);
+    const state = await this.stateOf(p, checkpointId);
+    return this.host.mutate(
+      projectId,
+      req,
+      (engine) => engine.restore({ id: checkpointId, generation: state.generation, createdAt: this.host.clock(), state }),
+      (_result, header) => answer(header),
+    );
+  }
+
+  /** @internal The state a checkpoint holds; CHECKPOINT_NOT_FOUND, SNAPSHOT_CORRUPTED. */
+  async stateOf(p: LoadedProject, checkpointId: string): Promise<ProjectState> {
+    const { cp } = await this.load(p, checkpointId);
+    try {
+      return fromDocument(cp.document, p.engine.config);
+    } catch (e) {
+      throw new CrsStateError("SNAPSHOT_CORRUPTED", `checkpoint ${checkpointId} of project ${p.meta.projectId} does not import: ${(e as Error).message}`, { checkpointId }, { cause: e });
+    }
+  }
+
+  private async load(p: LoadedProject, checkpointId: string): Promise<{ cp: CheckpointRecord; bytes: Uint8Array }> {
+    requireValidId(checkpointId, "checkpoint_id");
+    const bytes = await this.host.backing.getCheckpoint(p.meta.projectUid, checkpointId);
+    if (bytes === undefined) throw notFound(p.meta.projectId, checkpointId);
+    return { cp: this.decode(p, checkpointId, bytes), bytes };
+  }
+
+  private decode(p: LoadedProject, checkpointId: string, bytes: Uint8Array): CheckpointRecord {
+    const d = decodeCheckpoint(bytes, checkpointId);
+    if (!d.ok) throw new CrsStateError("SNAPSHOT_CORRUPTED", `checkpoint ${checkpointId} of project ${p.meta.projectId} is damaged: ${d.reason}`, { checkpointId });
+    return d.value;
+  }
+}

@@ -1,0 +1,24 @@
+/** Opens the project host the service runs: on classic-level when a data directory is set, else in memory. */
+
+import type { StoreOptions } from "../config/store-options.js";
+import { MemoryStore } from "../store/memory-store.js";
+import type { ProjectStore } from "../store/project-store.js";
+import { StoreHost, type StoreHostOptions } from "./store-host.js";
+
+/** Options of {@link openProjectHost}. */
+export interface OpenHostOptions extends StoreHostOptions {
+  /** Directory of the classic-level store; "" or absent keeps projects in memory only. @defaultValue "" */
+  readonly dataDir?: StoreOptions["dataDir"];
+}
+
+/** A host over a classic-level store in `dataDir`, or over memory when none is given. */
+export async function openProjectHost(options: OpenHostOptions = {}): Promise<StoreHost> {
+  const { dataDir, ...hostOptions } = options;
+  const store: ProjectStore = dataDir === undefined || dataDir === "" ? new MemoryStore() : await openLevel(dataDir);
+  return new StoreHost(store, hostOptions);
+}
+
+async function openLevel(dataDir: string): Promise<ProjectStore> {
+  const { LevelStore } = await import("../store/level-store.js");
+  return LevelStore.open(dataDir);
+}

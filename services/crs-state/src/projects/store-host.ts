@@ -1,0 +1,382 @@
+/**
+ * The project host over any {@link ProjectStore}: the implementation of {@link ProjectHost}
+ * the service runs, in memory or on classic-level depending on the store it is given.
+ */
+
+import { StateEngine, resolveConfig, toDocument, type Mutation, type ProjectState } from "@crs/domain/state";
+import { STORE_DEFAULTS, type StoreOptions } from "../config/store-options.js";
+import { CrsStateError, isCrsStateError } from "../errors.js";
+import { GroupCommitter, type BatchReport } from "../journal/group-commit.js";
+import type { StoredRequest } from "../journal/record.js";
+import { STATE_SNAPSHOT_FORMAT, encodeSnapshot } from "../snapshot/state-snapshot.js";
+import type { ProjectStore } from "../store/project-store.js";
+import { checkGeneration, checkUid, newUid, notFound, stateAt } from "./host-checks.js";
+import { HostCheckpoints } from "./host-checkpoints.js";
+import { LoadedProject } from "./loaded-project.js";
+import { ProjectCache, type LostProject } from "./project-cache.js";
+import type {
+  CheckpointHost,
+  CreateProjectOptions,
+  ForkSource,
+  MutationOutcome,
+  MutationRequest,
+  PageRequest,
+  ProjectHeader,
+  ProjectHost,
+  ProjectPage,
+  ProjectStatus,
+  ProjectView,
+  ReadOptions,
+} from "./project-host.js";
+import { idFromPageToken, pageTokenAfter, requireValidId } from "./project-ids.js";
+import { PROJECT_META_FORMAT, decodeMeta, encodeMeta, type ProjectMeta } from "./project-meta.js";
+import { recoverProject } from "./recover-project.js";
+import { RequestTable, assertSameRequest } from "./request-table.js";
+import { KeyedLock } from "./keyed-lock.js";
+
+/** What the host reports as it works (wired to logs and metrics by the service). */
+export interface HostEvents {
+  /** A synced batch finished or failed. */
+  readonly batch?: (r: BatchReport) => void;
+  /** Something an operator should hear about: a repair, a skipped corruption, a lost project, the store failing or recovering. */
+  readonly notice?: (event: string, fields: Record<string, string | number>) => void;
+}
+
+/** Options of {@link StoreHost}. */
+export interface StoreHostOptions extends Partial<Omit<StoreOptions, "dataDir">> {
+  /** Clock in Unix ms (engine stamps, commit times). @defaultValue Date.now */
+  readonly now?: () => number;
+  /** Observers. */
+  readonly events?: HostEvents;
+}
+
+/** Counters an operator reads (the service exports them as metrics). */
+export interface HostCounters {
+  /** Torn last records cut by repair. */
+  tornTailsCut: number;
+  /** Journals cut after corruption because skip-corrupted was set. */
+  corruptionsSkipped: number;
+  /** Snapshots passed over because they failed verification. */
+  corruptSnapshots: number;
+  /** Synced batches that failed. */
+  writeFailures: number;
+}
+
+function hex(bytes: Uint8Array | undefined): string {
+  return bytes === undefined ? "" : Buffer.from(bytes).toString("hex");
+}
+
+/** {@link ProjectHost} over a {@link ProjectStore}. */
+export class StoreHost implements ProjectHost {
+  /** Durable named checkpoints. */
+  readonly checkpoints: CheckpointHost;
+  /** Counters for metrics. */
+  readonly counters: HostCounters = { tornTailsCut: 0, corruptionsSkipped: 0, corruptSnapshots: 0, writeFailures: 0 };
+  /** @internal the committer every write goes through. */
+  readonly committer: GroupCommitter;
+  private readonly opts: Omit<StoreOptions, "dataDir">;
+  private readonly now: () => number;
+  private readonly cache: ProjectCache;
+  private readonly locks = new KeyedLock();
+  private writable = true;
+  private closed = false;
+  private probing: NodeJS.Timeout | undefined;
+  private readonly idleTimer: NodeJS.Timeout;
+
+  /** Serves projects from `store`, which the host owns from now on (closing the host closes it). */
+  constructor(
+    private readonly store: ProjectStore,
+    options: StoreHostOptions = {},
+  ) {
+    const { now, events, ...rest } = options;
+    this.opts = { ...STORE_DEFAULTS, ...rest };
+    this.now = now ?? Date.now;
+    this.committer = new GroupCommitter(store, (r) => {
+      if (r.error !== undefined) this.onWriteFailure(r.error);
+      events?.batch?.(r);
+    });
+    this.notice = events?.notice ?? (() => undefined);
+    this.cache = new ProjectCache((id) => this.loadProject(id), this.opts.maxLoadedProjects, this.now);
+    this.checkpoints = new HostCheckpoints(this);
+    this.idleTimer = setInterval(() => this.cache.unloadIdleSince(this.now() - this.opts.idleUnloadMs), Math.max(1000, Math.floor(this.opts.idleUnloadMs / 4)));
+    this.idleTimer.unref();
+  }
+
+  private readonly notice: (event: string, fields: Record<string, string | number>) => void;
+
+  /** See {@link ProjectHost.create}. */
+  async create(projectId: string, opts: CreateProjectOptions): Promise<ProjectHeader> {
+    requireValidId(projectId, "project_id");
+    const config = resolveConfig(opts.config ?? {});
+    return this.locks.run(projectId, async () => {
+      this.assertWritable();
+      const existing = await this.readMeta(projectId);
+      if (existing !== undefined) {
+        if (opts.requestId !== undefined && opts.requestId !== "" && existing.createRequestId === opts.requestId) {
+          const p = this.cache.peek(projectId);
+          return { projectId, projectUid: existing.projectUid, generation: p?.committed.generation ?? 0, replayed: true };
+        }
+        throw new CrsStateError("PROJECT_EXISTS", `project ${projectId} already exists`, { field: "project_id", projectId });
+      }
+      const meta: ProjectMeta = { format: PROJECT_META_FORMAT, projectId, projectUid: newUid(), createdAt: this.now(), config: { ...(opts.config ?? {}) }, createRequestId: opts.requestId ?? "" };
+      await this.committer.submit([{ op: "putMeta", projectId, bytes: encodeMeta(meta) }]);
+      const engine = new StateEngine({ config, now: this.now });
+      const p = this.adopt(meta, engine, 0);
+      return p.header();
+    });
+  }
+
+  /** See {@link ProjectHost.read}. */
+  async read<T>(projectId: string, fn: (view: ProjectView) => T, opts: ReadOptions = {}): Promise<T> {
+    const p = await this.project(projectId, opts.expectedUid);
+    return fn(p.view());
+  }
+
+  /** See {@link ProjectHost.mutate}. */
+  async mutate<R>(
+    projectId: string,
+    req: MutationRequest,
+    body: (engine: StateEngine) => Mutation<R>,
+    answer: (result: R, header: ProjectHeader) => Uint8Array,
+  ): Promise<MutationOutcome> {
+    const p = await this.project(projectId, req.expectedUid);
+    if (req.validateOnly === true) return this.dryRun(p, req, body, answer);
+    const requestId = req.requestId ?? "";
+    const fingerprint = hex(req.fingerprint);
+    if (requestId !== "") {
+      const replay = await this.replayed(p, requestId, req.method, fingerprint);
+      if (replay !== undefined) return replay;
+    }
+    this.assertWritable();
+    checkGeneration(req.expectedGeneration, p.engine.generation);
+    const m = body(p.engine);
+    const header: ProjectHeader = { projectId, projectUid: p.meta.projectUid, generation: m.generation, replayed: false };
+    const bytes = answer(m.result, header);
+    if (m.event === undefined && requestId === "") {
+      // Nothing to journal, but the answer may rest on writes still in flight: wait for them.
+      await p.settled();
+      this.assertLoaded(p);
+      return { answer: bytes, replayed: false, header };
+    }
+    const request: StoredRequest | null =
+      requestId === "" ? null : { requestId, method: req.method, fingerprint, answer: Buffer.from(bytes).toString("base64"), generation: m.generation };
+    const prepared = p.prepare(m.event, request);
+    const write = this.committer.submit(prepared.ops, p.chain);
+    write.catch(() => this.cache.evict(p));
+    const outcome = p.track(prepared, request, write, () => ({ answer: bytes, replayed: false, header }));
+    if (request !== null) {
+      p.inflight.set(requestId, { method: req.method, fingerprint, outcome });
+      const forget = () => p.inflight.delete(requestId);
+      outcome.then(forget, forget);
+    }
+    return outcome;
+  }
+
+  private async replayed(p: LoadedProject, requestId: string, method: string, fingerprint: string): Promise<MutationOutcome | undefined> {
+    const stored = p.requests.lookup(requestId, method, fingerprint);
+    if (stored !== undefined) {
+      return {
+        answer: new Uint8Array(Buffer.from(stored.answer, "base64")),
+        replayed: true,
+        header: { projectId: p.meta.projectId, projectUid: p.meta.projectUid, generation: stored.generation, replayed: true },
+      };
+    }
+    const inflight = p.inflight.get(requestId);
+    if (inflight === undefined) return undefined;
+    assertSameRequest(inflight, requestId, method, fingerprint);
+    const first = (await inflight.outcome) as MutationOutcome;
+    return { ...first, replayed: true, header: { ...first.header, replayed: true } };
+  }
+
+  private dryRun<R>(p: LoadedProject, req: MutationRequest, body: (engine: StateEngine) => Mutation<R>, answer: (result: R, header: ProjectHeader) => Uint8Array): MutationOutcome {
+    const scratch = new StateEngine({ config: p.engine.config, now: this.now, initial: p.committed });
+    checkGeneration(req.expectedGeneration, scratch.generation);
+    const m = body(scratch);
+    const header: ProjectHeader = { projectId: p.meta.projectId, projectUid: p.meta.projectUid, generation: p.committed.generation, replayed: false };
+    return { answer: answer(m.result, header), replayed: false, header };
+  }
+
+  /** See {@link ProjectHost.delete}. */
+  async delete(projectId: string, opts: { expectedUid?: string }): Promise<void> {
+    requireValidId(projectId, "project_id");
+    await this.locks.run(projectId, async () => {
+      this.assertWritable();
+      const meta = await this.readMeta(projectId);
+      if (meta === undefined) throw notFound(projectId);
+      checkUid(meta, opts.expectedUid);
+      const p = this.cache.peek(projectId);
+      if (p !== undefined) {
+        p.deleted = true;
+        await p.settled();
+      }
+      await this.committer.submit([{ op: "deleteProject", projectId, projectUid: meta.projectUid }]);
+      this.cache.forget(projectId);
+    });
+  }
+
+  /** See {@link ProjectHost.list}. */
+  async list(page: PageRequest): Promise<ProjectPage> {
+    if (!Number.isSafeInteger(page.pageSize) || page.pageSize < 1 || page.pageSize > 1000) {
+      throw new CrsStateError("INVALID_ARGUMENT", "page_size must be between 1 and 1000", { field: "page_size" });
+    }
+    const after = page.pageToken === undefined || page.pageToken === "" ? undefined : idFromPageToken(page.pageToken);
+    const rows = await this.store.listMeta({ after, limit: page.pageSize + 1 });
+    const projects = rows.slice(0, page.pageSize).map((row) => {
+      const meta = decodeMeta(row.bytes, row.projectId);
+      const loaded = this.cache.peek(row.projectId);
+      return meta.ok
+        ? { projectId: row.projectId, projectUid: meta.value.projectUid, generation: loaded?.committed.generation ?? -1, createdAt: meta.value.createdAt, loaded: loaded !== undefined }
+        : { projectId: row.projectId, projectUid: "", generation: -1, createdAt: 0, loaded: false };
+    });
+    const last = projects.at(-1);
+    return { projects, nextPageToken: rows.length > page.pageSize && last !== undefined ? pageTokenAfter(last.projectId) : "" };
+  }
+
+  /** See {@link ProjectHost.fork}. */
+  async fork(sourceId: string, targetId: string, from: ForkSource): Promise<ProjectHeader> {
+    requireValidId(targetId, "target_project_id");
+    const source = await this.project(sourceId, undefined);
+    const state = "checkpointId" in from ? await this.checkpointState(source, from.checkpointId) : stateAt(source, from.generation);
+    return this.locks.run(targetId, async () => {
+      this.assertWritable();
+      if ((await this.readMeta(targetId)) !== undefined) throw new CrsStateError("PROJECT_EXISTS", `project ${targetId} already exists`, { field: "target_project_id", projectId: targetId });
+      const meta: ProjectMeta = { format: PROJECT_META_FORMAT, projectId: targetId, projectUid: newUid(), createdAt: this.now(), config: source.meta.config, createRequestId: "" };
+      const snapshot = encodeSnapshot({ format: STATE_SNAPSHOT_FORMAT, projectUid: meta.projectUid, seq: 0, takenAt: this.now(), document: toDocument(state), requests: [] });
+      await this.committer.submit([
+        { op: "putSnapshot", projectUid: meta.projectUid, seq: 0, bytes: snapshot },
+        { op: "putMeta", projectId: targetId, bytes: encodeMeta(meta) },
+      ]);
+      const p = this.adopt(meta, new StateEngine({ config: source.engine.config, now: this.now, initial: state }), 0, [0]);
+      return p.header();
+    });
+  }
+
+  private async checkpointState(source: LoadedProject, checkpointId: string): Promise<ProjectState> {
+    return (this.checkpoints as HostCheckpoints).stateOf(source, checkpointId);
+  }
+
+  /** See {@link ProjectHost.status}. */
+  async status(projectId: string): Promise<ProjectStatus> {
+    requireValidId(projectId, "project_id");
+    const wasLoaded = this.cache.peek(projectId) !== undefined;
+    try {
+      const p = await this.project(projectId, undefined);
+      return { header: p.header(), loaded: wasLoaded, state: "ok", journalRecords: p.journalRecords, journalBytes: p.journalBytes, lastSnapshotGeneration: p.lastSnapshotSeq, lastSequence: p.lastSeq };
+    } catch (e) {
+      const lost = this.cache.lost(projectId);
+      if (lost === undefined) throw e;
+      const header = { projectId, projectUid: lost.meta?.projectUid ?? "", generation: 0, replayed: false };
+      return { header, loaded: false, state: "data_loss", journalRecords: 0, journalBytes: 0, lastSnapshotGeneration: 0, lastSequence: 0 };
+    }
+  }
+
+  /** See {@link ProjectHost.loadedProjectIds}. */
+  loadedProjectIds(): string[] {
+    return this.cache.loadedIds();
+  }
+
+  /** See {@link ProjectHost.serving}. */
+  serving(): boolean {
+    return this.writable && !this.closed;
+  }
+
+  /** See {@link ProjectHost.close}. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.idleTimer);
+    if (this.probing !== undefined) clearInterval(this.probing);
+    await this.committer.flushed();
+    await this.store.close();
+  }
+
+  /** @internal The loaded project, checked for deletion and uid. */
+  async project(projectId: string, expectedUid: string | undefined): Promise<LoadedProject> {
+    requireValidId(projectId, "project_id");
+    if (this.closed) throw new CrsStateError("STORE_UNAVAILABLE", "store: closed");
+    const p = await this.cache.get(projectId);
+    this.assertLoaded(p);
+    checkUid(p.meta, expectedUid);
+    return p;
+  }
+
+  /** @internal STORE_UNAVAILABLE while the store cannot write. */
+  assertWritable(): void {
+    if (this.closed) throw new CrsStateError("STORE_UNAVAILABLE", "store: closed");
+    if (!this.writable) throw new CrsStateError("STORE_UNAVAILABLE", "store: the last write failed; waiting for the disk to accept writes again");
+  }
+
+  /** @internal The store the checkpoints live in. */
+  get backing(): ProjectStore {
+    return this.store;
+  }
+
+  /** @internal The host clock. */
+  get clock(): () => number {
+    return this.now;
+  }
+
+  private assertLoaded(p: LoadedProject): void {
+    if (p.deleted) throw notFound(p.meta.projectId);
+  }
+
+  private adopt(meta: ProjectMeta, engine: StateEngine, lastSeq: number, snapshotSeqs: number[] = []): LoadedProject {
+    const requests = new RequestTable(this.opts.requestIdRetention);
+    const p = new LoadedProject(meta, { engine, requests, lastSeq, snapshotSeqs, baseSeq: 0, journalRecords: 0, journalBytes: 0, corruptSnapshots: 0, repair: undefined }, this.now);
+    p.policy = { everyRecords: this.opts.snapshotEveryRecords, everyBytes: this.opts.snapshotEveryBytes };
+    this.cache.put(p);
+    return p;
+  }
+
+  private async readMeta(projectId: string): Promise<ProjectMeta | undefined> {
+    const row = await this.store.getMeta(projectId);
+    if (row === undefined) return undefined;
+    const meta = decodeMeta(row.bytes, projectId);
+    if (!meta.ok) throw new CrsStateError("PROJECT_DATA_LOSS", `project ${projectId}: metadata is damaged: ${meta.reason}`, { projectId });
+    return meta.value;
+  }
+
+  private async loadProject(projectId: string): Promise<LoadedProject | LostProject> {
+    let meta: ProjectMeta | undefined;
+    try {
+      meta = await this.readMeta(projectId);
+      if (meta === undefined) throw notFound(projectId);
+      const r = await recoverProject(this.store, meta, { now: this.now, requestIdRetention: this.opts.requestIdRetention, skipCorrupted: this.opts.skipCorrupted });
+      this.counters.corruptSnapshots += r.corruptSnapshots;
+      if (r.repair !== undefined) {
+        if (r.repair.action === "cut-torn-tail") this.counters.tornTailsCut++;
+        else this.counters.corruptionsSkipped++;
+        this.notice(r.repair.action, { projectId, fromSeq: r.repair.fromSeq, records: r.repair.records, reason: r.repair.reason });
+      }
+      const p = new LoadedProject(meta, r, this.now);
+      p.policy = { everyRecords: this.opts.snapshotEveryRecords, everyBytes: this.opts.snapshotEveryBytes };
+      return p;
+    } catch (e) {
+      if (isCrsStateError(e, "PROJECT_DATA_LOSS") || isCrsStateError(e, "JOURNAL_CORRUPTED") || isCrsStateError(e, "SNAPSHOT_CORRUPTED")) {
+        this.notice("project-data-loss", { projectId, reason: (e as Error).message });
+        const error = isCrsStateError(e, "PROJECT_DATA_LOSS") ? e : new CrsStateError("PROJECT_DATA_LOSS", `project ${projectId} cannot be recovered: ${(e as Error).message}`, { projectId, ...(e as CrsStateError).metadata }, { cause: e });
+        return { meta, error };
+      }
+      throw e;
+    }
+  }
+
+  private onWriteFailure(error: unknown): void {
+    this.counters.writeFailures++;
+    if (!this.writable) return;
+    this.writable = false;
+    this.notice("store-not-writable", { reason: error instanceof Error ? error.message : String(error) });
+    this.probing = setInterval(() => {
+      this.store.probe().then(
+        () => {
+          if (this.probing !== undefined) clearInterval(this.probing);
+          this.probing = undefined;
+          this.writable = true;
+          this.notice("store-writable", {});
+        },
+        () => undefined,
+      );
+    }, this.opts.probeIntervalMs);
+    this.probing.unref();
+  }
+}

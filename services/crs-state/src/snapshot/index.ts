@@ -1,0 +1,6 @@
+/** State snapshots and durable checkpoints: framed, CRC-checked state documents. */
+
+export { STATE_SNAPSHOT_FORMAT, decodeSnapshot, encodeSnapshot } from "./state-snapshot.js";
+export type { StateSnapshot } from "./state-snapshot.js";
+export { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint } from "./checkpoint-record.js";
+export type { CheckpointRecord } from "./checkpoint-record.js";

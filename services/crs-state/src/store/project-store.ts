@@ -1,0 +1,78 @@
+/**
+ * The storage contract behind the project host. A store keeps opaque framed bytes (the codecs
+ * live in `journal/` and `snapshot/`), so every implementation stores exactly the same records:
+ * in memory, on classic-level, or on a JetStream journal. `storeConformance` checks them all.
+ */
+
+/** A stored value and the sequence number it is filed under. */
+export interface SeqValue {
+  /** Sequence number. */
+  readonly seq: number;
+  /** Framed bytes. */
+  readonly bytes: Uint8Array;
+}
+
+/** A project's catalogue entry: its id and framed metadata. */
+export interface MetaValue {
+  /** Project id. */
+  readonly projectId: string;
+  /** Framed metadata (uid, creation time, config). */
+  readonly bytes: Uint8Array;
+}
+
+/** One write; a list of them is applied atomically by {@link ProjectStore.write}. */
+export type StoreOp =
+  | { readonly op: "putMeta"; readonly projectId: string; readonly bytes: Uint8Array }
+  | { readonly op: "append"; readonly projectUid: string; readonly seq: number; readonly bytes: Uint8Array }
+  | {
+      readonly op: "putSnapshot";
+      readonly projectUid: string;
+      readonly seq: number;
+      readonly bytes: Uint8Array;
+      /** Journal records with `fromSeq <= seq <= throughSeq` to drop with it (covered by an older kept snapshot). */
+      readonly dropJournal?: { readonly fromSeq: number; readonly throughSeq: number };
+      /** Snapshots filed under these sequence numbers to drop with it. */
+      readonly dropSnapshots?: readonly number[];
+    }
+  | { readonly op: "putCheckpoint"; readonly projectUid: string; readonly checkpointId: string; readonly bytes: Uint8Array }
+  | { readonly op: "deleteCheckpoint"; readonly projectUid: string; readonly checkpointId: string }
+  | { readonly op: "deleteProject"; readonly projectId: string; readonly projectUid: string };
+
+/** Optional abilities, as abstract-level's `supports` manifest; the conformance suite reads them. */
+export interface StoreCapabilities {
+  /** Data survives `close` and a new store on the same location. */
+  readonly persistent: boolean;
+}
+
+/** Storage of many projects: catalogue, journals, state snapshots and checkpoints. */
+export interface ProjectStore {
+  /** What this implementation can do. */
+  readonly capabilities: StoreCapabilities;
+  /** Applies `ops` atomically and durably (synced) or not at all; STORE_UNAVAILABLE when it cannot. */
+  write(ops: readonly StoreOp[]): Promise<void>;
+  /** A small synced write that tells whether the store can write again. */
+  probe(): Promise<void>;
+  /** The metadata of one project, if it exists. */
+  getMeta(projectId: string): Promise<MetaValue | undefined>;
+  /** Up to `limit` catalogue entries with id greater than `after` (byte order), ascending. */
+  listMeta(opts: { readonly after?: string; readonly limit: number }): Promise<MetaValue[]>;
+  /** Snapshots of a project, newest first. */
+  readSnapshots(projectUid: string): Promise<SeqValue[]>;
+  /** Journal records with seq greater than `afterSeq`, ascending. */
+  readJournal(projectUid: string, afterSeq: number): AsyncIterable<SeqValue>;
+  /** The highest sequence number any journal record or snapshot of the project is filed under (0 when none). */
+  lastSeq(projectUid: string): Promise<number>;
+  /** Every checkpoint of a project, ascending id. */
+  listCheckpoints(projectUid: string): Promise<{ checkpointId: string; bytes: Uint8Array }[]>;
+  /** One checkpoint's bytes, if present. */
+  getCheckpoint(projectUid: string, checkpointId: string): Promise<Uint8Array | undefined>;
+  /**
+   * Repair: moves the journal records with seq >= `fromSeq` to a kept-aside area (never read by
+   * recovery) and deletes them, atomically; REPAIR_FAILED when that fails. Returns how many moved.
+   */
+  cutJournal(projectUid: string, fromSeq: number): Promise<number>;
+  /** Records cut aside by {@link cutJournal}, ascending seq (for operators and tests). */
+  readCut(projectUid: string): Promise<SeqValue[]>;
+  /** Flushes and releases the store; later calls fail STORE_UNAVAILABLE. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,112 @@
+/**
+ * Test support: a store wrapper that can hold writes at a gate, fail them the way a full disk
+ * does, and count the synced batches, around any real {@link ProjectStore}.
+ */
+
+import { CrsStateError } from "../errors.js";
+import type { MetaValue, ProjectStore, SeqValue, StoreCapabilities, StoreOp } from "./project-store.js";
+
+/** An ENOSPC error as node's fs raises it. */
+export function enospc(): NodeJS.ErrnoException {
+  return Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", errno: -28, syscall: "write" });
+}
+
+/** A {@link ProjectStore} around another, with write faults and gates for tests. */
+export class FaultStore implements ProjectStore {
+  /** Synced batches that reached the inner store. */
+  writes = 0;
+  /** Operations in those batches. */
+  ops = 0;
+  /** While set, writes and probes fail with this error. */
+  failWith: unknown = undefined;
+  private gate: Promise<void> | undefined;
+  private openGate: (() => void) | undefined;
+
+  /** Wraps `inner`. */
+  constructor(readonly inner: ProjectStore) {}
+
+  /** Same as the inner store's. */
+  get capabilities(): StoreCapabilities {
+    return this.inner.capabilities;
+  }
+
+  /** Holds every write until {@link release}. */
+  hold(): void {
+    this.gate ??= new Promise<void>((resolve) => {
+      this.openGate = resolve;
+    });
+  }
+
+  /** Lets held writes through. */
+  release(): void {
+    this.openGate?.();
+    this.gate = undefined;
+    this.openGate = undefined;
+  }
+
+  /** Writes through the inner store unless failing or held. */
+  async write(ops: readonly StoreOp[]): Promise<void> {
+    if (this.gate !== undefined) await this.gate;
+    if (this.failWith !== undefined) throw new CrsStateError("STORE_UNAVAILABLE", "store: write failed", {}, { cause: this.failWith });
+    await this.inner.write(ops);
+    this.writes++;
+    this.ops += ops.length;
+  }
+
+  /** Fails like a write while failing. */
+  async probe(): Promise<void> {
+    if (this.failWith !== undefined) throw new CrsStateError("STORE_UNAVAILABLE", "store: probe failed", {}, { cause: this.failWith });
+    await this.inner.probe();
+  }
+
+  /** Passes through. */
+  getMeta(projectId: string): Promise<MetaValue | undefined> {
+    return this.inner.getMeta(projectId);
+  }
+
+  /** Passes through. */
+  listMeta(opts: { readonly after?: string; readonly limit: number }): Promise<MetaValue[]> {
+    return this.inner.listMeta(opts);
+  }
+
+  /** Passes through. */
+  readSnapshots(projectUid: string): Promise<SeqValue[]> {
+    return this.inner.readSnapshots(projectUid);
+  }
+
+  /** Passes through. */
+  readJournal(projectUid: string, afterSeq: number): AsyncIterable<SeqValue> {
+    return this.inner.readJournal(projectUid, afterSeq);
+  }
+
+  /** Passes through. */
+  lastSeq(projectUid: string): Promise<number> {
+    return this.inner.lastSeq(projectUid);
+  }
+
+  /** Passes through. */
+  listCheckpoints(projectUid: string): Promise<{ checkpointId: string; bytes: Uint8Array }[]> {
+    return this.inner.listCheckpoints(projectUid);
+  }
+
+  /** Passes through. */
+  getCheckpoint(projectUid: string, checkpointId: string): Promise<Uint8Array | undefined> {
+    return this.inner.getCheckpoint(projectUid, checkpointId);
+  }
+
+  /** Fails like a write while failing. */
+  async cutJournal(projectUid: string, fromSeq: number): Promise<number> {
+    if (this.failWith !== undefined) throw new CrsStateError("REPAIR_FAILED", "store: cut failed", {}, { cause: this.failWith });
+    return this.inner.cutJournal(projectUid, fromSeq);
+  }
+
+  /** Passes through. */
+  readCut(projectUid: string): Promise<SeqValue[]> {
+    return this.inner.readCut(projectUid);
+  }
+
+  /** Passes through. */
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
