@@ -1,5 +1,6 @@
 /** Engine limits and thresholds, with the reference's defaults. */
 
+import { MAX_CYCLE_HISTORY } from "./cycles/detector-state.js";
 import { StateError } from "./errors.js";
 
 /** Limits and thresholds of one project's engine. Every field has a default. */
@@ -30,6 +31,8 @@ export interface StateConfig {
   readonly staleGenerationLimit: number;
   /** Depth limit of disproof propagation. @defaultValue 100 */
   readonly maxPropagationDepth: number;
+  /** Window of a session's cycle detector when the caller names none. @defaultValue 1000 */
+  readonly cycleHistory: number;
 }
 
 /** The reference's default circuit-breaker thresholds. */
@@ -54,6 +57,7 @@ export const DEFAULT_STATE_CONFIG: StateConfig = Object.freeze({
   snapshotRingSize: 64,
   staleGenerationLimit: 1000,
   maxPropagationDepth: 100,
+  cycleHistory: 1000,
 });
 
 const POSITIVE_FIELDS = [
@@ -69,6 +73,7 @@ const POSITIVE_FIELDS = [
   "snapshotRingSize",
   "staleGenerationLimit",
   "maxPropagationDepth",
+  "cycleHistory",
 ] as const;
 
 /** Merges `partial` over the defaults and rejects non-positive limits (INVALID_CONFIG). */
@@ -79,6 +84,9 @@ export function resolveConfig(partial: Partial<StateConfig> = {}): StateConfig {
     if (!Number.isSafeInteger(value) || value <= 0) {
       throw new StateError("INVALID_CONFIG", `config ${key} must be a positive integer, got ${value}`, { field: key });
     }
+  }
+  if (config.cycleHistory > MAX_CYCLE_HISTORY) {
+    throw new StateError("INVALID_CONFIG", `config cycleHistory must be at most ${MAX_CYCLE_HISTORY}, got ${config.cycleHistory}`, { field: "cycleHistory" });
   }
   for (const [tool, value] of Object.entries(config.circuitBreakerThresholds)) {
     if (!Number.isSafeInteger(value) || value <= 0) {

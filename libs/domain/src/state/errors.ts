@@ -42,7 +42,11 @@ export type StateErrorCode =
   /** Replaying an event did not reproduce the recorded generation. */
   | "REPLAY_DIVERGED"
   /** Engine options are out of range. */
-  | "INVALID_CONFIG";
+  | "INVALID_CONFIG"
+  /** An entry named in `expectedEntries` was changed since the caller read it (or exists when it must not). */
+  | "ENTRY_MODIFIED"
+  /** An event or document carries a format version this engine does not read. */
+  | "UNSUPPORTED_FORMAT";
 
 /** All codes, in declaration order, for exhaustive mappings and documentation. */
 export const STATE_ERROR_CODES: readonly StateErrorCode[] = [
@@ -64,6 +68,8 @@ export const STATE_ERROR_CODES: readonly StateErrorCode[] = [
   "IMPORT_INVALID",
   "REPLAY_DIVERGED",
   "INVALID_CONFIG",
+  "ENTRY_MODIFIED",
+  "UNSUPPORTED_FORMAT",
 ];
 
 /** Options accepted by {@link StateError}. */
@@ -72,6 +78,8 @@ export interface StateErrorOptions {
   readonly field?: string;
   /** The underlying error, when this one wraps another. */
   readonly cause?: unknown;
+  /** Machine-readable details (for example the key of a modified entry), copied to the error's `metadata`. */
+  readonly metadata?: Readonly<Record<string, string>>;
 }
 
 /** The one error type thrown by the state engine. */
@@ -80,19 +88,22 @@ export class StateError extends Error {
   readonly code: StateErrorCode;
   /** Offending input field, when the input was at fault. */
   readonly field: string | undefined;
+  /** Machine-readable details; empty unless the code documents some. */
+  readonly metadata: Readonly<Record<string, string>>;
 
   constructor(code: StateErrorCode, message: string, options: StateErrorOptions = {}) {
     super(message.startsWith("state: ") ? message : `state: ${message}`, { cause: options.cause });
     this.name = "StateError";
     this.code = code;
     this.field = options.field;
+    this.metadata = Object.freeze({ ...options.metadata });
   }
 
   /** Returns a copy whose field path is prefixed, for errors raised inside nested input. */
   withFieldPrefix(prefix: string): StateError {
     const own = this.field ?? "";
     const field = own === "" ? prefix : own.startsWith(".") || own.startsWith("[") ? `${prefix}${own}` : `${prefix}.${own}`;
-    return new StateError(this.code, this.message, { field, cause: this.cause });
+    return new StateError(this.code, this.message, { field, cause: this.cause, metadata: this.metadata });
   }
 }
 

@@ -70,14 +70,35 @@ export { AnalyticsView, ConstraintView, DeltaHistoryView, DependencyView, Histor
 export { QueryAPI } from "./query/query-api.js";
 export type { HotNode, NodeStats } from "./query/query-api.js";
 
-export { proofUpdateToJson } from "./events/event.js";
-export type { EventBase, ProofUpdateJson, StateEvent, StateEventType } from "./events/event.js";
+export { STATE_EVENT_FORMAT, STATE_EVENT_TYPES, proofUpdateToJson } from "./events/event.js";
+export type {
+  ClauseAddedEvent,
+  ClauseUsedEvent,
+  ClausesCollectedEvent,
+  CycleCheckedEvent,
+  CycleDetectorResetEvent,
+  DeltaAppliedEvent,
+  DisproofPropagatedEvent,
+  EventBase,
+  EventBody,
+  EventOf,
+  ProofUpdateJson,
+  ProofUpdatedEvent,
+  SessionEndedEvent,
+  SimilarityRecordedEvent,
+  StateEvent,
+  StateEventType,
+  StateImportedEvent,
+  StateRestoredEvent,
+  StepRecordedEvent,
+} from "./events/event.js";
 export { applyEvent, replayEvents } from "./events/replay.js";
 export { StateEngine } from "./engine/engine.js";
-export type { Checkpoint, DecisionVerdict, EngineOptions, Mutation, MutationOptions } from "./engine/engine.js";
+export type { ApplyOptions, Checkpoint, CycleOptions, DecisionVerdict, EngineOptions, Mutation, MutationOptions } from "./engine/engine-types.js";
+export type { TransitionResults } from "./engine/run-event.js";
 
 export { STATE_DOCUMENT_FORMAT, toDocument } from "./export/document.js";
-export type { ProofEntryDocument, SessionStepsDocument, StateDocument, StreamingDocument } from "./export/document.js";
+export type { CycleDetectorDocument, ModGenerationField, ProofEntryDocument, SessionStepsDocument, StateDocument, StreamingDocument } from "./export/document.js";
 export { fromDocument } from "./export/import.js";
 
 export { REDACTED, SECRET_PATTERNS, sanitizeMetadata, sanitizeSecrets } from "./sanitize/secret-sanitizer.js";
@@ -85,10 +106,16 @@ export type { SecretPattern } from "./sanitize/secret-sanitizer.js";
 export { computeSummary, referenceExport } from "./export/summary.js";
 export type { StateSummary } from "./export/summary.js";
 
-export { BrentCycleDetector, DEFAULT_CYCLE_HISTORY, stepStateKey, toolStateKey } from "./cycles/brent.js";
-export type { CycleDetection, CycleDetectorStats } from "./cycles/brent.js";
-export { checkCycleOnStep, stateNodeId } from "./cycles/cycle-on-step.js";
-export type { CycleCheck } from "./cycles/cycle-on-step.js";
+export { BrentCycleDetector, stepStateKey, toolStateKey } from "./cycles/brent.js";
+export { DEFAULT_CYCLE_HISTORY, MAX_CYCLE_HISTORY, detectorStats, emptyDetector, feedDetector, resetDetector } from "./cycles/detector-state.js";
+export type { CycleDetection, CycleDetectorState, CycleDetectorStats } from "./cycles/detector-state.js";
+export { checkCycleOnStep } from "./cycles/cycle-on-step.js";
+export { stateNodeId } from "./cycles/cycle-transition.js";
+export type { CycleCheckResult } from "./cycles/cycle-transition.js";
+export { CycleView } from "./cycles/cycle-view.js";
+export { ENTRY_INDEXES, similarityEntryKey } from "./entries/mod-generations.js";
+export type { EntryIndex, ModGenerations } from "./entries/mod-generations.js";
+export type { ExpectedEntry } from "./entries/preconditions.js";
 export { tarjanScc } from "./cycles/tarjan.js";
 export type { DecisionGraph } from "./cycles/tarjan.js";
 export { analyzeSessionCycles, buildDecisionGraph } from "./cycles/session-cycles.js";

@@ -4,8 +4,10 @@ import { List, Map as IMap } from "immutable";
 import type { AnalyticsRecord } from "./analytics/analytics-record.js";
 import { EMPTY_CLAUSES, type ClauseStore } from "./clauses/clause-store.js";
 import type { Constraint } from "./constraints/constraint.js";
+import type { CycleDetectorState } from "./cycles/detector-state.js";
 import type { DeltaRecord } from "./delta-history/delta-record.js";
 import { EMPTY_DEPENDENCY, type DependencyIndex } from "./dependency/dependency-index.js";
+import { EMPTY_MOD_GENERATIONS, type EntryIndex, type ModGenerations } from "./entries/mod-generations.js";
 import { EMPTY_HISTORY, type HistoryIndex } from "./history/history-index.js";
 import type { ProofNumber } from "./proof/proof-number.js";
 import { EMPTY_SIMILARITY, type SimilarityIndex } from "./similarity/similarity-index.js";
@@ -36,6 +38,26 @@ export interface ProjectState {
   readonly analytics: List<AnalyticsRecord>;
   /** Applied deltas, oldest first. */
   readonly deltaHistory: List<DeltaRecord>;
+  /** Brent cycle detector per session id. */
+  readonly cycles: IMap<string, CycleDetectorState>;
+  /** Generation that last changed each proof entry, constraint, clause and similarity pair. */
+  readonly modGenerations: ModGenerations;
+}
+
+/** True when the entry `key` of `index` exists in `state` (similarity keys are canonical pair keys). */
+export function entryExists(state: ProjectState, index: EntryIndex, key: string): boolean {
+  switch (index) {
+    case "proof":
+      return state.proofs.has(key);
+    case "constraint":
+      return state.constraints.has(key);
+    case "clause":
+      return state.clauses.clauses.has(key);
+    case "similarity": {
+      const [a, b] = JSON.parse(key) as [string, string];
+      return state.similarity.adjacency.get(a)?.has(b) ?? false;
+    }
+  }
 }
 
 /**
@@ -43,7 +65,7 @@ export interface ProjectState {
  * already), so a state shared by snapshots cannot be edited in place. O(1).
  */
 export function freezeIndexes<T extends Omit<ProjectState, "generation">>(s: T): T {
-  for (const o of [s.clauses, s.clauses.watches, s.similarity, s.dependency, s.history, s.streaming, s.streaming.frequency, s.streaming.cardinality]) Object.freeze(o);
+  for (const o of [s.clauses, s.clauses.watches, s.similarity, s.dependency, s.history, s.streaming, s.streaming.frequency, s.streaming.cardinality, s.modGenerations]) Object.freeze(o);
   return s;
 }
 
@@ -60,4 +82,6 @@ export const EMPTY_STATE: ProjectState = Object.freeze(freezeIndexes({
   steps: EMPTY_STEPS,
   analytics: List<AnalyticsRecord>(),
   deltaHistory: List<DeltaRecord>(),
+  cycles: IMap<string, CycleDetectorState>(),
+  modGenerations: EMPTY_MOD_GENERATIONS,
 }));

@@ -3,6 +3,9 @@
  * never changes afterwards, because the state it wraps is never mutated.
  */
 
+import { CycleView } from "./cycles/cycle-view.js";
+import type { EntryIndex } from "./entries/mod-generations.js";
+import { modGenerationOf } from "./entries/preconditions.js";
 import type { ProjectState } from "./project-state.js";
 import { QueryAPI } from "./query/query-api.js";
 import {
@@ -83,5 +86,18 @@ export class Snapshot {
   /** Delta-history view. */
   get deltaHistory(): DeltaHistoryView {
     return new DeltaHistoryView(this.state);
+  }
+
+  /** Cycle detector view. */
+  get cycles(): CycleView {
+    return new CycleView(this.state);
+  }
+
+  /**
+   * Generation that last changed an entry (0 when absent): node id, constraint id, clause id,
+   * or a similarity pair key `["a","b"]` in either order (INVALID_ARGUMENT when malformed).
+   */
+  modGeneration(index: EntryIndex, key: string): number {
+    return modGenerationOf(this.state, index, key);
   }
 }

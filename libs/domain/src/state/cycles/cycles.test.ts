@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { StateEngine } from "../engine/engine.js";
 import { makeStep } from "../steps/step-record.js";
-import { checkCycleOnStep, stateNodeId } from "./cycle-on-step.js";
+import { checkCycleOnStep } from "./cycle-on-step.js";
+import { stateNodeId } from "./cycle-transition.js";
 import { BrentCycleDetector, stepStateKey, toolStateKey } from "./brent.js";
 import { analyzeSessionCycles, buildDecisionGraph } from "./session-cycles.js";
 import { tarjanScc } from "./tarjan.js";
@@ -38,7 +39,7 @@ describe("Brent cycle detector", () => {
     const d = new BrentCycleDetector();
     d.addStep("a");
     assert.equal(d.addStep("a").detected, true, "immediate repeat");
-    assert.deepEqual(d.stats(), { stepsProcessed: 0, cyclesDetected: 1, windowSize: 0, maxHistory: 1000 }, "reset after detection keeps the lifetime count");
+    assert.deepEqual(d.stats(), { stepsProcessed: 0, cyclesDetected: 1, windowSize: 0, maxHistory: 1000, lastCycleAt: 0 }, "reset after detection keeps the lifetime count");
   });
 
   it("builds state keys like the reference", () => {
@@ -71,24 +72,24 @@ describe("Tarjan SCC and session analysis", () => {
 });
 
 describe("cycle check on steps", () => {
-  it("disproves the loop's states and records a circuit-breaker step, both journaled", () => {
+  it("disproves the loop's states and records a circuit-breaker step in one journaled mutation", () => {
     const e = new StateEngine();
-    const d = new BrentCycleDetector();
     const mk = (tool: string) => makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool, outcome: "success" });
     let found: ReturnType<typeof checkCycleOnStep> | undefined;
     for (const tool of ["plan", "grep", "read", "grep", "read", "grep", "read"]) {
       const stored = e.recordStep(mk(tool)).result;
-      const r = checkCycleOnStep(e, stored, d);
-      if (r.detection.detected) {
+      const r = checkCycleOnStep(e, stored);
+      if (r.result.detection.detected) {
         found = r;
         break;
       }
     }
     assert.ok(found !== undefined, "loop detected");
-    assert.deepEqual(found.mutations.map((m) => m.event?.type), ["delta_applied", "step_recorded"], "two journaled mutations");
+    assert.equal(found.event?.type, "cycle_checked", "one journaled mutation");
     const s = e.snapshot();
     assert.equal(s.proof.get(stateNodeId("s", "execute_tool:grep:success:main_agent"))?.status, "disproven", "loop state disproven");
     assert.equal(s.steps.last("s")?.decision, "circuit_breaker", "breaker step recorded");
     assert.equal(s.steps.last("s")?.outcome, "forced", "forced outcome");
+    assert.deepEqual(found.result.breakerStep, s.steps.last("s"), "the result names the breaker step");
   });
 });

@@ -17,6 +17,8 @@ export interface DeltaRecord {
   readonly kind: DeltaKind;
   /** Effective source of the delta. */
   readonly source: SignalSource;
+  /** Who applied it (the caller's label, "" when none). */
+  readonly label: string;
   /** Session on whose behalf it was applied ("" when none). */
   readonly sessionId: string;
   /** Caller metadata. */

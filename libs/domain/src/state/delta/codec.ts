@@ -3,7 +3,7 @@
  * numbers are decimal strings, because JSON numbers lose precision above 2^53.
  */
 
-import { invalidArgument } from "../errors.js";
+import { invalidArgument, invalidDelta, StateError } from "../errors.js";
 import type { Delta, ProofEntry } from "./delta.js";
 
 /** A proof entry whose uint64 fields are decimal strings. */
@@ -21,34 +21,49 @@ export function parseUint64(value: unknown, field: string): bigint {
   return BigInt(value);
 }
 
-/** Encodes a delta as JSON-safe data. */
+/** A bigint as a decimal string; anything else is kept for validation to reject with its field. */
+export function uint64ToJson(v: unknown): unknown {
+  return typeof v === "bigint" ? v.toString() : v;
+}
+
+/** A decimal string as a bigint (INVALID_ARGUMENT naming the field when malformed); anything else is kept for validation. */
+export function uint64FromJson(v: unknown, field: string): bigint {
+  return (typeof v === "string" ? parseUint64(v, field) : v) as bigint;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object";
+
+/**
+ * Encodes a delta as JSON-safe data, always as a copy, so later edits of the caller's object
+ * cannot alter recorded history. Malformed parts are copied as they are, for validation to name.
+ */
 export function deltaToJson(d: Delta): DeltaJson {
-  if (d.kind === "proof") {
-    return { kind: "proof", source: d.source, updates: d.updates.map((u) => ({ ...u, proof: u.proof.toString(), disproof: u.disproof.toString() })) };
+  if (!isObject(d)) return d as unknown as DeltaJson;
+  if (d.kind === "proof" && Array.isArray(d.updates)) {
+    const updates = d.updates.map((u: unknown) => (isObject(u) ? { ...u, proof: uint64ToJson(u.proof), disproof: uint64ToJson(u.disproof) } : u));
+    return { ...d, updates } as DeltaJson;
   }
-  if (d.kind === "composite") return { kind: "composite", deltas: d.deltas.map(deltaToJson) };
-  // A deep copy, so later edits of the caller's object cannot alter recorded history.
-  return structuredClone(d);
+  if (d.kind === "composite" && Array.isArray(d.deltas)) return { kind: "composite", deltas: d.deltas.map(deltaToJson) } as DeltaJson;
+  try {
+    return structuredClone(d) as unknown as DeltaJson;
+  } catch (err) {
+    throw new StateError("INVALID_DELTA", "delta must be plain data (objects, lists, strings, numbers, booleans)", { field: "", cause: err });
+  }
 }
 
 /** Decodes {@link deltaToJson}'s output; structural checks happen when the delta is applied. */
 export function deltaFromJson(j: DeltaJson, field = "delta"): Delta {
-  if (j === null || typeof j !== "object") throw invalidArgument(field, "delta must be an object");
-  if (j.kind === "proof") {
-    if (!Array.isArray(j.updates)) throw invalidArgument(`${field}.updates`, "updates must be a list");
+  if (j === null || typeof j !== "object") throw invalidDelta("", "delta must not be nil");
+  if (j.kind === "proof" && Array.isArray(j.updates)) {
     return {
-      kind: "proof",
-      source: j.source,
-      updates: j.updates.map((u, i) => ({
-        ...u,
-        proof: parseUint64(u.proof, `${field}.updates[${i}].proof`),
-        disproof: parseUint64(u.disproof, `${field}.updates[${i}].disproof`),
-      })),
-    };
+      ...j,
+      updates: j.updates.map((u, i) =>
+        isObject(u) ? { ...u, proof: uint64FromJson(u.proof, `${field}.updates[${i}].proof`), disproof: uint64FromJson(u.disproof, `${field}.updates[${i}].disproof`) } : u,
+      ),
+    } as Delta;
   }
-  if (j.kind === "composite") {
-    if (!Array.isArray(j.deltas)) throw invalidArgument(`${field}.deltas`, "deltas must be a list");
-    return { kind: "composite", deltas: j.deltas.map((c, i) => deltaFromJson(c, `${field}.deltas[${i}]`)) };
+  if (j.kind === "composite" && Array.isArray(j.deltas)) {
+    return { kind: "composite", deltas: j.deltas.map((c, i) => (isObject(c) ? deltaFromJson(c as DeltaJson, `${field}.deltas[${i}]`) : c)) as Delta[] };
   }
-  return j;
+  return j as Delta;
 }

@@ -10,15 +10,19 @@ import type { Assignment, Clause } from "../clauses/clause.js";
 import { clauseString } from "../clauses/clause.js";
 import { decisionAssignment } from "../clauses/decision-assignment.js";
 import { resolveConfig, type StateConfig } from "../config.js";
+import type { CycleCheckResult } from "../cycles/cycle-transition.js";
+import type { CycleDetectorStats } from "../cycles/detector-state.js";
 import { analyzeSessionCycles, type CycleAnalysis } from "../cycles/session-cycles.js";
 import { validateDelta } from "../delta/apply.js";
 import { deltaToJson } from "../delta/codec.js";
 import type { Delta, SimilarityUpdate } from "../delta/delta.js";
+import { checkExpectedEntries } from "../entries/preconditions.js";
 import { invalidArgument, StateError } from "../errors.js";
-import { proofUpdateToJson, type StateEvent } from "../events/event.js";
+import { proofUpdateToJson, STATE_EVENT_FORMAT, type EventBody, type StateEvent } from "../events/event.js";
 import { applyEvent } from "../events/replay.js";
 import { toDocument, type StateDocument } from "../export/document.js";
 import { fromDocument } from "../export/import.js";
+import { deepFreeze } from "../freeze.js";
 import { checkCircuitBreaker, type CircuitBreakerResult } from "../proof/circuit-breaker.js";
 import type { ProofNumber } from "../proof/proof-number.js";
 import type { ProofUpdate } from "../proof/proof-update.js";
@@ -26,57 +30,20 @@ import { EMPTY_STATE, type ProjectState } from "../project-state.js";
 import { sanitizeSecrets } from "../sanitize/secret-sanitizer.js";
 import { Snapshot } from "../snapshot.js";
 import type { StepRecord } from "../steps/step-record.js";
+import type { ApplyOptions, Checkpoint, CycleOptions, DecisionVerdict, EngineOptions, Mutation, MutationOptions } from "./engine-types.js";
+import { runEvent, type TransitionResults } from "./run-event.js";
 import { SnapshotRing } from "./snapshot-ring.js";
-import * as t from "./transitions.js";
+import type { TransitionContext } from "./transitions.js";
 
-/** Options of {@link StateEngine}. */
-export interface EngineOptions {
-  /** Limits; merged over the defaults. */
-  readonly config?: Partial<StateConfig>;
-  /** Clock returning Unix ms. @defaultValue a clock that always returns 0 */
-  readonly now?: () => number;
-  /** Text sanitizer for step records; `false` disables it. @defaultValue {@link sanitizeSecrets} */
-  readonly sanitizer?: ((text: string) => string) | false;
-  /** Starting state. @defaultValue the empty state */
-  readonly initial?: ProjectState;
-}
+export type { ApplyOptions, Checkpoint, CycleOptions, DecisionVerdict, EngineOptions, Mutation, MutationOptions } from "./engine-types.js";
 
-/** Options shared by every mutation. */
-export interface MutationOptions {
-  /** Fail with GENERATION_MISMATCH unless the current generation equals this. */
-  readonly expectedGeneration?: number;
-}
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
-/** What a mutation returns: its result, the new generation and the event to journal. */
-export interface Mutation<R> {
-  /** Operation-specific result. */
-  readonly result: R;
-  /** Generation after the mutation. */
-  readonly generation: number;
-  /** The event, or undefined when nothing changed (the generation did not move). */
-  readonly event: StateEvent | undefined;
-}
-
-/** A point-in-time copy of a project's state; O(1) to take and never changed afterwards. */
-export interface Checkpoint {
-  /** `checkpoint-<generation>`. */
-  readonly id: string;
-  /** Generation captured. */
-  readonly generation: number;
-  /** Unix ms. */
-  readonly createdAt: number;
-  /** The captured state. */
-  readonly state: ProjectState;
-}
-
-/** Verdict of {@link StateEngine.checkDecisionAllowed}. */
-export interface DecisionVerdict {
-  /** False when a learned clause forbids the decision. */
-  readonly allowed: boolean;
-  /** Why not, or "". */
-  readonly reason: string;
-  /** The clause that blocked it. */
-  readonly clause: Clause | undefined;
+/** A copy of a clause input for the event; malformed parts are kept for validation to name. */
+function clauseInputCopy(input: ClauseInput): ClauseInput {
+  if (!isObject(input)) return input;
+  const literals = Array.isArray(input.literals) ? input.literals.map((l) => (isObject(l) ? { ...l } : l)) : input.literals;
+  return { ...input, literals };
 }
 
 /** One project's engine. Not thread-safe by design: the owner serializes calls. */
@@ -131,25 +98,32 @@ export class StateEngine {
     if (behind > limit) throw new StateError("SNAPSHOT_STALE", `snapshot is stale: ${behind} generations behind (limit ${limit})`, { field: "generation" });
   }
 
-  private checkExpected(opts: MutationOptions): void {
+  private checkPreconditions(opts: MutationOptions): void {
     if (opts.expectedGeneration !== undefined && opts.expectedGeneration !== this.current.generation) {
       throw new StateError("GENERATION_MISMATCH", `expected generation ${opts.expectedGeneration}, current is ${this.current.generation}`, {
         field: "expectedGeneration",
       });
     }
+    checkExpectedEntries(this.current, opts.expectedEntries);
   }
 
-  private commit<R>(opts: MutationOptions, run: (at: number) => { state: ProjectState; result: R; event: Record<string, unknown> | undefined }): Mutation<R> {
-    this.checkExpected(opts);
+  /**
+   * Runs `body` through the one transition function and, when the state changed, stamps it
+   * into the event to journal (`recorded` may replace the body with what was stored).
+   */
+  private commit<B extends EventBody>(opts: MutationOptions, body: B, recorded?: (result: TransitionResults[B["type"]]) => B): Mutation<TransitionResults[B["type"]]> {
+    this.checkPreconditions(opts);
     const at = this.now();
-    const { state, result, event } = run(at);
-    if (state === this.current || event === undefined) return { result, generation: this.current.generation, event: undefined };
+    const { state, result } = runEvent(this.current, body, this.ctx(at));
+    if (state === this.current) return { result, generation: this.current.generation, event: undefined };
     this.current = state;
     this.ring.push(new Snapshot(state, at));
-    return { result, generation: state.generation, event: Object.freeze({ ...event, generation: state.generation, at }) as StateEvent };
+    const journaled = recorded === undefined ? body : recorded(result);
+    const event = deepFreeze({ ...journaled, formatVersion: STATE_EVENT_FORMAT, generation: state.generation, at }) as unknown as StateEvent;
+    return { result, generation: state.generation, event };
   }
 
-  private ctx(at: number): t.TransitionContext {
+  private ctx(at: number): TransitionContext {
     return { at, config: this.config };
   }
 
@@ -158,71 +132,54 @@ export class StateEngine {
     validateDelta(this.current, delta, this.ctx(this.now()));
   }
 
-  /** Validates and applies a delta atomically. */
-  apply(delta: Delta, opts: MutationOptions & { sessionId?: string; metadata?: Record<string, string> } = {}): Mutation<void> {
-    const sessionId = opts.sessionId ?? "";
+  /** Validates and applies a delta atomically; `label` says who applied it (kept in the delta history). */
+  apply(delta: Delta, opts: ApplyOptions = {}): Mutation<void> {
     const metadata = opts.metadata ?? {};
-    return this.commit(opts, (at) => ({
-      state: t.deltaTransition(this.current, delta, sessionId, metadata, this.ctx(at)),
-      result: undefined,
-      event: { type: "delta_applied", delta: deltaToJson(delta), sessionId, metadata: { ...metadata } },
-    }));
+    return this.commit(opts, {
+      type: "delta_applied",
+      delta: deltaToJson(delta),
+      sessionId: opts.sessionId ?? "",
+      metadata: isObject(metadata) ? { ...metadata } : metadata,
+      label: opts.label ?? "",
+    });
   }
 
   /** Applies an incremental proof update; returns the stored value. */
   updateProof(update: ProofUpdate, opts: MutationOptions = {}): Mutation<ProofNumber> {
     if (update === null || typeof update !== "object") throw invalidArgument("update", "proof update must not be nil");
-    return this.commit(opts, (at) => {
-      const state = t.proofUpdateTransition(this.current, update, this.ctx(at));
-      return { state, result: state.proofs.get(update.nodeId) as ProofNumber, event: { type: "proof_updated", update: proofUpdateToJson(update) } };
-    });
+    return this.commit(opts, { type: "proof_updated", update: proofUpdateToJson(update) });
   }
 
   /** Propagates a disproof to dependents atomically; returns the affected nodes in visit order. */
   propagateDisproof(nodeId: string, opts: MutationOptions = {}): Mutation<string[]> {
-    return this.commit(opts, (at) => {
-      const r = t.propagateDisproofTransition(this.current, nodeId, this.ctx(at));
-      return { state: r.state, result: r.affected, event: r.affected.length > 0 ? { type: "disproof_propagated", nodeId } : undefined };
-    });
+    return this.commit(opts, { type: "disproof_propagated", nodeId });
   }
 
-  /** Records a step after sanitizing its text; returns the stored step. */
+  /** Records a step after sanitizing its text; returns the stored step (numbered and stamped), which is also what is journaled. */
   recordStep(step: StepRecord, opts: MutationOptions = {}): Mutation<StepRecord> {
     if (step === null || typeof step !== "object") throw invalidArgument("step", "step must not be nil");
-    const clean = this.sanitizeStep(step);
-    return this.commit(opts, (at) => {
-      const r = t.stepTransition(this.current, clean, this.ctx(at));
-      return { state: r.state, result: r.step, event: { type: "step_recorded", step: r.step } };
-    });
+    return this.commit(opts, { type: "step_recorded", step: this.sanitizeStep(step) }, (stored) => ({ type: "step_recorded", step: stored }));
   }
 
   private sanitizeStep(step: StepRecord): StepRecord {
     const s = this.sanitize;
     if (s === undefined) return step;
     // Non-object metadata is left for validation to reject with a named field.
-    const metadata =
-      step.metadata !== null && typeof step.metadata === "object" && !Array.isArray(step.metadata)
-        ? Object.fromEntries(Object.entries(step.metadata).map(([k, v]) => [s(k), typeof v === "string" ? s(v) : v]))
-        : step.metadata;
+    const metadata = isObject(step.metadata) ? Object.fromEntries(Object.entries(step.metadata).map(([k, v]) => [s(k), typeof v === "string" ? s(v) : v])) : step.metadata;
     const text = <T>(v: T): T => (typeof v === "string" ? (s(v) as T) : v);
     return { ...step, errorMessage: text(step.errorMessage), reasoning: text(step.reasoning), resultSummary: text(step.resultSummary), metadata };
   }
 
-  /** Ends a session: drops its steps and session-scoped clauses; returns removed clause ids. */
+  /** Ends a session: drops its steps, session-scoped clauses and cycle detector; returns removed clause ids. */
   endSession(sessionId: string, opts: MutationOptions = {}): Mutation<string[]> {
-    return this.commit(opts, (at) => {
-      const r = t.endSessionTransition(this.current, sessionId);
-      return { state: r.state, result: r.removedClauses, event: { type: "session_ended", sessionId } };
-    });
+    return this.commit(opts, { type: "session_ended", sessionId });
   }
 
   /** Learns a clause, or refreshes an equal one. */
   addClause(input: ClauseInput, opts: MutationOptions = {}): Mutation<{ clause: Clause; outcome: "added" | "refreshed"; evicted: string | undefined }> {
-    return this.commit(opts, (at) => {
-      const r = t.clauseTransition(this.current, input, this.ctx(at));
-      const { clause, outcome, evicted } = r.result;
-      return { state: r.state, result: { clause, outcome, evicted }, event: { type: "clause_added", clause: { ...input, literals: input.literals.map((l) => ({ ...l })) } } };
-    });
+    const m = this.commit(opts, { type: "clause_added", clause: clauseInputCopy(input) });
+    const { clause, outcome, evicted } = m.result;
+    return { ...m, result: { clause, outcome, evicted } };
   }
 
   /** Checks an explicit assignment against the clauses; read-only. */
@@ -232,37 +189,44 @@ export class StateEngine {
 
   /** Asks whether `tool` may run next in the session; a blocking clause has its use recorded. */
   checkDecisionAllowed(sessionId: string, tool: string, opts: MutationOptions = {}): Mutation<DecisionVerdict> {
-    this.checkExpected(opts);
-    if (sessionId === "" || tool === "") return { result: { allowed: true, reason: "", clause: undefined }, generation: this.generation, event: undefined };
+    this.checkPreconditions(opts);
+    const allowed = { result: { allowed: true, reason: "", clause: undefined }, generation: this.generation, event: undefined };
+    if (sessionId === "" || tool === "") return allowed;
     const bucket = this.current.steps.get(sessionId);
     const recent = bucket === undefined ? [] : bucket.steps.slice(-2).toArray();
     const check = checkAssignment(this.current.clauses, decisionAssignment(recent, tool));
-    if (!check.conflict || check.violatedClause === undefined) return { result: { allowed: true, reason: "", clause: undefined }, generation: this.generation, event: undefined };
+    if (!check.conflict || check.violatedClause === undefined) return allowed;
     const id = check.violatedClause.id;
-    return this.commit(opts, (at) => {
-      const state = t.clauseUseTransition(this.current, id, this.ctx(at));
-      const clause = state.clauses.clauses.get(id) as Clause;
-      return { state, result: { allowed: false, reason: `violates learned clause ${id}: ${clauseString(clause)}`, clause }, event: { type: "clause_used", clauseId: id } };
-    });
+    const m = this.commit(opts, { type: "clause_used", clauseId: id });
+    return { ...m, result: { allowed: false, reason: `violates learned clause ${id}: ${clauseString(m.result)}`, clause: m.result } };
   }
 
   /** Removes clauses whose TTL passed; returns their ids sorted. */
   garbageCollectClauses(opts: MutationOptions = {}): Mutation<string[]> {
-    return this.commit(opts, (at) => {
-      const r = t.clauseGcTransition(this.current, this.ctx(at));
-      return { state: r.state, result: r.removed, event: r.removed.length > 0 ? { type: "clauses_collected" } : undefined };
-    });
+    return this.commit(opts, { type: "clauses_collected" });
   }
 
   /** Records one similarity distance. */
   recordSimilarity(pair: SimilarityUpdate, opts: MutationOptions = {}): Mutation<void> {
     if (pair === null || typeof pair !== "object") throw invalidArgument("pair", "similarity pair must not be nil");
     const { a, b, distance } = pair;
-    return this.commit(opts, (at) => ({
-      state: t.similarityTransition(this.current, a, b, distance, this.ctx(at)),
-      result: undefined,
-      event: { type: "similarity_recorded", a, b, distance },
-    }));
+    return this.commit(opts, { type: "similarity_recorded", a, b, distance });
+  }
+
+  /**
+   * Feeds a state key (sanitized like step text) to the session's Brent cycle detector. Every
+   * feed is a mutation; when the key closes a loop, the same mutation disproves the loop's
+   * states and records a circuit-breaker step.
+   */
+  checkCycle(sessionId: string, stateKey: string, opts: CycleOptions = {}): Mutation<CycleCheckResult> {
+    const key = typeof stateKey === "string" && this.sanitize !== undefined ? this.sanitize(stateKey) : stateKey;
+    return this.commit(opts, { type: "cycle_checked", sessionId, stateKey: key, maxHistory: opts.maxHistory ?? this.config.cycleHistory });
+  }
+
+  /** Resets the session's cycle detector (its window becomes `maxHistory`); the lifetime count is kept. */
+  resetCycleDetector(sessionId: string, opts: CycleOptions = {}): Mutation<CycleDetectorStats> {
+    const current = this.current.cycles.get(sessionId);
+    return this.commit(opts, { type: "cycle_detector_reset", sessionId, maxHistory: opts.maxHistory ?? current?.maxHistory ?? this.config.cycleHistory });
   }
 
   /** Circuit-breaker verdict for a tool in a session. */
@@ -275,26 +239,24 @@ export class StateEngine {
     return analyzeSessionCycles(sessionId, this.current.steps.get(sessionId)?.steps.toArray() ?? []);
   }
 
-  /** Captures the current state in O(1). */
+  /** Captures the current state in O(1) (cycle detectors included). */
   checkpoint(): Checkpoint {
     return Object.freeze({ id: `checkpoint-${this.current.generation}`, generation: this.current.generation, createdAt: this.now(), state: this.current });
   }
 
-  /** Replaces the content with a checkpoint's; the generation moves forward, the delta history is kept. */
+  /**
+   * Rolls the reasoning indexes back to a checkpoint's; steps, analytics runs and the delta
+   * history are kept, and the generation moves forward.
+   */
   restore(cp: Checkpoint, opts: MutationOptions = {}): Mutation<void> {
     if (cp === null || typeof cp !== "object" || cp.state === undefined) throw new StateError("INVALID_ARGUMENT", "restore: invalid checkpoint", { field: "checkpoint" });
-    const document = toDocument(cp.state);
-    return this.commit(opts, () => ({
-      state: t.restoreTransition(this.current, cp.state),
-      result: undefined,
-      event: { type: "state_restored", checkpointId: cp.id, document },
-    }));
+    return this.commit(opts, { type: "state_restored", checkpointId: cp.id, document: toDocument(cp.state) });
   }
 
-  /** Replaces the content with an imported document's, as a restore; IMPORT_INVALID changes nothing. */
+  /** Replaces everything but the delta history with an imported document's; IMPORT_INVALID changes nothing. */
   importDocument(doc: StateDocument, opts: MutationOptions = {}): Mutation<void> {
     const imported = fromDocument(doc, this.config);
-    return this.restore({ id: `import-${imported.generation}`, generation: imported.generation, createdAt: this.now(), state: imported }, opts);
+    return this.commit(opts, { type: "state_imported", document: toDocument(imported) });
   }
 
   /** A new engine starting from this one's current state, with the same options. */

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { compareUtf8 } from "../bytes.js";
 import type { Delta } from "../delta/delta.js";
 import { isStateError } from "../errors.js";
-import type { StateEvent } from "../events/event.js";
+import { STATE_EVENT_TYPES, type StateEvent } from "../events/event.js";
 import { PROOF_INFINITY } from "../proof/proof-number.js";
 import type { ProofStatus, SignalSource } from "../signals.js";
 import { makeStep } from "../steps/step-record.js";
@@ -65,7 +65,10 @@ type Extra =
   | { op: "restore" }
   | { op: "record_similarity"; a: string; b: string; d: number }
   | { op: "streaming"; item: string; count: number }
-  | { op: "analytics"; type: string; count: number };
+  | { op: "analytics"; type: string; count: number }
+  | { op: "cycle"; session: string; key: string }
+  | { op: "cycle_reset"; session: string; max: number }
+  | { op: "import" };
 
 const extraArb: fc.Arbitrary<Extra> = fc.oneof(
   fc.record({ op: fc.constant("clause" as const), id: fc.constantFrom("k1", "k2", "k3", "k4"), vars: fc.array(fc.constantFrom("tool:Grep", "prev_tool:Grep", "outcome:success", "tool:x"), { minLength: 1, maxLength: 3 }), negs: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), session: fc.constantFrom("", "s1") }),
@@ -78,6 +81,9 @@ const extraArb: fc.Arbitrary<Extra> = fc.oneof(
   fc.record({ op: fc.constant("record_similarity" as const), a: node, b: node, d: fc.constantFrom(0, 1, 3.5) }),
   fc.record({ op: fc.constant("streaming" as const), item: node, count: fc.integer({ min: 1, max: 5 }) }),
   fc.record({ op: fc.constant("analytics" as const), type: fc.constantFrom("hotspots", "path"), count: fc.integer({ min: 0, max: 2 }) }),
+  fc.record({ op: fc.constant("cycle" as const), session: fc.constantFrom("s1", "s2"), key: fc.constantFrom("x", "y", "z") }),
+  fc.record({ op: fc.constant("cycle_reset" as const), session: fc.constantFrom("s1", "s2"), max: fc.constantFrom(0, 2, 5) }),
+  fc.record({ op: fc.constant("import" as const) }),
 );
 const anyOpArb: fc.Arbitrary<Op | Extra> = fc.oneof(opArb, extraArb);
 
@@ -215,6 +221,12 @@ function engineApplyAny(e: StateEngine, o: Op | Extra): StateEvent | undefined {
       return e.recordSimilarity({ a: o.a, b: o.b, distance: o.d }).event;
     case "streaming":
       return e.apply({ kind: "streaming", source: "soft", increments: [{ item: o.item, count: o.count }], observed: [o.item] }).event;
+    case "cycle":
+      return e.checkCycle(o.session, o.key).event;
+    case "cycle_reset":
+      return e.resetCycleDetector(o.session, { maxHistory: o.max }).event;
+    case "import":
+      return e.importDocument(JSON.parse(JSON.stringify(e.exportDocument()))).event;
     case "analytics":
       return e.apply({ kind: "analytics", source: "hard", record: { id: "", queryType: o.type, queryTime: clock + 1, resultCount: o.count, results: [], cycles: [], path: o.count > 0 ? ["a", "b"] : [], executionMs: 1, params: {} } }).event;
     default:
@@ -368,7 +380,6 @@ describe("operation generator coverage", () => {
       }),
       { numRuns: 40, seed: 42 },
     );
-    const all = ["delta_applied", "proof_updated", "disproof_propagated", "step_recorded", "session_ended", "clause_added", "clause_used", "clauses_collected", "similarity_recorded", "state_restored"];
-    assert.deepEqual([...seen].sort(), [...all].sort(), "every event type occurs in the generated histories");
+    assert.deepEqual([...seen].sort(), [...STATE_EVENT_TYPES].sort(), "every event type occurs in the generated histories");
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Pure transitions: one function per kind of mutation, shared by the live engine and by
- * replay so both compute exactly the same state. Each returns the next state with the
- * generation already bumped by one.
+ * Pure transitions: one function per kind of mutation, reached through `runEvent` by the live
+ * engine and by replay alike, so both compute exactly the same state. Each returns the next
+ * state with the generation already bumped by one and the modification generations of the
+ * entries it touched moved to that generation.
  */
 
 import { addClause, endSessionClauses, expireClauses, touchClause, type ClauseInput } from "../clauses/clause-store.js";
@@ -11,13 +12,16 @@ import { affectedNodes } from "../delta/affected-nodes.js";
 import { deltaToJson } from "../delta/codec.js";
 import { deltaSource, type Delta } from "../delta/delta.js";
 import { pushDeltaRecord } from "../delta-history/delta-record.js";
+import type { DeltaRecord } from "../delta-history/delta-record.js";
 import { dependedBy } from "../dependency/dependency-index.js";
+import { deltaTouches } from "../entries/delta-touches.js";
+import { allModified, markModified, similarityEntryKey, type TouchedEntries } from "../entries/mod-generations.js";
 import { invalidArgument } from "../errors.js";
 import { deepFreeze } from "../freeze.js";
 import { PROOF_INFINITY } from "../proof/proof-number.js";
 import { applyProofUpdate, nextProofNumber, type ProofUpdate } from "../proof/proof-update.js";
-import { freezeIndexes, type ProjectState } from "../project-state.js";
-import { setDistance } from "../similarity/similarity-index.js";
+import { entryExists, freezeIndexes, type ProjectState } from "../project-state.js";
+import { allPairs, setDistance } from "../similarity/similarity-index.js";
 import type { StepRecord } from "../steps/step-record.js";
 import { recordStep } from "../steps/step-store.js";
 
@@ -29,42 +33,61 @@ export interface TransitionContext {
   readonly config: StateConfig;
 }
 
-function bump(state: ProjectState, next: Omit<ProjectState, "generation">): ProjectState {
-  return Object.freeze(freezeIndexes({ ...next, generation: state.generation + 1 }));
+/** The next state: generation + 1, and the touched entries marked as changed at that generation. */
+export function bump(state: ProjectState, next: Omit<ProjectState, "generation">, touched: TouchedEntries = {}): ProjectState {
+  const generation = state.generation + 1;
+  const draft: ProjectState = { ...next, generation };
+  const modGenerations = markModified(next.modGenerations, touched, generation, (index, key) => entryExists(draft, index, key));
+  return Object.freeze(freezeIndexes({ ...draft, modGenerations }));
 }
 
-/** Applies a delta and appends its delta-history record. */
-export function deltaTransition(
-  state: ProjectState,
-  delta: Delta,
-  sessionId: string,
-  metadata: Readonly<Record<string, string>>,
-  ctx: TransitionContext,
-): ProjectState {
-  if (typeof sessionId !== "string") throw invalidArgument("sessionId", "session_id must be a string");
+/** Who applied a delta and why: the caller's session, metadata and label. */
+export interface DeltaOrigin {
+  /** Session on whose behalf ("" when none). */
+  readonly sessionId: string;
+  /** Caller metadata. */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** Who applied it ("" when not given). */
+  readonly label: string;
+}
+
+function checkOrigin(origin: DeltaOrigin): void {
+  if (typeof origin.sessionId !== "string") throw invalidArgument("sessionId", "session_id must be a string");
+  if (typeof origin.label !== "string") throw invalidArgument("label", "label must be a string");
+  const { metadata } = origin;
   if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) throw invalidArgument("metadata", "metadata must be an object");
   for (const [k, v] of Object.entries(metadata)) {
     if (typeof v !== "string") throw invalidArgument(`metadata.${k}`, "metadata values must be strings");
   }
-  const applied = applyDeltaToState(state, delta, ctx);
-  const generation = state.generation + 1;
-  const record = Object.freeze({
+}
+
+/** The delta-history record of `delta` producing generation `generation`. */
+export function deltaRecord(delta: Delta, origin: DeltaOrigin, generation: number, at: number): DeltaRecord {
+  return Object.freeze({
     id: `delta_${generation}`,
     generation,
-    at: ctx.at,
+    at,
     kind: delta.kind,
     source: deltaSource(delta),
-    sessionId,
-    metadata: Object.freeze({ ...metadata }),
+    label: origin.label,
+    sessionId: origin.sessionId,
+    metadata: Object.freeze({ ...origin.metadata }),
     affectedNodes: Object.freeze(affectedNodes(delta)),
     delta: deepFreeze(deltaToJson(delta)),
   });
-  return bump(state, { ...applied, deltaHistory: pushDeltaRecord(applied.deltaHistory, record, ctx.config.maxDeltaRecords) });
+}
+
+/** Applies a delta and appends its delta-history record. */
+export function deltaTransition(state: ProjectState, delta: Delta, origin: DeltaOrigin, ctx: TransitionContext): ProjectState {
+  checkOrigin(origin);
+  const applied = applyDeltaToState(state, delta, ctx);
+  const record = deltaRecord(delta, origin, state.generation + 1, ctx.at);
+  return bump(state, { ...applied, deltaHistory: pushDeltaRecord(applied.deltaHistory, record, ctx.config.maxDeltaRecords) }, deltaTouches(delta));
 }
 
 /** Applies an incremental proof update. */
 export function proofUpdateTransition(state: ProjectState, u: ProofUpdate, ctx: TransitionContext): ProjectState {
-  return bump(state, { ...state, proofs: applyProofUpdate(state.proofs, u, ctx.at).proofs });
+  return bump(state, { ...state, proofs: applyProofUpdate(state.proofs, u, ctx.at).proofs }, { proof: [u.nodeId] });
 }
 
 /**
@@ -95,7 +118,7 @@ export function propagateDisproofTransition(state: ProjectState, nodeId: string,
     frontier = next;
   }
   if (affected.length === 0) return { state, affected };
-  return { state: bump(state, { ...state, proofs }), affected };
+  return { state: bump(state, { ...state, proofs }, { proof: affected }), affected };
 }
 
 /** Records a step (numbered, stamped); the step must already be sanitized. */
@@ -104,30 +127,35 @@ export function stepTransition(state: ProjectState, step: StepRecord, ctx: Trans
   return { state: bump(state, { ...state, steps: r.store }), step: r.step };
 }
 
-/** Ends a session: drops its steps and its session-scoped clauses; the generation moves only when something was dropped. */
+/**
+ * Ends a session: drops its steps, its session-scoped clauses and its cycle detector; the
+ * generation moves only when something was dropped.
+ */
 export function endSessionTransition(state: ProjectState, sessionId: string): { state: ProjectState; removedClauses: string[] } {
   if (typeof sessionId !== "string" || sessionId === "") throw invalidArgument("sessionId", "session_id must not be empty");
   const r = endSessionClauses(state.clauses, sessionId);
-  if (r.removed.length === 0 && !state.steps.has(sessionId)) return { state, removedClauses: [] };
-  return { state: bump(state, { ...state, steps: state.steps.remove(sessionId), clauses: r.store }), removedClauses: r.removed };
+  if (r.removed.length === 0 && !state.steps.has(sessionId) && !state.cycles.has(sessionId)) return { state, removedClauses: [] };
+  const next = { ...state, steps: state.steps.remove(sessionId), clauses: r.store, cycles: state.cycles.remove(sessionId) };
+  return { state: bump(state, next, { clause: r.removed }), removedClauses: r.removed };
 }
 
 /** Learns or refreshes a clause. */
 export function clauseTransition(state: ProjectState, input: ClauseInput, ctx: TransitionContext): { state: ProjectState; result: ReturnType<typeof addClause> } {
   const result = addClause(state.clauses, input, ctx.at, ctx.config.maxClauses);
-  return { state: bump(state, { ...state, clauses: result.store }), result };
+  const touched = result.evicted === undefined ? [result.clause.id] : [result.evicted, result.clause.id];
+  return { state: bump(state, { ...state, clauses: result.store }, { clause: touched }), result };
 }
 
 /** Records that a clause blocked a decision. */
 export function clauseUseTransition(state: ProjectState, clauseId: string, ctx: TransitionContext): ProjectState {
-  return bump(state, { ...state, clauses: touchClause(state.clauses, clauseId, ctx.at) });
+  return bump(state, { ...state, clauses: touchClause(state.clauses, clauseId, ctx.at) }, { clause: [clauseId] });
 }
 
 /** Collects expired clauses; the generation moves only when something was removed. */
 export function clauseGcTransition(state: ProjectState, ctx: TransitionContext): { state: ProjectState; removed: string[] } {
   const r = expireClauses(state.clauses, ctx.at, ctx.config.clauseTtlMs);
   if (r.removed.length === 0) return { state, removed: [] };
-  return { state: bump(state, { ...state, clauses: r.store }), removed: r.removed };
+  return { state: bump(state, { ...state, clauses: r.store }, { clause: r.removed }), removed: r.removed };
 }
 
 /** Stores one similarity distance. */
@@ -136,10 +164,26 @@ export function similarityTransition(state: ProjectState, a: string, b: string, 
   if (typeof a === "string" && a !== "" && typeof b === "string" && b !== "" && a !== b && typeof distance === "number" && distance < 0) {
     throw invalidArgument("distance", `similarity distance must be non-negative: ${a}-${b}`);
   }
-  return bump(state, { ...state, similarity: setDistance(state.similarity, a, b, distance, ctx.config.maxSimilarityPairs) });
+  const similarity = setDistance(state.similarity, a, b, distance, ctx.config.maxSimilarityPairs);
+  return bump(state, { ...state, similarity }, { similarity: [similarityEntryKey(a, b)] });
 }
 
-/** Replaces the content with a checkpoint's; the generation still moves forward and the delta history is kept. */
+/** Every entry of `next` marked as changed at the next generation: a restore or import replaces them all. */
+function replaced(state: ProjectState, next: Omit<ProjectState, "generation" | "modGenerations">): ProjectState {
+  const keys = { proof: next.proofs.keys(), constraint: next.constraints.keys(), clause: next.clauses.clauses.keys(), similarity: allPairs(next.similarity).map((p) => similarityEntryKey(p.from, p.to)) };
+  return bump(state, { ...next, modGenerations: allModified(keys, state.generation + 1) });
+}
+
+/**
+ * Rolls the reasoning indexes (proofs, constraints, clauses, similarity, dependencies, history,
+ * streaming, cycle detectors) back to a checkpoint's. Steps, analytics runs and the delta
+ * history are facts about what happened, so they are kept. The generation still moves forward.
+ */
 export function restoreTransition(state: ProjectState, checkpoint: ProjectState): ProjectState {
-  return bump(state, { ...checkpoint, deltaHistory: state.deltaHistory });
+  return replaced(state, { ...checkpoint, steps: state.steps, analytics: state.analytics, deltaHistory: state.deltaHistory });
+}
+
+/** Replaces everything but the delta history with an imported state; the generation moves forward. */
+export function importTransition(state: ProjectState, imported: ProjectState): ProjectState {
+  return replaced(state, { ...imported, deltaHistory: state.deltaHistory });
 }

@@ -1,16 +1,23 @@
 /**
  * Events: one per mutation, plain JSON-safe data (uint64 values as decimal strings).
  * Replaying the events of a history, in order, from the empty state reproduces that state.
+ * Every event carries {@link STATE_EVENT_FORMAT}; a reader meeting another version stops with
+ * UNSUPPORTED_FORMAT instead of guessing.
  */
 
 import type { ClauseInput } from "../clauses/clause-store.js";
-import type { DeltaJson } from "../delta/codec.js";
+import { uint64ToJson, type DeltaJson } from "../delta/codec.js";
 import type { StateDocument } from "../export/document.js";
 import type { ProofUpdate } from "../proof/proof-update.js";
 import type { StepRecord } from "../steps/step-record.js";
 
+/** Version of the event format this engine writes and reads. */
+export const STATE_EVENT_FORMAT = 1;
+
 /** Fields every event carries. */
 export interface EventBase {
+  /** Always {@link STATE_EVENT_FORMAT}. */
+  readonly formatVersion: typeof STATE_EVENT_FORMAT;
   /** Generation after the mutation. */
   readonly generation: number;
   /** Unix ms of the mutation; replay uses it instead of a clock. */
@@ -30,6 +37,8 @@ export interface DeltaAppliedEvent extends EventBase {
   readonly sessionId: string;
   /** Caller metadata. */
   readonly metadata: Readonly<Record<string, string>>;
+  /** Who applied it (free text, "" when not given), kept in the delta history beside the signal source. */
+  readonly label: string;
 }
 
 /** A proof number was updated incrementally. */
@@ -108,6 +117,36 @@ export interface StateRestoredEvent extends EventBase {
   readonly document: StateDocument;
 }
 
+/** The state was replaced by an imported document (every index, steps and analytics included). */
+export interface StateImportedEvent extends EventBase {
+  /** Discriminator. */
+  readonly type: "state_imported";
+  /** The imported content. */
+  readonly document: StateDocument;
+}
+
+/** A state key was fed to a session's cycle detector (with disproof and circuit breaker on detection). */
+export interface CycleCheckedEvent extends EventBase {
+  /** Discriminator. */
+  readonly type: "cycle_checked";
+  /** The session. */
+  readonly sessionId: string;
+  /** The state key fed (already sanitized). */
+  readonly stateKey: string;
+  /** Window capacity used when the session has no detector yet. */
+  readonly maxHistory: number;
+}
+
+/** A session's cycle detector was reset. */
+export interface CycleDetectorResetEvent extends EventBase {
+  /** Discriminator. */
+  readonly type: "cycle_detector_reset";
+  /** The session. */
+  readonly sessionId: string;
+  /** Window capacity from now on. */
+  readonly maxHistory: number;
+}
+
 /** Any event. */
 export type StateEvent =
   | DeltaAppliedEvent
@@ -119,12 +158,38 @@ export type StateEvent =
   | ClauseUsedEvent
   | ClausesCollectedEvent
   | SimilarityRecordedEvent
-  | StateRestoredEvent;
+  | StateRestoredEvent
+  | StateImportedEvent
+  | CycleCheckedEvent
+  | CycleDetectorResetEvent;
 
 /** Event type names. */
 export type StateEventType = StateEvent["type"];
 
-/** Encodes a proof update for an event. */
+/** Every event type, in declaration order. */
+export const STATE_EVENT_TYPES: readonly StateEventType[] = [
+  "delta_applied",
+  "proof_updated",
+  "disproof_propagated",
+  "step_recorded",
+  "session_ended",
+  "clause_added",
+  "clause_used",
+  "clauses_collected",
+  "similarity_recorded",
+  "state_restored",
+  "state_imported",
+  "cycle_checked",
+  "cycle_detector_reset",
+];
+
+/** The event of type `K`. */
+export type EventOf<K extends StateEventType> = Extract<StateEvent, { readonly type: K }>;
+
+/** What a mutation supplies: an event without the fields the engine stamps (version, generation, time). */
+export type EventBody = StateEvent extends infer E ? (E extends StateEvent ? Omit<E, keyof EventBase> : never) : never;
+
+/** Encodes a proof update for an event; a malformed delta is kept for validation to name. */
 export function proofUpdateToJson(u: ProofUpdate): ProofUpdateJson {
-  return { nodeId: u.nodeId, type: u.type, delta: u.delta.toString(), reason: u.reason, source: u.source };
+  return { nodeId: u.nodeId, type: u.type, delta: uint64ToJson(u.delta) as string, reason: u.reason, source: u.source };
 }

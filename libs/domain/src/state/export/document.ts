@@ -1,7 +1,8 @@
 /**
  * The state document: a lossless, JSON-safe image of every index of a project. Lists are in
  * a fixed order (keys sorted byte-wise; logs oldest first), so equal states give identical
- * documents. uint64 proof numbers are decimal strings.
+ * documents. uint64 proof numbers are decimal strings. Proof entries, constraints, clauses and
+ * similarity pairs carry their modification generation.
  */
 
 import type { AnalyticsRecord } from "../analytics/analytics-record.js";
@@ -10,15 +11,23 @@ import type { Clause } from "../clauses/clause.js";
 import { compareUtf8, sortUtf8 } from "../bytes.js";
 import type { Constraint } from "../constraints/constraint.js";
 import type { DeltaRecord } from "../delta-history/delta-record.js";
+import type { CycleDetectorState } from "../cycles/detector-state.js";
 import { allEdges, type DependencyEdge } from "../dependency/dependency-index.js";
+import { similarityEntryKey, type EntryIndex } from "../entries/mod-generations.js";
 import type { HistoryEntry } from "../history/history-index.js";
 import type { ProjectState } from "../project-state.js";
 import type { ProofStatus, SignalSource } from "../signals.js";
 import { allPairs, type SimilarityPair } from "../similarity/similarity-index.js";
 import type { StepRecord } from "../steps/step-record.js";
 
-/** Format tag of {@link StateDocument}. */
-export const STATE_DOCUMENT_FORMAT = "crs-state/v1";
+/** Version of the {@link StateDocument} format this engine writes and reads. */
+export const STATE_DOCUMENT_FORMAT = 1;
+
+/** The generation that last changed an entry. */
+export interface ModGenerationField {
+  /** Generation of the mutation that last changed the entry (>= 1). */
+  readonly modGeneration: number;
+}
 
 /** A proof entry with uint64 fields as decimal strings. */
 export interface ProofEntryDocument {
@@ -34,6 +43,30 @@ export interface ProofEntryDocument {
   readonly source: SignalSource;
   /** Unix ms. */
   readonly updatedAt: number;
+  /** Generation of the mutation that last changed the entry. */
+  readonly modGeneration: number;
+}
+
+/** One session's cycle detector. */
+export interface CycleDetectorDocument {
+  /** Session id. */
+  readonly sessionId: string;
+  /** Window capacity. */
+  readonly maxHistory: number;
+  /** Brent's power of two. */
+  readonly power: number;
+  /** States since the tortoise last moved. */
+  readonly lambda: number;
+  /** The tortoise's state; null before the first state after a reset. */
+  readonly tortoise: string | null;
+  /** Recent states, oldest first. */
+  readonly window: readonly string[];
+  /** States fed since the last reset. */
+  readonly stepsProcessed: number;
+  /** Lifetime detections. */
+  readonly cyclesDetected: number;
+  /** Unix ms of the last detection (0 = never). */
+  readonly lastCycleAt: number;
 }
 
 /** The steps of one session. */
@@ -65,17 +98,17 @@ export interface StreamingDocument {
 /** Lossless image of a project's state. */
 export interface StateDocument {
   /** Always {@link STATE_DOCUMENT_FORMAT}. */
-  readonly format: typeof STATE_DOCUMENT_FORMAT;
+  readonly formatVersion: typeof STATE_DOCUMENT_FORMAT;
   /** Generation of the state. */
   readonly generation: number;
   /** By node id. */
   readonly proofs: readonly ProofEntryDocument[];
   /** By id. */
-  readonly constraints: readonly Constraint[];
+  readonly constraints: readonly (Constraint & ModGenerationField)[];
   /** By id. */
-  readonly clauses: readonly Clause[];
+  readonly clauses: readonly (Clause & ModGenerationField)[];
   /** Canonical pairs by (from, to). */
-  readonly similarity: readonly SimilarityPair[];
+  readonly similarity: readonly (SimilarityPair & ModGenerationField)[];
   /** By (from, to). */
   readonly dependencies: readonly DependencyEdge[];
   /** Oldest first. */
@@ -88,6 +121,14 @@ export interface StateDocument {
   readonly analytics: readonly AnalyticsRecord[];
   /** Oldest first. */
   readonly deltaHistory: readonly DeltaRecord[];
+  /** By session id. */
+  readonly cycleDetectors: readonly CycleDetectorDocument[];
+}
+
+/** The document form of a detector. */
+export function detectorToDocument(sessionId: string, d: CycleDetectorState): CycleDetectorDocument {
+  const { maxHistory, power, lambda, stepsProcessed, cyclesDetected, lastCycleAt } = d;
+  return { sessionId, maxHistory, power, lambda, tortoise: d.tortoise ?? null, window: d.window.toArray(), stepsProcessed, cyclesDetected, lastCycleAt };
 }
 
 const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";
@@ -105,16 +146,17 @@ export function toDocument(state: ProjectState): StateDocument {
   state.streaming.frequency.counters.forEach((v, i) => {
     if (v !== 0) counters.push([i, v]);
   });
+  const mod = (index: EntryIndex, key: string): number => state.modGenerations[index].get(key) ?? 0;
   return {
-    format: STATE_DOCUMENT_FORMAT,
+    formatVersion: STATE_DOCUMENT_FORMAT,
     generation: state.generation,
     proofs: sortUtf8(state.proofs.keys()).map((nodeId) => {
       const p = state.proofs.get(nodeId)!;
-      return { nodeId, proof: p.proof.toString(), disproof: p.disproof.toString(), status: p.status, source: p.source, updatedAt: p.updatedAt };
+      return { nodeId, proof: p.proof.toString(), disproof: p.disproof.toString(), status: p.status, source: p.source, updatedAt: p.updatedAt, modGeneration: mod("proof", nodeId) };
     }),
-    constraints: [...state.constraints.values()].sort((a, b) => compareUtf8(a.id, b.id)),
-    clauses: allClauses(state.clauses),
-    similarity: allPairs(state.similarity),
+    constraints: [...state.constraints.values()].sort((a, b) => compareUtf8(a.id, b.id)).map((c) => ({ ...c, modGeneration: mod("constraint", c.id) })),
+    clauses: allClauses(state.clauses).map((c) => ({ ...c, modGeneration: mod("clause", c.id) })),
+    similarity: allPairs(state.similarity).map((p) => ({ ...p, modGeneration: mod("similarity", similarityEntryKey(p.from, p.to)) })),
     dependencies: allEdges(state.dependency),
     history: state.history.entries.toArray(),
     streaming: {
@@ -131,5 +173,6 @@ export function toDocument(state: ProjectState): StateDocument {
     }),
     analytics: state.analytics.toArray(),
     deltaHistory: state.deltaHistory.toArray(),
+    cycleDetectors: sortUtf8(state.cycles.keys()).map((sessionId) => detectorToDocument(sessionId, state.cycles.get(sessionId)!)),
   };
 }

@@ -19,6 +19,8 @@ function busy(): StateEngine {
   e.recordSimilarity({ a: "n", b: "p", distance: 2.5 });
   e.recordStep(makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "grep", outcome: "success" }));
   e.addClause({ id: "cl", literals: [{ variable: "tool:grep", negated: true }], source: "hard", failureType: "x", scope: "session", sessionId: "s" });
+  e.checkCycle("s", "plan");
+  e.checkCycle("s", "grep");
   return e;
 }
 
@@ -41,7 +43,7 @@ describe("state document", () => {
   it("rejects malformed documents with IMPORT_INVALID naming the field", () => {
     const doc = JSON.parse(JSON.stringify(busy().exportDocument()));
     const bad: [(d: any) => void, string][] = [
-      [(d) => (d.format = "v0"), "format"],
+      [(d) => (d.formatVersion = "v0"), "formatVersion"],
       [(d) => (d.proofs[0].proof = "1.5"), "proofs[0].proof"],
       [(d) => (d.proofs[0].nodeId = ""), "proofs[0].nodeId"],
       [(d) => (d.similarity[0].distance = -1), "similarity[0].distance"],
@@ -49,12 +51,27 @@ describe("state document", () => {
       [(d) => (d.clauses[0].source = "soft"), "clauses[0].source"],
       [(d) => (d.steps[0].steps[0].actor = "x"), "steps[0].steps[0].actor"],
       [(d) => (d.streaming.registers = "zz"), "streaming.registers"],
+      [(d) => (d.proofs[0].modGeneration = 0), "proofs[0].modGeneration"],
+      [(d) => (d.similarity[0].modGeneration = d.generation + 1), "similarity[0].modGeneration"],
+      [(d) => delete d.constraints[0].modGeneration, "constraints[0].modGeneration"],
+      [(d) => (d.cycleDetectors[0].lambda = 99), "cycleDetectors[0].lambda"],
+      [(d) => (d.cycleDetectors[0].window = ["a", "b", "c"]), "cycleDetectors[0].window"],
+      [(d) => (d.cycleDetectors[0].tortoise = null), "cycleDetectors[0].tortoise"],
+      [(d) => (d.deltaHistory[0].label = 7), "deltaHistory[0].label"],
     ];
     for (const [mutate, field] of bad) {
       const copy = structuredClone(doc);
       mutate(copy);
       assert.throws(() => StateEngine.fromDocument(copy), (err: unknown) => isStateError(err, "IMPORT_INVALID") && err.field === field, `rejects ${field}`);
     }
+  });
+
+  it("refuses a document of another format version as UNSUPPORTED_FORMAT, not as corruption", () => {
+    const doc = { ...JSON.parse(JSON.stringify(busy().exportDocument())), formatVersion: 2 };
+    const target = new StateEngine();
+    assert.throws(() => StateEngine.fromDocument(doc), (err: unknown) => isStateError(err, "UNSUPPORTED_FORMAT") && err.field === "formatVersion", "fromDocument");
+    assert.throws(() => target.importDocument(doc), (err: unknown) => isStateError(err, "UNSUPPORTED_FORMAT"), "importDocument");
+    assert.equal(target.generation, 0, "nothing changed");
   });
 });
 
@@ -83,12 +100,12 @@ describe("import into a live engine", () => {
     const source = busy();
     const target = new StateEngine();
     target.apply({ kind: "history", source: "soft", entries: [{ id: "mine", nodeId: "", action: "a", result: "r", source: "soft", timestamp: 1, metadata: {} }] });
-    const bad = { ...JSON.parse(JSON.stringify(source.exportDocument())), format: "nope" };
+    const bad = { ...JSON.parse(JSON.stringify(source.exportDocument())), formatVersion: "nope" };
     const before = target.state;
     assert.throws(() => target.importDocument(bad), (err: unknown) => isStateError(err, "IMPORT_INVALID"), "invalid document");
     assert.equal(target.state, before, "nothing changed");
     const m = target.importDocument(JSON.parse(JSON.stringify(source.exportDocument())));
-    assert.equal(m.event?.type, "state_restored", "journaled as a restore");
+    assert.equal(m.event?.type, "state_imported", "journaled as an import");
     assert.equal(target.generation, 2, "generation moves forward, not to the document's");
     assert.equal(target.snapshot().history.size(), 1, "history replaced by the imported one");
     assert.equal(target.snapshot().history.recent(1)[0]?.id, "h", "imported entry");

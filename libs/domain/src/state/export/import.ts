@@ -19,11 +19,13 @@ import { invalidArgument, isStateError, StateError } from "../errors.js";
 import { deepFreeze } from "../freeze.js";
 import { appendHistory, EMPTY_HISTORY } from "../history/history-index.js";
 import { validateProofNumber, type ProofNumber } from "../proof/proof-number.js";
+import { similarityEntryKey, type EntryIndex } from "../entries/mod-generations.js";
 import { freezeIndexes, type ProjectState } from "../project-state.js";
 import { EMPTY_SIMILARITY, setDistance, validateSimilarityPair } from "../similarity/similarity-index.js";
 import { validateStep } from "../steps/step-record.js";
 import { recordStep, type StepStore } from "../steps/step-store.js";
-import { STATE_DOCUMENT_FORMAT, type StateDocument, type StreamingDocument } from "./document.js";
+import { STATE_DOCUMENT_FORMAT, type ModGenerationField, type StateDocument, type StreamingDocument } from "./document.js";
+import { importCycleDetectors, readModGeneration } from "./import-entries.js";
 import type { StreamingIndex } from "../streaming/streaming-index.js";
 
 function list<T>(value: unknown, field: string): readonly T[] {
@@ -58,9 +60,10 @@ function importStreaming(doc: StreamingDocument): StreamingIndex {
   return { frequency: { width, depth, total: doc.total, counters }, cardinality: { precision, registers } };
 }
 
-function importClauses(clauses: readonly Clause[]): ClauseStore {
+function importClauses(clauses: readonly (Clause & ModGenerationField)[], mods: ModCollector): ClauseStore {
   let store = EMPTY_CLAUSES;
-  clauses.forEach((c, i) => {
+  clauses.forEach(({ modGeneration, ...c }, i) => {
+    mods.add("clause", c.id, modGeneration, `clauses[${i}]`);
     try {
       validateClause(c);
     } catch (err) {
@@ -93,10 +96,27 @@ function importSteps(doc: StateDocument, config: StateConfig): StepStore {
   return store;
 }
 
+/** Collects the modification generations of the imported entries. */
+class ModCollector {
+  private readonly maps: Record<EntryIndex, Map<string, number>> = { proof: new Map(), constraint: new Map(), clause: new Map(), similarity: new Map() };
+
+  constructor(private readonly generation: number) {}
+
+  add(index: EntryIndex, key: string, value: unknown, field: string): void {
+    this.maps[index].set(key, readModGeneration(value, field, this.generation));
+  }
+
+  build(): ProjectState["modGenerations"] {
+    const { proof, constraint, clause, similarity } = this.maps;
+    return Object.freeze({ proof: IMap(proof), constraint: IMap(constraint), clause: IMap(clause), similarity: IMap(similarity) });
+  }
+}
+
 function build(doc: StateDocument, config: StateConfig): ProjectState {
   if (doc === null || typeof doc !== "object") throw invalidArgument("", "document must be an object");
-  if (doc.format !== STATE_DOCUMENT_FORMAT) throw invalidArgument("format", `unsupported format ${String(doc.format)}`);
+  if (typeof doc.formatVersion !== "number") throw invalidArgument("formatVersion", "formatVersion must be a number");
   if (!Number.isSafeInteger(doc.generation) || doc.generation < 0) throw invalidArgument("generation", "generation must be a non-negative integer");
+  const mods = new ModCollector(doc.generation);
   const proofs = IMap<string, ProofNumber>().withMutations((m) => {
     list<StateDocument["proofs"][number]>(doc.proofs, "proofs").forEach((p, i) => {
       const value: ProofNumber = Object.freeze({
@@ -108,12 +128,14 @@ function build(doc: StateDocument, config: StateConfig): ProjectState {
       });
       validateProofNumber(value, `proofs[${i}]`);
       if (typeof p.nodeId !== "string" || p.nodeId === "" || m.has(p.nodeId)) throw invalidArgument(`proofs[${i}].nodeId`, "node ids must be non-empty and unique");
+      mods.add("proof", p.nodeId, p.modGeneration, `proofs[${i}]`);
       m.set(p.nodeId, value);
     });
   });
   const constraints = IMap<string, Constraint>().withMutations((m) => {
-    list<Constraint>(doc.constraints, "constraints").forEach((c, i) => {
+    list<Constraint & ModGenerationField>(doc.constraints, "constraints").forEach(({ modGeneration, ...c }, i) => {
       validateConstraint(c, `constraints[${i}]`);
+      mods.add("constraint", c.id, modGeneration, `constraints[${i}]`);
       if (m.has(c.id)) throw invalidArgument(`constraints[${i}].id`, `duplicate constraint ${c.id}`);
       m.set(c.id, freezeConstraint(c));
     });
@@ -123,6 +145,7 @@ function build(doc: StateDocument, config: StateConfig): ProjectState {
     validateSimilarityPair(p.from, p.to, p.distance, `similarity[${i}]`);
     if (similarity.adjacency.get(p.from)?.has(p.to)) throw invalidArgument(`similarity[${i}]`, "duplicate similarity pair");
     similarity = setDistance(similarity, p.from, p.to, p.distance, Number.MAX_SAFE_INTEGER);
+    mods.add("similarity", similarityEntryKey(p.from, p.to), p.modGeneration, `similarity[${i}]`);
   });
   let dependency = EMPTY_DEPENDENCY;
   list<StateDocument["dependencies"][number]>(doc.dependencies, "dependencies").forEach((e, i) => {
@@ -153,12 +176,13 @@ function build(doc: StateDocument, config: StateConfig): ProjectState {
       throw invalidArgument(`deltaHistory[${i}].kind`, "delta record kind must match its delta");
     }
     if (!Array.isArray(r.affectedNodes)) throw invalidArgument(`deltaHistory[${i}].affectedNodes`, "affectedNodes must be a list");
+    if (typeof r.label !== "string") throw invalidArgument(`deltaHistory[${i}].label`, "label must be a string");
   });
   return Object.freeze(freezeIndexes({
     generation: doc.generation,
     proofs,
     constraints,
-    clauses: importClauses(list<Clause>(doc.clauses, "clauses")),
+    clauses: importClauses(list<Clause & ModGenerationField>(doc.clauses, "clauses"), mods),
     similarity,
     dependency,
     history,
@@ -166,11 +190,17 @@ function build(doc: StateDocument, config: StateConfig): ProjectState {
     steps: importSteps(doc, config),
     analytics,
     deltaHistory: List(records.map((r) => deepFreeze(structuredClone(r)))),
+    cycles: importCycleDetectors(list(doc.cycleDetectors, "cycleDetectors")),
+    modGenerations: mods.build(),
   }));
 }
 
 /** Rebuilds state from a document; IMPORT_INVALID (with the field) when anything is wrong. */
 export function fromDocument(doc: StateDocument, config: StateConfig): ProjectState {
+  // A document of another version is not malformed: it needs another reader, so say that.
+  if (doc !== null && typeof doc === "object" && typeof doc.formatVersion === "number" && doc.formatVersion !== STATE_DOCUMENT_FORMAT) {
+    throw new StateError("UNSUPPORTED_FORMAT", `import: document format ${doc.formatVersion} is not supported (this engine reads ${STATE_DOCUMENT_FORMAT})`, { field: "formatVersion" });
+  }
   try {
     return build(doc, config);
   } catch (err) {

@@ -69,7 +69,7 @@ describe("proof numbers", () => {
     const e = new StateEngine({ now: () => 9 });
     const m = e.updateProof(upd("n", "increment", "hard", 2n));
     assert.equal(m.generation, 1, "generation bumped");
-    assert.deepEqual(m.event, { type: "proof_updated", update: { nodeId: "n", type: "increment", delta: "2", reason: "r", source: "hard" }, generation: 1, at: 9 }, "event is JSON-safe");
+    assert.deepEqual(m.event, { type: "proof_updated", update: { nodeId: "n", type: "increment", delta: "2", reason: "r", source: "hard" }, formatVersion: 1, generation: 1, at: 9 }, "event is JSON-safe");
   });
 });
 

@@ -1,0 +1,118 @@
+/**
+ * The one transition function: maps an event to the next state. The live engine builds the
+ * event first and runs it through here, and replay runs the journaled event through here, so
+ * the two cannot drift apart.
+ */
+
+import type { AddClauseResult } from "../clauses/clause-store.js";
+import type { Clause } from "../clauses/clause.js";
+import { cycleCheckTransition, cycleResetTransition, type CycleCheckResult } from "../cycles/cycle-transition.js";
+import type { CycleDetectorStats } from "../cycles/detector-state.js";
+import { deltaFromJson, uint64FromJson } from "../delta/codec.js";
+import { StateError } from "../errors.js";
+import { STATE_EVENT_FORMAT, type EventBody, type StateEventType } from "../events/event.js";
+import { fromDocument } from "../export/import.js";
+import type { ProofNumber } from "../proof/proof-number.js";
+import type { ProjectState } from "../project-state.js";
+import type { StepRecord } from "../steps/step-record.js";
+import * as t from "./transitions.js";
+
+/** What each kind of event's transition reports besides the state. */
+export interface TransitionResults {
+  /** Nothing. */
+  readonly delta_applied: undefined;
+  /** The stored value. */
+  readonly proof_updated: ProofNumber;
+  /** Affected nodes in visit order. */
+  readonly disproof_propagated: string[];
+  /** The stored step. */
+  readonly step_recorded: StepRecord;
+  /** Removed session clauses, sorted. */
+  readonly session_ended: string[];
+  /** The clause store's answer. */
+  readonly clause_added: AddClauseResult;
+  /** The clause after its use was recorded. */
+  readonly clause_used: Clause;
+  /** Removed clause ids, sorted. */
+  readonly clauses_collected: string[];
+  /** Nothing. */
+  readonly similarity_recorded: undefined;
+  /** Nothing. */
+  readonly state_restored: undefined;
+  /** Nothing. */
+  readonly state_imported: undefined;
+  /** The detector's verdict and what it changed. */
+  readonly cycle_checked: CycleCheckResult;
+  /** The detector's counters after the reset. */
+  readonly cycle_detector_reset: CycleDetectorStats;
+}
+
+/** A transition's outcome: the next state (the same value when nothing changed) and its result. */
+export interface TransitionOutcome<K extends StateEventType> {
+  /** Next state. */
+  readonly state: ProjectState;
+  /** Event-specific result. */
+  readonly result: TransitionResults[K];
+}
+
+/** Runs the transition of `event` on `state`; `ctx.at` is the event's time. */
+export function runEvent<B extends EventBody>(state: ProjectState, event: B, ctx: t.TransitionContext): TransitionOutcome<B["type"]> {
+  return run(state, event as EventBody, ctx) as TransitionOutcome<B["type"]>;
+}
+
+function run(state: ProjectState, e: EventBody, ctx: t.TransitionContext): TransitionOutcome<StateEventType> {
+  switch (e.type) {
+    case "delta_applied":
+      return { state: t.deltaTransition(state, deltaFromJson(e.delta), { sessionId: e.sessionId, metadata: e.metadata, label: e.label }, ctx), result: undefined };
+    case "proof_updated": {
+      const next = t.proofUpdateTransition(state, { ...e.update, delta: uint64FromJson(e.update.delta, "delta") }, ctx);
+      return { state: next, result: next.proofs.get(e.update.nodeId) as ProofNumber };
+    }
+    case "disproof_propagated": {
+      const r = t.propagateDisproofTransition(state, e.nodeId, ctx);
+      return { state: r.state, result: r.affected };
+    }
+    case "step_recorded": {
+      const r = t.stepTransition(state, e.step, ctx);
+      return { state: r.state, result: r.step };
+    }
+    case "session_ended": {
+      const r = t.endSessionTransition(state, e.sessionId);
+      return { state: r.state, result: r.removedClauses };
+    }
+    case "clause_added": {
+      const r = t.clauseTransition(state, e.clause, ctx);
+      return { state: r.state, result: r.result };
+    }
+    case "clause_used": {
+      const next = t.clauseUseTransition(state, e.clauseId, ctx);
+      return { state: next, result: next.clauses.clauses.get(e.clauseId) as Clause };
+    }
+    case "clauses_collected": {
+      const r = t.clauseGcTransition(state, ctx);
+      return { state: r.state, result: r.removed };
+    }
+    case "similarity_recorded":
+      return { state: t.similarityTransition(state, e.a, e.b, e.distance, ctx), result: undefined };
+    case "state_restored":
+      return { state: t.restoreTransition(state, fromDocument(e.document, ctx.config)), result: undefined };
+    case "state_imported":
+      return { state: t.importTransition(state, fromDocument(e.document, ctx.config)), result: undefined };
+    case "cycle_checked":
+      return cycleCheckTransition(state, e.sessionId, e.stateKey, e.maxHistory, ctx);
+    case "cycle_detector_reset":
+      return cycleResetTransition(state, e.sessionId, e.maxHistory);
+    default:
+      throw new StateError("INVALID_ARGUMENT", `replay: unknown event type ${String((e as { type?: unknown }).type)}`, { field: "type" });
+  }
+}
+
+/** UNSUPPORTED_FORMAT unless `event` is written in {@link STATE_EVENT_FORMAT}. */
+export function checkEventFormat(event: { readonly formatVersion?: unknown }): void {
+  if (event === null || typeof event !== "object") throw new StateError("INVALID_ARGUMENT", "replay: event must be an object", { field: "event" });
+  if (event.formatVersion !== STATE_EVENT_FORMAT) {
+    throw new StateError("UNSUPPORTED_FORMAT", `replay: event format ${String(event.formatVersion)} is not supported (this engine reads ${STATE_EVENT_FORMAT})`, {
+      field: "formatVersion",
+    });
+  }
+}

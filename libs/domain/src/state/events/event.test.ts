@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { resolveConfig } from "../config.js";
+import { StateEngine } from "../engine/engine.js";
+import { isStateError } from "../errors.js";
+import { EMPTY_STATE } from "../project-state.js";
+import { STATE_EVENT_FORMAT, STATE_EVENT_TYPES, type EventBody, type StateEvent } from "./event.js";
+import { applyEvent } from "./replay.js";
+
+describe("events", () => {
+  it("carry the format version, and are frozen plain JSON", () => {
+    const e = new StateEngine({ now: () => 4 });
+    const m = e.apply({ kind: "proof", source: "hard", updates: [{ nodeId: "n", proof: 1n, disproof: 2n, status: "expanded", source: "hard", updatedAt: 1 }] }, { label: "me" });
+    const ev = m.event as StateEvent;
+    assert.equal(ev.formatVersion, STATE_EVENT_FORMAT, "version stamped");
+    assert.deepEqual(JSON.parse(JSON.stringify(ev)), ev, "JSON round trip is lossless");
+    assert.ok(Object.isFrozen(ev) && ev.type === "delta_applied" && Object.isFrozen(ev.delta), "frozen deeply");
+    assert.equal(ev.label, "me", "label journaled");
+  });
+
+  it("rejects an event of another format version with UNSUPPORTED_FORMAT, before applying it", () => {
+    const ev = new StateEngine().recordSimilarity({ a: "a", b: "b", distance: 1 }).event as StateEvent;
+    for (const formatVersion of [2, 0, undefined, "1"]) {
+      assert.throws(
+        () => applyEvent(EMPTY_STATE, { ...ev, formatVersion } as never, resolveConfig()),
+        (err: unknown) => isStateError(err, "UNSUPPORTED_FORMAT") && err.field === "formatVersion",
+        `version ${String(formatVersion)}`,
+      );
+    }
+    assert.throws(() => StateEngine.fromEvents([{ ...ev, formatVersion: 2 } as never]), (err: unknown) => isStateError(err, "UNSUPPORTED_FORMAT"), "fromEvents");
+  });
+
+  it("are a closed union: a misspelt or missing field does not compile", () => {
+    // @ts-expect-error sesionId is not a field of session_ended
+    const misspelt: EventBody = { type: "session_ended", sesionId: "s" };
+    // @ts-expect-error cycle_checked needs its maxHistory
+    const missing: EventBody = { type: "cycle_checked", sessionId: "s", stateKey: "k" };
+    assert.ok(misspelt !== undefined && missing !== undefined, "checked by the compiler");
+    assert.equal(new Set(STATE_EVENT_TYPES).size, 13, "every event type listed once");
+  });
+});
