@@ -36,6 +36,7 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   INVALID_CONFIG: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
   INVALID_DELTA: { code: status.INVALID_ARGUMENT, reason: ErrorReason.DELTA_VALIDATION },
   IMPORT_INVALID: { code: status.INVALID_ARGUMENT, reason: ErrorReason.IMPORT_INVALID },
+  UNSUPPORTED_FORMAT: { code: status.INVALID_ARGUMENT, reason: ErrorReason.UNSUPPORTED_FORMAT },
   // A soft source can never perform a hard action, whatever the state.
   HARD_SIGNAL_VIOLATION: { code: status.INVALID_ARGUMENT, reason: ErrorReason.HARD_SOFT_BOUNDARY },
   DEPENDENCY_CYCLE: { code: status.FAILED_PRECONDITION, reason: ErrorReason.DEPENDENCY_CYCLE },
