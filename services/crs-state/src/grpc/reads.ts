@@ -65,6 +65,8 @@ export interface Page<Row> {
   readonly nextPageToken: string;
   /** The header naming the generation read (pinned by the first page). */
   readonly header: MessageInitShape<typeof ResponseHeaderSchema>;
+  /** The snapshot read, for rendering the page's rows. */
+  readonly snapshot: Snapshot;
 }
 
 /**
@@ -83,6 +85,7 @@ export function readPage<Row>(host: ProjectHost, req: PagedRequest, filters: unk
       total: all.length,
       nextPageToken: nextPageToken(cursor, all.length, view.header.projectUid, snapshot.generation, bound),
       header: responseHeader(view.header, snapshot.generation),
+      snapshot,
     };
   });
 }
