@@ -4,8 +4,7 @@ export const DEFAULTS = {
   metricsAddress: "127.0.0.1:9464",
 } as const;
 
-/** crs-state's own environment variables, beyond the runtime's common ones (none yet). */
-export const CRS_STATE_ENV = {};
-
+export { CRS_STATE_ENV, storeOptionsFromEnv } from "./store-env.js";
+export type { CrsStateEnv } from "./store-env.js";
 export { STORE_DEFAULTS } from "./store-options.js";
 export type { StoreOptions } from "./store-options.js";

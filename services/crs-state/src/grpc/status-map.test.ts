@@ -29,5 +29,5 @@ test("sends the proto's names for engine codes whose own names differ", () => {
     "the enum's names, not the engine's",
   );
   assert.equal(reasonOf("INVALID_DELTA")?.metadata["field"], "delta", "the field at fault travels with it");
-  assert.equal(reasons.runtime("SHUTTING_DOWN"), "SHUTTING_DOWN", "shutdown is ERROR_REASON_SHUTTING_DOWN");
+  assert.equal(reasons.runtime("SHUTTING_DOWN"), "SERVER_SHUTTING_DOWN", "shutdown is ERROR_REASON_SERVER_SHUTTING_DOWN");
 });

@@ -1,0 +1,155 @@
+/**
+ * The store contract's conformance suite, written once and run by every implementation in one
+ * line (`storeConformance("name", factory)`), abstract-level style; capability flags switch the
+ * tests that need them.
+ */
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { ProjectStore, SeqValue } from "./project-store.js";
+
+/** A fresh store, and (for persistent stores) a way to open the same data again after close. */
+export interface StoreFixture {
+  /** A fresh, empty store. */
+  readonly store: ProjectStore;
+  /** A new store over the same location; required when `capabilities.persistent`. */
+  readonly reopen?: () => Promise<ProjectStore>;
+  /** Removes what the fixture made. */
+  readonly cleanup: () => Promise<void>;
+}
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+
+async function collect(it: AsyncIterable<SeqValue>): Promise<[number, string][]> {
+  const out: [number, string][] = [];
+  for await (const v of it) out.push([v.seq, text(v.bytes)]);
+  return out;
+}
+
+/** Runs the suite against stores made by `factory`. */
+export function storeConformance(name: string, factory: () => Promise<StoreFixture>): void {
+  const withStore = async (fn: (store: ProjectStore, fx: StoreFixture) => Promise<ProjectStore | void>) => {
+    const fx = await factory();
+    let store = fx.store;
+    try {
+      store = (await fn(store, fx)) ?? store;
+    } finally {
+      await store.close();
+      await fx.cleanup();
+    }
+  };
+
+  describe(`project store conformance: ${name}`, () => {
+    test("lists the catalogue in id byte order from after a given id, escaping odd ids", async () => {
+      await withStore(async (s) => {
+        const ids = ["b", "a", "a:b", "a.b", "weird/ü%"];
+        await s.write(ids.map((id) => ({ op: "putMeta", projectId: id, bytes: bytes(`meta ${id}`) })));
+        const all = await s.listMeta({ limit: 10 });
+        assert.deepEqual(all.map((m) => m.projectId), ["a", "a.b", "a:b", "b", "weird/ü%"], "byte order");
+        assert.equal(text((await s.getMeta("weird/ü%"))?.bytes ?? new Uint8Array()), "meta weird/ü%", "odd ids round-trip");
+        assert.deepEqual((await s.listMeta({ after: "a.b", limit: 2 })).map((m) => m.projectId), ["a:b", "b"], "after and limit");
+        assert.equal(await s.getMeta("zz"), undefined, "absent id");
+      });
+    });
+
+    test("reads journal records after a sequence number in order, and lastSeq counts snapshots too", async () => {
+      await withStore(async (s) => {
+        await s.write([1, 2, 3, 17, 256].map((seq) => ({ op: "append", projectUid: "u1", seq, bytes: bytes(`r${seq}`) })));
+        await s.write([{ op: "append", projectUid: "u2", seq: 1, bytes: bytes("other") }]);
+        assert.deepEqual(await collect(s.readJournal("u1", 2)), [[3, "r3"], [17, "r17"], [256, "r256"]]);
+        assert.equal(await s.lastSeq("u1"), 256);
+        await s.write([{ op: "putSnapshot", projectUid: "u1", seq: 300, bytes: bytes("s300") }]);
+        assert.equal(await s.lastSeq("u1"), 300, "a snapshot past the journal counts");
+        assert.equal(await s.lastSeq("nobody"), 0);
+      });
+    });
+
+    test("a snapshot write drops the journal range and snapshots it names, atomically with itself", async () => {
+      await withStore(async (s) => {
+        await s.write([1, 2, 3, 4, 5].map((seq) => ({ op: "append", projectUid: "u", seq, bytes: bytes(`r${seq}`) })));
+        await s.write([{ op: "putSnapshot", projectUid: "u", seq: 2, bytes: bytes("s2") }]);
+        await s.write([{ op: "putSnapshot", projectUid: "u", seq: 4, bytes: bytes("s4") }]);
+        await s.write([{ op: "putSnapshot", projectUid: "u", seq: 5, bytes: bytes("s5"), dropSnapshots: [2], dropJournal: { fromSeq: 1, throughSeq: 4 } }]);
+        assert.deepEqual((await s.readSnapshots("u")).map((v) => [v.seq, text(v.bytes)]), [[5, "s5"], [4, "s4"]], "newest first");
+        assert.deepEqual(await collect(s.readJournal("u", 0)), [[5, "r5"]]);
+      });
+    });
+
+    test("keeps checkpoints by id and deletes them", async () => {
+      await withStore(async (s) => {
+        await s.write([
+          { op: "putCheckpoint", projectUid: "u", checkpointId: "b", bytes: bytes("B") },
+          { op: "putCheckpoint", projectUid: "u", checkpointId: "a", bytes: bytes("A") },
+        ]);
+        assert.deepEqual((await s.listCheckpoints("u")).map((c) => [c.checkpointId, text(c.bytes)]), [["a", "A"], ["b", "B"]]);
+        await s.write([{ op: "deleteCheckpoint", projectUid: "u", checkpointId: "a" }]);
+        assert.equal(await s.getCheckpoint("u", "a"), undefined);
+        assert.equal(text((await s.getCheckpoint("u", "b")) ?? new Uint8Array()), "B");
+      });
+    });
+
+    test("repair cuts records from a sequence number on and keeps them aside", async () => {
+      await withStore(async (s) => {
+        await s.write([1, 2, 3].map((seq) => ({ op: "append", projectUid: "u", seq, bytes: bytes(`r${seq}`) })));
+        assert.equal(await s.cutJournal("u", 2), 2);
+        assert.deepEqual(await collect(s.readJournal("u", 0)), [[1, "r1"]]);
+        assert.deepEqual((await s.readCut("u")).map((v) => [v.seq, text(v.bytes)]), [[2, "r2"], [3, "r3"]]);
+        assert.equal(await s.cutJournal("u", 9), 0, "nothing to cut");
+      });
+    });
+
+    test("deleting a project removes its catalogue entry and, once settled, its records", async () => {
+      await withStore(async (s, fx) => {
+        await s.write([
+          { op: "putMeta", projectId: "p", bytes: bytes("m") },
+          { op: "append", projectUid: "u", seq: 1, bytes: bytes("r1") },
+          { op: "putCheckpoint", projectUid: "u", checkpointId: "c", bytes: bytes("c") },
+        ]);
+        await s.write([{ op: "deleteProject", projectId: "p", projectUid: "u" }]);
+        assert.equal(await s.getMeta("p"), undefined, "gone from the catalogue at once");
+        let store = s;
+        if (fx.reopen !== undefined) {
+          await s.close();
+          store = await fx.reopen();
+        }
+        assert.deepEqual(await collect(store.readJournal("u", 0)), [], "records purged");
+        assert.deepEqual(await store.listCheckpoints("u"), [], "checkpoints purged");
+        return store;
+      });
+    });
+
+    test("a closed store refuses calls with STORE_UNAVAILABLE", async () => {
+      const fx = await factory();
+      await fx.store.close();
+      await assert.rejects(fx.store.write([{ op: "putMeta", projectId: "p", bytes: bytes("m") }]), { code: "STORE_UNAVAILABLE" });
+      await assert.rejects(fx.store.getMeta("p"), { code: "STORE_UNAVAILABLE" });
+      await fx.cleanup();
+    });
+
+    test("a persistent store keeps every write across close and reopen", async (t) => {
+      const fx = await factory();
+      if (!fx.store.capabilities.persistent || fx.reopen === undefined) {
+        await fx.store.close();
+        await fx.cleanup();
+        t.skip("not persistent");
+        return;
+      }
+      await fx.store.write([
+        { op: "putMeta", projectId: "p", bytes: bytes("m") },
+        { op: "append", projectUid: "u", seq: 1, bytes: bytes("r1") },
+        { op: "putSnapshot", projectUid: "u", seq: 1, bytes: bytes("s1") },
+      ]);
+      await fx.store.close();
+      const again = await fx.reopen();
+      try {
+        assert.equal(text((await again.getMeta("p"))?.bytes ?? new Uint8Array()), "m");
+        assert.deepEqual(await collect(again.readJournal("u", 0)), [[1, "r1"]]);
+        assert.equal((await again.readSnapshots("u")).length, 1);
+      } finally {
+        await again.close();
+        await fx.cleanup();
+      }
+    });
+  });
+}
