@@ -5,7 +5,8 @@ export type AnalyticsErrorCode =
   | "MALFORMED_UPLOAD"
   | "ROLLOUT_TOO_LARGE"
   | "LINE_TOO_LONG"
-  | "QUEUE_UNAVAILABLE";
+  | "QUEUE_UNAVAILABLE"
+  | "SCAN_WORKER_FAILED";
 
 /** A named rollout-analytics failure, with the request field at fault when input was bad. */
 export class AnalyticsError extends Error {
@@ -43,11 +44,7 @@ export function rolloutTooLarge(field: string, bytes: number, limit: number): An
   });
 }
 
-/** LINE_TOO_LONG: line `line` (1-based) of the upload exceeds `limit` bytes. */
-export function lineTooLong(line: number, limit: number): AnalyticsError {
-  return new AnalyticsError("LINE_TOO_LONG", `chunk: line ${line} is longer than ${limit} bytes`, {
-    field: "chunk",
-    limit: String(limit),
-    line: String(line),
-  });
+/** SCAN_WORKER_FAILED: a scan worker thread died (not a file failing to read). */
+export function scanWorkerFailed(detail: string, cause?: unknown): AnalyticsError {
+  return new AnalyticsError("SCAN_WORKER_FAILED", `scan worker failed: ${detail}`, {}, { cause });
 }

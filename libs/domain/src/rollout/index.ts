@@ -25,7 +25,7 @@ export {
   type ToolClass,
   type Confidence,
 } from "./vocabulary.js";
-export { decodeLine } from "./decode/decode-line.js";
+export { decodeLine, decodeOversizedLine } from "./decode/decode-line.js";
 export { collectRollout, RolloutCollector, type DecodedRollout } from "./decode/collect.js";
 export { EMPTY_META, providerVersion } from "./decode/meta.js";
 export type {
@@ -55,7 +55,7 @@ export { criticalPath, type Contributor, type TaskSplit } from "./critical-path.
 export type { Behavior, SigRow, ChurnRow } from "./detectors/behavior.js";
 export { sessionHealth, type SessionHealth } from "./health/session.js";
 export { partialOfRollout, type PartialInput } from "./corpus/partial.js";
-export { emptyPartial, unreadablePartial } from "./corpus/empty.js";
+export { emptyPartial, unreadablePartial, outOfScopePartial } from "./corpus/empty.js";
 export { mergePartials, mergeAll } from "./corpus/merge.js";
 export { percentiles, type Percentiles } from "./corpus/percentiles.js";
 export {
@@ -77,7 +77,7 @@ export { analyticsReport, hardFailureCount, type AnalyticsReportJson } from "./r
 export { healthReport, type HealthReportJson } from "./report/health-report.js";
 export { sessionHealthJson } from "./report/session-health-json.js";
 export { unknownPayloadTypes } from "./corpus/census.js";
-export { foldReportJson, rolloutAnalyticsJson } from "./report/rollout-report.js";
+export { foldReportJson, rolloutAnalyticsJson, type RolloutAnalyticsJsonOptions } from "./report/rollout-report.js";
 export { reconcileReport, reconcileRow, RECONCILE_SCHEMA, type ReconcileReportJson, type ReconcileRowJson } from "./report/reconcile-report.js";
 export { postToolReport, POST_TOOL_SCHEMA, type PostToolReportJson } from "./report/post-tool-report.js";
 export { postToolSpans, contextBand, ordinalBucket, type PostToolSpan, type PostToolAttribution, type ContextBand, type OrdinalBucket } from "./analytics/post-tool.js";
@@ -86,8 +86,11 @@ export { classifyAbort, classifyStatusClasses, type AbortClass, type StatusClass
 export { isFresh, sameCwd, cleanPath, type FreshnessInput, type SameCwdOptions } from "./scope.js";
 export { decideRetention } from "./retention/plan.js";
 export { boundQuarantine, type QuarantineItem, type QuarantineBound, type QuarantineReceipt } from "./retention/quarantine.js";
+export { retentionJson } from "./retention/json-text.js";
 export {
   PROTECT_REASONS,
+  MAX_BYTES,
+  type ByteCount,
   type RetentionClass,
   type ProtectReason,
   type SessionRecord,

@@ -103,7 +103,7 @@ export { fromDocument } from "./export/import.js";
 
 export { REDACTED, SECRET_PATTERNS, sanitizeMetadata, sanitizeSecrets } from "./sanitize/secret-sanitizer.js";
 export type { SecretPattern } from "./sanitize/secret-sanitizer.js";
-export { computeSummary, referenceExport } from "./export/summary.js";
+export { computeSummary, referenceExport, rfc3339 } from "./export/summary.js";
 export type { StateSummary } from "./export/summary.js";
 
 export { BrentCycleDetector, stepStateKey, toolStateKey } from "./cycles/brent.js";

@@ -71,11 +71,13 @@ test("a declared size that differs from the content fails MALFORMED_UPLOAD on up
   });
 });
 
-test("a line over MAX_LINE_BYTES fails LINE_TOO_LONG with the limit", async () => {
+test("a line over MAX_LINE_BYTES is skipped and counted, and the lines around it are still analysed", async () => {
   await withService(LIMITS, async (client) => {
-    const long = Buffer.from(line(10) + line(5000));
-    const metadata = assertFailure(await rejection(client.analyzeRollout(uploadStream(long, 1000))), status.RESOURCE_EXHAUSTED, "LINE_TOO_LONG", "chunk");
-    assert.deepEqual([metadata["limit"], metadata["line"]], ["4096", "2"], "limit and line number");
+    const start = `{"timestamp":"2026-03-01T12:00:00.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}\n`;
+    const done = `{"timestamp":"2026-03-01T12:00:09.000Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1"}}\n`;
+    const got = await client.analyzeRollout(uploadStream(Buffer.from(start + line(5000) + done), 1000));
+    assert.deepEqual([got.upload?.lines, got.upload?.linesSkipped], [3n, 1n], "three lines, the long one skipped");
+    assert.equal(got.analytics?.tasks.length, 1, "the turn around the long line is still folded");
   });
 });
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { RolloutCollector, type DecodedRollout } from "@crs/domain/rollout";
+import type { DecodedRollout } from "@crs/domain/rollout";
 import { malformedUpload, rolloutTooLarge } from "../errors.js";
-import { LineSplitter } from "./line-splitter.js";
+import { RolloutReader } from "../reader/index.js";
 
 // Blank lines and records the fold deliberately ignores are not decoding failures.
 const DECODED_OR_EMPTY = new Set(["blank", "not_analysed"]);
@@ -10,7 +10,7 @@ const DECODED_OR_EMPTY = new Set(["blank", "not_analysed"]);
 export interface UploadLimits {
   /** Largest rollout, declared or received, in bytes. */
   readonly maxRolloutBytes: number;
-  /** Longest line, in bytes before its line feed. */
+  /** Longest line decoded in full, in bytes before its line feed; longer ones are read by their head and counted. */
   readonly maxLineBytes: number;
 }
 
@@ -29,21 +29,20 @@ export interface ReceivedRollout {
   readonly sha256: string;
   /** Non-blank lines read. */
   readonly lines: number;
-  /** Lines that did not decode: not JSON, not an object, an unknown type or no payload. */
+  /** Lines that did not decode (not JSON, not an object, an unknown type or no payload) or were over the line limit. */
   readonly linesSkipped: number;
 }
 
 /**
  * Folds uploaded bytes into body-free records as they arrive, hashing and counting them, so
- * the upload itself is never held: only the unfinished line and the decoded records are.
+ * the upload itself is never held: only the unfinished line (at most the line limit) and the
+ * decoded records are.
  */
 export class RolloutBody {
   readonly #hash = createHash("sha256");
-  readonly #collector = new RolloutCollector();
-  readonly #lines: LineSplitter;
+  readonly #reader: RolloutReader;
   readonly #limits: UploadLimits;
   readonly #declared: DeclaredContent;
-  readonly #push = (line: string): void => this.#collector.push(line);
   #bytes = 0;
 
   constructor(limits: UploadLimits, declared: DeclaredContent) {
@@ -51,7 +50,7 @@ export class RolloutBody {
     if (declared.sizeBytes > limits.maxRolloutBytes) throw rolloutTooLarge("upload.size_bytes", declared.sizeBytes, limits.maxRolloutBytes);
     this.#limits = limits;
     this.#declared = declared;
-    this.#lines = new LineSplitter(limits.maxLineBytes);
+    this.#reader = new RolloutReader({ maxLineBytes: limits.maxLineBytes });
   }
 
   /** Takes the next chunk of content. */
@@ -61,18 +60,18 @@ export class RolloutBody {
     const declared = this.#declared.sizeBytes;
     if (declared > 0 && this.#bytes > declared) throw malformedUpload("upload.size_bytes", `declares ${declared} bytes but more arrived`);
     this.#hash.update(chunk);
-    this.#lines.push(chunk, this.#push);
+    this.#reader.push(chunk);
   }
 
   /** Ends the content, checks what was declared, and returns the decoded rollout. */
   finish(): ReceivedRollout {
-    this.#lines.end(this.#push);
+    const rollout = this.#reader.end();
     const sha256 = this.#hash.digest("hex");
     const { sizeBytes, sha256: declaredSha } = this.#declared;
     if (sizeBytes > 0 && this.#bytes !== sizeBytes) throw malformedUpload("upload.size_bytes", `declares ${sizeBytes} bytes but ${this.#bytes} arrived`);
     if (declaredSha !== "" && declaredSha !== sha256) throw malformedUpload("upload.sha256", "does not match the SHA-256 of the bytes received");
-    const rollout = this.#collector.result();
-    const skipped = Object.entries(rollout.skipped).reduce((sum, [reason, n]) => (DECODED_OR_EMPTY.has(reason) ? sum : sum + (n ?? 0)), 0);
+    // An oversized line whose head named a record is counted once, as over the limit.
+    const skipped = Object.entries(rollout.skipped).reduce((sum, [reason, n]) => (DECODED_OR_EMPTY.has(reason) ? sum : sum + (n ?? 0)), 0) - (rollout.skipped.too_long ?? 0) + rollout.oversized;
     return { rollout, bytes: this.#bytes, sha256, lines: rollout.lines, linesSkipped: skipped };
   }
 }

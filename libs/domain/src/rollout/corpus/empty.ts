@@ -9,7 +9,7 @@ export function emptyCounts(): LifecycleCounts {
     rollouts: 0, starts: 0, unmatchedBefore: 0, rolloutsWithGap: 0, superseded: 0, processDeath: 0, live: 0,
     complete: 0, aborted: 0, completedWithTrailingAbort: 0, substantiveCompleted: 0, unclassifiedAfter: 0,
     orphans: 0, reused: 0, multiplyTerminated: 0, rawStarted: 0, rawComplete: 0, rawAborted: 0,
-    implicit: 0, implicitLive: 0, implicitProcessDeath: 0, errored: 0,
+    implicit: 0, implicitLive: 0, implicitProcessDeath: 0, implicitAborted: 0, errored: 0,
   };
 }
 
@@ -18,6 +18,7 @@ export function emptyPartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial
   return {
     version: PARTIAL_VERSION,
     unreadable: 0,
+    outOfScope: 0,
     lifecycle: { scanned: 0, totals: emptyCounts(), byProviderVersion: {} },
     analytics: {
       sessions: 0, tasks: 0, completed: 0, toolCalls: 0, durations: [], ttfts: [], outcomes: {}, classes: {},
@@ -28,10 +29,21 @@ export function emptyPartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial
       scannedFiles: 0, sessionsWithTurns: 0, turns: 0, toolCalls: 0, aborted: 0, superseded: 0, unterminated: 0,
       zeroTool: emptyZeroTool(), occupancies: [], refusalLoops: [], inflation: [],
     },
-    errors: { tornTails: 0, payloadTypes: {}, unknownPayloadTypes: {}, abortClasses: {}, statusClasses: {}, turnErrorClasses: {} },
+    errors: {
+      sessions: 0, tornTails: 0, rolloutsWithUnknown: 0, turnAborted: 0, taskComplete: 0, terminalsWithClass: 0, payloadTypes: {}, unknownPayloadTypes: {}, abortClasses: {}, statusClasses: {},
+      turnErrorClasses: {}, oversizedLines: 0,
+    },
     postTool: { spans: 0, attribution: {}, byBand: {}, byBucket: {} },
     usage: emptyUsage(),
   };
+}
+
+/** A partial for one rollout that was read but is outside the scan's cwd scope. */
+export function outOfScopePartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial {
+  const p = emptyPartial(outlierKeep);
+  p.outOfScope = 1;
+  p.health.scannedFiles = 1;
+  return p;
 }
 
 /** A partial for one rollout that could not be read at all. */

@@ -7,7 +7,7 @@ import { linesOf, stepArb, type Step } from "../testing/arbitraries.js";
 import { emptyPartial, unreadablePartial } from "./empty.js";
 import { mergeAll, mergePartials } from "./merge.js";
 import { partialOfRollout } from "./partial.js";
-import type { CorpusPartial } from "./types.js";
+import { PARTIAL_VERSION, type CorpusPartial } from "./types.js";
 import { analyticsReport } from "../report/analytics-report.js";
 import { healthReport } from "../report/health-report.js";
 import { lifecycleReport } from "../report/lifecycle-report.js";
@@ -74,7 +74,7 @@ test("property: merge is associative and commutative, with the empty partial as 
 });
 
 test("merging refuses a partial of another format version", () => {
-  const foreign = { ...emptyPartial(), version: 2 } as unknown as CorpusPartial;
+  const foreign = { ...emptyPartial(), version: PARTIAL_VERSION + 1 } as unknown as CorpusPartial;
   assert.throws(() => mergePartials(emptyPartial(), foreign), (e: unknown) => e instanceof RolloutError && e.code === "PARTIAL_VERSION_MISMATCH" && e.field === "right" && e.message.startsWith("rollout: "), "version mismatch");
 });
 

@@ -86,6 +86,7 @@ export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial
   return {
     version: PARTIAL_VERSION,
     unreadable: a.unreadable + b.unreadable,
+    outOfScope: a.outOfScope + b.outOfScope,
     lifecycle: {
       scanned: a.lifecycle.scanned + b.lifecycle.scanned,
       totals: addNumbers(a.lifecycle.totals, b.lifecycle.totals),
@@ -94,13 +95,19 @@ export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial
     analytics: mergeAnalytics(a.analytics, b.analytics),
     health: mergeHealth(a.health, b.health),
     errors: {
+      sessions: a.errors.sessions + b.errors.sessions,
       tornTails: a.errors.tornTails + b.errors.tornTails,
+      rolloutsWithUnknown: a.errors.rolloutsWithUnknown + b.errors.rolloutsWithUnknown,
+      turnAborted: a.errors.turnAborted + b.errors.turnAborted,
+      taskComplete: a.errors.taskComplete + b.errors.taskComplete,
+      terminalsWithClass: a.errors.terminalsWithClass + b.errors.terminalsWithClass,
       payloadTypes: sumCounts(a.errors.payloadTypes, b.errors.payloadTypes) as Record<string, number>,
       unknownPayloadTypes: sumCounts(a.errors.unknownPayloadTypes, b.errors.unknownPayloadTypes) as Record<string, number>,
       abortClasses: sumCounts(a.errors.abortClasses, b.errors.abortClasses) as Record<string, number>,
       statusClasses: sumCounts(a.errors.statusClasses, b.errors.statusClasses) as Record<string, number>,
       // Partials written before error classes were counted carry none.
       turnErrorClasses: sumCounts(a.errors.turnErrorClasses ?? {}, b.errors.turnErrorClasses ?? {}) as Record<string, number>,
+      oversizedLines: a.errors.oversizedLines + b.errors.oversizedLines,
     },
     postTool: {
       spans: a.postTool.spans + b.postTool.spans,
@@ -112,10 +119,26 @@ export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial
   };
 }
 
-/** Merges any number of partials (empty input gives the empty partial). */
+/**
+ * Merges any number of partials (empty input gives the empty partial). They are merged in
+ * pairs, level by level, so each sample is copied O(log n) times instead of once per partial.
+ */
 export function mergeAll(partials: Iterable<CorpusPartial>, outlierKeep?: number): CorpusPartial {
-  // Starting from the first partial (not an empty one) keeps its own outlier cut.
-  let acc: CorpusPartial | null = outlierKeep === undefined ? null : emptyPartial(outlierKeep);
-  for (const p of partials) acc = acc === null ? (checkVersion(p, "partials"), p) : mergePartials(acc, p);
-  return acc ?? emptyPartial();
+  // Without an explicit cut, the first partial's own cut stands (merging keeps the smaller).
+  let level: CorpusPartial[] = outlierKeep === undefined ? [] : [emptyPartial(outlierKeep)];
+  for (const p of partials) {
+    checkVersion(p, "partials");
+    level.push(p);
+  }
+  if (level.length === 0) return emptyPartial();
+  while (level.length > 1) {
+    const next: CorpusPartial[] = [];
+    for (let i = 0; i < level.length; i += 2) {
+      const a = level[i];
+      const b = level[i + 1];
+      if (a !== undefined) next.push(b === undefined ? a : mergePartials(a, b));
+    }
+    level = next;
+  }
+  return level[0] ?? emptyPartial();
 }

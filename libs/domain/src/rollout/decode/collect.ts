@@ -1,5 +1,5 @@
-import { decodeLine } from "./decode-line.js";
-import type { RolloutMeta, RolloutRecord, SkipReason } from "./record.js";
+import { decodeLine, decodeOversizedLine } from "./decode-line.js";
+import type { DecodedLine, RolloutMeta, RolloutRecord, SkipReason } from "./record.js";
 
 /** A whole rollout decoded: identity, records in file order, and what was skipped. */
 export interface DecodedRollout {
@@ -11,6 +11,8 @@ export interface DecodedRollout {
   readonly lines: number;
   /** Skipped lines by reason (blank lines included). */
   readonly skipped: Readonly<Partial<Record<SkipReason, number>>>;
+  /** Lines longer than the reader holds, decoded from their leading text (also in `lines`). */
+  readonly oversized: number;
   /** True when the last non-blank line was not valid JSON (a torn write). */
   readonly tornTail: boolean;
   /** Count of each event_msg payload type seen. */
@@ -20,8 +22,11 @@ export interface DecodedRollout {
 /** Incremental decoder for one rollout: push lines as they stream in, then take the result. */
 export class RolloutCollector {
   private meta: RolloutMeta | null = null;
-  private readonly records: RolloutRecord[] = [];
+  private records: RolloutRecord[] = [];
+  // Set once result() has handed the records out; a later push copies them first.
+  private shared = false;
   private lines = 0;
+  private oversized = 0;
   private readonly skipped: Partial<Record<SkipReason, number>> = {};
   private tornTail = false;
   // A Map, since payload types are the producer's strings and may name object members.
@@ -29,7 +34,19 @@ export class RolloutCollector {
 
   /** Decodes and keeps one line. */
   push(line: string): void {
-    const decoded = decodeLine(line);
+    this.take(decodeLine(line));
+  }
+
+  /** Takes a line too long to hold, by its leading text; its body is never read. */
+  pushOversized(prefix: string): void {
+    this.oversized += 1;
+    const decoded = decodeOversizedLine(prefix);
+    this.take(decoded);
+    // Its end was never parsed, so it proves no tear.
+    this.tornTail = false;
+  }
+
+  private take(decoded: DecodedLine): void {
     if (!decoded.ok) {
       this.skipped[decoded.skip] = (this.skipped[decoded.skip] ?? 0) + 1;
       if (decoded.skip !== "blank") {
@@ -48,15 +65,22 @@ export class RolloutCollector {
     const payloadType = record.kind === "event" ? record.payloadType : eventPayloadType(record);
     if (payloadType !== "") this.payloadTypes.set(payloadType, (this.payloadTypes.get(payloadType) ?? 0) + 1);
     // Other events only feed the census; keeping them would cost memory and no analysis.
-    if (record.kind !== "event") this.records.push(record);
+    if (record.kind === "event") return;
+    if (this.shared) {
+      this.records = [...this.records];
+      this.shared = false;
+    }
+    this.records.push(record);
   }
 
-  /** The rollout decoded so far. */
+  /** The rollout decoded so far (its records are shared, not copied, until the next push). */
   result(): DecodedRollout {
+    this.shared = true;
     return {
       meta: this.meta,
-      records: [...this.records],
+      records: this.records,
       lines: this.lines,
+      oversized: this.oversized,
       skipped: { ...this.skipped },
       tornTail: this.tornTail,
       payloadTypes: Object.fromEntries(this.payloadTypes),

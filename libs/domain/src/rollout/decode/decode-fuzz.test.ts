@@ -23,7 +23,7 @@ test("property: any line decodes to a record or a typed skip, never a throw", ()
     fc.property(lineArb, (line) => {
       const d = decodeLine(line);
       assert.equal(typeof d.ok, "boolean", "typed result");
-      if (!d.ok) assert.ok(["blank", "not_json", "not_object", "unknown_type", "not_analysed", "missing_payload"].includes(d.skip), d.skip);
+      if (!d.ok) assert.ok(["blank", "not_json", "not_object", "unknown_type", "not_analysed", "missing_payload", "too_long", "too_deep"].includes(d.skip), d.skip);
     }),
     { numRuns: 2000 },
   );

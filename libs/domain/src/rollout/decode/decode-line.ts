@@ -1,6 +1,7 @@
 import { isObject, str, trimmed, type JsonObject } from "../json.js";
 import { parseTimestamp } from "../time.js";
 import { decodeEvent } from "./event.js";
+import { readLineHead } from "./head.js";
 import { metaFromPayload } from "./meta.js";
 import type { DecodedLine } from "./record.js";
 import { decodeResponseItem, RESPONSE_ITEM_TYPES } from "./response-item.js";
@@ -36,6 +37,32 @@ export function decodeLine(text: string): DecodedLine {
   } catch {
     return { ok: false, skip: "not_json" };
   }
+  return decodeValue(parsed);
+}
+
+/**
+ * Decodes a line longer than the reader holds from its leading text alone: the record its
+ * first members name (fields past the cut read as absent), or `too_long` when they name none.
+ */
+export function decodeOversizedLine(prefix: string): DecodedLine {
+  const head = readLineHead(prefix);
+  if (head === null) return { ok: false, skip: "too_long" };
+  const decoded = decodeValue(head);
+  return decoded.ok || decoded.skip === "not_analysed" ? decoded : { ok: false, skip: "too_long" };
+}
+
+/** Decodes one parsed line; nesting too deep to walk is a typed skip, never a thrown error. */
+export function decodeValue(parsed: unknown): DecodedLine {
+  try {
+    return decodeObject(parsed);
+  } catch (e) {
+    // Stack exhaustion on a pathological value costs this line only.
+    if (e instanceof RangeError) return { ok: false, skip: "too_deep" };
+    throw e;
+  }
+}
+
+function decodeObject(parsed: unknown): DecodedLine {
   if (!isObject(parsed)) return { ok: false, skip: "not_object" };
   const type = str(parsed, "type");
   if (!("payload" in parsed) && !WRAPPED_TYPES.has(type)) return decodeLegacy(parsed);

@@ -99,7 +99,11 @@ export type SkipReason =
   | "not_object"
   | "unknown_type"
   | "not_analysed"
-  | "missing_payload";
+  | "missing_payload"
+  /** Longer than the reader holds, and its leading text names no record. */
+  | "too_long"
+  /** Nested too deep to walk without exhausting the stack. */
+  | "too_deep";
 
 /** Result of decoding one line. */
 export type DecodedLine =

@@ -1,5 +1,6 @@
 import { freeformCallHead, functionCallHead, localShellHead, type CallHead } from "../command-head.js";
 import { decodeEnvelope } from "../envelope.js";
+import { boundedStringify } from "./depth.js";
 import { firstNonBlank, isObject, str, trimmed, type JsonObject } from "../json.js";
 import type { CallPayloadKind, DecodedLine, RolloutRecord } from "./record.js";
 
@@ -49,7 +50,8 @@ export function outputText(output: unknown): string {
     const texts = output.filter(isObject).map((item) => item["text"]).filter((t): t is string => typeof t === "string");
     if (texts.length > 0) return texts.join("\n");
   }
-  return JSON.stringify(output);
+  // Nesting too deep to rebuild says nothing an envelope could read.
+  return boundedStringify(output) ?? "";
 }
 
 function isGoalContinuation(payload: JsonObject): boolean {
@@ -81,7 +83,7 @@ function call(payload: JsonObject, stamp: Stamp, payloadKind: CallPayloadKind, t
 function functionArgs(payload: JsonObject): string {
   const args = payload["arguments"];
   // Arguments are a JSON-encoded string; tolerate writers that inline the object.
-  if (isObject(args)) return JSON.stringify(args);
+  if (isObject(args)) return boundedStringify(args) ?? "";
   return firstNonBlank(payload, "arguments", "input");
 }
 

@@ -68,17 +68,23 @@ function checkEntrySource(d: { readonly source: SignalSource }, entrySource: Sig
   if (isHard(entrySource) && !isHard(d.source)) throw hardViolation(`${field}.source`, `${d.source} delta cannot carry a ${entrySource} entry`);
 }
 
+/**
+ * Validates the delta as a whole against the constraints before it, as the reference does
+ * (removes and updates must exist, adds must not, ids unique within add and within update),
+ * then removes, updates and adds in that order: removing and updating one id leaves the update.
+ */
 function applyConstraint(state: ProjectState, d: ConstraintDelta): ProjectState {
-  let constraints = state.constraints;
+  const before = state.constraints;
   d.remove.forEach((id, i) => {
-    if (!constraints.has(id)) throw new StateError("CONSTRAINT_NOT_FOUND", `index not found: constraint ${id}`, { field: `remove[${i}]` });
-    constraints = constraints.remove(id);
+    if (!before.has(id)) throw new StateError("CONSTRAINT_NOT_FOUND", `index not found: constraint ${id}`, { field: `remove[${i}]` });
   });
+  const updated = new Set<string>();
   d.update.forEach((c, i) => {
     validateConstraint(c, `update[${i}]`);
     checkEntrySource(d, c.source, `update[${i}]`);
-    if (!constraints.has(c.id)) throw new StateError("CONSTRAINT_NOT_FOUND", `index not found: constraint ${c.id}`, { field: `update[${i}].id` });
-    constraints = constraints.set(c.id, freezeConstraint(c));
+    if (updated.has(c.id)) throw invalidDelta(`update[${i}].id`, `duplicate update of constraint ${c.id}`);
+    updated.add(c.id);
+    if (!before.has(c.id)) throw new StateError("CONSTRAINT_NOT_FOUND", `index not found: constraint ${c.id}`, { field: `update[${i}].id` });
   });
   const added = new Set<string>();
   d.add.forEach((c, i) => {
@@ -86,9 +92,12 @@ function applyConstraint(state: ProjectState, d: ConstraintDelta): ProjectState 
     checkEntrySource(d, c.source, `add[${i}]`);
     if (added.has(c.id)) throw new StateError("CONSTRAINT_EXISTS", `duplicate constraint ID ${c.id}`, { field: `add[${i}].id` });
     added.add(c.id);
-    if (constraints.has(c.id)) throw new StateError("CONSTRAINT_EXISTS", `constraint ${c.id} already exists`, { field: `add[${i}].id` });
-    constraints = constraints.set(c.id, freezeConstraint(c));
+    if (before.has(c.id)) throw new StateError("CONSTRAINT_EXISTS", `constraint ${c.id} already exists`, { field: `add[${i}].id` });
   });
+  let constraints = before;
+  for (const id of d.remove) constraints = constraints.remove(id);
+  for (const c of d.update) constraints = constraints.set(c.id, freezeConstraint(c));
+  for (const c of d.add) constraints = constraints.set(c.id, freezeConstraint(c));
   return { ...state, constraints };
 }
 
@@ -125,7 +134,8 @@ function applyAnalytics(state: ProjectState, d: AnalyticsDelta, ctx: ApplyContex
   if (!isHard(d.source)) throw hardViolation("source", "analytics results set proven markers and need a hard source");
   const r = d.record;
   const id = r.id !== "" ? r.id : derivedAnalyticsId(state, `analytics-${r.queryType}-${r.queryTime}-${state.generation + 1}`);
-  const marker: ProofNumber = Object.freeze({ proof: 0n, disproof: 0n, status: "proven", source: d.source, updatedAt: ctx.at });
+  // The reference's marker value (proof 1, disproof 0, proven); only its source differs.
+  const marker: ProofNumber = Object.freeze({ proof: 1n, disproof: 0n, status: "proven", source: d.source, updatedAt: ctx.at });
   let proofs = state.proofs.set(analyticsDoneKey(r.queryType), marker);
   if (hasResults(r)) proofs = proofs.set(analyticsFoundKey(r.queryType), marker);
   const analytics = pushAnalytics(state.analytics, storedRecord(r, id, ctx.config.maxResultsPerRecord), ctx.config.maxAnalyticsRecords);

@@ -63,6 +63,13 @@ describe("delta validation", () => {
     assert.equal(e.snapshot().query().findRecentDecisions(1, "hard")[0]?.id, "h", "a hard delta may carry hard entries");
   });
 
+  it("validates a constraint delta as a whole, as the reference does: removing and updating one id ends with the update", () => {
+    const e = new StateEngine();
+    e.apply({ kind: "constraint", source: "soft", add: [con("c1"), con("c2")], remove: [], update: [] });
+    e.apply({ kind: "constraint", source: "soft", add: [], remove: ["c1", "c2", "c2"], update: [con("c1", { type: "resource" })] });
+    assert.deepEqual([e.state.constraints.get("c1")?.type, e.state.constraints.has("c2")], ["resource", false], "update applied after the remove; a repeated remove is one remove");
+  });
+
   it("checks constraints in remove, update, add order", () => {
     const e = new StateEngine();
     e.apply({ kind: "constraint", source: "soft", add: [con("c1")], remove: [], update: [] });
@@ -71,8 +78,8 @@ describe("delta validation", () => {
     assert.throws(() => e.apply({ kind: "constraint", source: "soft", add: [con("c2"), con("c2")], remove: [], update: [] }), (err: unknown) => err instanceof Error && err.message.includes("duplicate constraint ID c2"), "the reference's text for a duplicate within add");
     rejects(e, { kind: "constraint", source: "soft", add: [], remove: ["nope"], update: [] }, "CONSTRAINT_NOT_FOUND", "remove[0]");
     rejects(e, { kind: "constraint", source: "soft", add: [], remove: [], update: [con("nope")] }, "CONSTRAINT_NOT_FOUND", "update[0].id");
-    e.apply({ kind: "constraint", source: "soft", add: [con("c1", { type: "resource" })], remove: ["c1"], update: [] });
-    assert.equal(e.state.constraints.get("c1")?.type, "resource", "remove then re-add in one delta");
+    rejects(e, { kind: "constraint", source: "soft", add: [con("c1", { type: "resource" })], remove: ["c1"], update: [] }, "CONSTRAINT_EXISTS", "add[0].id");
+    rejects(e, { kind: "constraint", source: "soft", add: [], remove: [], update: [con("c1"), con("c1")] }, "INVALID_DELTA", "update[1].id");
   });
 
   it("stores dependency edges and refuses self edges, cycles and missing removals", () => {
@@ -123,6 +130,7 @@ describe("delta validation", () => {
     assert.equal(s.analytics.last("cycles")?.id, "analytics-cycles-5-1", "derived id is deterministic");
     assert.equal(s.proof.get("analytics:cycles:done")?.source, "hard", "marker keeps the delta's source");
     assert.equal(s.proof.get("analytics:cycles:found")?.status, "proven", "found marker set");
+    assert.deepEqual([s.proof.get("analytics:cycles:done")?.proof, s.proof.get("analytics:cycles:done")?.disproof], [1n, 0n], "the reference's marker numbers");
   });
 });
 

@@ -136,6 +136,23 @@ describe("checkpoint, restore, fork", () => {
     assert.equal(cp.state.proofs.get("n")?.proof, 1n, "the checkpoint itself was never mutated");
   });
 
+  it("restoring a checkpoint rolls back the reasoning indexes but keeps the steps and analytics runs since", () => {
+    const e = new StateEngine();
+    e.apply(pd("n", 1n));
+    const cp = e.checkpoint();
+    for (let i = 0; i < 5; i++) e.recordStep(makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "Grep", outcome: "success" }));
+    e.apply({ kind: "analytics", source: "hard", record: { id: "", queryType: "hotspots", queryTime: 3, resultCount: 0, results: [], cycles: [], path: [], executionMs: 1, params: {} } });
+    e.apply(pd("n", 9n));
+    assert.equal(e.checkCircuitBreaker("s", "Grep").shouldFire, true, "five Grep calls fire the breaker");
+    e.restore(cp);
+    const s = e.snapshot();
+    assert.equal(s.proof.get("n")?.proof, 1n, "proofs rolled back");
+    assert.equal(s.proof.get("analytics:hotspots:done"), undefined, "analytics markers are proof entries: rolled back");
+    assert.equal(s.steps.history("s").length, 5, "steps are facts: kept");
+    assert.equal(e.checkCircuitBreaker("s", "Grep").shouldFire, true, "the breaker still counts the calls made");
+    assert.equal(s.analytics.hasRun("hotspots"), true, "analytics runs kept");
+  });
+
   it("forks are independent", () => {
     const e = new StateEngine();
     e.apply(pd("n", 1n));

@@ -20,7 +20,7 @@ describe("events", () => {
 
   it("rejects an event of another format version with UNSUPPORTED_FORMAT, before applying it", () => {
     const ev = new StateEngine().recordSimilarity({ a: "a", b: "b", distance: 1 }).event as StateEvent;
-    for (const formatVersion of [2, 0, undefined, "1"]) {
+    for (const formatVersion of [2, 0, null, "1"]) {
       assert.throws(
         () => applyEvent(EMPTY_STATE, { ...ev, formatVersion } as never, resolveConfig()),
         (err: unknown) => isStateError(err, "UNSUPPORTED_FORMAT") && err.field === "formatVersion",
@@ -28,6 +28,13 @@ describe("events", () => {
       );
     }
     assert.throws(() => StateEngine.fromEvents([{ ...ev, formatVersion: 2 } as never]), (err: unknown) => isStateError(err, "UNSUPPORTED_FORMAT"), "fromEvents");
+  });
+
+  it("reads an event journaled before events carried a version as version 1", () => {
+    const { formatVersion: _, ...untagged } = new StateEngine().apply({ kind: "history", source: "soft", entries: [] }).event as StateEvent & { label: string };
+    const { label: __, ...older } = untagged as typeof untagged & { label: string };
+    const replayed = StateEngine.fromEvents([older as never]);
+    assert.deepEqual([replayed.generation, replayed.snapshot().deltaHistory.all()[0]?.label], [1, ""], "replayed, label empty");
   });
 
   it("are a closed union: a misspelt or missing field does not compile", () => {

@@ -5,7 +5,7 @@ import { StateEngine } from "../engine/engine.js";
 import { PROOF_INFINITY } from "../proof/proof-number.js";
 import { makeStep } from "../steps/step-record.js";
 import type { StateDocument } from "./document.js";
-import { computeSummary, referenceExport } from "./summary.js";
+import { computeSummary, referenceExport, rfc3339 } from "./summary.js";
 
 function busy(): StateEngine {
   let t = 1_700_000_000_000;
@@ -91,7 +91,22 @@ describe("summary and reference export", () => {
     assert.throws(() => e.apply({ kind: "proof", source: "soft", updates: [entry(8.64e15 + 1)] }), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "updates[0].updatedAt", "beyond the last date");
     e.apply({ kind: "proof", source: "soft", updates: [entry(8.64e15)] });
     const x = referenceExport(e.state, "s", 1) as { indexes: { proof: { entries: { updated_at: string }[] } } };
-    assert.equal(x.indexes.proof.entries[0]?.updated_at, "+275760-09-13T00:00:00.000Z", "the last date");
+    assert.equal(x.indexes.proof.entries[0]?.updated_at, "275760-09-13T00:00:00Z", "the last date, as Go writes it");
+  });
+
+  it("writes times as Go's RFC 3339: a fraction only when not zero, trailing zeros trimmed", () => {
+    const cases: [number, string][] = [
+      [1_700_000_000_000, "2023-11-14T22:13:20Z"],
+      [1_700_000_000_500, "2023-11-14T22:13:20.5Z"],
+      [1_700_000_000_120, "2023-11-14T22:13:20.12Z"],
+      [1_700_000_000_123, "2023-11-14T22:13:20.123Z"],
+      [0, "1970-01-01T00:00:00Z"],
+    ];
+    for (const [ms, text] of cases) assert.equal(rfc3339(ms), text, `${ms}`);
+    const e = new StateEngine();
+    e.apply({ kind: "constraint", source: "soft", add: [{ id: "c", type: "ordering", nodes: ["a"], expression: "", active: true, source: "soft", createdAt: 1_700_000_000_000 }], remove: [], update: [] });
+    const x = referenceExport(e.state, "s", 1) as { indexes: { constraint: { constraints: { created_at: string }[] } } };
+    assert.equal(x.indexes.constraint.constraints[0]?.created_at, "2023-11-14T22:13:20Z", "used by the export");
   });
 });
 

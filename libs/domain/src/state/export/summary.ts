@@ -45,11 +45,19 @@ export function computeSummary(state: ProjectState): StateSummary {
 }
 
 /**
+ * Unix ms as Go's RFC 3339 with nanoseconds: UTC, a fraction only when it is not zero, trailing
+ * zeros trimmed (`…:20Z`, `…:20.5Z`, `…:20.123Z`), and a year past 9999 without a sign.
+ */
+export function rfc3339(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.replace(/^\+/, "").replace(/\.(\d*?)0*Z$/, (_, digits: string) => (digits === "" ? "Z" : `.${digits}Z`));
+}
+
+/**
  * The reference's export shape (snake_case, uint64 as decimal strings, RFC 3339 times),
  * for consumers of the old format. Similarity values are distances and may exceed 1.
  */
 export function referenceExport(state: ProjectState, sessionId: string, timestamp: number): Record<string, unknown> {
-  const iso = (ms: number): string => new Date(ms).toISOString();
   return {
     session_id: sessionId,
     generation: state.generation,
@@ -58,13 +66,13 @@ export function referenceExport(state: ProjectState, sessionId: string, timestam
       proof: {
         entries: sortUtf8(state.proofs.keys()).map((id) => {
           const p = state.proofs.get(id)!;
-          return { node_id: id, proof: p.proof.toString(), disproof: p.disproof.toString(), status: p.status, source: p.source, updated_at: iso(p.updatedAt) };
+          return { node_id: id, proof: p.proof.toString(), disproof: p.disproof.toString(), status: p.status, source: p.source, updated_at: rfc3339(p.updatedAt) };
         }),
       },
       constraint: {
         constraints: sortUtf8(state.constraints.keys()).map((id) => {
           const c = state.constraints.get(id)!;
-          return { id, type: c.type, nodes: [...c.nodes], ...(c.expression === "" ? {} : { expression: c.expression }), active: c.active, source: c.source, created_at: iso(c.createdAt) };
+          return { id, type: c.type, nodes: [...c.nodes], ...(c.expression === "" ? {} : { expression: c.expression }), active: c.active, source: c.source, created_at: rfc3339(c.createdAt) };
         }),
       },
       similarity: { pair_count: state.similarity.pairCount, pairs: allPairs(state.similarity).map((p) => ({ from_id: p.from, to_id: p.to, similarity: p.distance })) },

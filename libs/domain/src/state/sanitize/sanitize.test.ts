@@ -15,6 +15,11 @@ describe("secret sanitizer", () => {
     assert.equal(sanitizeSecrets("passwd='x'; ok"), `${REDACTED}; ok`, "single quotes");
   });
 
+  it("redacts a quoted password shorter than eight characters, which the reference leaves in the text", () => {
+    assert.equal(sanitizeSecrets("pwd='short' then"), `${REDACTED} then`, "short quoted password");
+    assert.equal(sanitizeSecrets('password: ""'), REDACTED, "even an empty quoted one");
+  });
+
   it("redacts the reference's token formats", () => {
     const samples = [
       "AKIAABCDEFGHIJKLMNOP",

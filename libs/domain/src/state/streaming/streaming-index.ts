@@ -42,10 +42,19 @@ export function streamingIncrement(index: StreamingIndex, inc: StreamingIncremen
   return { frequency: countMinAdd(index.frequency, inc.item, inc.count), cardinality: hyperLogLogAdd(index.cardinality, inc.item) };
 }
 
-/** Marks an item as seen for cardinality only. */
+/**
+ * Marks an item as seen. As in the reference, an item never counted before gets a count of 1
+ * (Count-Min never undercounts, so an estimate of 0 means it was never counted); an item
+ * already counted keeps its count. Either way it counts towards cardinality.
+ */
 export function streamingObserve(index: StreamingIndex, item: string, field: string): StreamingIndex {
   if (typeof item !== "string" || item === "") throw invalidArgument(field, "streaming item must not be empty");
-  return { ...index, cardinality: hyperLogLogAdd(index.cardinality, item) };
+  const cardinality = hyperLogLogAdd(index.cardinality, item);
+  if (countMinEstimate(index.frequency, item) > 0) return { ...index, cardinality };
+  if (index.frequency.total >= Number.MAX_SAFE_INTEGER) {
+    throw new StateError("CAPACITY_EXCEEDED", `streaming total would exceed ${Number.MAX_SAFE_INTEGER}`, { field });
+  }
+  return { frequency: countMinAdd(index.frequency, item, 1), cardinality };
 }
 
 /** Estimated frequency of `item`. */

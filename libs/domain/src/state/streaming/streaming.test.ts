@@ -78,10 +78,18 @@ describe("streaming index through deltas", () => {
     for (let i = 0; i < 50; i++) e.apply({ kind: "streaming", source: "soft", increments: [{ item: `x${i}`, count: 1 }], observed: [] });
     const s = e.snapshot();
     assert.equal(s.streaming.estimate("a"), 3, "exact while collisions are absent");
-    assert.equal(s.streaming.estimate("c"), 0, "observed-only items have no frequency");
+    assert.equal(s.streaming.estimate("c"), 1, "an item only observed counts once, as in the reference");
     assert.equal(s.streaming.cardinality(), 53, "a, b, c and 50 more");
     assert.equal(s.streaming.sizeBytes(), before, "memory does not grow with items");
-    assert.equal(s.streaming.errorBounds().frequencyAdditive, (Math.E / 1024) * 54, "additive bound uses the increment total");
+    assert.equal(s.streaming.errorBounds().frequencyAdditive, (Math.E / 1024) * 55, "additive bound uses the total, the observed item included");
+  });
+
+  it("gives an item seen only for cardinality an estimate of 1, and leaves a counted item's count alone", () => {
+    const e = new StateEngine();
+    e.apply({ kind: "streaming", source: "soft", increments: [{ item: "a", count: 4 }], observed: ["a", "o", "o"] });
+    e.apply({ kind: "streaming", source: "soft", increments: [], observed: ["o"] });
+    const s = e.snapshot().streaming;
+    assert.deepEqual([s.estimate("a"), s.estimate("o"), s.cardinality()], [4, 1, 2], "reference counts: a 4, o 1");
   });
 
   it("refuses increments that would push the total past 2^53-1, so the export stays importable", () => {

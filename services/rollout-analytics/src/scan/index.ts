@@ -1,0 +1,5 @@
+/** Corpus scans: parallel, incremental reads of a rollout store into one merged partial. */
+export { scanCorpus } from "./scan-corpus.js";
+export { scanFile, type FileScan, type FileTask } from "./scan-file.js";
+export { PartialCache, CACHE_FORMAT, defaultCacheDir, type CacheKey } from "./partial-cache.js";
+export type { ScanOptions, ScanResult, ScanProgress, ScanFiles, FileOutcome, FileStatus } from "./types.js";

@@ -1,0 +1,158 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdir, mkdtemp, readFile, rm, utimes, writeFile, appendFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import fc from "fast-check";
+import { collectRollout, emptyPartial, isFresh, mergeAll, partialOfRollout, type CorpusPartial } from "@crs/domain/rollout";
+import { AnalyticsError } from "../errors.js";
+import { scanCorpus } from "./scan-corpus.js";
+import { writeCorpus, type GeneratedFile } from "./test-support.js";
+
+const NOW = Date.UTC(2026, 2, 3);
+const SHAPE = (i: number) => ({ turns: 2 + (i % 5), bodyBytes: 200 + 50 * (i % 3) });
+
+async function withCorpus(files: number, fn: (root: string, written: GeneratedFile[], cache: string) => Promise<void>): Promise<void> {
+  const base = await mkdtemp(join(tmpdir(), "scan-"));
+  try {
+    const root = join(base, "sessions");
+    const written = await writeCorpus(root, { seed: 7, files, shape: SHAPE });
+    await fn(root, written, join(base, "cache"));
+  } finally {
+    await rm(base, { recursive: true, force: true });
+  }
+}
+
+// What the library computes for one file, read whole and decoded line by line.
+function libraryPartial(path: string, fresh: boolean): CorpusPartial {
+  const rollout = collectRollout(readFileSync(path, "utf8").split("\n"));
+  return partialOfRollout({ rollout, fresh, session: basename(path) });
+}
+
+test("the scan equals the merge of its per-file results in any sharding and order", async () => {
+  await withCorpus(12, async (root, written) => {
+    const freshMs = 40 * 3_600_000;
+    const scan = await scanCorpus({ root, now: NOW, freshMs, workers: 1, cacheDir: false });
+    const fresh = written.map((f) => isFresh({ mtimeMs: f.mtimeMs, nowMs: NOW, freshWithinMs: freshMs }));
+    assert.ok(fresh.includes(true) && fresh.includes(false), "fresh and stale files");
+    const perFile = written.map((f, i) => libraryPartial(f.path, fresh[i] === true));
+    assert.deepEqual(scan.partial, mergeAll(perFile), "scan equals the merge of the library's per-file partials");
+    fc.assert(
+      fc.property(fc.shuffledSubarray(perFile.map((_, i) => i), { minLength: perFile.length }), fc.array(fc.integer({ min: 0, max: 3 }), { minLength: perFile.length, maxLength: perFile.length }), (order, shardOf) => {
+        const shards: CorpusPartial[][] = [[], [], [], []];
+        order.forEach((i, k) => shards[shardOf[k] ?? 0]?.push(perFile[i] ?? emptyPartial()));
+        assert.deepEqual(mergeAll(shards.map((s) => mergeAll(s))), scan.partial, `order ${order.join(",")}, shards ${shardOf.join(",")}`);
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+test("worker threads give the same answer as one thread", async () => {
+  await withCorpus(6, async (root) => {
+    const one = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: false });
+    const two = await scanCorpus({ root, now: NOW, workers: 2, cacheDir: false });
+    assert.deepEqual(two.partial, one.partial, "same partial");
+    assert.deepEqual(two.files, one.files, "same file counts");
+  });
+});
+
+test("a rescan with one file touched reuses all the others and gives the same report", async () => {
+  await withCorpus(8, async (root, written, cache) => {
+    const first = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
+    assert.equal(first.files.reused, 0, "cold cache");
+    const touched = written[3];
+    assert.ok(touched !== undefined, "file to touch");
+    await utimes(touched.path, (touched.mtimeMs + 1000) / 1000, (touched.mtimeMs + 1000) / 1000);
+    const second = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
+    assert.deepEqual([second.files.reused, second.files.scanned], [7, 8], "all but the touched file reused");
+    assert.equal(second.files.reusedBytes, first.files.bytes - (touched === undefined ? 0 : readFileSync(touched.path).length), "reused bytes");
+    assert.deepEqual(second.partial, first.partial, "same merged partial");
+    assert.deepEqual(second.perFile.filter((f) => !f.reused).map((f) => f.path), [touched.path], "only the touched file read");
+    // Growing the file changes its size: it is read again and its new content counts.
+    await appendFile(touched.path, `${JSON.stringify({ timestamp: "2026-03-02T00:00:00Z", type: "event_msg", payload: { type: "task_started", turn_id: "late" } })}\n`);
+    const third = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
+    assert.equal(third.files.reused, 7, "grown file read again");
+    assert.equal(third.partial.lifecycle.totals.rawStarted, first.partial.lifecycle.totals.rawStarted + 1, "its new start is counted");
+  });
+});
+
+test("a corrupt or foreign cache entry is ignored and recomputed", async () => {
+  await withCorpus(3, async (root, _written, cache) => {
+    const first = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
+    const entries = (await readdir(cache)).filter((n) => n.endsWith(".json")).sort();
+    assert.equal(entries.length, 3, "one entry per file");
+    const [a, b] = entries;
+    await writeFile(join(cache, a ?? ""), "{ torn");
+    const foreign = JSON.parse(await readFile(join(cache, b ?? ""), "utf8")) as { partialVersion: number };
+    foreign.partialVersion = -1;
+    await writeFile(join(cache, b ?? ""), JSON.stringify(foreign));
+    const second = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
+    assert.equal(second.files.reused, 1, "only the intact entry reused");
+    assert.deepEqual(second.partial, first.partial, "same answer");
+    const third = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
+    assert.equal(third.files.reused, 3, "the bad entries were rewritten");
+  });
+});
+
+test("cache entries hold no bodies: no command output, message or reasoning text", async () => {
+  await withCorpus(3, async (root, _written, cache) => {
+    await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
+    for (const name of await readdir(cache)) {
+      const text = await readFile(join(cache, name), "utf8");
+      assert.ok(!text.includes("abcdefghij") && !text.includes("Here is the change"), `${name} carries no body`);
+    }
+  });
+});
+
+test("a file outside the cwd scope is counted as scanned and out of scope, and adds nothing else", async () => {
+  await withCorpus(6, async (root, written) => {
+    const all = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: false });
+    const scoped = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: false, cwd: "/work/app/" });
+    const inScope = written.filter((f) => readFileSync(f.path, "utf8").split("\n", 1)[0]?.includes('"cwd":"/work/app"'));
+    assert.ok(inScope.length > 0 && inScope.length < written.length, "a mixed corpus");
+    assert.deepEqual([scoped.files.scanned, scoped.files.outOfScope], [6, 6 - inScope.length], "counted");
+    assert.equal(scoped.partial.outOfScope, 6 - inScope.length, "the partial says so");
+    assert.equal(scoped.partial.health.scannedFiles, all.partial.health.scannedFiles, "health still counts them as scanned files");
+    const expected = mergeAll(inScope.map((f) => libraryPartial(f.path, false)));
+    assert.deepEqual(scoped.partial.lifecycle, expected.lifecycle, "only in-scope rollouts are folded");
+  });
+});
+
+test("an unreadable file is counted and the others still scanned; progress reaches the totals", async () => {
+  await withCorpus(4, async (root, written) => {
+    const bad = written[1]?.path ?? "";
+    await rm(bad);
+    await writeFile(bad, "");
+    const { symlink } = await import("node:fs/promises");
+    await symlink(join(root, "nowhere.jsonl"), join(root, "dangling.jsonl"));
+    const seen: number[] = [];
+    const scan = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: false, onProgress: (p) => seen.push(p.filesDone) });
+    assert.deepEqual([scan.files.scanned, scan.files.unreadable], [4, 1], "dangling link unreadable, empty file scanned");
+    assert.equal(scan.partial.unreadable, 1, "the partial counts it");
+    assert.deepEqual(seen, [1, 2, 3, 4], "progress per file");
+  });
+});
+
+test("bad options are INVALID_ARGUMENT or CLOCK_REQUIRED naming the field", async () => {
+  const cases: [Parameters<typeof scanCorpus>[0], string][] = [
+    [{ root: "", now: NOW }, "root"],
+    [{ root: ".", now: 0 }, "now"],
+    [{ root: ".", now: NOW, workers: 0 }, "workers"],
+    [{ root: ".", now: NOW, limit: -1 }, "limit"],
+    [{ root: ".", now: NOW, freshMs: 1.5 }, "freshMs"],
+  ];
+  for (const [options, field] of cases) {
+    await assert.rejects(scanCorpus({ ...options, cacheDir: false }), (e: unknown) => e instanceof AnalyticsError && e.metadata["field"] === field, field);
+  }
+});
+
+const REAL = resolve(process.env["CODEX_ROLLOUTS_DIR"] ?? join(import.meta.dirname, "../../../../../shared/codex-rollouts-real"));
+
+test("the real rollouts scanned equal what the library computes file by file", { skip: existsSync(REAL) ? false : `no real rollouts at ${REAL}` }, async () => {
+  const scan = await scanCorpus({ root: REAL, now: NOW, workers: 2, cacheDir: false });
+  const files = (await readdir(REAL)).filter((n) => n.endsWith(".jsonl"));
+  assert.equal(scan.files.scanned, files.length, "every real rollout scanned");
+  assert.deepEqual(scan.partial, mergeAll(files.map((n) => libraryPartial(join(REAL, n), false))), "same partial");
+});

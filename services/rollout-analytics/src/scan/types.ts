@@ -1,0 +1,71 @@
+import type { CorpusPartial } from "@crs/domain/rollout";
+
+/** How far a scan has come; bytes count reused files as done. */
+export interface ScanProgress {
+  readonly filesDone: number;
+  readonly filesTotal: number;
+  readonly bytesDone: number;
+  readonly bytesTotal: number;
+}
+
+/** Options of a corpus scan. */
+export interface ScanOptions {
+  /** Store root: rollouts are the `*.jsonl` files under it. */
+  readonly root: string;
+  /** The scan's clock, Unix ms; freshness is decided against it, never against the real clock. */
+  readonly now: number;
+  /** Files modified within this many ms of `now` may still be written; 0 or absent: none. */
+  readonly freshMs?: number;
+  /** Keep only rollouts whose session_meta recorded this cwd; others count as out of scope. */
+  readonly cwd?: string;
+  /** Scan only the newest `limit` files; 0 or absent scans all. */
+  readonly limit?: number;
+  /** Threads scanning files; absent: one per core. 1 scans in this thread. */
+  readonly workers?: number;
+  /** Directory of per-file partials reused across scans; absent: the user cache; false: none. */
+  readonly cacheDir?: string | false;
+  /** Longest line decoded in full; longer lines are read by their head. */
+  readonly maxLineBytes?: number;
+  /** Called as each file is done (read or reused). */
+  readonly onProgress?: (progress: ScanProgress) => void;
+  /** Stops the scan; it then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/** What became of one file. */
+export type FileStatus = "scanned" | "out_of_scope" | "unreadable";
+
+/** One file of a scan, in the walk's order (newest first). */
+export interface FileOutcome {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly status: FileStatus;
+  readonly fresh: boolean;
+  /** Taken from the cache instead of being read. */
+  readonly reused: boolean;
+}
+
+/** File counts of a scan. */
+export interface ScanFiles {
+  /** Files read (or reused) whole, those out of scope included. */
+  readonly scanned: number;
+  /** Of the scanned files, those whose recorded cwd is outside the requested one. */
+  readonly outOfScope: number;
+  /** Files and directories that could not be read. */
+  readonly unreadable: number;
+  /** Of the scanned files, those whose partial came from the cache. */
+  readonly reused: number;
+  /** Bytes of the scanned files. */
+  readonly bytes: number;
+  /** Of those bytes, the ones not read again thanks to the cache. */
+  readonly reusedBytes: number;
+}
+
+/** The result of a corpus scan. */
+export interface ScanResult {
+  /** Every file's partial merged; reports are computed from it. */
+  readonly partial: CorpusPartial;
+  readonly files: ScanFiles;
+  readonly perFile: readonly FileOutcome[];
+}

@@ -1,0 +1,84 @@
+import { Worker } from "node:worker_threads";
+import { scanWorkerFailed } from "../errors.js";
+import { scanFile, type FileScan, type FileTask } from "./scan-file.js";
+import type { WorkerReply, WorkerRequest } from "./worker-protocol.js";
+
+/** A file's scan, or null when it could not be read. */
+export type FileResult = FileScan | null;
+
+/** Called as each file finishes, in completion order, with its index in the task list. */
+export type OnFileDone = (index: number, result: FileResult) => void;
+
+// Compiled (a bundle), the worker is scan-worker.js beside this module. From the TypeScript
+// sources, a thread does not inherit tsx's loader hooks, so a one-line module registers them
+// in the new thread before importing the worker's source.
+function workerEntry(): URL {
+  if (!import.meta.url.endsWith(".ts")) return new URL("./scan-worker.js", import.meta.url);
+  const source = new URL("./scan-worker.ts", import.meta.url).href;
+  const api = JSON.stringify(import.meta.resolve("tsx/esm/api"));
+  const bootstrap = `import { register } from ${api}; register(); await import(${JSON.stringify(source)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
+}
+
+/** Scans files one after another in this thread. */
+async function scanHere(tasks: readonly FileTask[], onDone: OnFileDone, signal?: AbortSignal): Promise<void> {
+  for (const [i, task] of tasks.entries()) {
+    signal?.throwIfAborted();
+    let result: FileResult;
+    try {
+      result = await scanFile(task, signal);
+    } catch (e) {
+      if (signal?.aborted === true) throw e;
+      result = null;
+    }
+    onDone(i, result);
+  }
+}
+
+/** Scans files on `workers` threads, each taking the next file when it finishes one. */
+async function scanOnWorkers(tasks: readonly FileTask[], workers: number, onDone: OnFileDone, signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
+  const pool: Worker[] = [];
+  let next = 0;
+  let remaining = tasks.length;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => reject(signal?.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const feed = (worker: Worker): void => {
+        if (next >= tasks.length) return;
+        const id = next;
+        next += 1;
+        const task = tasks[id];
+        if (task !== undefined) worker.postMessage({ id, task } satisfies WorkerRequest);
+      };
+      for (let w = 0; w < workers; w += 1) {
+        const worker = new Worker(workerEntry());
+        pool.push(worker);
+        worker.on("message", (reply: WorkerReply) => {
+          onDone(reply.id, reply.ok ? reply.scan : null);
+          remaining -= 1;
+          if (remaining === 0) {
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          } else feed(worker);
+        });
+        // A worker that dies (not a file that fails to read) fails the scan.
+        worker.on("error", (e) => reject(scanWorkerFailed(e.message, e)));
+        worker.on("exit", (code) => {
+          if (remaining > 0) reject(scanWorkerFailed(`exited with code ${code} before the scan ended`));
+        });
+        feed(worker);
+      }
+    });
+  } finally {
+    await Promise.all(pool.map((w) => w.terminate()));
+  }
+}
+
+/** Scans every task, on worker threads when more than one is asked for and there is work for them. */
+export async function scanFiles(tasks: readonly FileTask[], workers: number, onDone: OnFileDone, signal?: AbortSignal): Promise<void> {
+  const threads = Math.min(workers, tasks.length);
+  if (threads <= 1) await scanHere(tasks, onDone, signal);
+  else await scanOnWorkers(tasks, threads, onDone, signal);
+}

@@ -1,0 +1,90 @@
+import type { Dirent } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
+import { join, sep } from "node:path";
+import { badField } from "../errors.js";
+
+/** A rollout file found under the root, with what decides its freshness and its cache entry. */
+export interface RolloutFile {
+  /** Path as reached from the root (a symbolic link keeps its own path). */
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/** What a walk found. */
+export interface WalkResult {
+  /** Newest first by mtime; equal mtimes by path, so the order is total. */
+  readonly files: readonly RolloutFile[];
+  /** Files or directories under the root that could not be read or stat'ed. */
+  readonly unreadable: number;
+  /** Symbolic links that lead outside the root, not followed. */
+  readonly outsideRoot: number;
+}
+
+/** Options of {@link walkRollouts}. */
+export interface WalkOptions {
+  /** Keep only the newest `limit` files; 0 or absent keeps all. */
+  readonly limit?: number;
+}
+
+const ROLLOUT_SUFFIX = ".jsonl";
+
+function inside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/** Total order: newest first, then by path. */
+export function compareNewestFirst(a: RolloutFile, b: RolloutFile): number {
+  return b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+
+/**
+ * Finds every `*.jsonl` under `root` (the store's `YYYY/MM/DD/rollout-*.jsonl` layout and any
+ * other nesting). Directories reached through symbolic links are not descended, so a cycle or
+ * a link out of the store cannot widen the scan; a linked file is kept only if it lies inside.
+ */
+export async function walkRollouts(root: string, options: WalkOptions = {}): Promise<WalkResult> {
+  let realRoot: string;
+  let isDirectory: boolean;
+  try {
+    realRoot = await realpath(root);
+    isDirectory = (await stat(realRoot)).isDirectory();
+  } catch (e) {
+    throw badField("root", `cannot be read (${(e as NodeJS.ErrnoException).code ?? "unknown error"})`);
+  }
+  if (!isDirectory) throw badField("root", "is not a directory");
+  const files: RolloutFile[] = [];
+  let unreadable = 0;
+  let outsideRoot = 0;
+  const dirs = [root];
+  for (let dir = dirs.pop(); dir !== undefined; dir = dirs.pop()) {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      unreadable += 1;
+      continue;
+    }
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        dirs.push(path);
+        continue;
+      }
+      if (!entry.name.endsWith(ROLLOUT_SUFFIX) || !(entry.isFile() || entry.isSymbolicLink())) continue;
+      try {
+        if (entry.isSymbolicLink() && !inside(await realpath(path), realRoot)) {
+          outsideRoot += 1;
+          continue;
+        }
+        const info = await stat(path);
+        if (info.isFile()) files.push({ path, size: info.size, mtimeMs: info.mtimeMs });
+      } catch {
+        unreadable += 1;
+      }
+    }
+  }
+  files.sort(compareNewestFirst);
+  const limit = options.limit ?? 0;
+  return { files: limit > 0 ? files.slice(0, limit) : files, unreadable, outsideRoot };
+}
