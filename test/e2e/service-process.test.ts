@@ -37,7 +37,7 @@ test("crs-state: SIGTERM with a server stream open ends the stream and exits 0 w
   }
 });
 
-test("crs-state: serves status, validates ids with ErrorInfo, and answers UNIMPLEMENTED for unbuilt methods", async () => {
+test("crs-state: serves status, validates ids with ErrorInfo, and answers UNIMPLEMENTED for unbuilt services", async () => {
   const service = await startServiceProcess("crs-state");
   const client = maintenanceClient(service.port);
   try {
@@ -46,7 +46,14 @@ test("crs-state: serves status, validates ids with ErrorInfo, and answers UNIMPL
     assert.ok(statusReply.uptimeMs >= 0n, "uptime");
     await assert.rejects(client.getProjectStatus({ projectId: "../etc" }), (e: ServiceError) => e.code === status.INVALID_ARGUMENT && e.details.includes("project_id"), "bad id");
     await assert.rejects(client.getProjectStatus({ projectId: "p1" }), (e: ServiceError) => e.code === status.NOT_FOUND, "unknown project");
-    await assert.rejects(client.listProjects({}), (e: ServiceError) => e.code === status.UNIMPLEMENTED, "not yet built");
+    assert.deepEqual((await client.listProjects({})).projects, [], "no project before one is created");
+    const health = healthClient(service.port);
+    try {
+      assert.equal((await health.check({ service: "crs.state.v1.StateService" })).status, Serving.SERVING, "store-backed services serve");
+      assert.equal((await health.check({ service: "crs.state.v1.PersistenceService" })).status, Serving.NOT_SERVING, "unbuilt services never claim to serve");
+    } finally {
+      health.close();
+    }
     const metrics = await (await fetch(`http://127.0.0.1:${service.metricsPort}/metrics`)).text();
     assert.match(metrics, /grpc_server_handled_total\{[^}]*grpc_method="GetProjectStatus"[^}]*grpc_code="NOT_FOUND"\} 1/, "metrics by method and code");
   } finally {
