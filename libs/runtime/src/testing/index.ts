@@ -1,3 +1,3 @@
 /** Test support for services built on the runtime: an echo server and call assertions. */
 export { echoHandlers, echoReasons, startEchoServer, type EchoObservations } from "./echo-server.js";
-export { eventually, rejection } from "./call-assertions.js";
+export { eventually, handledCount, rejection } from "./call-assertions.js";
