@@ -3,6 +3,7 @@ import { createClient } from "@crs/runtime";
 import { Health } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import { MaintenanceService } from "@crs/contracts/gen/crs/state/v1/maintenance_pb";
 import { RetentionService } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
+import { ScanService } from "@crs/contracts/gen/crs/analytics/v1/scan_pb";
 
 const insecure = { credentials: credentials.createInsecure() };
 
@@ -12,3 +13,5 @@ export const healthClient = (port: number) => createClient(Health, `127.0.0.1:${
 export const maintenanceClient = (port: number) => createClient(MaintenanceService, `127.0.0.1:${port}`, insecure);
 /** A rollout-analytics retention client of the server on `port`. */
 export const retentionClient = (port: number) => createClient(RetentionService, `127.0.0.1:${port}`, insecure);
+/** A rollout-analytics scan client of the server on `port`. */
+export const scanClient = (port: number) => createClient(ScanService, `127.0.0.1:${port}`, insecure);
