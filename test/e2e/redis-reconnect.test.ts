@@ -5,9 +5,8 @@ import { once } from "node:events";
 import { createServer } from "node:net";
 import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import { startServiceProcess } from "../support/service-process.js";
-import { status } from "@grpc/grpc-js";
 import { eventually } from "@crs/runtime/testing";
-import { healthClient, scanClient } from "../support/clients.js";
+import { healthClient, scanServiceServes } from "../support/clients.js";
 
 const SCAN_SERVICE = "crs.analytics.v1.ScanService";
 
@@ -27,10 +26,8 @@ test("rollout-analytics retries Redis: the scan service is NOT_SERVING until Red
   const port = await freePort();
   const service = await startServiceProcess("rollout-analytics", { REDIS_URL: `redis://127.0.0.1:${port}` });
   const health = healthClient(service.port);
-  const scans = scanClient(service.port);
   // Health never vouches for a service whose methods all answer UNIMPLEMENTED, Redis or not.
-  const listed = await scans.listScans({ projectId: "probe" }, { deadline: 5000 }).then(() => status.OK, (e: { code: status }) => e.code);
-  const whileRedisRuns = listed === status.UNIMPLEMENTED ? Serving.NOT_SERVING : Serving.SERVING;
+  const whileRedisRuns = (await scanServiceServes(service.port)) ? Serving.SERVING : Serving.NOT_SERVING;
   const scanHealth = async () => (await health.check({ service: SCAN_SERVICE })).status;
   const waitFor = async (wanted: Serving) => {
     for (let i = 0; i < 200 && (await scanHealth()) !== wanted; i++) await new Promise((r) => setTimeout(r, 50));
@@ -49,7 +46,6 @@ test("rollout-analytics retries Redis: the scan service is NOT_SERVING until Red
   } finally {
     if (redis !== undefined && redis.exitCode === null) redis.kill("SIGKILL");
     health.close();
-    scans.close();
     await service.stop();
   }
 });
