@@ -30,7 +30,7 @@ test("rollout-analytics retries Redis: the scan service is NOT_SERVING until Red
   const whileRedisRuns = (await scanServiceServes(service.port)) ? Serving.SERVING : Serving.NOT_SERVING;
   const scanHealth = async () => (await health.check({ service: SCAN_SERVICE })).status;
   const waitFor = async (wanted: Serving) => {
-    for (let i = 0; i < 200 && (await scanHealth()) !== wanted; i++) await new Promise((r) => setTimeout(r, 50));
+    await eventually(async () => (await scanHealth()) === wanted, 20_000, 50);
     return scanHealth();
   };
   let redis: ChildProcess | undefined;
