@@ -82,6 +82,11 @@ test("a Python client generated from proto/ calls both services and reads the Er
     assert.equal(seen.crs_state_health, "SERVING", "crs-state health from Python");
     assert.equal(seen.rollout_analytics_health, "SERVING", "rollout-analytics health from Python");
     assert.equal(seen.crs_state_api_version, "crs.state.v1", "GetStatus from Python");
+    assert.deepEqual(
+      seen.crs_state_apply,
+      { uid_assigned: true, first: { generation: 1, replayed: false }, retry: { generation: 1, replayed: true }, read: { generation: 1, proof: 7, mod_generation: 1 } },
+      "a Python client creates a project, retries an apply by request id (replayed, same generation) and reads it back",
+    );
     assert.deepEqual(seen.retention, { fresh: "RETENTION_CLASS_ACTIVE", old: "RETENTION_CLASS_EXPIRED", pinned: "RETENTION_CLASS_WARM_EVIDENCE" }, "PlanRetention from Python");
     assert.equal(seen.retention_reclaimed_bytes, 20, "only the unprotected old session is reclaimed");
     assert.deepEqual(seen.crs_state_error, { code: "INVALID_ARGUMENT", reason: "INVALID_ARGUMENT", reason_value: "ERROR_REASON_INVALID_ARGUMENT", domain: "crs.state.v1", metadata: { field: "project_id" } }, "ErrorInfo read in Python as a crs.state.v1.ErrorReason value");
