@@ -77,7 +77,7 @@ export { analyticsReport, hardFailureCount, type AnalyticsReportJson } from "./r
 export { healthReport, type HealthReportJson } from "./report/health-report.js";
 export { sessionHealthJson } from "./report/session-health-json.js";
 export { unknownPayloadTypes } from "./corpus/census.js";
-export { foldReportJson, rolloutAnalyticsJson } from "./report/rollout-report.js";
+export { foldReportJson, rolloutAnalyticsJson, type RolloutAnalyticsJsonOptions } from "./report/rollout-report.js";
 export { reconcileReport, reconcileRow, RECONCILE_SCHEMA, type ReconcileReportJson, type ReconcileRowJson } from "./report/reconcile-report.js";
 export { postToolReport, POST_TOOL_SCHEMA, type PostToolReportJson } from "./report/post-tool-report.js";
 export { postToolSpans, contextBand, ordinalBucket, type PostToolSpan, type PostToolAttribution, type ContextBand, type OrdinalBucket } from "./analytics/post-tool.js";
@@ -86,8 +86,11 @@ export { classifyAbort, classifyStatusClasses, type AbortClass, type StatusClass
 export { isFresh, sameCwd, cleanPath, type FreshnessInput, type SameCwdOptions } from "./scope.js";
 export { decideRetention } from "./retention/plan.js";
 export { boundQuarantine, type QuarantineItem, type QuarantineBound, type QuarantineReceipt } from "./retention/quarantine.js";
+export { retentionJson } from "./retention/json-text.js";
 export {
   PROTECT_REASONS,
+  MAX_BYTES,
+  type ByteCount,
   type RetentionClass,
   type ProtectReason,
   type SessionRecord,

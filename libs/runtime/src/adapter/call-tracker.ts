@@ -1,16 +1,27 @@
+/** Answers a call with `error` unless it has been answered already. */
+export type CallTerminator = (error: Error) => void;
+
+interface Tracked {
+  readonly streaming: boolean;
+  readonly terminate: CallTerminator | undefined;
+}
+
 /**
- * Keeps the abort controllers of in-flight calls so shutdown can end open streams and wait for
- * unary calls to drain.
+ * Keeps the abort controllers of in-flight calls so shutdown can end open streams, wait for
+ * unary calls to drain, and answer whatever outlives the drain before connections are reset.
  */
 export class CallTracker {
-  readonly #active = new Map<AbortController, boolean>();
+  readonly #active = new Map<AbortController, Tracked>();
   #idle: (() => void)[] = [];
   // Calls that start after an abort (already accepted when the listener closed) get the same abort.
   #aborted: { reason: Error; all: boolean } | undefined;
 
-  /** Registers a call (`streaming` when the server answers with a stream); returns its unregister. */
-  enter(controller: AbortController, streaming: boolean): () => void {
-    this.#active.set(controller, streaming);
+  /**
+   * Registers a call (`streaming` when the server answers with a stream) and how to answer it at
+   * shutdown; returns its unregister.
+   */
+  enter(controller: AbortController, streaming: boolean, terminate?: CallTerminator): () => void {
+    this.#active.set(controller, { streaming, terminate });
     if (this.#aborted !== undefined && (this.#aborted.all || streaming)) controller.abort(this.#aborted.reason);
     return () => {
       this.#active.delete(controller);
@@ -26,7 +37,12 @@ export class CallTracker {
   /** Aborts in-flight calls with `reason`: only server streams, or every call when `all`. */
   abort(reason: Error, all: boolean): void {
     this.#aborted = { reason, all: all || this.#aborted?.all === true };
-    for (const [controller, streaming] of this.#active) if (all || streaming) controller.abort(reason);
+    for (const [controller, { streaming }] of this.#active) if (all || streaming) controller.abort(reason);
+  }
+
+  /** Answers every call still in flight with `reason`, whether or not its handler has finished. */
+  terminate(reason: Error): void {
+    for (const { terminate } of this.#active.values()) terminate?.(reason);
   }
 
   /** Resolves when no call is in flight. */

@@ -1,8 +1,8 @@
 import type { ServiceDefinition, MethodDefinition } from "@grpc/grpc-js";
 import { fromBinary, toBinary, type DescMethod, type DescService } from "@bufbuild/protobuf";
 
-// grpc-js wants Buffers; protobuf-es produces Uint8Arrays. Wrap without copying.
-const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/** grpc-js wants Buffers; protobuf-es produces Uint8Arrays. Wraps without copying. */
+export const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** Whether the client sends a stream for this method. */
 export const clientStreams = (m: DescMethod): boolean =>
@@ -28,7 +28,8 @@ export function toGrpcServiceDefinition(service: DescService): ServiceDefinition
       responseStream: serverStreams(m),
       requestSerialize: (msg) => asBuffer(toBinary(m.input, msg as never)),
       requestDeserialize: (bytes: Buffer) => fromBinary(m.input, bytes),
-      responseSerialize: (msg) => asBuffer(toBinary(m.output, msg as never)),
+      // The server adapter hands over responses it has already encoded.
+      responseSerialize: (msg) => (msg instanceof Uint8Array ? asBuffer(msg) : asBuffer(toBinary(m.output, msg as never))),
       responseDeserialize: (bytes: Buffer) => fromBinary(m.output, bytes),
     };
   }

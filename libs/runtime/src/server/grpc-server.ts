@@ -17,6 +17,8 @@ import { addReflection } from "./reflection.js";
 import type { ServerOptions } from "./server-options.js";
 
 const MiB = 1024 * 1024;
+// How long the statuses written at the end of the drain get to reach clients before connections are cut.
+const STATUS_FLUSH_MS = 1000;
 
 /** How a service is registered. */
 export interface AddServiceOptions {
@@ -38,11 +40,13 @@ export class GrpcServer {
   readonly #health = new HealthRegistry();
   readonly #services: string[] = [];
   readonly #managed = new Set<string>();
+  readonly #maxBytes: number;
   #port: number | undefined;
   #draining = false;
 
   constructor(readonly options: ServerOptions) {
     const maxBytes = options.maxMessageBytes ?? 16 * MiB;
+    this.#maxBytes = maxBytes;
     const channelOptions: ChannelOptions = {
       "grpc.max_receive_message_length": maxBytes,
       "grpc.max_send_message_length": maxBytes,
@@ -70,6 +74,7 @@ export class GrpcServer {
       reasons: options.reasons,
       observe: this.#observe,
       tracker: this.tracker,
+      maxResponseBytes: this.#maxBytes,
     });
     this.server.addService(toGrpcServiceDefinition(Health), wrapped);
   }
@@ -89,6 +94,7 @@ export class GrpcServer {
       authorize: this.options.authorize,
       observe: this.#observe,
       tracker: this.tracker,
+      maxResponseBytes: this.#maxBytes,
     });
     this.server.addService(toGrpcServiceDefinition(desc), wrapped);
     this.#services.push(desc.typeName);
@@ -134,7 +140,8 @@ export class GrpcServer {
 
   /**
    * Stops gracefully: health NOT_SERVING, no new calls, open server streams ended with UNAVAILABLE,
-   * in-flight calls drained for up to `drainMs`, then whatever is left cancelled.
+   * in-flight calls drained for up to `drainMs`; whatever is left is answered UNAVAILABLE (shutting
+   * down) before the connections are closed.
    */
   async shutdown(drainMs: number): Promise<{ drained: boolean }> {
     this.#draining = true;
@@ -151,6 +158,12 @@ export class GrpcServer {
     clearTimeout(timer);
     if (outcome === "expired") {
       this.tracker.abort(stopping, true);
+      // Resetting the connections first would reach clients as CANCELLED: every open call gets
+      // its status written, and the connections a moment to carry it, before they are cut.
+      this.tracker.terminate(stopping);
+      let flushTimer: NodeJS.Timeout | undefined;
+      await Promise.race([closed, new Promise((resolve) => (flushTimer = setTimeout(resolve, STATUS_FLUSH_MS)))]);
+      clearTimeout(flushTimer);
       this.server.forceShutdown();
     }
     return { drained: outcome === "drained" };

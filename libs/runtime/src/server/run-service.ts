@@ -75,7 +75,7 @@ export async function startService<S extends EnvSpec>(definition: ServiceDefinit
     server,
     stop: async () => {
       const { drained } = await server.shutdown(config.SHUTDOWN_DRAIN_MS);
-      logger.info({ drained }, drained ? "calls drained" : "drain time exceeded; remaining calls cancelled");
+      logger.info({ drained }, drained ? "calls drained" : "drain time exceeded; remaining calls answered UNAVAILABLE");
       await release();
       await new Promise((resolve) => metrics.close(resolve));
     },

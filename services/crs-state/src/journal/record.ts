@@ -3,13 +3,16 @@
  * is JSON (see the journal README for the field list and a golden fixture).
  */
 
-import type { StateEvent } from "@crs/domain/state";
+import { STATE_EVENT_FORMAT, type StateEvent } from "@crs/domain/state";
 import { decodeJsonFrame, encodeJsonFrame, type JsonFrameResult } from "./json-frame.js";
 
 /** Version of the record payload; a reader refuses versions it does not know. */
 export const JOURNAL_RECORD_FORMAT = 1;
-/** Version of the engine event layout carried in `event` (the engine's StateEvent union). */
-export const STATE_EVENT_FORMAT_IN_JOURNAL = 1;
+/**
+ * Version of the engine event layout written into `event` (the engine's own format constant).
+ * Older versions are read (the engine upgrades them); a newer one is refused.
+ */
+export const STATE_EVENT_FORMAT_IN_JOURNAL = STATE_EVENT_FORMAT;
 
 /** The idempotency facts stored with a mutation so a retry can be answered after a restart. */
 export interface StoredRequest {
@@ -49,7 +52,7 @@ export function encodeRecord(record: JournalRecord): Uint8Array {
 /** Decodes and checks a record stored under `seq`; never throws. */
 export function decodeRecord(bytes: Uint8Array, seq: number): JsonFrameResult<JournalRecord> {
   return decodeJsonFrame<JournalRecord>("journalRecord", bytes, JOURNAL_RECORD_FORMAT, (r) => {
-    if (r.eventFormat !== STATE_EVENT_FORMAT_IN_JOURNAL) return `unknown event format ${String(r.eventFormat)}`;
+    if (!Number.isSafeInteger(r.eventFormat) || r.eventFormat < 1 || r.eventFormat > STATE_EVENT_FORMAT_IN_JOURNAL) return `unknown event format ${String(r.eventFormat)}`;
     if (r.seq !== seq) return `record says seq ${String(r.seq)}, stored under ${seq}`;
     return undefined;
   });

@@ -1,6 +1,10 @@
 import { Command, CommanderError } from "commander";
 import { AnalyticsError } from "../errors.js";
 import { generateCommand } from "./commands/generate.js";
+import { retentionCommand } from "./commands/retention.js";
+import { rolloutCommand } from "./commands/rollout.js";
+import { scanCommand } from "./commands/scan.js";
+import { usageCommand } from "./commands/usage.js";
 import type { CliIo } from "./io.js";
 
 /** The `rollouts` command line. */
@@ -9,6 +13,10 @@ export function buildProgram(io: CliIo): Command {
     .description("Scan OpenAI Codex CLI rollouts into lifecycle, analytics, health, usage and retention reports")
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+  scanCommand(program, io);
+  usageCommand(program, io);
+  rolloutCommand(program, io);
+  retentionCommand(program, io);
   generateCommand(program, io);
   return program;
 }

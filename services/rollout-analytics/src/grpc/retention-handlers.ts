@@ -1,9 +1,9 @@
 import { requireSafeCount, type ServiceHandlers } from "@crs/runtime";
-import { boundQuarantine, decideRetention } from "@crs/domain/rollout";
+import { boundQuarantine, decideRetention, retentionJson } from "@crs/domain/rollout";
 import type { RetentionService } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
 import { decisionMessage, itemsOf, requireClock, sessionsOf } from "./retention-mapper.js";
 
-/** Retention planning and quarantine bounding: pure, with the caller's clock. */
+/** Retention planning and quarantine bounding: pure, with the caller's clock; byte figures stay exact. */
 export function retentionHandlers(): ServiceHandlers<typeof RetentionService.method> {
   return {
     async planRetention(request) {
@@ -14,19 +14,19 @@ export function retentionHandlers(): ServiceHandlers<typeof RetentionService.met
         nowMs,
         activeWithinMs: requireSafeCount(policy?.activeWithinMs ?? 0n, "policy.active_within_ms"),
         warmWithinMs: requireSafeCount(policy?.warmWithinMs ?? 0n, "policy.warm_within_ms"),
-        rawBytesCap: requireSafeCount(policy?.rawBytesCap ?? 0n, "policy.raw_bytes_cap"),
+        rawBytesCap: policy?.rawBytesCap ?? 0n,
       });
       return {
         manifest: {
           decisions: manifest.decisions.map(decisionMessage),
-          beforeBytes: BigInt(manifest.before_bytes),
-          reclaimedBytes: BigInt(manifest.reclaimed_bytes),
-          afterBytes: BigInt(manifest.after_bytes),
-          rawBytesCap: BigInt(manifest.raw_bytes_cap),
+          beforeBytes: manifest.before_bytes,
+          reclaimedBytes: manifest.reclaimed_bytes,
+          afterBytes: manifest.after_bytes,
+          rawBytesCap: manifest.raw_bytes_cap,
           capSatisfied: manifest.cap_satisfied,
-          protectedOverCapBytes: BigInt(manifest.protected_over_cap_bytes ?? 0),
+          protectedOverCapBytes: manifest.protected_over_cap_bytes ?? 0n,
         },
-        reportJson: request.includeReportJson ? JSON.stringify(manifest) : "",
+        reportJson: request.includeReportJson ? retentionJson(manifest) : "",
       };
     },
     async boundQuarantine(request) {
@@ -36,17 +36,17 @@ export function retentionHandlers(): ServiceHandlers<typeof RetentionService.met
       const receipt = boundQuarantine(items, {
         nowMs,
         maxAgeMs: requireSafeCount(request.bound?.maxAgeMs ?? 0n, "bound.max_age_ms"),
-        maxBytes: requireSafeCount(request.bound?.maxBytes ?? 0n, "bound.max_bytes"),
+        maxBytes: request.bound?.maxBytes ?? 0n,
       });
       return {
         receipt: {
           purge: (receipt.purge ?? []).map(decisionMessage),
-          keep: receipt.keep.map((k) => ({ id: k.id, bytes: BigInt(k.bytes), quarantinedAtUnixMs: BigInt(byId.get(k.id)?.quarantinedAtMs ?? 0) })),
-          beforeBytes: BigInt(receipt.before_bytes),
-          reclaimedBytes: BigInt(receipt.reclaimed_bytes),
-          afterBytes: BigInt(receipt.after_bytes),
+          keep: receipt.keep.map((k) => ({ id: k.id, bytes: k.bytes, quarantinedAtUnixMs: BigInt(byId.get(k.id)?.quarantinedAtMs ?? 0) })),
+          beforeBytes: receipt.before_bytes,
+          reclaimedBytes: receipt.reclaimed_bytes,
+          afterBytes: receipt.after_bytes,
         },
-        reportJson: request.includeReportJson ? JSON.stringify(receipt) : "",
+        reportJson: request.includeReportJson ? retentionJson(receipt) : "",
       };
     },
   };

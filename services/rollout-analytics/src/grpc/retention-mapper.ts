@@ -43,6 +43,15 @@ export function requireClock(nowUnixMs: bigint, field = "now_unix_ms"): number {
   return requireSafeCount(nowUnixMs, field);
 }
 
+/** The latest time a JavaScript Date can hold, in Unix ms: every accepted time can be rendered. */
+const MAX_UNIX_MS = 8_640_000_000_000_000n;
+
+// An int64 time within the Date range, named by its proto path when out of it.
+function requireUnixMs(value: bigint, field: string): number {
+  if (value > MAX_UNIX_MS || value < -MAX_UNIX_MS) throw invalidArgument(field, `must be a Unix millisecond time within ±${MAX_UNIX_MS}`);
+  return Number(value);
+}
+
 // Ids must be non-empty and unique; beyond that they are opaque to the planner.
 function requireUniqueIds(ids: readonly string[], field: string): void {
   const seen = new Set<string>();
@@ -60,8 +69,9 @@ export function sessionsOf(request: PlanRetentionRequest): DomainSession[] {
   requireUniqueIds(request.sessions.map((s) => s.id), "sessions");
   return request.sessions.map((s, i) => ({
     id: s.id,
-    bytes: requireSafeCount(s.bytes, `sessions[${i}].bytes`),
-    modTimeMs: Number(s.modTimeUnixMs),
+    // uint64 on the wire, kept exact: the planner adds sizes as bigints.
+    bytes: s.bytes,
+    modTimeMs: requireUnixMs(s.modTimeUnixMs, `sessions[${i}].mod_time_unix_ms`),
     live: s.live,
     compacted: s.compacted,
     protected: s.protectReasons.map((r, j) => {
@@ -79,8 +89,8 @@ export function itemsOf(request: BoundQuarantineRequest): DomainItem[] {
   requireUniqueIds(request.items.map((item) => item.id), "items");
   return request.items.map((item, i) => ({
     id: item.id,
-    bytes: requireSafeCount(item.bytes, `items[${i}].bytes`),
-    quarantinedAtMs: Number(item.quarantinedAtUnixMs),
+    bytes: item.bytes,
+    quarantinedAtMs: requireUnixMs(item.quarantinedAtUnixMs, `items[${i}].quarantined_at_unix_ms`),
   }));
 }
 
@@ -89,7 +99,7 @@ export function decisionMessage(d: Decision): MessageInitShape<typeof RetentionD
   return {
     id: d.id,
     retentionClass: CLASS_ENUM[d.class],
-    bytes: BigInt(d.bytes),
+    bytes: d.bytes,
     protectReasons: (d.protected ?? []).map((r) => PROTECT_ENUM.get(r) ?? ProtectReason.UNSPECIFIED),
     expire: d.expire ?? false,
     reason: d.reason === undefined ? ExpireReason.UNSPECIFIED : (EXPIRE_ENUM[d.reason] ?? ExpireReason.UNSPECIFIED),

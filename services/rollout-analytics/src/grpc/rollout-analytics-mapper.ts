@@ -24,7 +24,8 @@ import {
 import { countMap, int64 } from "./proto-values.js";
 import { OUTCOME_ENUM, PROVENANCE_ENUM } from "./rollout-lifecycle-mapper.js";
 
-const CLASS_ENUM: Record<ClassToken, ToolClass> = {
+/** The proto enum of each domain tool-class token. */
+export const CLASS_ENUM: Record<ClassToken, ToolClass> = {
   ok: ToolClass.OK,
   expected_negative: ToolClass.EXPECTED_NEGATIVE,
   control_exit: ToolClass.CONTROL_EXIT,
@@ -115,13 +116,21 @@ function behaviorMessage(b: Behavior): MessageInitShape<typeof BehaviorSchema> {
   };
 }
 
-/** The proto form of one rollout's analytics. */
+/**
+ * Most per-call outcomes one AnalyzeRollout response lists. A response runs to about 7.5% of its
+ * upload, almost all of it outcomes, so uncapped a 215 MB upload would answer past the 16 MiB
+ * message limit; 10,000 rows are about 1 MB, and as much again in `report_json`.
+ */
+export const MAX_OUTCOMES = 10_000;
+
+/** The proto form of one rollout's analytics, outcomes capped at {@link MAX_OUTCOMES}. */
 export function analyticsMessage(a: RolloutAnalytics): MessageInitShape<typeof RolloutAnalyticsSchema> {
   return {
     meta: metaMessage(a.meta),
     tasks: a.tasks.map(taskMessage),
     calls: int64(a.calls),
-    outcomes: a.outcomes.map(outcomeMessage),
+    outcomes: a.outcomes.slice(0, MAX_OUTCOMES).map(outcomeMessage),
+    outcomesTruncated: a.outcomes.length > MAX_OUTCOMES,
     behavior: behaviorMessage(a.behavior),
     substantiveCompleted: a.substantiveCompleted,
     completedWithTrailingAbort: a.completedWithTrailingAbort,

@@ -14,8 +14,8 @@ export interface RolloutHandlerOptions {
 export function rolloutHandlers(options: RolloutHandlerOptions): ServiceHandlers<typeof RolloutService.method> {
   const { limits, logger } = options;
   return {
-    async analyzeRollout(requests, ctx) {
-      const { upload, received } = await receiveRollout(requests, { signal: ctx.signal, limits, accept: uploadOf });
+    async analyzeRollout(requests) {
+      const { upload, received } = await receiveRollout(requests, { limits, accept: uploadOf });
       const { rollout } = received;
       const analytics = analyzeRollout({ meta: rollout.meta, records: rollout.records, fresh: upload.fresh });
       const health = upload.includeHealth ? sessionHealth(sessionName(upload, analytics), rollout.records, analytics) : undefined;

@@ -14,7 +14,7 @@ import type { AnalyzeRolloutResponseSchema, RolloutUpload } from "@crs/contracts
 import type { RolloutCensusSchema } from "@crs/contracts/gen/crs/analytics/v1/report_pb";
 import { badField, clockRequired } from "../errors.js";
 import type { DeclaredContent, ReceivedRollout } from "../upload/index.js";
-import { analyticsMessage, metaMessage } from "./rollout-analytics-mapper.js";
+import { analyticsMessage, MAX_OUTCOMES, metaMessage } from "./rollout-analytics-mapper.js";
 import { healthMessage } from "./rollout-health-mapper.js";
 import { countMap, int64 } from "./proto-values.js";
 import { lifecycleMessage } from "./rollout-lifecycle-mapper.js";
@@ -88,7 +88,7 @@ function censusMessage(rollout: DecodedRollout): MessageInitShape<typeof Rollout
 export function rolloutReportJson(analytics: RolloutAnalytics, health: SessionHealth | undefined): string {
   return JSON.stringify({
     lifecycle: foldReportJson(analytics.lifecycle),
-    analytics: rolloutAnalyticsJson(analytics),
+    analytics: rolloutAnalyticsJson(analytics, { maxOutcomes: MAX_OUTCOMES }),
     ...(health === undefined ? {} : { health: sessionHealthJson(health) }),
   });
 }

@@ -11,7 +11,8 @@ function linesOf(data: Uint8Array, size: number, maxLineBytes = 1 << 20): string
   const out: string[] = [];
   const splitter = new LineSplitter(maxLineBytes);
   const sink = { line: (l: Uint8Array) => out.push(text(l).replace(/\r$/, "")), oversized: (h: Uint8Array, n: number) => out.push(`<${n}:${text(h)}>`) };
-  const chunk = new Uint8Array(size);
+  // A Buffer, as file reads deliver: its slice() shares memory, so kept pieces must be copied.
+  const chunk = Buffer.alloc(size);
   for (let i = 0; i < data.length; i += size) {
     const piece = data.subarray(i, i + size);
     chunk.set(piece);

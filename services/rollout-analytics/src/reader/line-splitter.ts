@@ -51,7 +51,7 @@ export class LineSplitter {
 
   #take(piece: Uint8Array, keep: boolean): void {
     if (this.#head === null && this.#held + piece.length <= this.#maxLineBytes) {
-      this.#parts.push(keep ? piece.slice() : piece);
+      this.#parts.push(keep ? copyOf(piece) : piece);
       this.#held += piece.length;
       return;
     }
@@ -71,7 +71,7 @@ export class LineSplitter {
     this.#overBytes += piece.length;
     const room = HEAD_BYTES - this.#headBytes;
     if (room <= 0 || this.#head === null) return;
-    const part = piece.subarray(0, room).slice();
+    const part = copyOf(piece.subarray(0, room));
     this.#head.push(part);
     this.#headBytes += part.length;
   }
@@ -89,4 +89,9 @@ export class LineSplitter {
     this.#held = 0;
     sink.line(line);
   }
+}
+
+// A copy that outlives a reused chunk buffer (Buffer#slice would share its memory).
+function copyOf(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes);
 }

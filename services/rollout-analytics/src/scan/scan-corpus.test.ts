@@ -11,7 +11,8 @@ import { scanCorpus } from "./scan-corpus.js";
 import { writeCorpus, type GeneratedFile } from "./test-support.js";
 
 const NOW = Date.UTC(2026, 2, 3);
-const SHAPE = (i: number) => ({ turns: 2 + (i % 5), bodyBytes: 200 + 50 * (i % 3) });
+// The first file spans several read chunks, so lines cross chunk boundaries.
+const SHAPE = (i: number) => (i === 0 ? { turns: 30, bodyBytes: 30_000 } : { turns: 2 + (i % 5), bodyBytes: 200 + 50 * (i % 3) });
 
 async function withCorpus(files: number, fn: (root: string, written: GeneratedFile[], cache: string) => Promise<void>): Promise<void> {
   const base = await mkdtemp(join(tmpdir(), "scan-"));
@@ -36,6 +37,7 @@ test("the scan equals the merge of its per-file results in any sharding and orde
     const scan = await scanCorpus({ root, now: NOW, freshMs, workers: 1, cacheDir: false });
     const fresh = written.map((f) => isFresh({ mtimeMs: f.mtimeMs, nowMs: NOW, freshWithinMs: freshMs }));
     assert.ok(fresh.includes(true) && fresh.includes(false), "fresh and stale files");
+    assert.ok(readFileSync(written[0]?.path ?? "").length > 3 * 1024 * 1024, "one file spans several read chunks");
     const perFile = written.map((f, i) => libraryPartial(f.path, fresh[i] === true));
     assert.deepEqual(scan.partial, mergeAll(perFile), "scan equals the merge of the library's per-file partials");
     fc.assert(

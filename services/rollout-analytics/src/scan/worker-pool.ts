@@ -20,22 +20,31 @@ function workerEntry(): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
 }
 
-/** Scans files one after another in this thread. */
+/** Files a thread works on at once, so one file's reads overlap another's decoding. */
+export const FILES_IN_FLIGHT = 3;
+
+/** Scans files in this thread, a few at a time. */
 async function scanHere(tasks: readonly FileTask[], onDone: OnFileDone, signal?: AbortSignal): Promise<void> {
-  for (const [i, task] of tasks.entries()) {
-    signal?.throwIfAborted();
-    let result: FileResult;
-    try {
-      result = await scanFile(task, signal);
-    } catch (e) {
-      if (signal?.aborted === true) throw e;
-      result = null;
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    for (let i = next++; i < tasks.length; i = next++) {
+      signal?.throwIfAborted();
+      const task = tasks[i];
+      if (task === undefined) continue;
+      let result: FileResult;
+      try {
+        result = await scanFile(task, signal);
+      } catch (e) {
+        if (signal?.aborted === true) throw e;
+        result = null;
+      }
+      onDone(i, result);
     }
-    onDone(i, result);
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, tasks.length) }, lane));
 }
 
-/** Scans files on `workers` threads, each taking the next file when it finishes one. */
+/** Scans files on `workers` threads, each holding a few files and taking the next as one finishes. */
 async function scanOnWorkers(tasks: readonly FileTask[], workers: number, onDone: OnFileDone, signal?: AbortSignal): Promise<void> {
   signal?.throwIfAborted();
   const pool: Worker[] = [];
@@ -68,7 +77,7 @@ async function scanOnWorkers(tasks: readonly FileTask[], workers: number, onDone
         worker.on("exit", (code) => {
           if (remaining > 0) reject(scanWorkerFailed(`exited with code ${code} before the scan ended`));
         });
-        feed(worker);
+        for (let k = 0; k < FILES_IN_FLIGHT; k += 1) feed(worker);
       }
     });
   } finally {

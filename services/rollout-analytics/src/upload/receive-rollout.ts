@@ -1,12 +1,9 @@
 import type { AnalyzeRolloutRequest, RolloutUpload } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
 import { malformedUpload } from "../errors.js";
 import { RolloutBody, type DeclaredContent, type ReceivedRollout, type UploadLimits } from "./rollout-body.js";
-import { untilAborted } from "./until-aborted.js";
 
 /** Options of {@link receiveRollout}. */
 export interface ReceiveOptions<T extends DeclaredContent> {
-  /** Stops reading when aborted. */
-  readonly signal: AbortSignal;
   readonly limits: UploadLimits;
   /** Validates the metadata message before any content is read. */
   readonly accept: (upload: RolloutUpload) => T;
@@ -18,7 +15,9 @@ export async function receiveRollout<T extends DeclaredContent>(
   options: ReceiveOptions<T>,
 ): Promise<{ upload: T; received: ReceivedRollout }> {
   let started: { upload: T; body: RolloutBody } | undefined;
-  for await (const { part } of untilAborted(requests, options.signal)) {
+  // The runtime ends `requests` normally only when the client finished its stream; a cancel, an
+  // expired deadline or a shutdown is thrown from the loop instead.
+  for await (const { part } of requests) {
     if (started === undefined) {
       if (part.case !== "upload") throw malformedUpload("part", "must be `upload` in the first message");
       const upload = options.accept(part.value);

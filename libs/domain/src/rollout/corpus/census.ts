@@ -18,18 +18,30 @@ export function errorsOf(rollout: DecodedRollout): ErrorsPartial {
   const aborts: string[] = [];
   const statuses: string[] = [];
   const turnErrors: string[] = [];
+  let taskComplete = 0;
+  let terminalsWithClass = 0;
   const last = rollout.records.length - 1;
   rollout.records.forEach((r, i) => {
     // Only an abort that is the final record of a torn file can be blamed on the tear.
     if (r.kind === "turn_aborted") aborts.push(classifyAbort(r.reason, rollout.tornTail && i === last));
-    if (r.kind === "task_complete") statuses.push(...r.statusClasses);
+    if (r.kind === "task_complete") {
+      taskComplete += 1;
+      if (r.statusClasses.length > 0) terminalsWithClass += 1;
+      statuses.push(...r.statusClasses);
+    }
     if (r.kind === "turn_error") turnErrors.push(r.errorClass);
   });
   const types = Object.entries(rollout.payloadTypes);
+  const unknown = unknownPayloadTypes(rollout);
   return {
+    sessions: 1,
     tornTails: rollout.tornTail ? 1 : 0,
+    rolloutsWithUnknown: Object.keys(unknown).length > 0 ? 1 : 0,
+    turnAborted: aborts.length,
+    taskComplete,
+    terminalsWithClass,
     payloadTypes: sortedRecord(types),
-    unknownPayloadTypes: unknownPayloadTypes(rollout),
+    unknownPayloadTypes: unknown,
     abortClasses: tallyKeys(aborts),
     statusClasses: tallyKeys(statuses),
     turnErrorClasses: tallyKeys(turnErrors),

@@ -9,7 +9,7 @@ export function emptyCounts(): LifecycleCounts {
     rollouts: 0, starts: 0, unmatchedBefore: 0, rolloutsWithGap: 0, superseded: 0, processDeath: 0, live: 0,
     complete: 0, aborted: 0, completedWithTrailingAbort: 0, substantiveCompleted: 0, unclassifiedAfter: 0,
     orphans: 0, reused: 0, multiplyTerminated: 0, rawStarted: 0, rawComplete: 0, rawAborted: 0,
-    implicit: 0, implicitLive: 0, implicitProcessDeath: 0, errored: 0,
+    implicit: 0, implicitLive: 0, implicitProcessDeath: 0, implicitAborted: 0, errored: 0,
   };
 }
 
@@ -29,7 +29,10 @@ export function emptyPartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial
       scannedFiles: 0, sessionsWithTurns: 0, turns: 0, toolCalls: 0, aborted: 0, superseded: 0, unterminated: 0,
       zeroTool: emptyZeroTool(), occupancies: [], refusalLoops: [], inflation: [],
     },
-    errors: { tornTails: 0, payloadTypes: {}, unknownPayloadTypes: {}, abortClasses: {}, statusClasses: {}, turnErrorClasses: {}, oversizedLines: 0 },
+    errors: {
+      sessions: 0, tornTails: 0, rolloutsWithUnknown: 0, turnAborted: 0, taskComplete: 0, terminalsWithClass: 0, payloadTypes: {}, unknownPayloadTypes: {}, abortClasses: {}, statusClasses: {},
+      turnErrorClasses: {}, oversizedLines: 0,
+    },
     postTool: { spans: 0, attribution: {}, byBand: {}, byBucket: {} },
     usage: emptyUsage(),
   };

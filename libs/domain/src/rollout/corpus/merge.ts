@@ -95,7 +95,12 @@ export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial
     analytics: mergeAnalytics(a.analytics, b.analytics),
     health: mergeHealth(a.health, b.health),
     errors: {
+      sessions: a.errors.sessions + b.errors.sessions,
       tornTails: a.errors.tornTails + b.errors.tornTails,
+      rolloutsWithUnknown: a.errors.rolloutsWithUnknown + b.errors.rolloutsWithUnknown,
+      turnAborted: a.errors.turnAborted + b.errors.turnAborted,
+      taskComplete: a.errors.taskComplete + b.errors.taskComplete,
+      terminalsWithClass: a.errors.terminalsWithClass + b.errors.terminalsWithClass,
       payloadTypes: sumCounts(a.errors.payloadTypes, b.errors.payloadTypes) as Record<string, number>,
       unknownPayloadTypes: sumCounts(a.errors.unknownPayloadTypes, b.errors.unknownPayloadTypes) as Record<string, number>,
       abortClasses: sumCounts(a.errors.abortClasses, b.errors.abortClasses) as Record<string, number>,

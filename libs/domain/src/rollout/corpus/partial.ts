@@ -47,6 +47,7 @@ export function countsOf(report: FoldReport, records: readonly RolloutRecord[] =
     c.implicit += 1;
     if (t.outcome === "live") c.implicitLive += 1;
     else if (t.outcome === "process_death") c.implicitProcessDeath += 1;
+    else if (t.outcome === "aborted") c.implicitAborted += 1;
   }
   c.rolloutsWithGap = report.tasks.some((t) => t.outcome === "superseded" || t.repaired) ? 1 : 0;
   c.completedWithTrailingAbort = report.completedWithTrailingAbort ? 1 : 0;

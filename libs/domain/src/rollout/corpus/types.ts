@@ -4,7 +4,7 @@ import type { Outcome, ToolClass } from "../vocabulary.js";
 import type { UsagePartial } from "../usage/types.js";
 
 /** Version stamp of the partial format, checked before merging. */
-export const PARTIAL_VERSION = 2;
+export const PARTIAL_VERSION = 3;
 
 /** Lifecycle counters for one row (all rollouts, or one provider/version). */
 export interface LifecycleCounts {
@@ -32,6 +32,8 @@ export interface LifecycleCounts {
   /** Implicit tasks left open at the end, by outcome. */
   implicitLive: number;
   implicitProcessDeath: number;
+  /** Implicit tasks ended by an unkeyed abort or an error event. */
+  implicitAborted: number;
   /** Tasks ended by an error event (counted as `aborted`). */
   errored: number;
 }
@@ -120,7 +122,17 @@ export interface HealthPartial {
 
 /** Error-class census half of a partial. */
 export interface ErrorsPartial {
+  /** Rollouts read. */
+  sessions: number;
   tornTails: number;
+  /** Rollouts with at least one unknown payload type. */
+  rolloutsWithUnknown: number;
+  /** turn_aborted records read. */
+  turnAborted: number;
+  /** task_complete records read. */
+  taskComplete: number;
+  /** task_complete records whose final message names at least one status class. */
+  terminalsWithClass: number;
   payloadTypes: Record<string, number>;
   unknownPayloadTypes: Record<string, number>;
   abortClasses: Record<string, number>;

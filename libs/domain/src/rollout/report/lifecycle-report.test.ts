@@ -64,7 +64,12 @@ test("implicit turns and error-ended tasks are counted apart, and stay out of th
   }, "implicit and errored counts");
   assert.deepEqual(r.by_provider_version["openai 0.40.0"]?.implicit, 3, "per row");
   const rec = reconcileReport(p, { root: "" });
-  assert.deepEqual([rec.totals.started, rec.totals.closed_total, rec.totals.residual_unaccounted], [1, 1, 0], "only written starts reconcile");
+  assert.deepEqual([rec.totals.task_started, rec.totals.closed_total, rec.totals.residual_unaccounted], [1, 1, 0], "only written starts reconcile");
+  assert.deepEqual(
+    [rec.totals.complete, rec.totals.aborted, rec.totals.process_death, rec.totals.live, rec.totals.implicit],
+    [0, 1, 0, 0, 3],
+    "folded columns count written starts; implicit turns only in `implicit`",
+  );
 });
 
 test("fold report JSON marks implicit tasks and the class of an ending error", () => {

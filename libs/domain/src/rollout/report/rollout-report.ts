@@ -97,14 +97,21 @@ function outcomeJson(o: CallOutcome): Json {
   };
 }
 
-/** One rollout's analytics in the reference's JSON shape. */
-export function rolloutAnalyticsJson(a: RolloutAnalytics): Json {
+/** Options of {@link rolloutAnalyticsJson}. */
+export interface RolloutAnalyticsJsonOptions {
+  /** Most per-call outcomes listed; beyond it the list is cut and `outcomes_truncated` is set. */
+  readonly maxOutcomes?: number;
+}
+
+/** One rollout's analytics in the reference's JSON shape (plus `outcomes_truncated` when cut). */
+export function rolloutAnalyticsJson(a: RolloutAnalytics, options: RolloutAnalyticsJsonOptions = {}): Json {
   const b = a.behavior;
+  const max = options.maxOutcomes ?? a.outcomes.length;
   return {
     meta: metaJson(a.meta),
     tasks: a.tasks.map(taskAnalyticsJson),
     calls: a.calls,
-    ...compact({ outcomes: a.outcomes.map(outcomeJson) }),
+    ...compact({ outcomes: a.outcomes.slice(0, max).map(outcomeJson), outcomes_truncated: a.outcomes.length > max }),
     behavior: {
       timeout_kills: b.timeoutKills,
       sleep_polls: b.sleepPolls,

@@ -1,24 +1,36 @@
 import { compareText } from "../corpus/order.js";
 import { REASON_AGE, REASON_CAP, type Decision, type RetentionContract, type RetentionManifest, type SessionRecord } from "./types.js";
-import { requireClock, requireCount, requireProtectReasons, requireTime, requireUniqueIds } from "./validate.js";
+import { addBytes, requireBytes, requireClock, requireCount, requireProtectReasons, requireTime, requireUniqueIds } from "./validate.js";
 
-function validate(sessions: readonly SessionRecord[], c: RetentionContract): void {
-  requireClock(c.nowMs, "now");
-  requireCount(c.activeWithinMs, "active_within");
-  requireCount(c.warmWithinMs, "warm_within");
-  requireCount(c.rawBytesCap, "raw_bytes_cap");
-  requireUniqueIds(sessions.map((s) => s.id), "sessions");
-  sessions.forEach((s, i) => {
-    requireCount(s.bytes, `sessions[${i}].bytes`);
-    requireTime(s.modTimeMs, `sessions[${i}].mod_time`);
-    requireProtectReasons(s.protected ?? [], `sessions[${i}].protected`);
-  });
+/** A session with its size made exact, checked in input order. */
+interface Sized {
+  readonly session: SessionRecord;
+  readonly bytes: bigint;
 }
 
-function classify(s: SessionRecord, c: RetentionContract): Decision {
+// Field names are the request's, so a refusal names what the caller sent.
+function validate(sessions: readonly SessionRecord[], c: RetentionContract): { sized: Sized[]; cap: bigint } {
+  requireClock(c.nowMs, "now_unix_ms");
+  requireCount(c.activeWithinMs, "active_within_ms");
+  requireCount(c.warmWithinMs, "warm_within_ms");
+  const cap = requireBytes(c.rawBytesCap, "raw_bytes_cap");
+  requireUniqueIds(sessions.map((s) => s.id), "sessions");
+  let total = 0n;
+  const sized = sessions.map((s, i) => {
+    const bytes = requireBytes(s.bytes, `sessions[${i}].bytes`);
+    // Every byte figure of the plan is a part of this total, so none can overflow once it fits.
+    total = addBytes(total, bytes, `sessions[${i}].bytes`);
+    requireTime(s.modTimeMs, `sessions[${i}].mod_time_unix_ms`);
+    requireProtectReasons(s.protected ?? [], `sessions[${i}].protect_reasons`);
+    return { session: s, bytes };
+  });
+  return { sized, cap };
+}
+
+function classify({ session: s, bytes }: Sized, c: RetentionContract): Decision {
   const age = c.nowMs - s.modTimeMs;
   const protectedBy = s.protected ?? [];
-  const d: Decision = { id: s.id, class: "warm_evidence", bytes: s.bytes };
+  const d: Decision = { id: s.id, class: "warm_evidence", bytes };
   if (protectedBy.length > 0) d.protected = [...protectedBy];
   if (s.compacted === true) d.class = "compacted";
   else if (s.live === true || age <= c.activeWithinMs) d.class = "active";
@@ -26,16 +38,18 @@ function classify(s: SessionRecord, c: RetentionContract): Decision {
   return d;
 }
 
-/** Plans which sessions to expire; pure, deterministic, decisions in input order. */
+function sumBytes(decisions: readonly Decision[]): bigint {
+  return decisions.reduce((n, d) => n + d.bytes, 0n);
+}
+
+/** Plans which sessions to expire; pure, deterministic, decisions in input order, byte figures exact. */
 export function decideRetention(sessions: readonly SessionRecord[], contract: RetentionContract): RetentionManifest {
-  validate(sessions, contract);
-  const decisions = sessions.map((s) => classify(s, contract));
+  const { sized, cap } = validate(sessions, contract);
+  const decisions = sized.map((x) => classify(x, contract));
   const raw = decisions.filter((d) => d.class !== "compacted");
-  const before = raw.reduce((n, d) => n + d.bytes, 0);
-  const reclaimedByAge = raw.filter((d) => d.expire === true).reduce((n, d) => n + d.bytes, 0);
-  let after = before - reclaimedByAge;
-  const cap = contract.rawBytesCap;
-  if (cap > 0 && after > cap) {
+  const before = sumBytes(raw);
+  let after = before - sumBytes(raw.filter((d) => d.expire === true));
+  if (cap > 0n && after > cap) {
     // Only unprotected warm evidence may go for the cap: oldest first, then by id.
     const candidates = sessions
       .map((s, i) => ({ s, d: decisions[i] }))
@@ -47,7 +61,7 @@ export function decideRetention(sessions: readonly SessionRecord[], contract: Re
       after -= d.bytes;
     }
   }
-  const satisfied = cap <= 0 || after <= cap;
+  const satisfied = cap <= 0n || after <= cap;
   const manifest: RetentionManifest = {
     decisions,
     before_bytes: before,
@@ -58,11 +72,11 @@ export function decideRetention(sessions: readonly SessionRecord[], contract: Re
   };
   if (!satisfied) {
     const over = after - cap;
-    const protectedBytes = decisions.filter((d) => d.class === "warm_evidence" && d.protected !== undefined).reduce((n, d) => n + d.bytes, 0);
-    manifest.protected_over_cap_bytes = Math.min(over, protectedBytes);
+    const protectedBytes = sumBytes(decisions.filter((d) => d.class === "warm_evidence" && d.protected !== undefined));
+    manifest.protected_over_cap_bytes = over < protectedBytes ? over : protectedBytes;
     manifest.active_over_cap_bytes = over - manifest.protected_over_cap_bytes;
   }
-  const compacted = decisions.filter((d) => d.class === "compacted").reduce((n, d) => n + d.bytes, 0);
-  if (compacted > 0) manifest.compacted_bytes = compacted;
+  const compacted = sumBytes(decisions.filter((d) => d.class === "compacted"));
+  if (compacted > 0n) manifest.compacted_bytes = compacted;
   return manifest;
 }

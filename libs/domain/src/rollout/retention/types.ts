@@ -16,10 +16,16 @@ export const REASON_GRACE = "quarantine_past_grace";
 /** Purge reason for quarantine items over the byte bound. */
 export const REASON_QUARANTINE_CAP = "quarantine_bytes_over_cap";
 
+/** A byte count: a safe integer or a bigint; totals are kept exact as bigints. */
+export type ByteCount = number | bigint;
+
+/** The largest byte count or byte total a plan carries (a uint64 on the wire). */
+export const MAX_BYTES = 2n ** 64n - 1n;
+
 /** One stored session offered to the planner. */
 export interface SessionRecord {
   readonly id: string;
-  readonly bytes: number;
+  readonly bytes: ByteCount;
   /** Last modification, Unix ms. */
   readonly modTimeMs: number;
   /** An open writer. */
@@ -36,31 +42,31 @@ export interface RetentionContract {
   readonly activeWithinMs: number;
   readonly warmWithinMs: number;
   /** 0 means no cap. */
-  readonly rawBytesCap: number;
+  readonly rawBytesCap: ByteCount;
 }
 
 /** The planner's verdict on one session or quarantine item. */
 export interface Decision {
   id: string;
   class: RetentionClass;
-  bytes: number;
+  bytes: bigint;
   protected?: ProtectReason[];
   expire?: boolean;
   reason?: string;
 }
 
-/** The retention plan. */
+/** The retention plan; byte figures are exact bigints (render with `retentionJson`). */
 export interface RetentionManifest {
   decisions: Decision[];
-  before_bytes: number;
-  reclaimed_bytes: number;
-  after_bytes: number;
-  raw_bytes_cap: number;
+  before_bytes: bigint;
+  reclaimed_bytes: bigint;
+  after_bytes: bigint;
+  raw_bytes_cap: bigint;
   cap_satisfied: boolean;
   /** Over-cap bytes held by protected sessions. */
-  protected_over_cap_bytes?: number;
+  protected_over_cap_bytes?: bigint;
   /** Over-cap bytes held by active sessions. */
-  active_over_cap_bytes?: number;
+  active_over_cap_bytes?: bigint;
   /** Bytes of compacted sessions, outside all other arithmetic. */
-  compacted_bytes?: number;
+  compacted_bytes?: bigint;
 }

@@ -1,5 +1,5 @@
 import { clockRequired, invalidArgument } from "../errors.js";
-import { PROTECT_REASONS, type ProtectReason } from "./types.js";
+import { MAX_BYTES, PROTECT_REASONS, type ByteCount, type ProtectReason } from "./types.js";
 
 /** Rejects a missing or non-positive clock. */
 export function requireClock(nowMs: number, field: string): void {
@@ -9,6 +9,21 @@ export function requireClock(nowMs: number, field: string): void {
 /** Rejects a negative or non-integer byte count or duration. */
 export function requireCount(value: number, field: string): void {
   if (!Number.isSafeInteger(value) || value < 0) throw invalidArgument(field, "must be a non-negative integer");
+}
+
+/** A byte count as an exact bigint; rejects negatives, fractions and counts past {@link MAX_BYTES}. */
+export function requireBytes(value: ByteCount, field: string): bigint {
+  if (typeof value === "number" && !Number.isSafeInteger(value)) throw invalidArgument(field, "must be a non-negative integer");
+  const bytes = BigInt(value);
+  if (bytes < 0n || bytes > MAX_BYTES) throw invalidArgument(field, `must be a non-negative integer of at most ${MAX_BYTES}`);
+  return bytes;
+}
+
+/** Adds `bytes` to a running total; rejects, naming `field`, a total past {@link MAX_BYTES}. */
+export function addBytes(total: bigint, bytes: bigint, field: string): bigint {
+  const sum = total + bytes;
+  if (sum > MAX_BYTES) throw invalidArgument(field, `brings the byte total past ${MAX_BYTES}`);
+  return sum;
 }
 
 /** Rejects a non-finite timestamp. */

@@ -25,8 +25,9 @@ function bump(table: Record<string, TokenFigures>, key: string, f: TokenFigures)
   table[key] = had === undefined ? f : addFigures(had, f);
 }
 
-/** Token usage of one rollout's records, named `session`. */
+/** Token usage of one rollout's records, named `session` (a file name loses its `.jsonl`). */
 export function usageOfRecords(records: readonly RolloutRecord[], session: string): UsagePartial {
+  const name = session.endsWith(".jsonl") ? session.slice(0, -".jsonl".length) : session;
   const byDay: Record<string, Record<string, TokenFigures>> = {};
   const byModel: Record<string, TokenFigures> = {};
   let model = UNKNOWN_MODEL;
@@ -53,7 +54,7 @@ export function usageOfRecords(records: readonly RolloutRecord[], session: strin
       lastMs = lastMs === null ? r.tsMs : Math.max(lastMs, r.tsMs);
     }
   }
-  const bySession = Object.keys(byModel).length === 0 ? {} : { [session]: { firstMs, lastMs, byModel: sortedRecord(Object.entries(byModel)) } };
+  const bySession = Object.keys(byModel).length === 0 ? {} : { [name]: { firstMs, lastMs, byModel: sortedRecord(Object.entries(byModel)) } };
   const days = sortedRecord(Object.entries(byDay).map(([day, models]) => [day, sortedRecord(Object.entries(models))]));
   return { version: USAGE_VERSION, byDay: days, bySession, repeats };
 }

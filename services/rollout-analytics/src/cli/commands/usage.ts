@@ -1,0 +1,59 @@
+import { USAGE_GROUPINGS, usageReport, type UsageGrouping } from "@crs/domain/rollout";
+import type { Command } from "commander";
+import type { CliIo } from "../io.js";
+import { parseChoice } from "../options.js";
+import { emit, jsonText } from "../output.js";
+import { loadPricing } from "../pricing.js";
+import { textTable } from "../render/table.js";
+import { displayNumber } from "../render/format-value.js";
+import { runScan, withScanFlags, type ScanFlags } from "../scan-flags.js";
+import type { UsageReportJson } from "@crs/domain/rollout";
+
+interface UsageFlags extends ScanFlags {
+  by: string;
+  pricing?: string;
+  format: string;
+  out?: string;
+}
+
+function usageTable(r: UsageReportJson): string {
+  const cost = (c: number | null) => (c === null ? "—" : displayNumber(Math.round(c * 100) / 100));
+  const rows = r.rows.map((row) => [
+    row.key,
+    displayNumber(row.input_tokens),
+    displayNumber(row.cached_input_tokens),
+    displayNumber(row.output_tokens),
+    displayNumber(row.reasoning_output_tokens),
+    displayNumber(row.total_tokens),
+    cost(row.cost),
+    row.models.join(", "),
+  ]);
+  const t = r.totals;
+  rows.push(["total", displayNumber(t.input_tokens), displayNumber(t.cached_input_tokens), displayNumber(t.output_tokens), displayNumber(t.reasoning_output_tokens), displayNumber(t.total_tokens), cost(t.cost), ""]);
+  const head = [r.by, "input", "cached input", "output", "reasoning", "total", `cost ${r.pricing.currency}`, "models"];
+  const notes = [`prices as of ${r.pricing.as_of}${r.pricing.source === "" ? "" : ` (${r.pricing.source})`}`];
+  if (t.unpriced_models.length > 0) notes.push(`no price for: ${t.unpriced_models.join(", ")} (their tokens are not in the cost)`);
+  return `${textTable(head, rows)}\n\n${notes.join("\n")}`;
+}
+
+/** `rollouts usage <dir>`: tokens and cost by day, month, model or session. */
+export function usageCommand(program: Command, io: CliIo): void {
+  withScanFlags(
+    program
+      .command("usage")
+      .description("token usage (input, cached input, output, reasoning) and cost by day, month, model or session")
+      .argument("<dir>", "store root, e.g. ~/.codex/sessions"),
+  )
+    .option("--by <grouping>", `one of ${USAGE_GROUPINGS.join(", ")}`, "day")
+    .option("--pricing <file>", "price list JSON to use instead of the shipped one")
+    .option("--format <format>", "json or table", "json")
+    .option("--out <file>", "write the report to this file instead of stdout")
+    .action(async (dir: string, flags: UsageFlags) => {
+      const by = parseChoice<UsageGrouping>("--by", flags.by, USAGE_GROUPINGS);
+      const format = parseChoice("--format", flags.format, ["json", "table"] as const);
+      const pricing = await loadPricing(io.cwd, flags.pricing);
+      const { result } = await runScan(io, dir, flags);
+      const report = usageReport(result.partial.usage, by, pricing);
+      await emit(io, format === "json" ? jsonText(report) : usageTable(report), flags.out);
+    });
+}

@@ -1,0 +1,51 @@
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { scanCorpus, type ScanResult } from "../scan/index.js";
+import type { CliIo } from "./io.js";
+import { parseInstant, parseInteger } from "./options.js";
+import { scanProgressView } from "./progress.js";
+
+/** Flags every scanning command shares. */
+export interface ScanFlags {
+  now?: string;
+  freshMins: string;
+  cwd?: string;
+  max: string;
+  workers?: string;
+  cache: boolean;
+  cacheDir?: string;
+}
+
+/** Adds the shared scan flags (the reference's `--fresh-mins`, `--cwd`, `--max`, plus ours). */
+export function withScanFlags(command: Command): Command {
+  return command
+    .option("--now <time>", "the scan's clock: RFC 3339, YYYY-MM-DD or Unix ms (default: the current time)")
+    .option("--fresh-mins <n>", "a rollout modified within this many minutes may still be running", "120")
+    .option("--cwd <dir>", "only rollouts whose session ran in this directory")
+    .option("--max <n>", "scan only the newest N files (0: all)", "0")
+    .option("--workers <n>", "threads reading files (default: one per core)")
+    .option("--no-cache", "read every file again instead of reusing cached per-file results")
+    .option("--cache-dir <dir>", "where per-file results are cached (default: the user cache directory)");
+}
+
+/** Runs a scan of `dir` with the shared flags, showing progress on a terminal. */
+export async function runScan(io: CliIo, dir: string, flags: ScanFlags): Promise<{ result: ScanResult; root: string; now: number }> {
+  const now = flags.now === undefined ? Date.now() : parseInstant("--now", flags.now);
+  const root = resolve(io.cwd, dir);
+  const view = scanProgressView(io);
+  try {
+    const result = await scanCorpus({
+      root,
+      now,
+      freshMs: parseInteger("--fresh-mins", flags.freshMins, 0, 52_560_000) * 60_000,
+      ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }),
+      limit: parseInteger("--max", flags.max, 0),
+      ...(flags.workers === undefined ? {} : { workers: parseInteger("--workers", flags.workers, 1, 256) }),
+      cacheDir: flags.cache ? (flags.cacheDir === undefined ? undefined : resolve(io.cwd, flags.cacheDir)) : false,
+      onProgress: (p) => view.update(p),
+    });
+    return { result, root: dir, now };
+  } finally {
+    view.stop();
+  }
+}
