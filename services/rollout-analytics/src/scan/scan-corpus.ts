@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { isFresh, mergeAll, outOfScopePartial, sameCwd, unreadablePartial, type CorpusPartial } from "@crs/domain/rollout";
 import { walkRollouts, type RolloutFile } from "../walk/index.js";
 import { PartialCache } from "./partial-cache.js";
@@ -8,6 +9,9 @@ import { scanFiles, type FileResult } from "./worker-pool.js";
 
 // Cache entries are read this many at a time.
 const CACHE_READS = 32;
+
+// Bytes to read that justify one more thread: starting a worker costs a module load.
+const BYTES_PER_THREAD = 32 * 1024 * 1024;
 
 interface Slot {
   readonly file: RolloutFile;
@@ -61,7 +65,7 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
   const writes: Promise<boolean>[] = [];
   await scanFiles(
     tasks,
-    opts.workers,
+    opts.workers ?? threadsFor(misses.reduce((n, s) => n + s.file.size, 0)),
     (index, result) => {
       const slot = misses[index];
       if (slot === undefined) return;
@@ -73,6 +77,11 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
   );
   await Promise.all(writes);
   return summarise(slots, walk.unreadable, opts.cwd);
+}
+
+// One thread per core, but only as many as the bytes to read justify.
+function threadsFor(bytes: number): number {
+  return Math.max(1, Math.min(availableParallelism(), Math.ceil(bytes / BYTES_PER_THREAD)));
 }
 
 function partialOf(scan: FileScan | null, cwd: string): CorpusPartial {
