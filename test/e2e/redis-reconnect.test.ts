@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import { startServiceProcess } from "../support/service-process.js";
 import { healthClient } from "../support/clients.js";
+import { eventually } from "@crs/runtime/testing";
 
 const SCAN_SERVICE = "crs.analytics.v1.ScanService";
 
@@ -27,7 +28,7 @@ test("rollout-analytics retries Redis: NOT_SERVING until Redis appears, SERVING 
   const health = healthClient(service.port);
   const scanHealth = async () => (await health.check({ service: SCAN_SERVICE })).status;
   const waitFor = async (wanted: Serving) => {
-    for (let i = 0; i < 200 && (await scanHealth()) !== wanted; i++) await new Promise((r) => setTimeout(r, 50));
+    await eventually(async () => (await scanHealth()) === wanted, 20_000, 50);
     return scanHealth();
   };
   let redis: ChildProcess | undefined;

@@ -5,6 +5,7 @@ import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen
 import { failedStart, startServiceProcess } from "../support/service-process.js";
 import { healthClient, maintenanceClient } from "../support/clients.js";
 import { redisUrl, requireRedis } from "../support/backends.js";
+import { eventually } from "@crs/runtime/testing";
 
 test("crs-state: SIGTERM with a server stream open ends the stream and exits 0 within the drain bound", async () => {
   const drainMs = 5000;
@@ -20,7 +21,7 @@ test("crs-state: SIGTERM with a server stream open ends the stream and exits 0 w
         return error as ServiceError;
       }
     })();
-    for (const until = Date.now() + 20_000; updates.length === 0 && Date.now() < until;) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => updates.length > 0);
     assert.deepEqual(updates, [Serving.SERVING], "the watch stream is open and reports SERVING");
     const started = Date.now();
     const code = await service.stop("SIGTERM");
@@ -36,7 +37,7 @@ test("crs-state: SIGTERM with a server stream open ends the stream and exits 0 w
   }
 });
 
-test("crs-state: serves status, validates ids with ErrorInfo, and answers UNIMPLEMENTED for unbuilt methods", async () => {
+test("crs-state: serves status, validates ids with ErrorInfo, and answers UNIMPLEMENTED for unbuilt services", async () => {
   const service = await startServiceProcess("crs-state");
   const client = maintenanceClient(service.port);
   try {
@@ -45,7 +46,14 @@ test("crs-state: serves status, validates ids with ErrorInfo, and answers UNIMPL
     assert.ok(statusReply.uptimeMs >= 0n, "uptime");
     await assert.rejects(client.getProjectStatus({ projectId: "../etc" }), (e: ServiceError) => e.code === status.INVALID_ARGUMENT && e.details.includes("project_id"), "bad id");
     await assert.rejects(client.getProjectStatus({ projectId: "p1" }), (e: ServiceError) => e.code === status.NOT_FOUND, "unknown project");
-    await assert.rejects(client.listProjects({}), (e: ServiceError) => e.code === status.UNIMPLEMENTED, "not yet built");
+    assert.deepEqual((await client.listProjects({})).projects, [], "no project before one is created");
+    const health = healthClient(service.port);
+    try {
+      assert.equal((await health.check({ service: "crs.state.v1.StateService" })).status, Serving.SERVING, "store-backed services serve");
+      assert.equal((await health.check({ service: "crs.state.v1.PersistenceService" })).status, Serving.NOT_SERVING, "unbuilt services never claim to serve");
+    } finally {
+      health.close();
+    }
     const metrics = await (await fetch(`http://127.0.0.1:${service.metricsPort}/metrics`)).text();
     assert.match(metrics, /grpc_server_handled_total\{[^}]*grpc_method="GetProjectStatus"[^}]*grpc_code="NOT_FOUND"\} 1/, "metrics by method and code");
   } finally {
@@ -61,7 +69,7 @@ test("rollout-analytics: without Redis it starts, reports the queue service NOT_
     assert.equal((await health.check({ service: "" })).status, Serving.SERVING, "the server itself serves");
     assert.equal((await health.check({ service: "crs.analytics.v1.ScanService" })).status, Serving.NOT_SERVING, "scans need Redis");
     assert.equal((await health.check({ service: "crs.analytics.v1.RetentionService" })).status, Serving.SERVING, "pure services serve");
-    for (const until = Date.now() + 20_000; !service.logs.some((l) => String(l["msg"]).includes("REDIS_URL")) && Date.now() < until;) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => service.logs.some((l) => String(l["msg"]).includes("REDIS_URL")));
     const lines = service.logs.filter((l) => String(l["msg"]).includes("REDIS_URL"));
     assert.equal(lines.length, 1, "one clear line on how to point at Redis, not one per retry");
   } finally {
@@ -75,12 +83,8 @@ test("rollout-analytics: with Redis reachable the queue-backed service reports S
   const service = await startServiceProcess("rollout-analytics", { REDIS_URL: redisUrl });
   const health = healthClient(service.port);
   try {
-    let serving = Serving.UNKNOWN;
-    for (let i = 0; i < 100 && serving !== Serving.SERVING; i++) {
-      serving = (await health.check({ service: "crs.analytics.v1.ScanService" })).status;
-      if (serving !== Serving.SERVING) await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.equal(serving, Serving.SERVING, "ScanService turns SERVING once Redis is connected");
+    const scanServing = async () => (await health.check({ service: "crs.analytics.v1.ScanService" })).status === Serving.SERVING;
+    assert.ok(await eventually(scanServing, 20_000, 50), "ScanService turns SERVING once Redis is connected");
   } finally {
     health.close();
     await service.stop();
@@ -88,14 +92,17 @@ test("rollout-analytics: with Redis reachable the queue-backed service reports S
 });
 
 test("a bad environment variable stops start-up with a message naming it", async () => {
-  for (const [name, env, variable] of [
+  const cases = [
     ["crs-state", { GRPC_ADDRESS: "not-an-address" }, "GRPC_ADDRESS"],
     ["crs-state", { SHUTDOWN_DRAIN_MS: "soon" }, "SHUTDOWN_DRAIN_MS"],
     ["rollout-analytics", { LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     ["rollout-analytics", { MAX_LINE_BYTES: String(1024 * 1024 * 1024) }, "MAX_LINE_BYTES"],
-  ] as const) {
-    const { code, stderr } = await failedStart(name, env);
+  ] as const;
+  // The starts are independent, so they run side by side.
+  const outcomes = await Promise.all(cases.map(([name, env]) => failedStart(name, env)));
+  cases.forEach(([name, , variable], i) => {
+    const { code, stderr } = outcomes[i]!;
     assert.equal(code, 1, `${name} exits 1 on a bad ${variable}`);
     assert.ok(stderr.includes(variable), `${name}: stderr names ${variable}: ${stderr}`);
-  }
+  });
 });

@@ -1,5 +1,8 @@
 """A client in a second language: calls each service's health check and one method, and reads
-the google.rpc.ErrorInfo reason of a failed call as a value of the service's ErrorReason enum. Prints one JSON document with what it saw.
+the google.rpc.ErrorInfo reason of a failed call as a value of the service's ErrorReason enum.
+On crs-state it also creates a project, applies a delta with a request id, retries it (the
+answer is replayed, not applied again) and reads the result back. Prints one JSON document with
+what it saw.
 
 Usage: python_client.py GENERATED_DIR CRS_STATE_ADDRESS ROLLOUT_ANALYTICS_ADDRESS
 """
@@ -12,6 +15,7 @@ import grpc  # noqa: E402
 from crs.analytics.v1 import errors_pb2 as analytics_errors_pb2  # noqa: E402
 from crs.analytics.v1 import retention_pb2, retention_pb2_grpc  # noqa: E402
 from crs.state.v1 import errors_pb2 as state_errors_pb2  # noqa: E402
+from crs.state.v1 import common_pb2, delta_pb2, proof_pb2, proof_pb2_grpc, state_pb2, state_pb2_grpc, types_pb2  # noqa: E402
 from crs.state.v1 import maintenance_pb2, maintenance_pb2_grpc  # noqa: E402
 from google.rpc import error_details_pb2, status_pb2  # noqa: E402
 
@@ -45,6 +49,30 @@ def error_info(error, reasons):
     return {"code": error.code().name}
 
 
+def apply_and_retry(channel):
+    # CreateProject, then one Apply with a request id sent twice, then a read of what it stored.
+    state = state_pb2_grpc.StateServiceStub(channel)
+    proofs = proof_pb2_grpc.ProofServiceStub(channel)
+    created = state.CreateProject(state_pb2.CreateProjectRequest(project_id="py-project"), timeout=5)
+    entry = types_pb2.ProofEntry(node_id="py:node", value=types_pb2.ProofNumber(
+        proof=7, disproof=10, status=types_pb2.PROOF_STATUS_EXPANDED, source=types_pb2.SIGNAL_SOURCE_SOFT))
+    request = state_pb2.ApplyRequest(
+        project_id="py-project",
+        delta=delta_pb2.Delta(source=types_pb2.SIGNAL_SOURCE_SOFT, proof=delta_pb2.ProofDelta(entries=[entry])),
+        options=common_pb2.MutationOptions(request_id="py-apply-1", expected_project_uid=created.header.project_uid),
+    )
+    first = state.Apply(request, timeout=5)
+    retried = state.Apply(request, timeout=5)
+    read = proofs.GetProofStatus(proof_pb2.GetProofStatusRequest(project_id="py-project", node_ids=["py:node"]), timeout=5)
+    return {
+        "uid_assigned": created.header.project_uid != "",
+        "first": {"generation": first.header.generation, "replayed": first.header.replayed},
+        "retry": {"generation": retried.header.generation, "replayed": retried.header.replayed},
+        "read": {"generation": read.header.generation, "proof": read.entries[0].value.proof,
+                 "mod_generation": read.entries[0].value.mod_generation},
+    }
+
+
 def main():
     out = {}
     with grpc.insecure_channel(sys.argv[2]) as state:
@@ -52,6 +80,7 @@ def main():
         maintenance = maintenance_pb2_grpc.MaintenanceServiceStub(state)
         reply = maintenance.GetStatus(maintenance_pb2.GetStatusRequest(), timeout=5)
         out["crs_state_api_version"] = reply.api_version
+        out["crs_state_apply"] = apply_and_retry(state)
         try:
             maintenance.GetProjectStatus(maintenance_pb2.GetProjectStatusRequest(project_id="no/such"), timeout=5)
         except grpc.RpcError as error:

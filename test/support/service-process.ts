@@ -1,10 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
-
-/** The repository root, for spawning services and reading fixtures. */
-export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+import { repoRoot } from "@crs/runtime/testing";
 
 /** A service running as a child process. */
 export interface ServiceProcess {
@@ -19,13 +16,24 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+// How long a start may take before the process is killed: generous, because compiling a service
+// through tsx on a machine busy with other test processes can take tens of seconds.
+const START_LIMIT_MS = 120_000;
+
 /** Which service to run. */
 export type ServiceName = "crs-state" | "rollout-analytics";
 
+/** How to run a service: its TypeScript through tsx, or the bundle `pnpm build` wrote to dist/. */
+export type ServiceForm = "source" | "built";
+
+// The node arguments that start `name` in `form`.
+const nodeArgs = (name: ServiceName, form: ServiceForm): string[] =>
+  form === "built" ? [`services/${name}/dist/main.js`] : ["--import", "tsx", `services/${name}/src/main.ts`];
+
 /** Starts `services/<name>` on free loopback ports and waits until it serves. */
-export async function startServiceProcess(name: ServiceName, env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", `services/${name}/src/main.ts`], {
-    cwd: repoRoot,
+export async function startServiceProcess(name: ServiceName, env: NodeJS.ProcessEnv = {}, form: ServiceForm = "source"): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, nodeArgs(name, form), {
+    cwd: repoRoot(),
     env: { ...process.env, GRPC_ADDRESS: "127.0.0.1:0", METRICS_ADDRESS: "127.0.0.1:0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -44,7 +52,7 @@ export async function startServiceProcess(name: ServiceName, env: NodeJS.Process
     });
     child.once("exit", (code) => reject(new Error(`${name} exited with ${code} before serving: ${stderr}`)));
   });
-  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const timer = setTimeout(() => child.kill("SIGKILL"), START_LIMIT_MS);
   const ready = await serving.finally(() => clearTimeout(timer));
   const exited = once(child, "exit").then(([code]) => code as number | null);
   return {
@@ -61,14 +69,14 @@ export async function startServiceProcess(name: ServiceName, env: NodeJS.Process
 
 /** Runs a service expecting it to fail at start-up; resolves with its exit code and stderr. */
 export async function failedStart(name: ServiceName, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", `services/${name}/src/main.ts`], {
-    cwd: repoRoot,
+  const child = spawn(process.execPath, nodeArgs(name, "source"), {
+    cwd: repoRoot(),
     env: { ...process.env, GRPC_ADDRESS: "127.0.0.1:0", METRICS_ADDRESS: "127.0.0.1:0", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const timer = setTimeout(() => child.kill("SIGKILL"), START_LIMIT_MS);
   const [code] = (await once(child, "exit")) as [number | null];
   clearTimeout(timer);
   return { code, stderr };

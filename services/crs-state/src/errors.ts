@@ -12,6 +12,12 @@
  * - SNAPSHOT_CORRUPTED: a state snapshot or checkpoint failed its CRC or decode check.
  * - REPAIR_FAILED: cutting a torn tail (or keeping its copy) failed; nothing was cut.
  * - STORE_UNAVAILABLE: the store cannot write now (full disk, closed); nothing was acknowledged.
+ *
+ * Raised by the gRPC handlers:
+ * - GENERATION_IN_FUTURE: a read asked for a generation the project has not reached.
+ * - INVALID_PAGE_TOKEN: a page token is malformed, or from another request or project incarnation.
+ * - DELTA_REQUIRED: an apply carried no delta, or a delta with no kind.
+ * - STEP_NOT_FOUND / SIMILARITY_NOT_FOUND / CHANGE_NOT_FOUND: a single-entry read found nothing.
  */
 export type CrsStateErrorCode =
   | "PROJECT_NOT_FOUND"
@@ -25,7 +31,13 @@ export type CrsStateErrorCode =
   | "JOURNAL_CORRUPTED"
   | "SNAPSHOT_CORRUPTED"
   | "REPAIR_FAILED"
-  | "STORE_UNAVAILABLE";
+  | "STORE_UNAVAILABLE"
+  | "GENERATION_IN_FUTURE"
+  | "INVALID_PAGE_TOKEN"
+  | "DELTA_REQUIRED"
+  | "STEP_NOT_FOUND"
+  | "SIMILARITY_NOT_FOUND"
+  | "CHANGE_NOT_FOUND";
 
 /** A named crs-state failure: its code, and the request field at fault when input was bad. */
 export class CrsStateError extends Error {

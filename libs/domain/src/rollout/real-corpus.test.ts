@@ -2,22 +2,13 @@
 // test does the reading and feeds lines to the decoder.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROLLOUTS_DIR as DIR, SKIP_REAL as SKIP } from "@crs/runtime/testing";
 import {
   analyticsReport, analyzeRollout, collectRollout, healthReport, lifecycleReport, mergeAll, partialOfRollout,
   type DecodedRollout, type RolloutAnalytics,
 } from "./index.js";
-
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "pnpm-workspace.yaml")) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
-
-const DIR = process.env["CODEX_ROLLOUTS_DIR"] ?? resolve(repoRoot(), "..", "shared", "codex-rollouts-real");
-const SKIP = existsSync(DIR) ? false : `real rollouts not found at ${DIR} (set CODEX_ROLLOUTS_DIR)`;
 
 const FILES = {
   exec: "agent-history-codex-session-01.jsonl",

@@ -1,6 +1,6 @@
 import { status } from "@grpc/grpc-js";
 import {
-  Health,
+  type Health,
   HealthCheckResponse_ServingStatus as Serving,
   HealthCheckResponse_ServingStatusSchema as ServingSchema,
 } from "@crs/contracts/gen/grpc/health/v1/health_pb";

@@ -12,11 +12,17 @@ export async function rejection(promise: Promise<unknown>): Promise<ServiceError
   assert.fail("the call was expected to fail");
 }
 
-/** Polls `condition` until it holds or `ms` pass; conditions, not fixed sleeps, keep tests steady under load. */
-export async function eventually(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<boolean> {
+/**
+ * Polls `condition`, which may be async, every `intervalMs` until it holds or `ms` pass, and says
+ * whether it held; conditions, not fixed sleeps, keep tests steady on a loaded machine.
+ */
+export async function eventually(condition: () => boolean | Promise<boolean>, ms = 20_000, intervalMs = 10): Promise<boolean> {
   const until = Date.now() + ms;
-  while (!(await condition()) && Date.now() < until) await sleep(10);
-  return condition();
+  for (;;) {
+    if (await condition()) return true;
+    if (Date.now() >= until) return false;
+    await sleep(intervalMs);
+  }
 }
 
 /** How many calls the server's metrics counted with gRPC code `code` (its name, as Prometheus labels it). */

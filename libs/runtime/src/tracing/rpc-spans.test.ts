@@ -1,3 +1,4 @@
+// test-isolation: own process (it replaces the global OpenTelemetry tracer provider).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { trace, type Attributes, type Span, type SpanStatus, type Tracer, type TracerProvider } from "@opentelemetry/api";
@@ -18,13 +19,25 @@ function recordingProvider(spans: Recorded[]): TracerProvider {
       spans.push(record);
       const span: Span = {
         spanContext: () => ({ traceId: "0".repeat(31) + "1", spanId: "0".repeat(15) + "1", traceFlags: 1 }),
-        setAttribute: (key, value) => ((record.attributes[key] = value), span),
-        setAttributes: (attributes) => (Object.assign(record.attributes, attributes), span),
+        setAttribute: (key, value) => {
+          record.attributes[key] = value;
+          return span;
+        },
+        setAttributes: (attributes) => {
+          Object.assign(record.attributes, attributes);
+          return span;
+        },
         addEvent: () => span,
         addLink: () => span,
         addLinks: () => span,
-        setStatus: (s) => ((record.status = s), span),
-        updateName: (n) => ((record.name = n), span),
+        setStatus: (s) => {
+          record.status = s;
+          return span;
+        },
+        updateName: (n) => {
+          record.name = n;
+          return span;
+        },
         end: () => void (record.ended = true),
         isRecording: () => true,
         recordException: () => undefined,

@@ -1,5 +1,5 @@
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
-import type { GrpcServer } from "@crs/runtime";
+import type { GrpcServer, ServiceHandlers } from "@crs/runtime";
 import { ClauseService } from "@crs/contracts/gen/crs/state/v1/clause_pb";
 import { CycleService } from "@crs/contracts/gen/crs/state/v1/cycle_pb";
 import { HistoryService } from "@crs/contracts/gen/crs/state/v1/history_pb";
@@ -12,19 +12,59 @@ import { SimilarityService } from "@crs/contracts/gen/crs/state/v1/similarity_pb
 import { StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
 import { StepService } from "@crs/contracts/gen/crs/state/v1/step_pb";
 import { WatchService } from "@crs/contracts/gen/crs/state/v1/watch_pb";
+import { checkpointHandlers } from "./checkpoint-handlers.js";
+import { clauseHandlers } from "./clause-handlers.js";
+import { cycleHandlers } from "./cycle-handlers.js";
+import type { HandlerDeps } from "./deps.js";
+import { historyHandlers } from "./history-handlers.js";
+import { indexHandlers } from "./index-handlers.js";
 import { maintenanceHandlers, type ServerFacts } from "./maintenance-handlers.js";
+import { proofHandlers } from "./proof-handlers.js";
+import { queryHandlers } from "./query-handlers.js";
+import { similarityHandlers } from "./similarity-handlers.js";
+import { projectHandlers } from "./state-handlers.js";
 import { mapError } from "./status-map.js";
+import { stepHandlers } from "./step-handlers.js";
+
+/** How often store-backed services re-read whether the store can write. */
+export const HEALTH_POLL_MS = 250;
 
 /**
- * Registers every crs.state.v1 service. Services whose behaviour needs the durable project store
- * are registered without handlers, so their methods answer UNIMPLEMENTED until that store exists.
+ * Registers every crs.state.v1 service. Store-backed services report SERVING only while the host
+ * can write; Persistence and Watch are registered without handlers (UNIMPLEMENTED) and never
+ * report SERVING. Returns a function that stops following the host's state.
  */
-export function registerServices(server: GrpcServer, facts: ServerFacts): void {
+export function registerServices(server: GrpcServer, facts: ServerFacts): () => void {
+  const deps: HandlerDeps = { host: facts.host, elapsed: () => performance.now() };
   server.add(MaintenanceService, maintenanceHandlers(facts), { mapError });
-  const pending: GenService<GenServiceMethods>[] = [StateService, WatchService, StepService, ProofService, ClauseService,
-    SimilarityService, QueryService, IndexService, HistoryService, CycleService, PersistenceService];
-  for (const service of pending) server.add(service, {}, { mapError });
+  const stored: string[] = [];
+  const addStored = <S extends GenServiceMethods>(service: GenService<S>, handlers: ServiceHandlers<S>): void => {
+    server.add(service, handlers, { mapError, managedHealth: true });
+    stored.push(service.typeName);
+  };
+  addStored(StateService, { ...projectHandlers(deps), ...checkpointHandlers(deps) });
+  addStored(StepService, stepHandlers(deps));
+  addStored(ProofService, proofHandlers(deps));
+  addStored(ClauseService, clauseHandlers(deps));
+  addStored(SimilarityService, similarityHandlers(deps));
+  addStored(QueryService, queryHandlers(deps));
+  addStored(IndexService, indexHandlers(deps));
+  addStored(HistoryService, historyHandlers(deps));
+  addStored(CycleService, cycleHandlers(deps));
+  const unserved: GenService<GenServiceMethods>[] = [WatchService, PersistenceService];
+  for (const service of unserved) server.add(service, {}, { mapError, managedHealth: true });
+  let last: boolean | undefined;
+  const follow = (): void => {
+    const serving = facts.host.serving() && !server.draining;
+    if (serving === last) return;
+    last = serving;
+    for (const name of stored) server.setHealth(name, serving ? "SERVING" : "NOT_SERVING");
+  };
+  follow();
+  const timer = setInterval(follow, HEALTH_POLL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
-export { mapError, reasons, STATUS_OF } from "./status-map.js";
+export { mapError, reasons } from "./status-map.js";
 export type { ServerFacts } from "./maintenance-handlers.js";

@@ -1,6 +1,10 @@
-import { requireId, type ServiceHandlers } from "@crs/runtime";
-import { JournalBackend, type MaintenanceService } from "@crs/contracts/gen/crs/state/v1/maintenance_pb";
-import { CrsStateError } from "../errors.js";
+import type { ServiceHandlers } from "@crs/runtime";
+import { JournalBackend, ProjectHealth, type MaintenanceService } from "@crs/contracts/gen/crs/state/v1/maintenance_pb";
+import type { ProjectHost } from "../projects/index.js";
+import { requireId } from "./ids.js";
+import { pageSize } from "./page-token.js";
+import { oldestSnapshotGeneration } from "./project-reads.js";
+import { indexSizesOut } from "./snapshot-mapper.js";
 
 /** What the maintenance handlers read about the running server. */
 export interface ServerFacts {
@@ -12,31 +16,76 @@ export interface ServerFacts {
   readonly now: () => number;
   /** True once shutdown has begun. */
   readonly draining: () => boolean;
-  /** Ids of the projects this server holds, byte-wise sorted. */
-  readonly projectIds: () => readonly string[];
+  /** The journal backend the host writes to. */
+  readonly journalBackend: JournalBackend;
+  /** The project store. */
+  readonly host: ProjectHost;
 }
 
-/** Server status and project listing. No durable project store is attached yet, so none are held. */
+/** Counts every project the store knows, page by page. */
+async function knownProjects(host: ProjectHost): Promise<number> {
+  let count = 0;
+  let pageToken = "";
+  do {
+    const page = await host.list({ pageSize: 1000, pageToken });
+    count += page.projects.length;
+    pageToken = page.nextPageToken;
+  } while (pageToken !== "");
+  return count;
+}
+
+/** Server status, project listing and per-project storage facts. */
 export function maintenanceHandlers(facts: ServerFacts): ServiceHandlers<typeof MaintenanceService.method> {
+  const { host } = facts;
   return {
     async getStatus() {
       const now = facts.now();
-      const open = facts.projectIds().length;
       return {
         serverVersion: facts.version,
         apiVersion: "crs.state.v1",
         startedAtUnixMs: BigInt(facts.startedAtUnixMs),
         uptimeMs: BigInt(now - facts.startedAtUnixMs),
-        journalBackend: JournalBackend.UNSPECIFIED,
-        openProjects: open,
-        knownProjects: open,
+        journalBackend: facts.journalBackend,
+        openProjects: host.loadedProjectIds().length,
+        knownProjects: await knownProjects(host),
         draining: facts.draining(),
         nowUnixMs: BigInt(now),
       };
     },
-    async getProjectStatus(request) {
-      const id = requireId(request.projectId, "project_id");
-      throw new CrsStateError("PROJECT_NOT_FOUND", `project ${id} does not exist`, { project_id: id });
+
+    async listProjects(req) {
+      const page = await host.list({ pageSize: pageSize(req.pageSize), pageToken: req.pageToken });
+      return {
+        projects: page.projects
+          .filter((p) => !req.openOnly || p.loaded)
+          .map((p) => ({
+            projectId: p.projectId,
+            projectUid: p.projectUid,
+            health: p.loaded ? ProjectHealth.SERVING : ProjectHealth.CLOSED,
+            generation: BigInt(p.generation),
+          })),
+        nextPageToken: page.nextPageToken,
+      };
+    },
+
+    async getProjectStatus(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      const s = await host.status(projectId);
+      const base = {
+        projectId,
+        projectUid: s.header.projectUid,
+        generation: BigInt(s.header.generation),
+        lastSnapshotGeneration: BigInt(s.lastSnapshotGeneration),
+        journalTailRecords: BigInt(s.journalRecords),
+        journalBytes: BigInt(s.journalBytes),
+      };
+      if (s.state === "data_loss") return { status: { ...base, health: ProjectHealth.CORRUPTED } };
+      const loaded = await host.read(projectId, (view) => ({
+        oldestSnapshotGeneration: BigInt(oldestSnapshotGeneration(view)),
+        lastChangeAtUnixMs: BigInt(view.snapshot.createdAt),
+        indexSizes: indexSizesOut(view.snapshot),
+      }));
+      return { status: { ...base, ...loaded, health: ProjectHealth.SERVING } };
     },
   };
 }

@@ -9,13 +9,16 @@ export type CrsStateFailureCode = CrsStateErrorCode | StateErrorCode;
 
 /**
  * The one mapping from crs-state and engine error codes to the gRPC code and the `ErrorReason`
- * value clients branch on; a code without a row does not compile.
+ * value clients branch on; a code without a row does not compile. Rules (errors.proto): wrong in
+ * any state is INVALID_ARGUMENT, wrong for this state FAILED_PRECONDITION (ABORTED when a re-read
+ * and retry can succeed), corrupted stored data DATA_LOSS, a store that cannot serve UNAVAILABLE.
  */
 export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<ErrorReason>>> = {
   PROJECT_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.PROJECT_NOT_FOUND },
   PROJECT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.PROJECT_ALREADY_EXISTS },
   PROJECT_UID_MISMATCH: { code: status.FAILED_PRECONDITION, reason: ErrorReason.PROJECT_UID_MISMATCH },
-  REQUEST_ID_REUSED: { code: status.FAILED_PRECONDITION, reason: ErrorReason.REQUEST_ID_REUSED },
+  // The same id with other content is a client bug, wrong whatever the state.
+  REQUEST_ID_REUSED: { code: status.INVALID_ARGUMENT, reason: ErrorReason.REQUEST_ID_REUSED },
   CHECKPOINT_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CHECKPOINT_NOT_FOUND },
   CHECKPOINT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.CHECKPOINT_ALREADY_EXISTS },
   PROJECT_DATA_LOSS: { code: status.DATA_LOSS, reason: ErrorReason.PROJECT_CORRUPTED },
@@ -23,13 +26,19 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   SNAPSHOT_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.PROJECT_CORRUPTED },
   REPAIR_FAILED: { code: status.INTERNAL, reason: ErrorReason.INTERNAL },
   STORE_UNAVAILABLE: { code: status.UNAVAILABLE, reason: ErrorReason.STORE_UNAVAILABLE },
+  GENERATION_IN_FUTURE: { code: status.OUT_OF_RANGE, reason: ErrorReason.GENERATION_IN_FUTURE },
+  INVALID_PAGE_TOKEN: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_PAGE_TOKEN },
+  DELTA_REQUIRED: { code: status.INVALID_ARGUMENT, reason: ErrorReason.DELTA_REQUIRED },
+  STEP_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.STEP_NOT_FOUND },
+  SIMILARITY_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.SIMILARITY_NOT_FOUND },
+  CHANGE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CHANGE_NOT_FOUND },
   INVALID_ARGUMENT: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
   INVALID_CONFIG: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
   INVALID_DELTA: { code: status.INVALID_ARGUMENT, reason: ErrorReason.DELTA_VALIDATION },
   IMPORT_INVALID: { code: status.INVALID_ARGUMENT, reason: ErrorReason.IMPORT_INVALID },
-  // A document or event written in a format version this server does not read.
   UNSUPPORTED_FORMAT: { code: status.INVALID_ARGUMENT, reason: ErrorReason.UNSUPPORTED_FORMAT },
-  HARD_SIGNAL_VIOLATION: { code: status.FAILED_PRECONDITION, reason: ErrorReason.HARD_SOFT_BOUNDARY },
+  // A soft source can never perform a hard action, whatever the state.
+  HARD_SIGNAL_VIOLATION: { code: status.INVALID_ARGUMENT, reason: ErrorReason.HARD_SOFT_BOUNDARY },
   DEPENDENCY_CYCLE: { code: status.FAILED_PRECONDITION, reason: ErrorReason.DEPENDENCY_CYCLE },
   GENERATION_MISMATCH: { code: status.ABORTED, reason: ErrorReason.GENERATION_MISMATCH },
   ENTRY_MODIFIED: { code: status.ABORTED, reason: ErrorReason.ENTRY_MODIFIED },
@@ -38,7 +47,7 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   // The engine keeps a bounded ring of snapshots: a generation outside it is no longer retained.
   SNAPSHOT_NOT_FOUND: { code: status.OUT_OF_RANGE, reason: ErrorReason.GENERATION_COMPACTED },
   NODE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.NODE_NOT_FOUND },
-  CONSTRAINT_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.INDEX_NOT_FOUND },
+  CONSTRAINT_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CONSTRAINT_NOT_FOUND },
   EDGE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.INDEX_NOT_FOUND },
   CONSTRAINT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.ALREADY_EXISTS },
   CLAUSE_CONFLICT: { code: status.ALREADY_EXISTS, reason: ErrorReason.CLAUSE_ID_CONFLICT },
@@ -68,6 +77,6 @@ const rpcError = (code: CrsStateFailureCode, error: Error, metadata: Readonly<Re
 /** Turns a CrsStateError or an engine StateError into the RpcError clients see; other errors are left to the runtime. */
 export const mapError: ErrorMapper = (error) => {
   if (error instanceof CrsStateError) return rpcError(error.code, error, error.metadata);
-  if (error instanceof StateError) return rpcError(error.code, error, error.field === undefined ? {} : { field: error.field });
+  if (error instanceof StateError) return rpcError(error.code, error, { ...error.metadata, ...(error.field === undefined ? {} : { field: error.field }) });
   return undefined;
 };

@@ -264,6 +264,8 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
           assert.equal(await host.read("p0", (v) => v.header.generation), 6, "state survives the reload (snapshots every 2 records)");
           const retry = await host.mutate("p0", { method: "Apply", requestId: "k" }, similarity("a", "b", 0.3), answerOf);
           assert.deepEqual(retry.answer, first.answer, "the request id survives the reload");
+          const status = await host.status("p0");
+          assert.deepEqual([status.state, status.lastSnapshotGeneration, status.lastSequence, status.journalRecords], ["ok", 6, 6, 0], "status reports the snapshot and journal");
         },
         { maxLoadedProjects: 2, snapshotEveryRecords: 2 },
       );

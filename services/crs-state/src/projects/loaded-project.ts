@@ -57,6 +57,7 @@ export class LoadedProject {
   private recordsSince: number;
   private bytesSince: number;
   private readEngine: StateEngine | undefined;
+  private snapshotGeneration: number;
 
   /** Wraps a recovered (or freshly created) project. */
   constructor(
@@ -72,6 +73,7 @@ export class LoadedProject {
     this.snapshotSeqs = [...recovered.snapshotSeqs];
     this.journalFloor = recovered.snapshotSeqs.length > 0 ? Math.min(...recovered.snapshotSeqs) + 1 : 1;
     this.recordsSince = recovered.journalRecords;
+    this.snapshotGeneration = recovered.baseGeneration;
     this.bytesSince = recovered.journalBytes;
   }
 
@@ -95,9 +97,9 @@ export class LoadedProject {
     return this.bytesSince;
   }
 
-  /** Newest snapshot's sequence number (0 when none). */
-  get lastSnapshotSeq(): number {
-    return this.snapshotSeqs[0] ?? 0;
+  /** Generation of the newest durable snapshot (0 when none). */
+  get lastSnapshotGeneration(): number {
+    return this.snapshotGeneration;
   }
 
   /** Highest sequence number handed out so far. */
@@ -158,6 +160,7 @@ export class LoadedProject {
     };
     if (previous !== undefined) this.journalFloor = Math.max(this.journalFloor, previous + 1);
     this.snapshotSeqs = previous === undefined ? [seq] : [seq, previous];
+    this.snapshotGeneration = state.generation;
     this.recordsSince = 0;
     this.bytesSince = 0;
     return op;

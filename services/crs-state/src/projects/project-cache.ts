@@ -4,7 +4,7 @@
  * project whose recovery found damage stays marked DATA_LOSS while the others keep serving.
  */
 
-import { CrsStateError } from "../errors.js";
+import type { CrsStateError } from "../errors.js";
 import type { LoadedProject } from "./loaded-project.js";
 import type { ProjectMeta } from "./project-meta.js";
 

@@ -33,8 +33,8 @@ export interface RecoveredProject {
   readonly lastSeq: number;
   /** Sequence numbers of the snapshots present (valid or not), newest first. */
   readonly snapshotSeqs: number[];
-  /** Sequence number of the snapshot recovery started from (0 when none). */
-  readonly baseSeq: number;
+  /** Generation of the snapshot recovery started from (0 when none). */
+  readonly baseGeneration: number;
   /** Journal records replayed after the base snapshot. */
   readonly journalRecords: number;
   /** Bytes of those records. */
@@ -96,7 +96,7 @@ export async function recoverProject(store: ProjectStore, meta: ProjectMeta, opt
     requests,
     lastSeq: summary.lastSeq,
     snapshotSeqs: seqs,
-    baseSeq,
+    baseGeneration: base.snapshot?.document.generation ?? 0,
     journalRecords: summary.records,
     journalBytes: summary.bytes,
     corruptSnapshots: corrupt,

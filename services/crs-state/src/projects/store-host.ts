@@ -261,7 +261,7 @@ export class StoreHost implements ProjectHost {
     const wasLoaded = this.cache.peek(projectId) !== undefined;
     try {
       const p = await this.project(projectId, undefined);
-      return { header: p.header(), loaded: wasLoaded, state: "ok", journalRecords: p.journalRecords, journalBytes: p.journalBytes, lastSnapshotGeneration: p.lastSnapshotSeq, lastSequence: p.lastSeq };
+      return { header: p.header(), loaded: wasLoaded, state: "ok", journalRecords: p.journalRecords, journalBytes: p.journalBytes, lastSnapshotGeneration: p.lastSnapshotGeneration, lastSequence: p.lastSeq };
     } catch (e) {
       const lost = this.cache.lost(projectId);
       if (lost === undefined) throw e;
@@ -322,7 +322,8 @@ export class StoreHost implements ProjectHost {
 
   private adopt(meta: ProjectMeta, engine: StateEngine, lastSeq: number, snapshotSeqs: number[] = []): LoadedProject {
     const requests = new RequestTable(this.opts.requestIdRetention);
-    const p = new LoadedProject(meta, { engine, requests, lastSeq, snapshotSeqs, baseSeq: 0, journalRecords: 0, journalBytes: 0, corruptSnapshots: 0, repair: undefined }, this.now);
+    const baseGeneration = snapshotSeqs.length > 0 ? engine.generation : 0;
+    const p = new LoadedProject(meta, { engine, requests, lastSeq, snapshotSeqs, baseGeneration, journalRecords: 0, journalBytes: 0, corruptSnapshots: 0, repair: undefined }, this.now);
     p.policy = { everyRecords: this.opts.snapshotEveryRecords, everyBytes: this.opts.snapshotEveryBytes };
     this.cache.put(p);
     return p;

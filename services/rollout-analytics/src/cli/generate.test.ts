@@ -4,19 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { runCli } from "./program.js";
-import type { CliIo } from "./io.js";
-
-function captureIo(): CliIo & { stdout: string; stderr: string } {
-  const io = {
-    stdout: "",
-    stderr: "",
-    errIsTty: false,
-    cwd: process.cwd(),
-    out: (t: string) => void (io.stdout += t),
-    err: (t: string) => void (io.stderr += t),
-  };
-  return io;
-}
+import { captureIo } from "./test-support.js";
 
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });

@@ -26,3 +26,5 @@ export function registerServices(server: GrpcServer, options: RegisterOptions): 
 /** The service whose health tracks the Redis connection. */
 export const QUEUE_BACKED_SERVICE = ScanService.typeName;
 export { mapError, reasons, STATUS_OF } from "./status-map.js";
+
+export { scanReportOf, type ScanReport, type ScanReportOptions } from "./scan-result-mapper.js";

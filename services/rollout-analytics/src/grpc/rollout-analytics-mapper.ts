@@ -24,7 +24,8 @@ import {
 import { countMap, int64 } from "./proto-values.js";
 import { OUTCOME_ENUM, PROVENANCE_ENUM } from "./rollout-lifecycle-mapper.js";
 
-const CLASS_ENUM: Record<ClassToken, ToolClass> = {
+/** The proto enum of each domain tool-class token. */
+export const CLASS_ENUM: Record<ClassToken, ToolClass> = {
   ok: ToolClass.OK,
   expected_negative: ToolClass.EXPECTED_NEGATIVE,
   control_exit: ToolClass.CONTROL_EXIT,

@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import { status, type ServiceError } from "@grpc/grpc-js";
 import { errorDetailOf } from "@crs/runtime";
+import { eventually } from "@crs/runtime/testing";
 import { rejection, uploadStream, withService } from "./test-support.js";
 
 const LIMITS = { MAX_LINE_BYTES: "4096", MAX_ROLLOUT_BYTES: "65536" };
@@ -109,10 +109,10 @@ test("a cancelled upload stops the handler and frees the call", async () => {
       await new Promise((resolve) => controller.signal.addEventListener("abort", resolve, { once: true }));
     }
     const call = rejection(client.analyzeRollout(stalled(), { signal: controller.signal }));
-    while (!sent || running.server.tracker.size === 0) await sleep(10);
+    assert.ok(await eventually(() => sent && running.server.tracker.size > 0), "the upload reached the server");
     controller.abort();
     assert.equal((await call).code, status.CANCELLED, "the client sees CANCELLED");
-    for (const until = Date.now() + 20_000; running.server.tracker.size > 0 && Date.now() < until;) await sleep(10);
+    await eventually(() => running.server.tracker.size === 0);
     assert.equal(running.server.tracker.size, 0, "no call left in flight on the server");
   });
 });
@@ -127,7 +127,7 @@ test("an upload that outlives its deadline ends DEADLINE_EXCEEDED and frees the 
     try {
       const error = await rejection(client.analyzeRollout(stalled(), { deadline: 300 }));
       assert.equal(error.code, status.DEADLINE_EXCEEDED, "the client sees DEADLINE_EXCEEDED");
-      for (const until = Date.now() + 20_000; running.server.tracker.size > 0 && Date.now() < until;) await sleep(10);
+      await eventually(() => running.server.tracker.size === 0);
       assert.equal(running.server.tracker.size, 0, "no call left in flight on the server");
     } finally {
       done.abort();

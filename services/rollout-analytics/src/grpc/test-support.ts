@@ -1,7 +1,4 @@
 // Test support only: starts rollout-analytics in-process and builds upload streams.
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { credentials } from "@grpc/grpc-js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { createClient, startService, type RunningService, type TypedClient } from "@crs/runtime";
@@ -12,17 +9,6 @@ import { rolloutAnalytics } from "../service.js";
 export type RolloutClient = TypedClient<typeof RolloutService.method>;
 type Request = MessageInitShape<typeof AnalyzeRolloutRequestSchema>;
 type Upload = MessageInitShape<typeof RolloutUploadSchema>;
-
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "pnpm-workspace.yaml")) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
-
-/** Where the real Codex rollouts are kept, beside the project unless overridden. */
-export const ROLLOUTS_DIR = process.env["CODEX_ROLLOUTS_DIR"] ?? resolve(repoRoot(), "..", "shared", "codex-rollouts-real");
-/** `skip` option for tests that need the real rollouts. */
-export const SKIP_REAL = existsSync(ROLLOUTS_DIR) ? false : `real rollouts not found at ${ROLLOUTS_DIR} (set CODEX_ROLLOUTS_DIR)`;
 
 /** The analysis clock of every test upload. */
 export const NOW_MS = 1_780_000_000_000n;
@@ -52,4 +38,4 @@ export function uploadStream(content: Uint8Array, chunkBytes: number, upload: Up
   return out;
 }
 
-export { rejection } from "@crs/runtime/testing";
+export { rejection, ROLLOUTS_DIR, SKIP_REAL } from "@crs/runtime/testing";

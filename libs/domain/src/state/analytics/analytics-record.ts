@@ -1,6 +1,6 @@
 /** Analytics records: named analysis runs, kept in a bounded log with proof markers. */
 
-import { List } from "immutable";
+import type { List } from "immutable";
 import { invalidArgument } from "../errors.js";
 import { isTimestamp } from "../proof/proof-number.js";
 

@@ -1,6 +1,6 @@
 /** Delta history: a bounded log of applied deltas with their causes, queried by node or generation. */
 
-import { List } from "immutable";
+import type { List } from "immutable";
 import type { DeltaJson } from "../delta/codec.js";
 import type { DeltaKind } from "../delta/delta.js";
 import type { SignalSource } from "../signals.js";

@@ -42,7 +42,7 @@ describe("state document", () => {
 
   it("rejects malformed documents with IMPORT_INVALID naming the field", () => {
     const doc = JSON.parse(JSON.stringify(busy().exportDocument()));
-    const bad: [(d: any) => void, string][] = [
+    const bad: [(d: typeof doc) => void, string][] = [
       [(d) => (d.formatVersion = "v0"), "formatVersion"],
       [(d) => (d.proofs[0].proof = "1.5"), "proofs[0].proof"],
       [(d) => (d.proofs[0].nodeId = ""), "proofs[0].nodeId"],

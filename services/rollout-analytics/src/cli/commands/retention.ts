@@ -1,5 +1,5 @@
 import { relative, resolve } from "node:path";
-import { decideRetention, isFresh } from "@crs/domain/rollout";
+import { decideRetention, isFresh, retentionJson } from "@crs/domain/rollout";
 import type { Command } from "commander";
 import { walkRollouts } from "../../walk/index.js";
 import type { CliIo } from "../io.js";
@@ -48,6 +48,10 @@ export function retentionCommand(program: Command, io: CliIo): void {
         live: isFresh({ mtimeMs: f.mtimeMs, nowMs, freshWithinMs }),
       }));
       const plan = decideRetention(sessions, { nowMs, activeWithinMs, warmWithinMs, rawBytesCap });
-      await emit(io, format === "json" ? jsonText(plan) : reportTable("retention plan", plan), flags.out);
+      // Byte figures are exact bigints; they are printed as plain numbers with every digit.
+      const exact = retentionJson(plan);
+      const readable = JSON.parse(exact) as unknown;
+      const safe = JSON.stringify(readable) === exact;
+      await emit(io, format === "json" ? (safe ? jsonText(readable) : exact) : reportTable("retention plan", readable), flags.out);
     });
 }

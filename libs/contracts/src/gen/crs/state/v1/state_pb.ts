@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/state.proto.
  */
 export const file_crs_state_v1_state: GenFile = /*@__PURE__*/
-  fileDesc("ChhjcnMvc3RhdGUvdjEvc3RhdGUucHJvdG8SDGNycy5zdGF0ZS52MSJrChRDcmVhdGVQcm9qZWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEisKBmNvbmZpZxgCIAEoCzIbLmNycy5zdGF0ZS52MS5Qcm9qZWN0Q29uZmlnEhIKCnJlcXVlc3RfaWQYAyABKAkicgoVQ3JlYXRlUHJvamVjdFJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIrCgZjb25maWcYAiABKAsyGy5jcnMuc3RhdGUudjEuUHJvamVjdENvbmZpZyLXAgoMQXBwbHlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSIgoFZGVsdGEYAiABKAsyEy5jcnMuc3RhdGUudjEuRGVsdGESLgoHb3B0aW9ucxgDIAEoCzIdLmNycy5zdGF0ZS52MS5NdXRhdGlvbk9wdGlvbnMSEgoKc2Vzc2lvbl9pZBgEIAEoCRINCgVsYWJlbBgFIAEoCRI6CghtZXRhZGF0YRgGIAMoCzIoLmNycy5zdGF0ZS52MS5BcHBseVJlcXVlc3QuTWV0YWRhdGFFbnRyeRIgChNzbmFwc2hvdF9nZW5lcmF0aW9uGAcgASgESACIAQESFQoNdmFsaWRhdGVfb25seRgIIAEoCBovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCFgoUX3NuYXBzaG90X2dlbmVyYXRpb24iagoNQXBwbHlSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISKwoHbWV0cmljcxgCIAEoCzIaLmNycy5zdGF0ZS52MS5BcHBseU1ldHJpY3MiKgoUR2V0R2VuZXJhdGlvblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSKLAQoVR2V0R2VuZXJhdGlvblJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIiChpvbGRlc3Rfc25hcHNob3RfZ2VuZXJhdGlvbhgCIAEoBBIgChhvbGRlc3RfY2hhbmdlX2dlbmVyYXRpb24YAyABKAQibQoSR2V0U25hcHNob3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoNYXRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEhUKDWluY2x1ZGVfc3RhdGUYAyABKAhCEAoOX2F0X2dlbmVyYXRpb24idgoMU25hcHNob3RJbmZvEhwKFGNvbW1pdHRlZF9hdF91bml4X21zGAEgASgDEiwKC2luZGV4X3NpemVzGAIgAygLMhcuY3JzLnN0YXRlLnYxLkluZGV4U2l6ZRIaChJnZW5lcmF0aW9uc19iZWhpbmQYAyABKAQinAEKE0dldFNuYXBzaG90UmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEiwKCHNuYXBzaG90GAIgASgLMhouY3JzLnN0YXRlLnYxLlNuYXBzaG90SW5mbxIpCgVzdGF0ZRgDIAEoCzIaLmNycy5zdGF0ZS52MS5Qcm9qZWN0U3RhdGUiZgoOQ2hlY2twb2ludEluZm8SFQoNY2hlY2twb2ludF9pZBgBIAEoCRISCgpnZW5lcmF0aW9uGAIgASgEEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgDIAEoAxINCgVsYWJlbBgEIAEoCSKDAQoXQ3JlYXRlQ2hlY2twb2ludFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIuCgdvcHRpb25zGAIgASgLMh0uY3JzLnN0YXRlLnYxLk11dGF0aW9uT3B0aW9ucxIVCg1jaGVja3BvaW50X2lkGAMgASgJEg0KBWxhYmVsGAQgASgJInoKGENyZWF0ZUNoZWNrcG9pbnRSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISMAoKY2hlY2twb2ludBgCIAEoCzIcLmNycy5zdGF0ZS52MS5DaGVja3BvaW50SW5mbyJTChZMaXN0Q2hlY2twb2ludHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEQoJcGFnZV9zaXplGAIgASgNEhIKCnBhZ2VfdG9rZW4YAyABKAkikwEKF0xpc3RDaGVja3BvaW50c1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIxCgtjaGVja3BvaW50cxgCIAMoCzIcLmNycy5zdGF0ZS52MS5DaGVja3BvaW50SW5mbxIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkiQQoUR2V0Q2hlY2twb2ludFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1jaGVja3BvaW50X2lkGAIgASgJIncKFUdldENoZWNrcG9pbnRSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISMAoKY2hlY2twb2ludBgCIAEoCzIcLmNycy5zdGF0ZS52MS5DaGVja3BvaW50SW5mbyJ0ChdEZWxldGVDaGVja3BvaW50UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDWNoZWNrcG9pbnRfaWQYAiABKAkSLgoHb3B0aW9ucxgDIAEoCzIdLmNycy5zdGF0ZS52MS5NdXRhdGlvbk9wdGlvbnMiSAoYRGVsZXRlQ2hlY2twb2ludFJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlciJ1ChhSZXN0b3JlQ2hlY2twb2ludFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1jaGVja3BvaW50X2lkGAIgASgJEi4KB29wdGlvbnMYAyABKAsyHS5jcnMuc3RhdGUudjEuTXV0YXRpb25PcHRpb25zImsKGVJlc3RvcmVDaGVja3BvaW50UmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEiAKGHJlc3RvcmVkX2Zyb21fZ2VuZXJhdGlvbhgCIAEoBCKvAQoSRm9ya1Byb2plY3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGQoRdGFyZ2V0X3Byb2plY3RfaWQYAiABKAkSFwoNYXRfZ2VuZXJhdGlvbhgDIAEoBEgAEhcKDWNoZWNrcG9pbnRfaWQYBCABKAlIABIuCgdvcHRpb25zGAUgASgLMh0uY3JzLnN0YXRlLnYxLk11dGF0aW9uT3B0aW9uc0IICgZvcmlnaW4iXgoTRm9ya1Byb2plY3RSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISGQoRc291cmNlX2dlbmVyYXRpb24YAiABKAQiWgoURGVsZXRlUHJvamVjdFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIuCgdvcHRpb25zGAIgASgLMh0uY3JzLnN0YXRlLnYxLk11dGF0aW9uT3B0aW9ucyJFChVEZWxldGVQcm9qZWN0UmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyIi0KF0dldFByb2plY3RDb25maWdSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkidQoYR2V0UHJvamVjdENvbmZpZ1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIrCgZjb25maWcYAiABKAsyGy5jcnMuc3RhdGUudjEuUHJvamVjdENvbmZpZyK+AQoaVXBkYXRlUHJvamVjdENvbmZpZ1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIrCgZjb25maWcYAiABKAsyGy5jcnMuc3RhdGUudjEuUHJvamVjdENvbmZpZxIvCgt1cGRhdGVfbWFzaxgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2sSLgoHb3B0aW9ucxgEIAEoCzIdLmNycy5zdGF0ZS52MS5NdXRhdGlvbk9wdGlvbnMieAobVXBkYXRlUHJvamVjdENvbmZpZ1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIrCgZjb25maWcYAiABKAsyGy5jcnMuc3RhdGUudjEuUHJvamVjdENvbmZpZzK7CQoMU3RhdGVTZXJ2aWNlElgKDUNyZWF0ZVByb2plY3QSIi5jcnMuc3RhdGUudjEuQ3JlYXRlUHJvamVjdFJlcXVlc3QaIy5jcnMuc3RhdGUudjEuQ3JlYXRlUHJvamVjdFJlc3BvbnNlEkAKBUFwcGx5EhouY3JzLnN0YXRlLnYxLkFwcGx5UmVxdWVzdBobLmNycy5zdGF0ZS52MS5BcHBseVJlc3BvbnNlElgKDUdldEdlbmVyYXRpb24SIi5jcnMuc3RhdGUudjEuR2V0R2VuZXJhdGlvblJlcXVlc3QaIy5jcnMuc3RhdGUudjEuR2V0R2VuZXJhdGlvblJlc3BvbnNlElIKC0dldFNuYXBzaG90EiAuY3JzLnN0YXRlLnYxLkdldFNuYXBzaG90UmVxdWVzdBohLmNycy5zdGF0ZS52MS5HZXRTbmFwc2hvdFJlc3BvbnNlEmEKEENyZWF0ZUNoZWNrcG9pbnQSJS5jcnMuc3RhdGUudjEuQ3JlYXRlQ2hlY2twb2ludFJlcXVlc3QaJi5jcnMuc3RhdGUudjEuQ3JlYXRlQ2hlY2twb2ludFJlc3BvbnNlEl4KD0xpc3RDaGVja3BvaW50cxIkLmNycy5zdGF0ZS52MS5MaXN0Q2hlY2twb2ludHNSZXF1ZXN0GiUuY3JzLnN0YXRlLnYxLkxpc3RDaGVja3BvaW50c1Jlc3BvbnNlElgKDUdldENoZWNrcG9pbnQSIi5jcnMuc3RhdGUudjEuR2V0Q2hlY2twb2ludFJlcXVlc3QaIy5jcnMuc3RhdGUudjEuR2V0Q2hlY2twb2ludFJlc3BvbnNlEmEKEERlbGV0ZUNoZWNrcG9pbnQSJS5jcnMuc3RhdGUudjEuRGVsZXRlQ2hlY2twb2ludFJlcXVlc3QaJi5jcnMuc3RhdGUudjEuRGVsZXRlQ2hlY2twb2ludFJlc3BvbnNlEmQKEVJlc3RvcmVDaGVja3BvaW50EiYuY3JzLnN0YXRlLnYxLlJlc3RvcmVDaGVja3BvaW50UmVxdWVzdBonLmNycy5zdGF0ZS52MS5SZXN0b3JlQ2hlY2twb2ludFJlc3BvbnNlElIKC0ZvcmtQcm9qZWN0EiAuY3JzLnN0YXRlLnYxLkZvcmtQcm9qZWN0UmVxdWVzdBohLmNycy5zdGF0ZS52MS5Gb3JrUHJvamVjdFJlc3BvbnNlElgKDURlbGV0ZVByb2plY3QSIi5jcnMuc3RhdGUudjEuRGVsZXRlUHJvamVjdFJlcXVlc3QaIy5jcnMuc3RhdGUudjEuRGVsZXRlUHJvamVjdFJlc3BvbnNlEmEKEEdldFByb2plY3RDb25maWcSJS5jcnMuc3RhdGUudjEuR2V0UHJvamVjdENvbmZpZ1JlcXVlc3QaJi5jcnMuc3RhdGUudjEuR2V0UHJvamVjdENvbmZpZ1Jlc3BvbnNlEmoKE1VwZGF0ZVByb2plY3RDb25maWcSKC5jcnMuc3RhdGUudjEuVXBkYXRlUHJvamVjdENvbmZpZ1JlcXVlc3QaKS5jcnMuc3RhdGUudjEuVXBkYXRlUHJvamVjdENvbmZpZ1Jlc3BvbnNlYgZwcm90bzM", [file_crs_state_v1_common, file_crs_state_v1_delta, file_crs_state_v1_types, file_google_protobuf_field_mask]);
+  fileDesc("ChhjcnMvc3RhdGUvdjEvc3RhdGUucHJvdG8SDGNycy5zdGF0ZS52MSJrChRDcmVhdGVQcm9qZWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEisKBmNvbmZpZxgCIAEoCzIbLmNycy5zdGF0ZS52MS5Qcm9qZWN0Q29uZmlnEhIKCnJlcXVlc3RfaWQYAyABKAkicgoVQ3JlYXRlUHJvamVjdFJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIrCgZjb25maWcYAiABKAsyGy5jcnMuc3RhdGUudjEuUHJvamVjdENvbmZpZyLXAgoMQXBwbHlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSIgoFZGVsdGEYAiABKAsyEy5jcnMuc3RhdGUudjEuRGVsdGESLgoHb3B0aW9ucxgDIAEoCzIdLmNycy5zdGF0ZS52MS5NdXRhdGlvbk9wdGlvbnMSEgoKc2Vzc2lvbl9pZBgEIAEoCRINCgVsYWJlbBgFIAEoCRI6CghtZXRhZGF0YRgGIAMoCzIoLmNycy5zdGF0ZS52MS5BcHBseVJlcXVlc3QuTWV0YWRhdGFFbnRyeRIgChNzbmFwc2hvdF9nZW5lcmF0aW9uGAcgASgESACIAQESFQoNdmFsaWRhdGVfb25seRgIIAEoCBovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCFgoUX3NuYXBzaG90X2dlbmVyYXRpb24iagoNQXBwbHlSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISKwoHbWV0cmljcxgCIAEoCzIaLmNycy5zdGF0ZS52MS5BcHBseU1ldHJpY3MiKgoUR2V0R2VuZXJhdGlvblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSKLAQoVR2V0R2VuZXJhdGlvblJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIiChpvbGRlc3Rfc25hcHNob3RfZ2VuZXJhdGlvbhgCIAEoBBIgChhvbGRlc3RfY2hhbmdlX2dlbmVyYXRpb24YAyABKAQibQoSR2V0U25hcHNob3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoNYXRfZ2VuZXJhdGlvbhgCIAEoBEgAiAEBEhUKDWluY2x1ZGVfc3RhdGUYAyABKAhCEAoOX2F0X2dlbmVyYXRpb24idgoMU25hcHNob3RJbmZvEhwKFGNvbW1pdHRlZF9hdF91bml4X21zGAEgASgDEiwKC2luZGV4X3NpemVzGAIgAygLMhcuY3JzLnN0YXRlLnYxLkluZGV4U2l6ZRIaChJnZW5lcmF0aW9uc19iZWhpbmQYAyABKAQinAEKE0dldFNuYXBzaG90UmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEiwKCHNuYXBzaG90GAIgASgLMhouY3JzLnN0YXRlLnYxLlNuYXBzaG90SW5mbxIpCgVzdGF0ZRgDIAEoCzIaLmNycy5zdGF0ZS52MS5Qcm9qZWN0U3RhdGUiawoOQ2hlY2twb2ludEluZm8SFQoNY2hlY2twb2ludF9pZBgBIAEoCRISCgpnZW5lcmF0aW9uGAIgASgEEhoKEmNyZWF0ZWRfYXRfdW5peF9tcxgDIAEoAxISCgpzaXplX2J5dGVzGAQgASgEImIKF0NyZWF0ZUNoZWNrcG9pbnRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSHAoUZXhwZWN0ZWRfcHJvamVjdF91aWQYAiABKAkSFQoNY2hlY2twb2ludF9pZBgDIAEoCSJ6ChhDcmVhdGVDaGVja3BvaW50UmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEjAKCmNoZWNrcG9pbnQYAiABKAsyHC5jcnMuc3RhdGUudjEuQ2hlY2twb2ludEluZm8iUwoWTGlzdENoZWNrcG9pbnRzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoDRISCgpwYWdlX3Rva2VuGAMgASgJIpMBChdMaXN0Q2hlY2twb2ludHNSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISMQoLY2hlY2twb2ludHMYAiADKAsyHC5jcnMuc3RhdGUudjEuQ2hlY2twb2ludEluZm8SFwoPbmV4dF9wYWdlX3Rva2VuGAMgASgJIkEKFEdldENoZWNrcG9pbnRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY2hlY2twb2ludF9pZBgCIAEoCSJ3ChVHZXRDaGVja3BvaW50UmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEjAKCmNoZWNrcG9pbnQYAiABKAsyHC5jcnMuc3RhdGUudjEuQ2hlY2twb2ludEluZm8iYgoXRGVsZXRlQ2hlY2twb2ludFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1jaGVja3BvaW50X2lkGAIgASgJEhwKFGV4cGVjdGVkX3Byb2plY3RfdWlkGAMgASgJIkgKGERlbGV0ZUNoZWNrcG9pbnRSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXIidQoYUmVzdG9yZUNoZWNrcG9pbnRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNY2hlY2twb2ludF9pZBgCIAEoCRIuCgdvcHRpb25zGAMgASgLMh0uY3JzLnN0YXRlLnYxLk11dGF0aW9uT3B0aW9ucyJrChlSZXN0b3JlQ2hlY2twb2ludFJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIgChhyZXN0b3JlZF9mcm9tX2dlbmVyYXRpb24YAiABKAQinQEKEkZvcmtQcm9qZWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhkKEXRhcmdldF9wcm9qZWN0X2lkGAIgASgJEhcKDWF0X2dlbmVyYXRpb24YAyABKARIABIXCg1jaGVja3BvaW50X2lkGAQgASgJSAASHAoUZXhwZWN0ZWRfcHJvamVjdF91aWQYBSABKAlCCAoGb3JpZ2luIl4KE0ZvcmtQcm9qZWN0UmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEhkKEXNvdXJjZV9nZW5lcmF0aW9uGAIgASgEIkgKFERlbGV0ZVByb2plY3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSHAoUZXhwZWN0ZWRfcHJvamVjdF91aWQYAiABKAkiRQoVRGVsZXRlUHJvamVjdFJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlciItChdHZXRQcm9qZWN0Q29uZmlnUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJInUKGEdldFByb2plY3RDb25maWdSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISKwoGY29uZmlnGAIgASgLMhsuY3JzLnN0YXRlLnYxLlByb2plY3RDb25maWcivgEKGlVwZGF0ZVByb2plY3RDb25maWdSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSKwoGY29uZmlnGAIgASgLMhsuY3JzLnN0YXRlLnYxLlByb2plY3RDb25maWcSLwoLdXBkYXRlX21hc2sYAyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrEi4KB29wdGlvbnMYBCABKAsyHS5jcnMuc3RhdGUudjEuTXV0YXRpb25PcHRpb25zIngKG1VwZGF0ZVByb2plY3RDb25maWdSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISKwoGY29uZmlnGAIgASgLMhsuY3JzLnN0YXRlLnYxLlByb2plY3RDb25maWcyuwkKDFN0YXRlU2VydmljZRJYCg1DcmVhdGVQcm9qZWN0EiIuY3JzLnN0YXRlLnYxLkNyZWF0ZVByb2plY3RSZXF1ZXN0GiMuY3JzLnN0YXRlLnYxLkNyZWF0ZVByb2plY3RSZXNwb25zZRJACgVBcHBseRIaLmNycy5zdGF0ZS52MS5BcHBseVJlcXVlc3QaGy5jcnMuc3RhdGUudjEuQXBwbHlSZXNwb25zZRJYCg1HZXRHZW5lcmF0aW9uEiIuY3JzLnN0YXRlLnYxLkdldEdlbmVyYXRpb25SZXF1ZXN0GiMuY3JzLnN0YXRlLnYxLkdldEdlbmVyYXRpb25SZXNwb25zZRJSCgtHZXRTbmFwc2hvdBIgLmNycy5zdGF0ZS52MS5HZXRTbmFwc2hvdFJlcXVlc3QaIS5jcnMuc3RhdGUudjEuR2V0U25hcHNob3RSZXNwb25zZRJhChBDcmVhdGVDaGVja3BvaW50EiUuY3JzLnN0YXRlLnYxLkNyZWF0ZUNoZWNrcG9pbnRSZXF1ZXN0GiYuY3JzLnN0YXRlLnYxLkNyZWF0ZUNoZWNrcG9pbnRSZXNwb25zZRJeCg9MaXN0Q2hlY2twb2ludHMSJC5jcnMuc3RhdGUudjEuTGlzdENoZWNrcG9pbnRzUmVxdWVzdBolLmNycy5zdGF0ZS52MS5MaXN0Q2hlY2twb2ludHNSZXNwb25zZRJYCg1HZXRDaGVja3BvaW50EiIuY3JzLnN0YXRlLnYxLkdldENoZWNrcG9pbnRSZXF1ZXN0GiMuY3JzLnN0YXRlLnYxLkdldENoZWNrcG9pbnRSZXNwb25zZRJhChBEZWxldGVDaGVja3BvaW50EiUuY3JzLnN0YXRlLnYxLkRlbGV0ZUNoZWNrcG9pbnRSZXF1ZXN0GiYuY3JzLnN0YXRlLnYxLkRlbGV0ZUNoZWNrcG9pbnRSZXNwb25zZRJkChFSZXN0b3JlQ2hlY2twb2ludBImLmNycy5zdGF0ZS52MS5SZXN0b3JlQ2hlY2twb2ludFJlcXVlc3QaJy5jcnMuc3RhdGUudjEuUmVzdG9yZUNoZWNrcG9pbnRSZXNwb25zZRJSCgtGb3JrUHJvamVjdBIgLmNycy5zdGF0ZS52MS5Gb3JrUHJvamVjdFJlcXVlc3QaIS5jcnMuc3RhdGUudjEuRm9ya1Byb2plY3RSZXNwb25zZRJYCg1EZWxldGVQcm9qZWN0EiIuY3JzLnN0YXRlLnYxLkRlbGV0ZVByb2plY3RSZXF1ZXN0GiMuY3JzLnN0YXRlLnYxLkRlbGV0ZVByb2plY3RSZXNwb25zZRJhChBHZXRQcm9qZWN0Q29uZmlnEiUuY3JzLnN0YXRlLnYxLkdldFByb2plY3RDb25maWdSZXF1ZXN0GiYuY3JzLnN0YXRlLnYxLkdldFByb2plY3RDb25maWdSZXNwb25zZRJqChNVcGRhdGVQcm9qZWN0Q29uZmlnEiguY3JzLnN0YXRlLnYxLlVwZGF0ZVByb2plY3RDb25maWdSZXF1ZXN0GikuY3JzLnN0YXRlLnYxLlVwZGF0ZVByb2plY3RDb25maWdSZXNwb25zZWIGcHJvdG8z", [file_crs_state_v1_common, file_crs_state_v1_delta, file_crs_state_v1_types, file_google_protobuf_field_mask]);
 
 /**
  * CreateProjectRequest names a new project.
@@ -372,11 +372,11 @@ export type CheckpointInfo = Message<"crs.state.v1.CheckpointInfo"> & {
   createdAtUnixMs: bigint;
 
   /**
-   * Optional label given by the client.
+   * Size of the stored state document, in bytes.
    *
-   * @generated from field: string label = 4;
+   * @generated from field: uint64 size_bytes = 4;
    */
-  label: string;
+  sizeBytes: bigint;
 };
 
 /**
@@ -387,7 +387,9 @@ export const CheckpointInfoSchema: GenMessage<CheckpointInfo> = /*@__PURE__*/
   messageDesc(file_crs_state_v1_state, 9);
 
 /**
- * CreateCheckpointRequest asks for a checkpoint.
+ * CreateCheckpointRequest asks for a checkpoint. A checkpoint is not a state change, so it takes no
+ * request id: a retry with the same checkpoint id fails with CHECKPOINT_ALREADY_EXISTS, and the
+ * checkpoint it names is the first one.
  *
  * @generated from message crs.state.v1.CreateCheckpointRequest
  */
@@ -400,11 +402,11 @@ export type CreateCheckpointRequest = Message<"crs.state.v1.CreateCheckpointRequ
   projectId: string;
 
   /**
-   * Idempotency key and preconditions.
+   * When set, fails with PROJECT_UID_MISMATCH unless the project has this uid.
    *
-   * @generated from field: crs.state.v1.MutationOptions options = 2;
+   * @generated from field: string expected_project_uid = 2;
    */
-  options?: MutationOptions | undefined;
+  expectedProjectUid: string;
 
   /**
    * The checkpoint id; empty lets the server assign `checkpoint-<generation>`.
@@ -412,13 +414,6 @@ export type CreateCheckpointRequest = Message<"crs.state.v1.CreateCheckpointRequ
    * @generated from field: string checkpoint_id = 3;
    */
   checkpointId: string;
-
-  /**
-   * Optional label (at most 256 bytes).
-   *
-   * @generated from field: string label = 4;
-   */
-  label: string;
 };
 
 /**
@@ -505,7 +500,7 @@ export type ListCheckpointsResponse = Message<"crs.state.v1.ListCheckpointsRespo
   header?: ResponseHeader | undefined;
 
   /**
-   * Checkpoints, newest first (generation descending, then id byte-wise).
+   * Checkpoints by id in byte-wise order.
    *
    * @generated from field: repeated crs.state.v1.CheckpointInfo checkpoints = 2;
    */
@@ -583,7 +578,8 @@ export const GetCheckpointResponseSchema: GenMessage<GetCheckpointResponse> = /*
   messageDesc(file_crs_state_v1_state, 15);
 
 /**
- * DeleteCheckpointRequest names a checkpoint to remove.
+ * DeleteCheckpointRequest names a checkpoint to remove; a retry after success fails with
+ * CHECKPOINT_NOT_FOUND.
  *
  * @generated from message crs.state.v1.DeleteCheckpointRequest
  */
@@ -603,11 +599,11 @@ export type DeleteCheckpointRequest = Message<"crs.state.v1.DeleteCheckpointRequ
   checkpointId: string;
 
   /**
-   * Idempotency key and preconditions.
+   * When set, fails with PROJECT_UID_MISMATCH unless the project has this uid.
    *
-   * @generated from field: crs.state.v1.MutationOptions options = 3;
+   * @generated from field: string expected_project_uid = 3;
    */
-  options?: MutationOptions | undefined;
+  expectedProjectUid: string;
 };
 
 /**
@@ -745,11 +741,12 @@ export type ForkProjectRequest = Message<"crs.state.v1.ForkProjectRequest"> & {
   } | { case: undefined; value?: undefined };
 
   /**
-   * Client id for idempotent retry (scoped to the source project) and source preconditions.
+   * When set, fails with PROJECT_UID_MISMATCH unless the source project has this uid. A fork
+   * takes no request id: a retry after success fails with PROJECT_ALREADY_EXISTS.
    *
-   * @generated from field: crs.state.v1.MutationOptions options = 5;
+   * @generated from field: string expected_project_uid = 5;
    */
-  options?: MutationOptions | undefined;
+  expectedProjectUid: string;
 };
 
 /**
@@ -788,7 +785,7 @@ export const ForkProjectResponseSchema: GenMessage<ForkProjectResponse> = /*@__P
   messageDesc(file_crs_state_v1_state, 21);
 
 /**
- * DeleteProjectRequest names a project to remove.
+ * DeleteProjectRequest names a project to remove; a retry after success fails with PROJECT_NOT_FOUND.
  *
  * @generated from message crs.state.v1.DeleteProjectRequest
  */
@@ -801,12 +798,12 @@ export type DeleteProjectRequest = Message<"crs.state.v1.DeleteProjectRequest"> 
   projectId: string;
 
   /**
-   * Preconditions (`expected_project_uid` guards against deleting a re-created project). The
-   * request id is not remembered: the project, and with it its request ids, is gone.
+   * When set, fails with PROJECT_UID_MISMATCH unless the project has this uid, so a retry never
+   * deletes a project created again under the same id.
    *
-   * @generated from field: crs.state.v1.MutationOptions options = 2;
+   * @generated from field: string expected_project_uid = 2;
    */
-  options?: MutationOptions | undefined;
+  expectedProjectUid: string;
 };
 
 /**
@@ -965,7 +962,7 @@ export const UpdateProjectConfigResponseSchema: GenMessage<UpdateProjectConfigRe
  * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"} (reasons in
  * ErrorReason) and, when the call may succeed later unchanged, google.rpc.RetryInfo. Besides the
  * reasons listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
- * UNAVAILABLE / STORE_UNAVAILABLE / SHUTTING_DOWN, DATA_LOSS / PROJECT_CORRUPTED, CANCELLED,
+ * UNAVAILABLE / STORE_UNAVAILABLE / SERVER_SHUTTING_DOWN, DATA_LOSS / PROJECT_CORRUPTED, CANCELLED,
  * DEADLINE_EXCEEDED and INTERNAL. Mutations may also fail with GENERATION_MISMATCH,
  * PROJECT_UID_MISMATCH, ENTRY_MODIFIED and REQUEST_ID_REUSED (see MutationOptions).
  *
@@ -1018,8 +1015,9 @@ export const StateService: GenService<{
     output: typeof GetSnapshotResponseSchema;
   },
   /**
-   * CreateCheckpoint records a durable, named checkpoint of the current state (not a state change:
-   * the generation stays). Reasons: PROJECT_NOT_FOUND, CHECKPOINT_ALREADY_EXISTS.
+   * CreateCheckpoint records a durable, named checkpoint of the committed state (not a state
+   * change: the generation stays). Reasons: PROJECT_NOT_FOUND, PROJECT_UID_MISMATCH,
+   * CHECKPOINT_ALREADY_EXISTS.
    *
    * @generated from rpc crs.state.v1.StateService.CreateCheckpoint
    */
@@ -1029,7 +1027,7 @@ export const StateService: GenService<{
     output: typeof CreateCheckpointResponseSchema;
   },
   /**
-   * ListCheckpoints lists the project's checkpoints, newest first (generation descending, then id).
+   * ListCheckpoints lists the project's checkpoints by id in byte-wise order.
    * Reasons: PROJECT_NOT_FOUND, INVALID_PAGE_TOKEN.
    *
    * @generated from rpc crs.state.v1.StateService.ListCheckpoints
@@ -1084,7 +1082,7 @@ export const StateService: GenService<{
   },
   /**
    * DeleteProject removes a project with its journal, checkpoints and snapshots; its uid is never reused.
-   * Reasons: PROJECT_NOT_FOUND, PROJECT_UID_MISMATCH, GENERATION_MISMATCH.
+   * Reasons: PROJECT_NOT_FOUND, PROJECT_UID_MISMATCH.
    *
    * @generated from rpc crs.state.v1.StateService.DeleteProject
    */

@@ -1,0 +1,42 @@
+// Builds each service into one ES module, services/<name>/dist/main.js, that production runs with
+// plain `node` (no TypeScript loader). Our packages and the pure-JS libraries are bundled; native
+// and optional modules stay external and load from node_modules at run time.
+//
+// Usage: node --import tsx scripts/build.ts [service ...]   (no argument: every service)
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { build } from "esbuild";
+
+const root = resolve(import.meta.dirname, "..");
+
+// Left to node_modules: native modules (classic-level; msgpackr-extract, an optional speed-up that
+// msgpackr under bullmq falls back from), packages that read files installed beside them
+// (@grpc/reflection its .proto files, ioredis its own folder for error stacks), and grpc-js, so the
+// server and reflection share one copy. Each service declares these as direct dependencies.
+const EXTERNAL = ["classic-level", "msgpackr-extract", "@grpc/grpc-js", "@grpc/reflection", "ioredis"];
+
+// CommonJS libraries inside an ES module bundle call require() for Node's own modules.
+const BANNER = 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);';
+
+const services = process.argv.length > 2 ? process.argv.slice(2) : readdirSync(join(root, "services")).filter((n) => existsSync(join(root, "services", n, "src", "main.ts")));
+
+for (const name of services.sort()) {
+  const dir = join(root, "services", name);
+  rmSync(join(dir, "dist"), { recursive: true, force: true });
+  const result = await build({
+    entryPoints: [join(dir, "src", "main.ts")],
+    outfile: join(dir, "dist", "main.js"),
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "esm",
+    sourcemap: true,
+    external: EXTERNAL,
+    banner: { js: BANNER },
+    legalComments: "linked",
+    logLevel: "warning",
+    metafile: true,
+  });
+  const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+  console.log(`build: services/${name}/dist/main.js (${(bytes / 1024 / 1024).toFixed(1)} MiB with its source map)`);
+}

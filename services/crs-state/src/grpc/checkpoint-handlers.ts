@@ -1,0 +1,88 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { invalidArgument, requireSafeCount, type ServiceHandlers } from "@crs/runtime";
+import { RestoreCheckpointRequestSchema, RestoreCheckpointResponseSchema, type CheckpointInfoSchema, type StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
+import type { CheckpointInfo, ForkSource } from "../projects/index.js";
+import type { HandlerDeps } from "./deps.js";
+import { optionalId, requireId } from "./ids.js";
+import { nextPageToken, openPage } from "./page-token.js";
+import { responseHeader } from "./reads.js";
+import { decodeAnswer, encodeAnswer, prepareMutation } from "./mutations.js";
+
+const uidOption = (uid: string): { expectedUid?: string } => (uid === "" ? {} : { expectedUid: uid });
+
+/** A checkpoint on the wire. */
+function checkpointOut(c: CheckpointInfo): MessageInitShape<typeof CheckpointInfoSchema> {
+  return { checkpointId: c.checkpointId, generation: BigInt(c.generation), createdAtUnixMs: BigInt(c.createdAt), sizeBytes: BigInt(c.sizeBytes) };
+}
+
+/** StateService's checkpoint and fork methods, through the host's durable checkpoints. */
+export function checkpointHandlers({ host }: HandlerDeps): ServiceHandlers<typeof StateService.method> {
+  return {
+    async createCheckpoint(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      const checkpointId = optionalId(req.checkpointId, "checkpoint_id");
+      const info = await host.checkpoints.create(projectId, { ...(checkpointId === "" ? {} : { checkpointId }), ...uidOption(req.expectedProjectUid) });
+      const header = await host.read(projectId, (view) => view.header);
+      return { header: responseHeader(header), checkpoint: checkpointOut(info) };
+    },
+
+    async listCheckpoints(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      const all = await host.checkpoints.list(projectId);
+      const header = await host.read(projectId, (view) => view.header);
+      const cursor = openPage(req.pageToken, req.pageSize, header.projectUid, "checkpoints");
+      return {
+        header: responseHeader(header),
+        checkpoints: all.slice(cursor.offset, cursor.offset + cursor.size).map(checkpointOut),
+        nextPageToken: nextPageToken(cursor, all.length, header.projectUid, header.generation, "checkpoints"),
+      };
+    },
+
+    async getCheckpoint(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      const checkpointId = requireId(req.checkpointId, "checkpoint_id");
+      const info = await host.checkpoints.get(projectId, checkpointId);
+      const header = await host.read(projectId, (view) => view.header);
+      return { header: responseHeader(header), checkpoint: checkpointOut(info) };
+    },
+
+    async deleteCheckpoint(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      const checkpointId = requireId(req.checkpointId, "checkpoint_id");
+      await host.checkpoints.delete(projectId, checkpointId, uidOption(req.expectedProjectUid));
+      const header = await host.read(projectId, (view) => view.header);
+      return { header: responseHeader(header) };
+    },
+
+    async restoreCheckpoint(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      const checkpointId = requireId(req.checkpointId, "checkpoint_id");
+      const call = { method: "RestoreCheckpoint", projectId, requestSchema: RestoreCheckpointRequestSchema, request: req, responseSchema: RestoreCheckpointResponseSchema };
+      const { request, engineOptions } = prepareMutation(call);
+      if (engineOptions.expectedEntries !== undefined) throw invalidArgument("options.expected_entries", "entry preconditions do not apply to a restore, which replaces every entry");
+      const { generation } = await host.checkpoints.get(projectId, checkpointId);
+      const outcome = await host.checkpoints.restore(projectId, checkpointId, request, (header) =>
+        encodeAnswer(RestoreCheckpointResponseSchema, { header: responseHeader(header), restoredFromGeneration: BigInt(generation) }));
+      return decodeAnswer(RestoreCheckpointResponseSchema, outcome);
+    },
+
+    async forkProject(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      const targetId = requireId(req.targetProjectId, "target_project_id");
+      const origin = req.origin;
+      const source = await host.read(projectId, (view) => view.header, uidOption(req.expectedProjectUid));
+      let from: ForkSource;
+      let sourceGeneration: number;
+      if (origin.case === "checkpointId") {
+        const checkpointId = requireId(origin.value, "checkpoint_id");
+        sourceGeneration = (await host.checkpoints.get(projectId, checkpointId)).generation;
+        from = { checkpointId };
+      } else {
+        sourceGeneration = origin.case === "atGeneration" ? requireSafeCount(origin.value, "at_generation") : source.generation;
+        from = { generation: sourceGeneration };
+      }
+      const header = await host.fork(projectId, targetId, from);
+      return { header: responseHeader(header), sourceGeneration: BigInt(sourceGeneration) };
+    },
+  };
+}

@@ -1,0 +1,9 @@
+import type { ProjectHost } from "../projects/index.js";
+
+/** What the crs.state.v1 handlers need from the running server. */
+export interface HandlerDeps {
+  /** The project store. */
+  readonly host: ProjectHost;
+  /** High-resolution clock for reported durations, in milliseconds. */
+  readonly elapsed: () => number;
+}

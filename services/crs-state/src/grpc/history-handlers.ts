@@ -1,0 +1,93 @@
+import type { ServiceHandlers } from "@crs/runtime";
+import { invalidArgument, requireSafeCount } from "@crs/runtime";
+import type { HistoryService } from "@crs/contracts/gen/crs/state/v1/history_pb";
+import type { ProofNumber } from "@crs/domain/state";
+import { CrsStateError } from "../errors.js";
+import { changeOut } from "./change-mapper.js";
+import type { HandlerDeps } from "./deps.js";
+import { requireId, requireKey } from "./ids.js";
+import { readAt, readPage } from "./reads.js";
+import { constraintOut, historyEntryOut, proofEntryOut } from "./value-mapper.js";
+
+/** Most entries ExplainNode lists per list. */
+export const MAX_EXPLAIN_LISTED = 1000;
+
+/** The last `max` of `list` (newest kept) and whether any were cut. */
+function newest<T>(list: readonly T[], max: number): { kept: T[]; cut: boolean } {
+  return { kept: list.slice(Math.max(0, list.length - max)), cut: list.length > max };
+}
+
+/** HistoryService: reads of the change history (one record per applied delta). */
+export function historyHandlers({ host }: HandlerDeps): ServiceHandlers<typeof HistoryService.method> {
+  return {
+    async listChangesInRange(req) {
+      requireId(req.projectId, "project_id");
+      const from = requireSafeCount(req.fromGeneration, "from_generation");
+      const to = requireSafeCount(req.toGeneration, "to_generation");
+      if (to !== 0 && to < from) throw invalidArgument("to_generation", "must not be below from_generation");
+      const filters = { from, to, summaryOnly: req.summaryOnly };
+      const page = await readPage(host, req, filters, (snapshot) => snapshot.deltaHistory.range(from, to === 0 ? snapshot.generation : to));
+      return { header: page.header, changes: page.rows.map((r) => changeOut(r, req.summaryOnly)), nextPageToken: page.nextPageToken };
+    },
+
+    async listChangesByNode(req) {
+      requireId(req.projectId, "project_id");
+      const nodeId = requireKey(req.nodeId, "node_id");
+      const page = await readPage(host, req, { nodeId, summaryOnly: req.summaryOnly }, (snapshot) => snapshot.deltaHistory.byNode(nodeId));
+      return { header: page.header, changes: page.rows.map((r) => changeOut(r, req.summaryOnly)), nextPageToken: page.nextPageToken };
+    },
+
+    async getChange(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      const generation = requireSafeCount(req.generation, "generation");
+      if (generation < 1) throw invalidArgument("generation", "must be at least 1");
+      return readAt(host, projectId, undefined, ({ snapshot, header }) => {
+        const record = snapshot.deltaHistory.byGeneration(generation);
+        if (record === undefined) {
+          throw new CrsStateError("CHANGE_NOT_FOUND", `no retained change produced generation ${generation}`, { field: "generation", generation: String(generation) });
+        }
+        return { header, change: changeOut(record, false) };
+      });
+    },
+
+    async explainNode(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      const nodeId = requireKey(req.nodeId, "node_id");
+      if (req.maxChanges > MAX_EXPLAIN_LISTED) throw invalidArgument("max_changes", `must be at most ${MAX_EXPLAIN_LISTED}`);
+      const maxChanges = req.maxChanges === 0 ? 100 : req.maxChanges;
+      return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => {
+        const proof = snapshot.proof.get(nodeId);
+        const constraints = snapshot.constraints.findByNode(nodeId);
+        const dependsOn = snapshot.dependency.dependsOn(nodeId);
+        const dependedBy = snapshot.dependency.dependedBy(nodeId);
+        const history = newest(snapshot.history.trace(nodeId), MAX_EXPLAIN_LISTED);
+        const changes = newest(snapshot.deltaHistory.explain(nodeId), maxChanges);
+        const cut = [constraints, dependsOn, dependedBy].some((l) => l.length > MAX_EXPLAIN_LISTED) || history.cut || changes.cut;
+        return {
+          header,
+          ...(proof === undefined ? {} : { proof: proofEntryOut(snapshot, nodeId, proof as ProofNumber) }),
+          constraints: constraints.slice(0, MAX_EXPLAIN_LISTED).map((c) => constraintOut(snapshot, c)),
+          dependsOn: dependsOn.slice(0, MAX_EXPLAIN_LISTED),
+          dependedBy: dependedBy.slice(0, MAX_EXPLAIN_LISTED),
+          history: history.kept.map(historyEntryOut),
+          changes: changes.kept.map((r) => changeOut(r, true)),
+          truncated: cut,
+        };
+      });
+    },
+
+    async getHistoryStats(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      return readAt(host, projectId, undefined, ({ snapshot, view, header }) => {
+        const all = snapshot.deltaHistory.all();
+        return {
+          header,
+          size: BigInt(all.length),
+          oldestChangeGeneration: BigInt(all[0]?.generation ?? 0),
+          newestChangeGeneration: BigInt(all.at(-1)?.generation ?? 0),
+          maxRecords: BigInt(view.config.maxDeltaRecords),
+        };
+      });
+    },
+  };
+}

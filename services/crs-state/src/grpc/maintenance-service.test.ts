@@ -1,0 +1,48 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { status } from "@grpc/grpc-js";
+import { JournalBackend, ProjectHealth } from "@crs/contracts/gen/crs/state/v1/maintenance_pb";
+import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
+import { expectError, removeDataDir, startTestServer, type TestServer } from "./test-support.js";
+
+describe("MaintenanceService through gRPC", () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ durable: true });
+    for (const id of ["m-b", "m-a", "m-c"]) await s.state.createProject({ projectId: id });
+  });
+  after(async () => {
+    await s.stop();
+    await removeDataDir(s.dataDir);
+  });
+
+  it("reports the durable backend and the projects it holds", async () => {
+    const st = await s.maintenance.getStatus({});
+    assert.equal(st.journalBackend, JournalBackend.LEVEL);
+    assert.equal(st.knownProjects, 3);
+    assert.equal(st.draining, false);
+  });
+
+  it("lists projects by id in pages, with their uids", async () => {
+    const p1 = await s.maintenance.listProjects({ pageSize: 2 });
+    const p2 = await s.maintenance.listProjects({ pageSize: 2, pageToken: p1.nextPageToken });
+    assert.deepEqual([...p1.projects, ...p2.projects].map((p) => p.projectId), ["m-a", "m-b", "m-c"]);
+    assert.ok(p1.projects.every((p) => p.projectUid !== ""), "uids listed");
+    assert.equal(p2.nextPageToken, "");
+  });
+
+  it("reports one project's storage facts and NOT_FOUND for an unknown one", async () => {
+    const r = await s.maintenance.getProjectStatus({ projectId: "m-a" });
+    assert.equal(r.status?.health, ProjectHealth.SERVING);
+    assert.equal(r.status?.generation, 0n);
+    assert.ok((r.status?.indexSizes.length ?? 0) > 0, "index sizes of a loaded project");
+    await expectError(s.maintenance.getProjectStatus({ projectId: "m-zz" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+  });
+
+  it("reports store-backed services SERVING and the unbuilt ones NOT_SERVING", async () => {
+    assert.equal((await s.health.check({ service: "crs.state.v1.StateService" })).status, Serving.SERVING);
+    assert.equal((await s.health.check({ service: "crs.state.v1.CycleService" })).status, Serving.SERVING);
+    assert.equal((await s.health.check({ service: "crs.state.v1.WatchService" })).status, Serving.NOT_SERVING);
+    assert.equal((await s.health.check({ service: "crs.state.v1.PersistenceService" })).status, Serving.NOT_SERVING);
+  });
+});

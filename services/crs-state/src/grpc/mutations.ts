@@ -1,0 +1,126 @@
+import { createHash } from "node:crypto";
+import { clone, create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { EntryIndex, type MutationOptions } from "@crs/contracts/gen/crs/state/v1/common_pb";
+import { invalidArgument, requireSafeCount } from "@crs/runtime";
+import type { Mutation, StateEngine } from "@crs/domain/state";
+import type { MutationOutcome, MutationRequest, ProjectHeader, ProjectHost } from "../projects/index.js";
+import { optionalId, requireAtMost, requireKey } from "./ids.js";
+
+/** Most entry preconditions one mutation may carry. */
+export const MAX_EXPECTED_ENTRIES = 100;
+
+/** An entry precondition in the engine's terms. */
+export interface ExpectedEntry {
+  /** Index of the entry. */
+  readonly index: "proof" | "constraint" | "clause" | "similarity";
+  /** Key of the entry; a similarity pair is the JSON array of its two keys. */
+  readonly key: string;
+  /** Expected generation of its last change; 0 means absent. */
+  readonly modGeneration: number;
+}
+
+/** The engine options a handler passes into its mutation body. */
+export interface EngineOptions {
+  /** Per-entry preconditions checked by the engine before it changes anything. */
+  readonly expectedEntries?: readonly ExpectedEntry[];
+}
+
+const INDEX_NAMES: Partial<Record<EntryIndex, ExpectedEntry["index"]>> = {
+  [EntryIndex.PROOF]: "proof",
+  [EntryIndex.CONSTRAINT]: "constraint",
+  [EntryIndex.CLAUSE]: "clause",
+  [EntryIndex.SIMILARITY]: "similarity",
+};
+
+/** Validates `options.expected_entries` and turns them into engine preconditions. */
+export function expectedEntries(options: MutationOptions | undefined): readonly ExpectedEntry[] {
+  const list = requireAtMost(options?.expectedEntries ?? [], MAX_EXPECTED_ENTRIES, "options.expected_entries");
+  return list.map((e, i) => {
+    const at = `options.expected_entries[${i}]`;
+    const index = INDEX_NAMES[e.index];
+    if (index === undefined) throw invalidArgument(`${at}.index`, "must name an index");
+    const key = requireKey(e.key, `${at}.key`);
+    const modGeneration = requireSafeCount(e.modGeneration, `${at}.mod_generation`);
+    if (index === "similarity") return { index, key: JSON.stringify([key, requireKey(e.otherKey, `${at}.other_key`)]), modGeneration };
+    if (e.otherKey !== "") throw invalidArgument(`${at}.other_key`, "is only for similarity pairs");
+    return { index, key, modGeneration };
+  });
+}
+
+/** How one RPC's mutation is identified and checked. */
+export interface MutationCall<Req extends DescMessage, Res extends DescMessage> {
+  /** The RPC's method name, part of the idempotency check. */
+  readonly method: string;
+  /** The project. */
+  readonly projectId: string;
+  /** The request schema, for its fingerprint. */
+  readonly requestSchema: Req;
+  /** The request as received. */
+  readonly request: MessageShape<Req> & { readonly options?: MutationOptions | undefined };
+  /** The response schema: answers are stored encoded for idempotent replay. */
+  readonly responseSchema: Res;
+  /** Only validate: nothing is journaled or remembered. */
+  readonly validateOnly?: boolean;
+}
+
+// SHA-256 of the method name and the request with its request id cleared: the same id with any
+// other content is a different request (REQUEST_ID_REUSED).
+function fingerprint<Req extends DescMessage>(method: string, schema: Req, request: MessageShape<Req> & { readonly options?: MutationOptions | undefined }): Uint8Array {
+  const copy = clone(schema, request) as MessageShape<Req> & { options?: MutationOptions };
+  if (copy.options !== undefined) copy.options.requestId = "";
+  return createHash("sha256").update(method).update(toBinary(schema, copy)).digest();
+}
+
+/** The host's view of a mutation and the engine preconditions its body must pass on. */
+export interface PreparedMutation {
+  /** Idempotency key, fingerprint and host-checked preconditions. */
+  readonly request: MutationRequest;
+  /** Preconditions the engine checks. */
+  readonly engineOptions: EngineOptions;
+}
+
+/** Checks a call's options and splits them between the host and the engine. */
+export function prepareMutation<Req extends DescMessage, Res extends DescMessage>(call: MutationCall<Req, Res>): PreparedMutation {
+  const options = call.request.options;
+  const requestId = optionalId(options?.requestId ?? "", "options.request_id");
+  const expectedUid = options?.expectedProjectUid ?? "";
+  const generation = options?.expectedGeneration;
+  const entries = expectedEntries(options);
+  return {
+    request: {
+      method: call.method,
+      ...(requestId === "" ? {} : { requestId, fingerprint: fingerprint(call.method, call.requestSchema, call.request) }),
+      ...(expectedUid === "" ? {} : { expectedUid }),
+      ...(generation === undefined ? {} : { expectedGeneration: requireSafeCount(generation, "options.expected_generation") }),
+      ...(call.validateOnly === true ? { validateOnly: true } : {}),
+    },
+    engineOptions: entries.length === 0 ? {} : { expectedEntries: entries },
+  };
+}
+
+/** Encodes a response so the host can store it with the mutation for replay. */
+export function encodeAnswer<Res extends DescMessage>(schema: Res, init: MessageInitShape<Res>): Uint8Array {
+  return toBinary(schema, create(schema, init));
+}
+
+/** Decodes the host's answer and marks a replayed one in its header. */
+export function decodeAnswer<Res extends DescMessage>(schema: Res, outcome: MutationOutcome): MessageShape<Res> {
+  const answer = fromBinary(schema, outcome.answer) as MessageShape<Res> & { header?: { replayed: boolean } };
+  if (answer.header !== undefined) answer.header.replayed = outcome.replayed;
+  return answer;
+}
+
+/**
+ * Runs one engine mutation through the host: checks the options, hands the engine preconditions to
+ * `body`, encodes the answer with `respond` so it can be stored, and marks replayed answers.
+ */
+export async function runMutation<Req extends DescMessage, Res extends DescMessage, R>(
+  host: ProjectHost,
+  call: MutationCall<Req, Res>,
+  body: (engine: StateEngine, options: EngineOptions) => Mutation<R>,
+  respond: (result: R, header: ProjectHeader) => MessageInitShape<Res>,
+): Promise<MessageShape<Res>> {
+  const { request, engineOptions } = prepareMutation(call);
+  const outcome = await host.mutate(call.projectId, request, (engine) => body(engine, engineOptions), (result, header) => encodeAnswer(call.responseSchema, respond(result, header)));
+  return decodeAnswer(call.responseSchema, outcome);
+}

@@ -1,0 +1,91 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { ResponseHeaderSchema } from "@crs/contracts/gen/crs/state/v1/common_pb";
+import type { Snapshot } from "@crs/domain/state";
+import { CrsStateError } from "../errors.js";
+import type { ProjectHeader, ProjectHost, ProjectView } from "../projects/index.js";
+import { requireSafeCount } from "@crs/runtime";
+import { nextPageToken, openPage } from "./page-token.js";
+
+/** The wire header of an answer about `header`'s project at `generation`. */
+export function responseHeader(header: ProjectHeader, generation = header.generation, replayed = header.replayed): MessageInitShape<typeof ResponseHeaderSchema> {
+  return { projectId: header.projectId, projectUid: header.projectUid, generation: BigInt(generation), replayed };
+}
+
+/** What a read callback sees: the snapshot asked for, the committed view and the answer's header. */
+export interface ReadContext {
+  /** The snapshot at the requested generation. */
+  readonly snapshot: Snapshot;
+  /** The committed view of the project. */
+  readonly view: ProjectView;
+  /** The header naming the generation read. */
+  readonly header: MessageInitShape<typeof ResponseHeaderSchema>;
+}
+
+/** The snapshot at `generation` (undefined: the committed one); OUT_OF_RANGE when it is not held. */
+export function snapshotOf(view: ProjectView, generation: number | undefined, field = "at_generation"): Snapshot {
+  const current = view.header.generation;
+  if (generation === undefined || generation === current) return view.snapshot;
+  if (generation > current) {
+    throw new CrsStateError("GENERATION_IN_FUTURE", `${field}: generation ${generation} is newer than the project's ${current}`, {
+      field,
+      current_generation: String(current),
+    });
+  }
+  return view.engine.snapshotAt(generation);
+}
+
+/** Runs `fn` over the project's snapshot at `atGeneration` (absent: the committed one). */
+export function readAt<T>(host: ProjectHost, projectId: string, atGeneration: bigint | undefined, fn: (ctx: ReadContext) => T): Promise<T> {
+  const at = atGeneration === undefined ? undefined : requireSafeCount(atGeneration, "at_generation");
+  return host.read(projectId, (view) => {
+    const snapshot = snapshotOf(view, at);
+    return fn({ snapshot, view, header: responseHeader(view.header, snapshot.generation) });
+  });
+}
+
+/** The paging fields every list request has. */
+export interface PagedRequest {
+  /** The project. */
+  readonly projectId: string;
+  /** Generation to read, when asked. */
+  readonly atGeneration?: bigint | undefined;
+  /** Requested page size. */
+  readonly pageSize: number;
+  /** Token of the previous page. */
+  readonly pageToken: string;
+}
+
+/** One page of rows with what its answer needs. */
+export interface Page<Row> {
+  /** Rows of this page. */
+  readonly rows: Row[];
+  /** Rows over all pages. */
+  readonly total: number;
+  /** Token of the next page; "" on the last. */
+  readonly nextPageToken: string;
+  /** The header naming the generation read (pinned by the first page). */
+  readonly header: MessageInitShape<typeof ResponseHeaderSchema>;
+  /** The snapshot read, for rendering the page's rows. */
+  readonly snapshot: Snapshot;
+}
+
+/**
+ * Serves one page of `rows(snapshot)`. The token binds the project uid, `filters` and the
+ * generation of the first page, so later pages read the same snapshot.
+ */
+export function readPage<Row>(host: ProjectHost, req: PagedRequest, filters: unknown, rows: (snapshot: Snapshot, view: ProjectView) => readonly Row[]): Promise<Page<Row>> {
+  const at = req.atGeneration === undefined ? undefined : requireSafeCount(req.atGeneration, "at_generation");
+  const bound = { filters, at: at ?? null };
+  return host.read(req.projectId, (view) => {
+    const cursor = openPage(req.pageToken, req.pageSize, view.header.projectUid, bound);
+    const snapshot = snapshotOf(view, cursor.generation ?? at, cursor.generation === undefined ? "at_generation" : "page_token");
+    const all = rows(snapshot, view);
+    return {
+      rows: all.slice(cursor.offset, cursor.offset + cursor.size),
+      total: all.length,
+      nextPageToken: nextPageToken(cursor, all.length, view.header.projectUid, snapshot.generation, bound),
+      header: responseHeader(view.header, snapshot.generation),
+      snapshot,
+    };
+  });
+}

@@ -1,0 +1,41 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { status } from "@grpc/grpc-js";
+import { expectError, startTestServer, type TestServer } from "./test-support.js";
+
+describe("SimilarityService through gRPC", () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+    await s.state.createProject({ projectId: "sim", config: { maxSimilarityPairs: 2 } });
+  });
+  after(async () => {
+    await s.stop();
+  });
+
+  it("stores each pair once in canonical order and reads it in either order", async () => {
+    const r = await s.similarity.recordSimilarity({ projectId: "sim", a: "b", b: "a", distance: 2.5 });
+    assert.deepEqual([r.pair?.a, r.pair?.b, r.updated], ["a", "b", false]);
+    const again = await s.similarity.recordSimilarity({ projectId: "sim", a: "a", b: "b", distance: 1 });
+    assert.equal(again.updated, true);
+    assert.equal((await s.similarity.getSimilarity({ projectId: "sim", a: "b", b: "a" })).pair?.distance, 1);
+    await expectError(s.similarity.getSimilarity({ projectId: "sim", a: "a", b: "zz" }), status.NOT_FOUND, "SIMILARITY_NOT_FOUND");
+  });
+
+  it("answers nearest neighbours and pages through pairs", async () => {
+    await s.similarity.recordSimilarity({ projectId: "sim", a: "a", b: "c", distance: 0.5 });
+    const nn = await s.similarity.nearestNeighbors({ projectId: "sim", key: "a", k: 5 });
+    assert.deepEqual(nn.neighbors.map((n) => n.key), ["c", "b"]);
+    const p1 = await s.similarity.listSimilarityPairs({ projectId: "sim", pageSize: 1 });
+    const p2 = await s.similarity.listSimilarityPairs({ projectId: "sim", pageSize: 1, pageToken: p1.nextPageToken });
+    assert.deepEqual([...p1.pairs, ...p2.pairs].map((p) => `${p.a}-${p.b}`), ["a-b", "a-c"]);
+    assert.equal(p2.nextPageToken, "");
+    await expectError(s.similarity.nearestNeighbors({ projectId: "sim", key: "a", k: 0 }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "k");
+  });
+
+  it("refuses bad distances naming the field, and a new pair in a full index", async () => {
+    await expectError(s.similarity.recordSimilarity({ projectId: "sim", a: "x", b: "y", distance: -1 }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "distance");
+    await expectError(s.similarity.recordSimilarity({ projectId: "sim", a: "x", b: "x", distance: 1 }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "b");
+    await expectError(s.similarity.recordSimilarity({ projectId: "sim", a: "x", b: "y", distance: 1 }), status.RESOURCE_EXHAUSTED, "SIMILARITY_CAPACITY");
+  });
+});

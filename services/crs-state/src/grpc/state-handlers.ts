@@ -1,0 +1,113 @@
+import type { ServiceHandlers } from "@crs/runtime";
+import { requireSafeCount } from "@crs/runtime";
+import { ApplyRequestSchema, ApplyResponseSchema, type StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
+import { StateError, deltaFromJson, deltasConflict, type Delta, type StateEngine } from "@crs/domain/state";
+import { configIn, configOut } from "./config-mapper.js";
+import { applyMetricsOut, deltaIn } from "./delta-mapper.js";
+import type { HandlerDeps } from "./deps.js";
+import { optionalId, requireId, requireMetadata, requireTextAtMost } from "./ids.js";
+import { runMutation } from "./mutations.js";
+import { checkPreconditions, oldestSnapshotGeneration } from "./project-reads.js";
+import { readAt, responseHeader } from "./reads.js";
+import { indexSizesOut, projectStateOut } from "./snapshot-mapper.js";
+
+// SNAPSHOT_STALE beyond the staleness limit; DELTA_CONFLICT when a delta applied since the
+// client's snapshot touches the same entries as this one.
+function checkBasis(engine: Pick<StateEngine, "generation" | "config" | "snapshot">, delta: Delta, basis: number | undefined): void {
+  if (basis === undefined) return;
+  const behind = engine.generation - basis;
+  if (behind < 0) throw new StateError("INVALID_ARGUMENT", `snapshot_generation ${basis} is newer than the project's ${engine.generation}`, { field: "snapshot_generation" });
+  if (behind > engine.config.staleGenerationLimit) {
+    throw new StateError("SNAPSHOT_STALE", `snapshot is stale: ${behind} generations behind (limit ${engine.config.staleGenerationLimit})`, { field: "snapshot_generation" });
+  }
+  for (const record of engine.snapshot().deltaHistory.range(basis, engine.generation)) {
+    if (deltasConflict(deltaFromJson(record.delta), delta)) {
+      throw new StateError("DELTA_CONFLICT", `the delta conflicts with the change of generation ${record.generation}, applied since snapshot ${basis}`, { field: "delta" });
+    }
+  }
+}
+
+/**
+ * StateService without its checkpoint and fork methods (see checkpoint-handlers.ts).
+ * UpdateProjectConfig is not served: the engine has no journaled configuration change yet.
+ */
+export function projectHandlers({ host, elapsed }: HandlerDeps): ServiceHandlers<typeof StateService.method> {
+  return {
+    async createProject(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      const requestId = optionalId(req.requestId, "request_id");
+      const header = await host.create(projectId, { config: configIn(req.config), ...(requestId === "" ? {} : { requestId }) });
+      const config = await host.read(projectId, (view) => configOut(view.config), { expectedUid: header.projectUid });
+      return { header: responseHeader(header), config };
+    },
+
+    async apply(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      const sessionId = optionalId(req.sessionId, "session_id");
+      const label = requireTextAtMost(req.label, 256, "label");
+      const metadata = requireMetadata(req.metadata, 64, "metadata");
+      const delta = deltaIn(req.delta);
+      const basis = req.snapshotGeneration === undefined ? undefined : requireSafeCount(req.snapshotGeneration, "snapshot_generation");
+      if (req.validateOnly) {
+        return host.read(projectId, (view) => {
+          checkPreconditions(view, req.options);
+          const started = elapsed();
+          checkBasis(view.engine, delta, basis);
+          view.engine.validate(delta);
+          const validationMs = elapsed() - started;
+          const g = view.header.generation;
+          return { header: responseHeader(view.header), metrics: applyMetricsOut(delta, g, g, { validationMs, applyMs: 0 }) };
+        });
+      }
+      let timing = { validationMs: 0, applyMs: 0 };
+      return runMutation(
+        host,
+        { method: "Apply", projectId, requestSchema: ApplyRequestSchema, request: req, responseSchema: ApplyResponseSchema },
+        (engine, options) => {
+          const started = elapsed();
+          checkBasis(engine, delta, basis);
+          const checked = elapsed();
+          const mutation = engine.apply(delta, { ...options, sessionId, metadata, label });
+          timing = { validationMs: checked - started, applyMs: elapsed() - checked };
+          return mutation;
+        },
+        (_result, header) => ({ header: responseHeader(header), metrics: applyMetricsOut(delta, header.generation - 1, header.generation, timing) }),
+      );
+    },
+
+    async getGeneration(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      return host.read(projectId, (view) => ({
+        header: responseHeader(view.header),
+        oldestSnapshotGeneration: BigInt(oldestSnapshotGeneration(view)),
+        oldestChangeGeneration: BigInt(view.snapshot.deltaHistory.all()[0]?.generation ?? 0),
+      }));
+    },
+
+    async getSnapshot(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      return readAt(host, projectId, req.atGeneration, ({ snapshot, view, header }) => ({
+        header,
+        snapshot: {
+          committedAtUnixMs: BigInt(snapshot.createdAt),
+          indexSizes: indexSizesOut(snapshot),
+          generationsBehind: BigInt(view.header.generation - snapshot.generation),
+        },
+        ...(req.includeState ? { state: projectStateOut(snapshot, view.config) } : {}),
+      }));
+    },
+
+    async deleteProject(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      const header = await host.read(projectId, (view) => view.header, req.expectedProjectUid === "" ? {} : { expectedUid: req.expectedProjectUid });
+      // Deleting by the uid just read never removes a project created again meanwhile.
+      await host.delete(projectId, { expectedUid: header.projectUid });
+      return { header: responseHeader(header) };
+    },
+
+    async getProjectConfig(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      return host.read(projectId, (view) => ({ header: responseHeader(view.header), config: configOut(view.config) }));
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { status } from "@grpc/grpc-js";
+import { EntryIndex } from "@crs/contracts/gen/crs/state/v1/common_pb";
+import { ProofStatus, SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
+import { expectError, removeDataDir, startTestServer, type TestServer } from "./test-support.js";
+
+const proofDelta = (nodeId: string, proof: bigint, source = SignalSource.SOFT) => ({
+  source,
+  kind: { case: "proof" as const, value: { entries: [{ nodeId, value: { proof, disproof: 10n, status: ProofStatus.EXPANDED, source } }] } },
+});
+
+describe("StateService through gRPC", () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(async () => {
+    await s.stop();
+  });
+
+  it("refuses to apply to a project that was never created, so a mistyped id creates nothing", async () => {
+    await expectError(s.state.apply({ projectId: "never-made", delta: proofDelta("n", 1n) }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+    await expectError(s.state.getGeneration({ projectId: "never-made" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+  });
+
+  it("creates a project with a uid and config defaults, and refuses a second create", async () => {
+    const created = await s.state.createProject({ projectId: "p-create", config: { maxClauses: 7 } });
+    assert.equal(created.header?.generation, 0n, "a new project is at generation 0");
+    assert.match(created.header?.projectUid ?? "", /^[0-9a-f]{16,}$/, "a server-assigned uid");
+    assert.equal(created.config?.maxClauses, 7, "the given config");
+    assert.equal(created.config?.circuitBreakerDefaultThreshold, 2, "defaults filled in");
+    await expectError(s.state.createProject({ projectId: "p-create" }), status.ALREADY_EXISTS, "PROJECT_ALREADY_EXISTS");
+    const config = await s.state.getProjectConfig({ projectId: "p-create" });
+    assert.equal(config.config?.maxClauses, 7, "config read back");
+  });
+
+  it("rejects ids outside the grammar naming the field, before anything changes", async () => {
+    await expectError(s.state.createProject({ projectId: "../etc" }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "project_id");
+    await expectError(s.state.createProject({ projectId: "a".repeat(129) }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "project_id");
+    await s.state.createProject({ projectId: "p-ids" });
+    await expectError(s.state.apply({ projectId: "p-ids", delta: proofDelta("bad id", 1n) }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "delta.proof.entries[0].node_id");
+    await expectError(s.state.apply({ projectId: "p-ids" }), status.INVALID_ARGUMENT, "DELTA_REQUIRED", "delta");
+    assert.equal((await s.state.getGeneration({ projectId: "p-ids" })).header?.generation, 0n, "nothing changed");
+  });
+
+  it("replays a retried request id with the first answer and refuses the id with other content", async () => {
+    await s.state.createProject({ projectId: "p-retry" });
+    const first = await s.state.apply({ projectId: "p-retry", delta: proofDelta("n1", 5n), options: { requestId: "req-1" } });
+    assert.equal(first.header?.generation, 1n);
+    assert.equal(first.header?.replayed, false);
+    const again = await s.state.apply({ projectId: "p-retry", delta: proofDelta("n1", 5n), options: { requestId: "req-1" } });
+    assert.equal(again.header?.generation, 1n, "same generation: not applied twice");
+    assert.equal(again.header?.replayed, true, "marked as a replay");
+    await expectError(s.state.apply({ projectId: "p-retry", delta: proofDelta("n1", 6n), options: { requestId: "req-1" } }), status.INVALID_ARGUMENT, "REQUEST_ID_REUSED");
+    assert.equal((await s.state.getGeneration({ projectId: "p-retry" })).header?.generation, 1n, "still one change");
+  });
+
+  it("does not remember a failed mutation, so its retry is checked again", async () => {
+    await s.state.createProject({ projectId: "p-fail" });
+    const soft = proofDelta("n", 18446744073709551615n, SignalSource.SOFT);
+    await expectError(s.state.apply({ projectId: "p-fail", delta: soft, options: { requestId: "r" } }), status.INVALID_ARGUMENT, "HARD_SOFT_BOUNDARY");
+    const ok = await s.state.apply({ projectId: "p-fail", delta: proofDelta("n", 3n), options: { requestId: "r" } });
+    assert.equal(ok.header?.replayed, false, "the id was free again");
+  });
+
+  it("fails stale preconditions: generation, project uid and per-entry mod generation", async () => {
+    const { header } = await s.state.createProject({ projectId: "p-pre" });
+    await s.state.apply({ projectId: "p-pre", delta: proofDelta("n", 1n) });
+    await expectError(s.state.apply({ projectId: "p-pre", delta: proofDelta("m", 1n), options: { expectedGeneration: 0n } }), status.ABORTED, "GENERATION_MISMATCH");
+    await expectError(s.state.apply({ projectId: "p-pre", delta: proofDelta("m", 1n), options: { expectedProjectUid: "0000" } }), status.FAILED_PRECONDITION, "PROJECT_UID_MISMATCH");
+    const stale = { index: EntryIndex.PROOF, key: "n", modGeneration: 0n };
+    const modified = await expectError(s.state.apply({ projectId: "p-pre", delta: proofDelta("m", 1n), options: { expectedEntries: [stale] } }), status.ABORTED, "ENTRY_MODIFIED");
+    assert.match(modified.details, /n/, "names the entry");
+    const current = { index: EntryIndex.PROOF, key: "n", modGeneration: 1n };
+    const ok = await s.state.apply({ projectId: "p-pre", delta: proofDelta("m", 1n), options: { expectedEntries: [current], expectedProjectUid: header?.projectUid ?? "" } });
+    assert.equal(ok.header?.generation, 2n, "current preconditions pass");
+  });
+
+  it("validates without applying when validate_only is set", async () => {
+    await s.state.createProject({ projectId: "p-validate" });
+    const r = await s.state.apply({ projectId: "p-validate", delta: proofDelta("n", 1n), validateOnly: true });
+    assert.equal(r.header?.generation, 0n, "nothing applied");
+    await expectError(s.state.apply({ projectId: "p-validate", delta: proofDelta("n", 18446744073709551615n), validateOnly: true }), status.INVALID_ARGUMENT, "HARD_SOFT_BOUNDARY");
+  });
+
+  it("reads snapshots at past generations and refuses future ones", async () => {
+    await s.state.createProject({ projectId: "p-snap" });
+    await s.state.apply({ projectId: "p-snap", delta: proofDelta("a", 1n) });
+    await s.state.apply({ projectId: "p-snap", delta: proofDelta("b", 2n) });
+    const past = await s.state.getSnapshot({ projectId: "p-snap", atGeneration: 1n, includeState: true });
+    assert.equal(past.header?.generation, 1n);
+    assert.deepEqual(past.state?.proofs.map((p) => p.nodeId), ["a"], "the state as it was");
+    assert.equal(past.state?.proofs[0]?.value?.modGeneration, 1n, "entries carry their mod generation");
+    assert.equal(past.snapshot?.generationsBehind, 1n);
+    await expectError(s.state.getSnapshot({ projectId: "p-snap", atGeneration: 9n }), status.OUT_OF_RANGE, "GENERATION_IN_FUTURE", "at_generation");
+    const g = await s.state.getGeneration({ projectId: "p-snap" });
+    assert.equal(g.oldestSnapshotGeneration, 0n);
+    assert.equal(g.oldestChangeGeneration, 1n);
+  });
+
+  it("gives a re-created project a new uid, so its old page tokens and uid preconditions fail", async () => {
+    const first = await s.state.createProject({ projectId: "p-again" });
+    for (const id of ["x", "y", "z"]) await s.state.apply({ projectId: "p-again", delta: proofDelta(id, 1n) });
+    const page = await s.proofs.listProofNumbers({ projectId: "p-again", pageSize: 1 });
+    assert.ok(page.nextPageToken !== "", "more pages");
+    const deleted = await s.state.deleteProject({ projectId: "p-again", expectedProjectUid: first.header?.projectUid ?? "" });
+    assert.equal(deleted.header?.generation, 3n, "the last generation it had");
+    const second = await s.state.createProject({ projectId: "p-again" });
+    assert.notEqual(second.header?.projectUid, first.header?.projectUid, "a new incarnation");
+    await expectError(s.proofs.listProofNumbers({ projectId: "p-again", pageSize: 1, pageToken: page.nextPageToken }), status.INVALID_ARGUMENT, "INVALID_PAGE_TOKEN", "page_token");
+    await expectError(s.state.deleteProject({ projectId: "p-again", expectedProjectUid: first.header?.projectUid ?? "" }), status.FAILED_PRECONDITION, "PROJECT_UID_MISMATCH");
+  });
+
+  it("creates, lists, reads, restores and deletes checkpoints, and forks from one", async () => {
+    await s.state.createProject({ projectId: "p-cp" });
+    await s.state.apply({ projectId: "p-cp", delta: proofDelta("a", 1n) });
+    const cp = await s.state.createCheckpoint({ projectId: "p-cp", checkpointId: "before" });
+    assert.equal(cp.checkpoint?.generation, 1n);
+    assert.equal(cp.header?.generation, 1n, "a checkpoint is not a change");
+    await expectError(s.state.createCheckpoint({ projectId: "p-cp", checkpointId: "before" }), status.ALREADY_EXISTS, "CHECKPOINT_ALREADY_EXISTS");
+    await s.state.apply({ projectId: "p-cp", delta: proofDelta("b", 1n) });
+    const list = await s.state.listCheckpoints({ projectId: "p-cp" });
+    assert.deepEqual(list.checkpoints.map((c) => c.checkpointId), ["before"]);
+    assert.equal((await s.state.getCheckpoint({ projectId: "p-cp", checkpointId: "before" })).checkpoint?.generation, 1n);
+    const restored = await s.state.restoreCheckpoint({ projectId: "p-cp", checkpointId: "before", options: { requestId: "restore-1" } });
+    assert.equal(restored.header?.generation, 3n, "the generation moves forward");
+    assert.equal(restored.restoredFromGeneration, 1n);
+    const replay = await s.state.restoreCheckpoint({ projectId: "p-cp", checkpointId: "before", options: { requestId: "restore-1" } });
+    assert.equal(replay.header?.replayed, true, "a retried restore replays");
+    const snap = await s.state.getSnapshot({ projectId: "p-cp", includeState: true });
+    assert.deepEqual(snap.state?.proofs.map((p) => p.nodeId), ["a"], "b is gone");
+    const fork = await s.state.forkProject({ projectId: "p-cp", targetProjectId: "p-cp-fork", origin: { case: "checkpointId", value: "before" } });
+    assert.equal(fork.sourceGeneration, 1n);
+    assert.notEqual(fork.header?.projectUid, snap.header?.projectUid, "the fork has its own uid");
+    await expectError(s.state.forkProject({ projectId: "p-cp", targetProjectId: "p-cp-fork" }), status.ALREADY_EXISTS, "PROJECT_ALREADY_EXISTS");
+    await s.state.deleteCheckpoint({ projectId: "p-cp", checkpointId: "before" });
+    await expectError(s.state.getCheckpoint({ projectId: "p-cp", checkpointId: "before" }), status.NOT_FOUND, "CHECKPOINT_NOT_FOUND");
+  });
+
+  it("answers UNIMPLEMENTED for the configuration update the engine cannot journal yet", async () => {
+    await s.state.createProject({ projectId: "p-cfg" });
+    await assert.rejects(s.state.updateProjectConfig({ projectId: "p-cfg", updateMask: { paths: ["max_clauses"] } }), (e: { code: number }) => e.code === status.UNIMPLEMENTED);
+  });
+});
+
+describe("StateService on the durable store", () => {
+  it("replays a request id retried after a restart with the stored answer", async () => {
+    const first = await startTestServer({ durable: true });
+    try {
+      await first.state.createProject({ projectId: "durable" });
+      const a = await first.state.apply({ projectId: "durable", delta: proofDelta("n", 2n), options: { requestId: "once" } });
+      assert.equal(a.header?.generation, 1n);
+    } finally {
+      await first.stop();
+    }
+    const second = await startTestServer({ dataDir: first.dataDir });
+    try {
+      const b = await second.state.apply({ projectId: "durable", delta: proofDelta("n", 2n), options: { requestId: "once" } });
+      assert.equal(b.header?.generation, 1n, "not applied again");
+      assert.equal(b.header?.replayed, true, "the stored answer");
+      const snap = await second.state.getSnapshot({ projectId: "durable", includeState: true });
+      assert.equal(snap.state?.proofs[0]?.value?.proof, 2n, "the state survived");
+    } finally {
+      await second.stop();
+      await removeDataDir(first.dataDir);
+    }
+  });
+});

@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { test } from "node:test";
+import {
+  analyticsReport,
+  collectRollout,
+  errorClassReport,
+  healthReport,
+  isFresh,
+  lifecycleReport,
+  mergeAll,
+  parsePricing,
+  partialOfRollout,
+  postToolReport,
+  reconcileReport,
+  usageReport,
+} from "@crs/domain/rollout";
+import { runCli } from "./program.js";
+import { SHIPPED_PRICING } from "./pricing.js";
+import { captureIo, REAL_DIR, REAL_SKIP } from "./test-support.js";
+
+const NOW = Date.parse("2026-07-01T00:00:00Z");
+
+// The library's answer, computed file by file without the scanner.
+function libraryPartial() {
+  const names = readdirSync(REAL_DIR).filter((n) => n.endsWith(".jsonl"));
+  return mergeAll(
+    names.map((name) => {
+      const path = join(REAL_DIR, name);
+      const rollout = collectRollout(readFileSync(path, "utf8").split("\n"));
+      const fresh = isFresh({ mtimeMs: statSync(path).mtimeMs, nowMs: NOW, freshWithinMs: 120 * 60_000 });
+      return partialOfRollout({ rollout, fresh, session: basename(path) });
+    }),
+  );
+}
+
+async function cliJson(args: string[]): Promise<unknown> {
+  const io = captureIo();
+  const code = await runCli(args, io);
+  assert.equal(code, 0, `exit 0 for ${args.join(" ")}: ${io.stderr}`);
+  return JSON.parse(io.stdout);
+}
+
+const SCAN = ["--now", "2026-07-01T00:00:00Z", "--no-cache", "--workers", "1"];
+
+test("scan's JSON on the real rollouts differs in nothing from the library's reports", { skip: REAL_SKIP }, async () => {
+  const partial = libraryPartial();
+  const all = await cliJson(["scan", REAL_DIR, ...SCAN]);
+  assert.deepEqual(all, {
+    lifecycle: lifecycleReport(partial, { root: REAL_DIR }),
+    analytics: analyticsReport(partial, { root: REAL_DIR, topN: 10 }),
+    health: healthReport(partial, { top: 10 }),
+    reconcile: reconcileReport(partial, { root: REAL_DIR }),
+    errors: errorClassReport(partial, { root: REAL_DIR }),
+    posttool: postToolReport(partial, { root: REAL_DIR }),
+  });
+  assert.deepEqual(await cliJson(["scan", REAL_DIR, ...SCAN, "--report", "analytics", "--top", "2"]), analyticsReport(partial, { root: REAL_DIR, topN: 2 }));
+});
+
+test("usage's JSON on the real rollouts is the library's usage report at the shipped prices", { skip: REAL_SKIP }, async () => {
+  const pricing = parsePricing(JSON.parse(readFileSync(SHIPPED_PRICING, "utf8")), "pricing");
+  const partial = libraryPartial();
+  for (const by of ["day", "month", "model", "session"] as const) {
+    assert.deepEqual(await cliJson(["usage", REAL_DIR, ...SCAN, "--by", by]), usageReport(partial.usage, by, pricing), `--by ${by}`);
+  }
+  const days = (await cliJson(["usage", REAL_DIR, ...SCAN])) as { totals: { total_tokens: number; cost: number } };
+  assert.equal(days.totals.total_tokens, 2_122_973, "ccusage's total");
+  assert.ok(Math.abs(days.totals.cost - 0.9092571) < 1e-9, "ccusage's cost");
+});
+
+test("JSON keeps full precision while the table rounds", { skip: REAL_SKIP }, async () => {
+  const json = (await cliJson(["usage", REAL_DIR, ...SCAN])) as { totals: { cost: number } };
+  assert.ok(Math.abs(json.totals.cost - 0.9092571) < 1e-9 && json.totals.cost !== 0.91, "the unrounded cost");
+  const io = captureIo();
+  assert.equal(await runCli(["usage", REAL_DIR, ...SCAN, "--format", "table"], io), 0);
+  assert.match(io.stdout, /^total\s.*\s0\.91\s/m, "cost rounded to cents in the table");
+  assert.match(io.stdout, /2,122,973/, "token counts with separators");
+});
+
+test("a bad flag is refused with exit 2 naming it, and prints no report", async () => {
+  const cases: [string[], string][] = [
+    [["scan", REAL_DIR, "--format", "pdf"], "--format"],
+    [["scan", REAL_DIR, "--report", "everything"], "--report"],
+    [["scan", REAL_DIR, "--now", "yesterday"], "--now"],
+    [["scan", REAL_DIR, "--fresh-mins", "-1"], "--fresh-mins"],
+    [["scan", REAL_DIR, "--top", "0"], "--top"],
+    [["usage", REAL_DIR, "--by", "week"], "--by"],
+    [["usage", REAL_DIR, "--pricing", "/nonexistent/prices.json"], "--pricing"],
+    [["retention", REAL_DIR, "--cap", "lots"], "--cap"],
+    [["rollout", "/nonexistent/rollout.jsonl"], "<file>"],
+  ];
+  for (const [args, flag] of cases) {
+    const io = captureIo();
+    assert.equal(await runCli(args, io), 2, `exit 2 for ${args.join(" ")}: ${io.stderr}`);
+    assert.ok(io.stderr.includes(flag), `${args.join(" ")} names ${flag}: ${io.stderr}`);
+    assert.equal(io.stdout, "", "no report");
+  }
+});
