@@ -1,16 +1,19 @@
 /**
- * The crash test: runs the project host in a child process on classic-level, drives concurrent
- * mutations from several clients, SIGKILLs the child at random moments, restarts it, and after
- * every restart checks that every acknowledged mutation is present, nothing unacknowledged is
- * half-applied, the generation equals the number of applied mutations, and retried request ids
- * answer their first result.
+ * The crash test: runs the crs-state server (the built bundle, as shipped) as a child process
+ * on classic-level, drives concurrent Apply calls from several clients, SIGKILLs the server at
+ * random moments, restarts it, and after every restart checks through gRPC that every
+ * acknowledged apply is present, nothing unacknowledged is half-applied (the generation equals
+ * the applied deltas), and retried request ids answer their first result.
  */
 
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { credentials, type ServiceError } from "@grpc/grpc-js";
+import { createClient } from "@crs/runtime";
+import { SimilarityService } from "@crs/contracts/gen/crs/state/v1/similarity_pb";
+import { StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
+import { SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
+import { startServiceProcess, type ServiceProcess } from "../support/service-process.js";
+import { run } from "../support/tools.js";
 
 /** Options of {@link runCrashTest}. */
 export interface CrashOptions {
@@ -18,15 +21,15 @@ export interface CrashOptions {
   readonly kills: number;
   /** Seed of the random kill moments and client choices (printed on failure). */
   readonly seed: number;
-  /** Data directory of the host. */
+  /** Data directory of the server (CRS_STATE_DATA_DIR). */
   readonly dir: string;
   /** Concurrent clients. @defaultValue 8 */
   readonly clients?: number;
   /** Projects the clients spread over. @defaultValue 3 */
   readonly projects?: number;
-  /** Most ms between a restart and the kill. @defaultValue 150 */
+  /** Most ms between the first acknowledgement after a restart and the kill. @defaultValue 150 */
   readonly maxRunMs?: number;
-  /** Journal records between state snapshots in the child. @defaultValue 25 */
+  /** Journal records between state snapshots in the server. @defaultValue 25 */
   readonly snapshotEveryRecords?: number;
   /** Progress lines. */
   readonly log?: (line: string) => void;
@@ -36,23 +39,14 @@ export interface CrashOptions {
 export interface CrashReport {
   /** Kills delivered. */
   kills: number;
-  /** Mutations acknowledged. */
+  /** Applies acknowledged. */
   acked: number;
-  /** Mutations in flight at a kill (resolved by retry after the restart). */
+  /** Applies in flight at a kill (settled by retry after the restart). */
   inFlightAtKill: number;
   /** Of those, how many the retry found already applied (answered as replays). */
   appliedBeforeKill: number;
   /** Retries of acknowledged request ids that answered their first result. */
   replaysChecked: number;
-}
-
-interface Reply {
-  readonly id: number;
-  readonly error?: string;
-  readonly answer?: string;
-  readonly replayed?: boolean;
-  readonly generation?: number;
-  readonly present?: string[];
 }
 
 /** Deterministic random numbers in [0, 1) (mulberry32). */
@@ -67,140 +61,126 @@ function random(seed: number): () => number {
   };
 }
 
-/** Bundles the child once, so each restart costs a plain node start. */
-async function bundleChild(): Promise<string> {
-  const outfile = fileURLToPath(new URL("./.build/crash-child.mjs", import.meta.url));
-  await build({
-    entryPoints: [fileURLToPath(new URL("./crash-child.ts", import.meta.url))],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile,
-    external: ["classic-level"],
-    logLevel: "error",
-  });
-  return outfile;
+function clients(port: number) {
+  const insecure = { credentials: credentials.createInsecure() };
+  return { state: createClient(StateService, `127.0.0.1:${port}`, insecure), similarity: createClient(SimilarityService, `127.0.0.1:${port}`, insecure) };
+}
+type Clients = ReturnType<typeof clients>;
+
+/** The first answer of an apply, as compared with its retries. */
+function answerKey(header: { projectUid: string; generation: bigint } | undefined): string {
+  return `${header?.projectUid}@${header?.generation}`;
 }
 
-class Child {
-  private readonly waiting = new Map<number, (r: Reply) => void>();
-  private next = 1;
-  readonly ready: Promise<void>;
-  readonly exited: Promise<void>;
+function apply(c: Clients, project: string, key: string) {
+  return c.state.apply({
+    projectId: project,
+    delta: { source: SignalSource.SOFT, kind: { case: "similarity", value: { updates: [{ a: key, b: "hub", distance: 1 }] } } },
+    options: { requestId: key },
+  });
+}
 
-  constructor(readonly proc: ChildProcess) {
-    let markReady: () => void = () => undefined;
-    this.ready = new Promise((r) => {
-      markReady = r;
-    });
-    this.exited = new Promise((r) => proc.once("exit", () => r()));
-    // Writing to a child that was just killed fails with EPIPE; its requests stay unanswered (in flight).
-    proc.stdin?.on("error", () => undefined);
-    createInterface({ input: proc.stdout as NodeJS.ReadableStream }).on("line", (line) => {
-      const reply = JSON.parse(line) as Reply & { ready?: boolean };
-      if (reply.id === 0) markReady();
-      this.waiting.get(reply.id)?.(reply);
-      this.waiting.delete(reply.id);
-    });
-  }
-
-  /** Sends a request; resolves with its reply, or never if the child dies first. */
-  call(request: object): Promise<Reply> {
-    const id = this.next++;
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      this.proc.stdin?.write(`${JSON.stringify({ id, ...request })}\n`);
-    });
-  }
+async function applied(c: Clients, project: string): Promise<{ generation: bigint; keys: Set<string> }> {
+  const keys = new Set<string>();
+  let pageToken = "";
+  let generation = -1n;
+  do {
+    const page = await c.similarity.listSimilarityPairs({ projectId: project, pageSize: 1000, pageToken });
+    generation = page.header?.generation ?? -1n;
+    for (const p of page.pairs) keys.add(p.a === "hub" ? p.b : p.a);
+    pageToken = page.nextPageToken;
+  } while (pageToken !== "");
+  return { generation, keys };
 }
 
 /** Runs the crash test; throws an AssertionError naming the seed when a check fails. */
 export async function runCrashTest(options: CrashOptions): Promise<CrashReport> {
+  const built = await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "crs-state"]);
+  assert.equal(built.code, 0, `build: ${built.stderr}`);
   const rand = random(options.seed);
-  const clients = options.clients ?? 8;
   const projects = Array.from({ length: options.projects ?? 3 }, (_, i) => `crash-${i}`);
-  const childFile = await bundleChild();
-  const sent = new Map(projects.map((p) => [p, new Set<string>()]));
   const acked = new Map(projects.map((p) => [p, new Map<string, string>()]));
   let inFlight: { project: string; key: string }[] = [];
   const report: CrashReport = { kills: 0, acked: 0, inFlightAtKill: 0, appliedBeforeKill: 0, replaysChecked: 0 };
   let counter = 0;
-  const start = () => {
-    const proc = spawn(process.execPath, [childFile, options.dir, String(options.snapshotEveryRecords ?? 25)], { stdio: ["pipe", "pipe", "inherit"] });
-    return new Child(proc);
-  };
   const where = () => `(seed ${options.seed}, after kill ${report.kills})`;
+  const env = { CRS_STATE_DATA_DIR: options.dir, CRS_STATE_SNAPSHOT_EVERY_RECORDS: String(options.snapshotEveryRecords ?? 25), LOG_LEVEL: "info" };
 
   for (let round = 0; round <= options.kills; round++) {
-    const child = start();
-    await child.ready;
-    for (const p of projects) {
-      const r = await child.call({ op: "create", project: p });
-      assert.ok(r.error === undefined || round > 0, `create ${p}: ${r.error} ${where()}`);
-    }
-    // Verify what the previous life left.
-    for (const p of projects) {
-      const keys = [...(sent.get(p) as Set<string>)];
-      const r = await child.call({ op: "probe", project: p, keys });
-      assert.equal(r.error, undefined, `probe ${p}: ${r.error} ${where()}`);
-      const present = new Set(r.present);
-      for (const k of (acked.get(p) as Map<string, string>).keys()) assert.ok(present.has(k), `acknowledged ${p}/${k} is present ${where()}`);
-      assert.equal(r.generation, present.size, `generation of ${p} equals the applied mutations ${where()}`);
-    }
-    // Retry what was in flight at the kill: applied or not, the retry settles it exactly once.
-    for (const { project, key } of inFlight) {
-      const before = await child.call({ op: "probe", project, keys: [key] });
-      const r = await child.call({ op: "mutate", project, key, requestId: key });
-      assert.equal(r.error, undefined, `retry ${project}/${key}: ${r.error} ${where()}`);
-      assert.equal(r.replayed, (before.present ?? []).length === 1, `retry of ${project}/${key} is a replay exactly when it was applied ${where()}`);
-      if (r.replayed === true) report.appliedBeforeKill++;
-      (acked.get(project) as Map<string, string>).set(key, r.answer as string);
-    }
-    inFlight = [];
-    // Acknowledged request ids answer their first result.
-    for (const p of projects) {
-      const entries = [...(acked.get(p) as Map<string, string>)];
-      for (let i = 0; i < Math.min(2, entries.length); i++) {
-        const [key, answer] = entries[Math.floor(rand() * entries.length)] as [string, string];
-        const r = await child.call({ op: "mutate", project: p, key, requestId: key });
-        assert.equal(r.replayed, true, `retry of acknowledged ${p}/${key} is a replay ${where()}`);
-        assert.equal(r.answer, answer, `retry of ${p}/${key} answers the first result ${where()}`);
-        report.replaysChecked++;
+    const server: ServiceProcess = await startServiceProcess("crs-state", env, "built");
+    const c = clients(server.port);
+    try {
+      for (const p of projects) await c.state.createProject({ projectId: p, config: { maxSimilarityPairs: 1_000_000 }, requestId: `create-${p}` });
+      // What the previous life left: every acknowledged apply, and generation = applied deltas.
+      const before = new Map<string, Set<string>>();
+      for (const p of projects) {
+        const { generation, keys } = await applied(c, p);
+        for (const k of (acked.get(p) as Map<string, string>).keys()) assert.ok(keys.has(k), `acknowledged ${p}/${k} is present ${where()}`);
+        assert.equal(generation, BigInt(keys.size), `generation of ${p} equals the applied deltas ${where()}`);
+        before.set(p, keys);
       }
-    }
-    if (round === options.kills) {
-      child.proc.kill("SIGKILL");
-      await child.exited;
-      break;
-    }
-    // Drive concurrent clients, then kill at a random moment.
-    let alive = true;
-    const pending = new Map<string, { project: string; key: string }>();
-    const drive = async (c: number) => {
-      while (alive) {
-        const project = projects[Math.floor(rand() * projects.length)] as string;
-        const key = `c${c}-${counter++}`;
-        (sent.get(project) as Set<string>).add(key);
-        pending.set(key, { project, key });
-        const r = await child.call({ op: "mutate", project, key, requestId: key });
-        if (!alive) return;
-        pending.delete(key);
-        assert.equal(r.error, undefined, `mutate ${project}/${key}: ${r.error} ${where()}`);
-        (acked.get(project) as Map<string, string>).set(key, r.answer as string);
-        report.acked++;
+      // Requests in flight at the kill: the retry is a replay exactly when the first attempt landed.
+      for (const { project, key } of inFlight) {
+        const r = await apply(c, project, key);
+        const landed = (before.get(project) as Set<string>).has(key);
+        assert.equal(r.header?.replayed, landed, `retry of in-flight ${project}/${key} is a replay exactly when it had landed ${where()}`);
+        if (landed) report.appliedBeforeKill++;
+        (acked.get(project) as Map<string, string>).set(key, answerKey(r.header));
       }
-    };
-    const runs = Array.from({ length: clients }, (_, c) => drive(c));
-    await new Promise((r) => setTimeout(r, 5 + Math.floor(rand() * (options.maxRunMs ?? 150))));
-    child.proc.kill("SIGKILL");
-    await child.exited;
-    alive = false;
-    void runs;
-    inFlight = [...pending.values()];
-    report.inFlightAtKill += inFlight.length;
-    report.kills++;
-    if (report.kills % 10 === 0) options.log?.(`crash-test: ${report.kills} kills, ${report.acked} acknowledged, ${report.appliedBeforeKill}/${report.inFlightAtKill} in flight were applied`);
+      inFlight = [];
+      // Acknowledged request ids answer their first result.
+      for (const p of projects) {
+        const entries = [...(acked.get(p) as Map<string, string>)];
+        for (let i = 0; i < Math.min(2, entries.length); i++) {
+          const [key, first] = entries[Math.floor(rand() * entries.length)] as [string, string];
+          const r = await apply(c, p, key);
+          assert.equal(r.header?.replayed, true, `retry of acknowledged ${p}/${key} is a replay ${where()}`);
+          assert.equal(answerKey(r.header), first, `retry of ${p}/${key} answers the first result ${where()}`);
+          report.replaysChecked++;
+        }
+      }
+      if (round === options.kills) break;
+      // Concurrent clients until a kill at a random moment.
+      let alive = true;
+      let firstAck: () => void = () => undefined;
+      const acking = new Promise<void>((r) => {
+        firstAck = r;
+      });
+      const pending = new Map<string, { project: string; key: string }>();
+      const drive = async () => {
+        while (alive) {
+          const project = projects[Math.floor(rand() * projects.length)] as string;
+          const key = `k${counter++}`;
+          pending.set(key, { project, key });
+          let header;
+          try {
+            header = (await apply(c, project, key)).header;
+          } catch (e) {
+            if (!alive) return;
+            throw new assert.AssertionError({ message: `apply ${project}/${key}: ${(e as ServiceError).message} ${where()}` });
+          }
+          pending.delete(key);
+          (acked.get(project) as Map<string, string>).set(key, answerKey(header));
+          report.acked++;
+          firstAck();
+        }
+      };
+      const runs = Array.from({ length: options.clients ?? 8 }, () => drive());
+      // The kill lands at a random moment after traffic is flowing (or after 10 s without any ack).
+      await Promise.race([acking, new Promise((r) => setTimeout(r, 10_000))]);
+      await new Promise((r) => setTimeout(r, Math.floor(rand() * (options.maxRunMs ?? 150))));
+      alive = false;
+      await server.stop("SIGKILL");
+      await Promise.all(runs);
+      inFlight = [...pending.values()];
+      report.inFlightAtKill += inFlight.length;
+      report.kills++;
+      if (report.kills % 10 === 0) options.log?.(`crash-test: ${report.kills} kills, ${report.acked} acknowledged, ${report.appliedBeforeKill} of ${report.inFlightAtKill} in flight had landed`);
+    } finally {
+      c.state.close();
+      c.similarity.close();
+      await server.stop("SIGKILL");
+    }
   }
   return report;
 }

@@ -29,14 +29,17 @@ export type ErrorMetadata = Readonly<Record<string, string>>;
  */
 export class RpcError extends Error {
   override readonly name: string = "RpcError";
+  /** When set, the call may be retried unchanged after this many ms (sent as google.rpc.RetryInfo). */
+  readonly retryDelayMs: number | undefined;
   constructor(
     readonly code: status,
     readonly reason: string,
     message: string,
     readonly metadata: ErrorMetadata = {},
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryDelayMs?: number | undefined },
   ) {
     super(message, options);
+    this.retryDelayMs = options?.retryDelayMs;
   }
 }
 

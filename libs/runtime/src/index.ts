@@ -6,7 +6,7 @@ export { readEnv, text, optionalText, integer, flag, oneOf, hostPort, url, type 
 export { serverEnvSpec } from "./config/server-env.js";
 export { RpcError, RuntimeError, RuntimeRpcError, RUNTIME_REASONS, invalidArgument, type RuntimeErrorCode, type RuntimeReason, type ErrorMetadata } from "./errors.js";
 export { createLogger, type Logger } from "./logging/logger.js";
-export { errorDetailOf, type ErrorDetail } from "./status/error-details.js";
+export { errorDetailOf, toServiceError, type ErrorDetail } from "./status/error-details.js";
 export type { ErrorMapper } from "./status/normalize.js";
 export { reasonCatalog, type ErrorReasons, type ReasonCatalog, type StatusMapping } from "./status/reasons.js";
 export { GrpcServer, type AddServiceOptions } from "./server/grpc-server.js";

@@ -42,7 +42,7 @@ export function normalizeError(error: unknown, options: NormalizeOptions): { det
   const mapped = error instanceof RpcError ? error : mapSafely(error, options.mapError);
   if (mapped !== undefined) {
     const reason = mapped instanceof RuntimeRpcError ? reasons.runtime(mapped.runtimeReason) : mapped.reason;
-    return { detail: { code: mapped.code, message: mapped.message, reason, domain, metadata: mapped.metadata }, internal: false };
+    return { detail: { code: mapped.code, message: mapped.message, reason, domain, metadata: mapped.metadata, retryDelayMs: mapped.retryDelayMs }, internal: false };
   }
   if (isAbort(error)) {
     return { detail: { code: status.CANCELLED, message: "call cancelled", reason: reasons.runtime("CANCELLED"), domain, metadata: {} }, internal: false };

@@ -25,6 +25,8 @@ export interface StatusMapping<E extends number> {
   readonly code: status;
   /** The `ErrorReason` value whose name becomes `ErrorInfo.reason`. */
   readonly reason: E;
+  /** When set, the call may be retried unchanged after this many ms (google.rpc.RetryInfo). */
+  readonly retryDelayMs?: number;
 }
 
 /**

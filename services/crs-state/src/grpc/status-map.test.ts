@@ -1,10 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorReasonSchema } from "@crs/contracts/gen/crs/state/v1/errors_pb";
-import { RUNTIME_REASONS } from "@crs/runtime";
+import { RUNTIME_REASONS, errorDetailOf, toServiceError } from "@crs/runtime";
 import { STATE_ERROR_CODES, StateError } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
-import { mapError, reasons, STATUS_OF, type CrsStateFailureCode } from "./status-map.js";
+import { mapError, reasons, STATUS_OF, STORE_RETRY_DELAY_MS, type CrsStateFailureCode } from "./status-map.js";
 
 // Wire reasons are value names of crs.state.v1.ErrorReason without their prefix.
 const enumNames = new Set(ErrorReasonSchema.values.filter((v) => v.number !== 0).map((v) => v.name.replace(/^ERROR_REASON_/, "")));
@@ -30,4 +30,12 @@ test("sends the proto's names for engine codes whose own names differ", () => {
   );
   assert.equal(reasonOf("INVALID_DELTA")?.metadata["field"], "delta", "the field at fault travels with it");
   assert.equal(reasons.runtime("SHUTTING_DOWN"), "SERVER_SHUTTING_DOWN", "shutdown is ERROR_REASON_SERVER_SHUTTING_DOWN");
+});
+
+test("suggests a retry delay (google.rpc.RetryInfo) only where retrying unchanged can succeed", () => {
+  const unavailable = mapError(new CrsStateError("STORE_UNAVAILABLE", "disk full"));
+  assert.equal(unavailable?.retryDelayMs, STORE_RETRY_DELAY_MS, "a store that cannot write is retried later");
+  assert.equal(mapError(new StateError("GENERATION_MISMATCH", "x"))?.retryDelayMs, undefined, "a stale read must be re-read, not retried as is");
+  const wire = toServiceError({ code: unavailable?.code ?? 0, message: "m", reason: "STORE_UNAVAILABLE", domain: "crs.state.v1", metadata: {}, retryDelayMs: 1500 });
+  assert.equal(errorDetailOf(wire)?.retryDelayMs, 1500, "RetryInfo travels in grpc-status-details-bin beside ErrorInfo");
 });

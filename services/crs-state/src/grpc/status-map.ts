@@ -4,6 +4,9 @@ import { RpcError, reasonCatalog, type ErrorMapper, type StatusMapping } from "@
 import { StateError, type StateErrorCode } from "@crs/domain/state";
 import { CrsStateError, type CrsStateErrorCode } from "../errors.js";
 
+/** Suggested wait before retrying a call the store could not write (sent as google.rpc.RetryInfo). */
+export const STORE_RETRY_DELAY_MS = 1000;
+
 /** Every code crs-state or its engine fails with. */
 export type CrsStateFailureCode = CrsStateErrorCode | StateErrorCode;
 
@@ -25,7 +28,8 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   JOURNAL_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.JOURNAL_CORRUPTED },
   SNAPSHOT_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.PROJECT_CORRUPTED },
   REPAIR_FAILED: { code: status.INTERNAL, reason: ErrorReason.INTERNAL },
-  STORE_UNAVAILABLE: { code: status.UNAVAILABLE, reason: ErrorReason.STORE_UNAVAILABLE },
+  // The store probes itself and serves again once it can write: worth retrying unchanged.
+  STORE_UNAVAILABLE: { code: status.UNAVAILABLE, reason: ErrorReason.STORE_UNAVAILABLE, retryDelayMs: STORE_RETRY_DELAY_MS },
   GENERATION_IN_FUTURE: { code: status.OUT_OF_RANGE, reason: ErrorReason.GENERATION_IN_FUTURE },
   INVALID_PAGE_TOKEN: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_PAGE_TOKEN },
   DELTA_REQUIRED: { code: status.INVALID_ARGUMENT, reason: ErrorReason.DELTA_REQUIRED },
@@ -71,7 +75,7 @@ export const reasons = reasonCatalog(ErrorReasonSchema, {
 
 const rpcError = (code: CrsStateFailureCode, error: Error, metadata: Readonly<Record<string, string>>): RpcError => {
   const row = STATUS_OF[code];
-  return new RpcError(row.code, reasons.of(row.reason), error.message, metadata, { cause: error });
+  return new RpcError(row.code, reasons.of(row.reason), error.message, metadata, { cause: error, retryDelayMs: row.retryDelayMs });
 };
 
 /** Turns a CrsStateError or an engine StateError into the RpcError clients see; other errors are left to the runtime. */
