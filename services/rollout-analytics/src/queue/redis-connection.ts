@@ -16,6 +16,7 @@ export interface RedisConnectionOptions {
   readonly maxRetryDelayMs?: number;
 }
 
+// Credentials never reach a log line: every URL logged goes through redactCredentials.
 
 /**
  * A Redis connection that retries forever with capped backoff and reports readiness, so the
