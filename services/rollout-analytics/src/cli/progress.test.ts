@@ -16,10 +16,23 @@ function fakeTerminal(): NodeJS.WriteStream & { text: string } {
     text: "",
     isTTY: true,
     columns: 160,
-    cursorTo: (_x: number, _y?: unknown, cb?: () => void) => (typeof _y === "function" ? _y() : cb?.(), true),
-    clearLine: (_d: number, cb?: () => void) => (cb?.(), true),
-    moveCursor: (_x: number, _y: number, cb?: () => void) => (cb?.(), true),
-    clearScreenDown: (cb?: () => void) => (cb?.(), true),
+    cursorTo: (_x: number, y?: unknown, cb?: () => void) => {
+      if (typeof y === "function") y();
+      else cb?.();
+      return true;
+    },
+    clearLine: (_d: number, cb?: () => void) => {
+      cb?.();
+      return true;
+    },
+    moveCursor: (_x: number, _y: number, cb?: () => void) => {
+      cb?.();
+      return true;
+    },
+    clearScreenDown: (cb?: () => void) => {
+      cb?.();
+      return true;
+    },
   });
   return out;
 }
