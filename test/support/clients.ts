@@ -1,8 +1,9 @@
-import { credentials } from "@grpc/grpc-js";
+import { credentials, status } from "@grpc/grpc-js";
 import { createClient } from "@crs/runtime";
 import { Health } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import { MaintenanceService } from "@crs/contracts/gen/crs/state/v1/maintenance_pb";
 import { RetentionService } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
+import { ScanService } from "@crs/contracts/gen/crs/analytics/v1/scan_pb";
 
 const insecure = { credentials: credentials.createInsecure() };
 
@@ -12,3 +13,15 @@ export const healthClient = (port: number) => createClient(Health, `127.0.0.1:${
 export const maintenanceClient = (port: number) => createClient(MaintenanceService, `127.0.0.1:${port}`, insecure);
 /** A rollout-analytics retention client of the server on `port`. */
 export const retentionClient = (port: number) => createClient(RetentionService, `127.0.0.1:${port}`, insecure);
+/** A rollout-analytics scan client of the server on `port`. */
+export const scanClient = (port: number) => createClient(ScanService, `127.0.0.1:${port}`, insecure);
+
+/** Whether rollout-analytics on `port` answers scan calls; health must not vouch for the scan service until it does. */
+export async function scanServiceServes(port: number): Promise<boolean> {
+  const scans = scanClient(port);
+  try {
+    return await scans.listScans({ projectId: "probe" }, { deadline: 5000 }).then(() => true, (e: { code: status }) => e.code !== status.UNIMPLEMENTED);
+  } finally {
+    scans.close();
+  }
+}

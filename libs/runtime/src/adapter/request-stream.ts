@@ -1,5 +1,6 @@
 import { Metadata, status, type ServerDuplexStream, type ServerReadableStream } from "@grpc/grpc-js";
 import { RuntimeRpcError } from "../errors.js";
+import { requireDecoded } from "./request-decoding.js";
 
 /** The receiving half of a client-stream or bidi call. */
 export type RequestSource = ServerReadableStream<unknown, unknown> | ServerDuplexStream<unknown, unknown>;
@@ -37,7 +38,7 @@ export async function* requestStream(call: RequestSource, signal: AbortSignal): 
     for (;;) {
       const next = await Promise.race([iterator.next(), aborted.promise]);
       if (next.done === true) break;
-      yield next.value;
+      yield requireDecoded(next.value);
     }
     // grpc-js ends the request stream the same way when the client half-closes and when the call
     // is torn down (client cancel, expired deadline); it only notices a teardown when it next

@@ -12,6 +12,7 @@ import { create, toBinary, type DescMethod, type DescService } from "@bufbuild/p
 import type { CallContext } from "./handler-types.js";
 import type { CallTracker } from "./call-tracker.js";
 import { asBuffer, methodPath, serverStreams } from "./service-definition.js";
+import { requireDecoded } from "./request-decoding.js";
 import { deadlineOf, requestStream } from "./request-stream.js";
 import { isAbort, normalizeError, type ErrorMapper } from "../status/normalize.js";
 import type { ReasonCatalog } from "../status/reasons.js";
@@ -146,7 +147,7 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
   switch (method.methodKind) {
     case "unary":
       return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) =>
-        void run(call, async (ctx) => answer(await handler(call.request, ctx)), (error, value) =>
+        void run(call, async (ctx) => answer(await handler(requireDecoded(call.request), ctx)), (error, value) =>
           error ? callback(error as never) : callback(null, value));
     case "client_streaming":
       return (call: ServerReadableStream<unknown, unknown>, callback: sendUnaryData<unknown>) =>
@@ -154,7 +155,7 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
           error ? callback(error as never) : callback(null, value));
     case "server_streaming":
       return (call: ServerWritableStream<unknown, unknown>) =>
-        void run(call, (ctx) => streamOut(call, handler(call.request, ctx) as AsyncIterable<unknown>, ctx.signal), (error) =>
+        void run(call, (ctx) => streamOut(call, handler(requireDecoded(call.request), ctx) as AsyncIterable<unknown>, ctx.signal), (error) =>
           error ? call.emit("error", error) : call.end());
     case "bidi_streaming":
       return (call: ServerDuplexStream<unknown, unknown>) =>

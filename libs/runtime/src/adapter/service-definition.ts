@@ -1,5 +1,6 @@
 import type { ServiceDefinition, MethodDefinition } from "@grpc/grpc-js";
 import { fromBinary, toBinary, type DescMethod, type DescService } from "@bufbuild/protobuf";
+import { decodeRequest } from "./request-decoding.js";
 
 /** grpc-js wants Buffers; protobuf-es produces Uint8Arrays. Wraps without copying. */
 export const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -27,7 +28,7 @@ export function toGrpcServiceDefinition(service: DescService): ServiceDefinition
       requestStream: clientStreams(m),
       responseStream: serverStreams(m),
       requestSerialize: (msg) => asBuffer(toBinary(m.input, msg as never)),
-      requestDeserialize: (bytes: Buffer) => fromBinary(m.input, bytes),
+      requestDeserialize: (bytes: Buffer) => decodeRequest(m.input, bytes),
       // The server adapter hands over responses it has already encoded.
       responseSerialize: (msg) => (msg instanceof Uint8Array ? asBuffer(msg) : asBuffer(toBinary(m.output, msg as never))),
       responseDeserialize: (bytes: Buffer) => fromBinary(m.output, bytes),

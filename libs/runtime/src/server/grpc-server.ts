@@ -29,6 +29,12 @@ export interface AddServiceOptions {
    * @defaultValue false
    */
   readonly managedHealth?: boolean;
+  /**
+   * Whether the service answers any call. An unserved service reports NOT_SERVING for good, so
+   * health never vouches for methods that all answer UNIMPLEMENTED.
+   * @defaultValue true when at least one method has a handler
+   */
+  readonly served?: boolean;
 }
 
 /** A gRPC server with health, reflection, metrics and call tracking, before it listens. */
@@ -40,6 +46,7 @@ export class GrpcServer {
   readonly #health = new HealthRegistry();
   readonly #services: string[] = [];
   readonly #managed = new Set<string>();
+  readonly #served = new Set<string>();
   readonly #maxBytes: number;
   #port: number | undefined;
   #draining = false;
@@ -87,6 +94,7 @@ export class GrpcServer {
   add<S extends GenServiceMethods>(service: GenService<S>, handlers: ServiceHandlers<S>, options: AddServiceOptions = {}): this {
     const { mapError, managedHealth = false } = options;
     const desc = service as unknown as DescService;
+    const served = options.served ?? Object.values(handlers).some((handler) => typeof handler === "function");
     const wrapped = wrapHandlers(desc, handlers as Record<string, unknown>, {
       domain: desc.file.proto.package,
       reasons: this.options.reasons,
@@ -98,14 +106,15 @@ export class GrpcServer {
     });
     this.server.addService(toGrpcServiceDefinition(desc), wrapped);
     this.#services.push(desc.typeName);
+    if (served) this.#served.add(desc.typeName);
     if (managedHealth) this.#managed.add(desc.typeName);
     this.#health.set(desc.typeName, "NOT_SERVING");
     return this;
   }
 
-  /** Sets the health of one registered service ("" is the whole server). */
+  /** Sets the health of one served service ("" is the whole server); an unserved one stays NOT_SERVING. */
   setHealth(service: string, servingStatus: ServingStatus): void {
-    this.#health.set(service, servingStatus);
+    if (service === "" || this.#served.has(service)) this.#health.set(service, servingStatus);
   }
 
   /** The names of the registered services. */
@@ -124,7 +133,7 @@ export class GrpcServer {
     return this.#port;
   }
 
-  /** Binds the address and starts serving; every registered service reports SERVING. */
+  /** Binds the address and starts serving; every served service not managed by its owner reports SERVING. */
   async listen(): Promise<number> {
     if (this.options.reflectionFiles.length > 0) {
       addReflection(this.server, this.options.reflectionFiles, [...this.#services, "grpc.health.v1.Health"]);
@@ -134,7 +143,7 @@ export class GrpcServer {
       this.server.bindAsync(this.options.address, credentials, (error, port) =>
         error ? reject(new RuntimeError("LISTEN_FAILED", `cannot listen on ${this.options.address}: ${error.message}`, { cause: error })) : resolve(port)));
     this.setHealth("", "SERVING");
-    for (const name of this.#services) if (!this.#managed.has(name)) this.setHealth(name, "SERVING");
+    for (const name of this.#served) if (!this.#managed.has(name)) this.setHealth(name, "SERVING");
     return this.#port;
   }
 

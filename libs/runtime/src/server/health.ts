@@ -5,7 +5,7 @@ import {
   HealthCheckResponse_ServingStatusSchema as ServingSchema,
 } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import type { ServiceHandlers } from "../adapter/handler-types.js";
-import { RpcError } from "../errors.js";
+import { RpcError, invalidArgument } from "../errors.js";
 
 /** The serving states a service can report. */
 export type ServingStatus = "SERVING" | "NOT_SERVING";
@@ -15,9 +15,13 @@ const SERVICE_UNKNOWN = ServingSchema.value[Serving.SERVICE_UNKNOWN]?.name ?? "S
 
 const WIRE: Record<ServingStatus, Serving> = { SERVING: Serving.SERVING, NOT_SERVING: Serving.NOT_SERVING };
 
+/** Longest service name a health call may ask about; proto full names are far shorter. */
+export const MAX_SERVICE_NAME_LENGTH = 256;
+
 /**
  * grpc.health.v1 served through our own adapter, so Watch streams are tracked like every other
- * call and end promptly at shutdown instead of holding the drain open.
+ * call and end promptly at shutdown instead of holding the drain open. State is kept only for the
+ * services the server registered: asking about any other name leaves nothing behind.
  */
 export class HealthRegistry {
   readonly #statuses = new Map<string, ServingStatus>();
@@ -36,15 +40,32 @@ export class HealthRegistry {
     return current === undefined ? Serving.SERVICE_UNKNOWN : WIRE[current];
   }
 
+  /** How many service names have watchers now, for checking that nothing accumulates. */
+  get watchedNames(): number {
+    return this.#watchers.size;
+  }
+
   /** Handlers for the Health service. */
   handlers(): ServiceHandlers<typeof Health.method> {
     return {
       check: async (request) => {
-        if (!this.#statuses.has(request.service)) throw new RpcError(status.NOT_FOUND, SERVICE_UNKNOWN, `unknown service ${JSON.stringify(request.service)}`);
-        return { status: this.get(request.service) };
+        const service = requireServiceName(request.service);
+        if (!this.#statuses.has(service)) throw new RpcError(status.NOT_FOUND, SERVICE_UNKNOWN, `unknown service ${JSON.stringify(service)}`);
+        return { status: this.get(service) };
       },
-      watch: (request, ctx) => this.#watch(request.service, ctx.signal),
+      watch: (request, ctx) => {
+        const service = requireServiceName(request.service);
+        return this.#statuses.has(service) ? this.#watch(service, ctx.signal) : this.#unknown(ctx.signal);
+      },
     };
+  }
+
+  // The health protocol answers SERVICE_UNKNOWN and keeps the stream open. Services are all
+  // registered before the server listens, so an unknown name never becomes known: the stream
+  // only waits for its end, with no watcher kept under the name.
+  async *#unknown(signal: AbortSignal): AsyncGenerator<{ status: Serving }> {
+    yield { status: Serving.SERVICE_UNKNOWN };
+    if (!signal.aborted) await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
   }
 
   // Yields the current status, then every change, until the call is aborted.
@@ -69,7 +90,16 @@ export class HealthRegistry {
       }
     } finally {
       watchers.delete(wake);
+      if (watchers.size === 0) this.#watchers.delete(service);
       signal.removeEventListener("abort", wake);
     }
   }
+}
+
+// A name is at most MAX_SERVICE_NAME_LENGTH characters; anything longer is no service of ours.
+function requireServiceName(service: string): string {
+  if (service.length > MAX_SERVICE_NAME_LENGTH) {
+    throw invalidArgument("service", `has ${service.length} characters; at most ${MAX_SERVICE_NAME_LENGTH} are accepted`, "LIMIT_EXCEEDED");
+  }
+  return service;
 }
