@@ -1,5 +1,5 @@
 import type { ServiceHandlers } from "@crs/runtime";
-import { JournalBackend, ProjectHealth, type MaintenanceService } from "@crs/contracts/gen/crs/state/v1/maintenance_pb";
+import { type JournalBackend, ProjectHealth, type MaintenanceService } from "@crs/contracts/gen/crs/state/v1/maintenance_pb";
 import type { ProjectHost } from "../projects/index.js";
 import { requireId } from "./ids.js";
 import { pageSize } from "./page-token.js";
