@@ -1,8 +1,9 @@
 /**
  * crs-state storage benchmarks, each beside a baseline measured in the same run:
- * 1. durable mutations at 1, 16 and 64 concurrent clients (host on classic-level, every
- *    acknowledgement after a synced group commit) beside a no-op grpc-js server and raw synced
- *    classic-level puts at the same concurrency;
+ * 1. durable Apply calls through gRPC at 1, 16 and 64 concurrent clients (crs-state on
+ *    classic-level, every acknowledgement after a synced group commit) beside a no-op grpc-js
+ *    server, raw synced classic-level puts and the project host called directly, all at the same
+ *    concurrency and in the same process;
  * 2. restart to serving of a project with BENCH_CHANGES (default 1,000,000) journaled changes;
  * 3. memory of a loaded project with 10k and 1M proof entries.
  * BENCH_SECONDS sets the length of each load run (default 3).
@@ -17,7 +18,12 @@ import { ClassicLevel } from "classic-level";
 import { StateEngine, type ProofEntry } from "@crs/domain/state";
 import { StoreHost } from "@crs/crs-state/projects";
 import { LevelStore } from "@crs/crs-state/store";
+import { credentials } from "@grpc/grpc-js";
+import { createClient, startService } from "@crs/runtime";
 import { startEchoServer } from "@crs/runtime/testing";
+import { crsState } from "@crs/crs-state";
+import { StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
+import { SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { closedLoop, machine, n, type LoadResult } from "./bench-support.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "3");
@@ -34,7 +40,7 @@ function row(label: string, r: LoadResult, base?: LoadResult): string {
 }
 
 async function mutationThroughput(): Promise<void> {
-  console.log("durable mutations (host on classic-level, synced group commit) vs baselines, same run:");
+  console.log("durable mutations (classic-level, synced group commit) vs baselines, same run:");
   const echo = await startEchoServer();
   for (const clients of [1, 16, 64]) {
     const noop = await closedLoop(clients, SECONDS, () => echo.client.echo({ message: "x" }));
@@ -58,13 +64,34 @@ async function mutationThroughput(): Promise<void> {
     );
     await host.close();
     await rm(dir, { recursive: true, force: true });
+    const grpc = await applyThroughGrpc(clients);
     console.log(` ${clients} client(s):`);
     console.log(row("no-op grpc-js unary (baseline)", noop));
     console.log(row("raw classic-level put, sync", raw, noop));
-    console.log(row("host mutate, durable", durable, noop));
+    console.log(row("host mutate, durable (no gRPC)", durable, noop));
+    console.log(row("crs-state Apply over gRPC, durable", grpc, noop));
   }
   echo.client.close();
   await echo.server.shutdown(1000);
+}
+
+async function applyThroughGrpc(clients: number): Promise<LoadResult> {
+  const dir = await tempDir();
+  const service = await startService(crsState, { GRPC_ADDRESS: "127.0.0.1:0", METRICS_ADDRESS: "127.0.0.1:0", LOG_LEVEL: "silent", CRS_STATE_DATA_DIR: dir });
+  const client = createClient(StateService, `127.0.0.1:${service.port}`, { credentials: credentials.createInsecure() });
+  const projects = Array.from({ length: Math.min(clients, 8) }, (_, i) => `bench-${i}`);
+  for (const p of projects) await client.createProject({ projectId: p, config: { maxSimilarityPairs: 10_000_000 } });
+  const result = await closedLoop(clients, SECONDS, (c, i) =>
+    client.apply({
+      projectId: projects[c % projects.length] as string,
+      delta: { source: SignalSource.SOFT, kind: { case: "similarity", value: { updates: [{ a: `c${c}-${i}`, b: "hub", distance: 0.5 }] } } },
+      options: { requestId: `c${c}-${i}` },
+    }),
+  );
+  client.close();
+  await service.stop();
+  await rm(dir, { recursive: true, force: true });
+  return result;
 }
 
 async function restartTime(): Promise<void> {

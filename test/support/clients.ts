@@ -2,7 +2,6 @@ import { credentials, status } from "@grpc/grpc-js";
 import { createClient } from "@crs/runtime";
 import { Health } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import { MaintenanceService } from "@crs/contracts/gen/crs/state/v1/maintenance_pb";
-import { RetentionService } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
 import { ScanService } from "@crs/contracts/gen/crs/analytics/v1/scan_pb";
 
 const insecure = { credentials: credentials.createInsecure() };
@@ -11,8 +10,6 @@ const insecure = { credentials: credentials.createInsecure() };
 export const healthClient = (port: number) => createClient(Health, `127.0.0.1:${port}`, insecure);
 /** A crs-state maintenance client of the server on `port`. */
 export const maintenanceClient = (port: number) => createClient(MaintenanceService, `127.0.0.1:${port}`, insecure);
-/** A rollout-analytics retention client of the server on `port`. */
-export const retentionClient = (port: number) => createClient(RetentionService, `127.0.0.1:${port}`, insecure);
 /** A rollout-analytics scan client of the server on `port`. */
 export const scanClient = (port: number) => createClient(ScanService, `127.0.0.1:${port}`, insecure);
 

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { ClassicLevel } from "classic-level";
+import { eventually } from "@crs/runtime/testing";
 import { keys } from "../store/level/level-keys.js";
 import type { BatchWriter } from "../store/level/durable-batch.js";
 import { LevelStore } from "../store/level-store.js";
@@ -138,8 +139,7 @@ describe("corruption", () => {
       for (const f of failed) assert.equal(f.status === "rejected" && (f.reason as { code: string }).code, "STORE_UNAVAILABLE");
       assert.equal(host.serving(), false, "NOT_SERVING while the disk is full");
       full = false;
-      const until = Date.now() + 5000;
-      while (!host.serving() && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      await eventually(() => host.serving());
       assert.equal(host.serving(), true, "serving again once a probe write succeeds");
       await host.mutate("p", { method: "Apply" }, similarity("c", "m", 0.5), answerOf);
       acked.push("c");

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { StateEngine } from "@crs/domain/state";
+import { eventually } from "@crs/runtime/testing";
 import { isCrsStateError } from "../errors.js";
 import { FaultStore, enospc } from "../store/test-support.js";
 import type { ProjectStore } from "../store/project-store.js";
@@ -23,16 +24,10 @@ export interface HostFixture {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** Encodes a test answer: the header's generation and the result. */
 export function answerOf<R>(result: R, header: ProjectHeader): Uint8Array {
   return encoder.encode(JSON.stringify({ generation: header.generation, result: result ?? null }));
-}
-
-/** Decodes {@link answerOf}. */
-export function decodeAnswer(bytes: Uint8Array): { generation: number; result: unknown } {
-  return JSON.parse(decoder.decode(bytes)) as { generation: number; result: unknown };
 }
 
 /** A mutation body recording one similarity distance. */
@@ -208,8 +203,7 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
         assert.equal(await codeOf(host.mutate("p", { method: "Apply" }, similarity("a", "c", 0.1), answerOf)), "STORE_UNAVAILABLE", "refused fast while not serving");
         assert.equal(await host.read("p", (v) => v.header.generation), 1, "memory holds only journaled state");
         faults.failWith = undefined;
-        const deadline = Date.now() + 5000;
-        while (!host.serving() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        await eventually(() => host.serving());
         assert.equal(host.serving(), true, "serving again after a probe succeeds");
         const next = await host.mutate("p", { method: "Apply", requestId: "f1" }, similarity("x1", "y", 0.2), answerOf);
         assert.equal(next.replayed, false, "a failed request id was not remembered");

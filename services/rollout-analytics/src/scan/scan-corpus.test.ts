@@ -158,3 +158,14 @@ test("the real rollouts scanned equal what the library computes file by file", {
   assert.equal(scan.files.scanned, files.length, "every real rollout scanned");
   assert.deepEqual(scan.partial, mergeAll(files.map((n) => libraryPartial(join(REAL, n), false))), "same partial");
 });
+
+test("a scan aborted midway rejects with the signal's reason, on one thread or several", async () => {
+  await withCorpus(6, async (root) => {
+    for (const workers of [1, 2]) {
+      const controller = new AbortController();
+      const reason = new Error(`stop ${workers}`);
+      const scan = scanCorpus({ root, now: NOW, workers, cacheDir: false, signal: controller.signal, onProgress: () => controller.abort(reason) });
+      await assert.rejects(scan, (e: unknown) => e === reason, `workers ${workers}`);
+    }
+  });
+});

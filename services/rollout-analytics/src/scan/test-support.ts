@@ -1,18 +1,8 @@
-// Test and benchmark support: a seeded generator of rollout stores in the producer's layout.
+// Test support: small seeded rollout stores in the producer's layout, with the cwds, sizes and
+// mtimes the scan tests need to control (the realistic corpus generator is src/generate).
 import { mkdir, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-
-/** A seeded pseudo-random source (mulberry32), so a corpus is the same on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createPrng } from "@crs/domain/rollout";
 
 const COMMANDS = ["ls -la", "cat src/main.ts", "pnpm test", "git status", "rg TODO", "sleep 5", "cargo build", "grep -n x y"];
 const CWDS = ["/work/app", "/work/lib", "/home/dev/site"];
@@ -26,8 +16,9 @@ export interface RolloutShape {
 
 /** The lines of one generated rollout, as text ending in a line feed. */
 export function rolloutText(seed: number, shape: RolloutShape, startMs: number): string {
-  const rand = seeded(seed);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+  const rng = createPrng(seed);
+  const rand = (): number => rng.next();
+  const pick = <T>(xs: readonly T[]): T => rng.pick(xs);
   let t = startMs;
   const out: string[] = [];
   const line = (type: string, payload: Record<string, unknown>): void => {

@@ -20,7 +20,7 @@ export interface ScanOptions {
   readonly cwd?: string;
   /** Scan only the newest `limit` files; 0 or absent scans all. */
   readonly limit?: number;
-  /** Threads scanning files; absent: one per core. 1 scans in this thread. */
+  /** Threads scanning files; 1 scans in this thread. Absent: one per core, fewer when little is left to read. */
   readonly workers?: number;
   /** Directory of per-file partials reused across scans; absent: the user cache; false: none. */
   readonly cacheDir?: string | false;

@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import { badField, clockRequired } from "../errors.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../reader/index.js";
 import { defaultCacheDir } from "./partial-cache.js";
@@ -11,7 +10,8 @@ export interface CheckedOptions {
   readonly freshMs: number;
   readonly cwd: string;
   readonly limit: number;
-  readonly workers: number;
+  /** Threads asked for; null: one per core, as the work justifies. */
+  readonly workers: number | null;
   readonly cacheDir: string | null;
   readonly maxLineBytes: number;
 }
@@ -35,7 +35,7 @@ export function checkOptions(options: ScanOptions): CheckedOptions {
     freshMs: count(options.freshMs, "freshMs", 0, 0),
     cwd: options.cwd?.trim() ?? "",
     limit: count(options.limit, "limit", 0, 0),
-    workers: count(options.workers, "workers", availableParallelism(), 1),
+    workers: options.workers === undefined ? null : count(options.workers, "workers", 1, 1),
     cacheDir: options.cacheDir === false ? null : (options.cacheDir ?? defaultCacheDir()),
     maxLineBytes: count(options.maxLineBytes, "maxLineBytes", DEFAULT_MAX_LINE_BYTES, 1),
   };

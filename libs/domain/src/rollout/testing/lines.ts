@@ -8,11 +8,6 @@ export function at(s: number): string {
   return new Date(BASE_MS + Math.round(s * 1000)).toISOString();
 }
 
-/** Unix ms of {@link at}. */
-export function atMs(s: number): number {
-  return BASE_MS + Math.round(s * 1000);
-}
-
 function line(ts: number, type: string, payload: Record<string, unknown>): string {
   return JSON.stringify({ timestamp: at(ts), type, payload });
 }
@@ -90,11 +85,6 @@ export function userLine(ts: number, message = "please fix the build"): string {
 /** A response_item user message line. */
 export function userItemLine(ts: number, text: string): string {
   return line(ts, "response_item", { type: "message", role: "user", content: [{ type: "input_text", text }] });
-}
-
-/** A response_item assistant message line. */
-export function assistantItemLine(ts: number, text = "done"): string {
-  return line(ts, "response_item", { type: "message", role: "assistant", content: [{ type: "output_text", text }] });
 }
 
 /** An event_msg error line (`info` omitted when undefined). */

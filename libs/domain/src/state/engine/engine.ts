@@ -22,7 +22,6 @@ import { proofUpdateToJson, STATE_EVENT_FORMAT, type EventBody, type StateEvent 
 import { applyEvent } from "../events/replay.js";
 import { toDocument, type StateDocument } from "../export/document.js";
 import { fromDocument } from "../export/import.js";
-import { deepFreeze } from "../freeze.js";
 import { checkCircuitBreaker, type CircuitBreakerResult } from "../proof/circuit-breaker.js";
 import type { ProofNumber } from "../proof/proof-number.js";
 import type { ProofUpdate } from "../proof/proof-update.js";
@@ -109,7 +108,9 @@ export class StateEngine {
 
   /**
    * Runs `body` through the one transition function and, when the state changed, stamps it
-   * into the event to journal (`recorded` may replace the body with what was stored).
+   * into the event to journal (`recorded` may replace the body with what was stored). The
+   * event is frozen at its top; what it holds is the engine's own copy of the caller's input
+   * (a delta's JSON is shared, deep-frozen, with its delta-history record).
    */
   private commit<B extends EventBody>(opts: MutationOptions, body: B, recorded?: (result: TransitionResults[B["type"]]) => B): Mutation<TransitionResults[B["type"]]> {
     this.checkPreconditions(opts);
@@ -119,7 +120,7 @@ export class StateEngine {
     this.current = state;
     this.ring.push(new Snapshot(state, at));
     const journaled = recorded === undefined ? body : recorded(result);
-    const event = deepFreeze({ ...journaled, formatVersion: STATE_EVENT_FORMAT, generation: state.generation, at }) as unknown as StateEvent;
+    const event = Object.freeze({ formatVersion: STATE_EVENT_FORMAT, generation: state.generation, at, ...journaled }) as unknown as StateEvent;
     return { result, generation: state.generation, event };
   }
 

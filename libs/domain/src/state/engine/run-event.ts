@@ -8,7 +8,7 @@ import type { AddClauseResult } from "../clauses/clause-store.js";
 import type { Clause } from "../clauses/clause.js";
 import { cycleCheckTransition, cycleResetTransition, type CycleCheckResult } from "../cycles/cycle-transition.js";
 import type { CycleDetectorStats } from "../cycles/detector-state.js";
-import { deltaFromJson, uint64FromJson } from "../delta/codec.js";
+import { uint64FromJson } from "../delta/codec.js";
 import { StateError } from "../errors.js";
 import { STATE_EVENT_FORMAT, type EventBody, type StateEventType } from "../events/event.js";
 import { fromDocument } from "../export/import.js";
@@ -63,7 +63,7 @@ export function runEvent<B extends EventBody>(state: ProjectState, event: B, ctx
 function run(state: ProjectState, e: EventBody, ctx: t.TransitionContext): TransitionOutcome<StateEventType> {
   switch (e.type) {
     case "delta_applied":
-      return { state: t.deltaTransition(state, deltaFromJson(e.delta), { sessionId: e.sessionId, metadata: e.metadata, label: e.label ?? "" }, ctx), result: undefined };
+      return { state: t.deltaTransition(state, e.delta, { sessionId: e.sessionId, metadata: e.metadata, label: e.label ?? "" }, ctx), result: undefined };
     case "proof_updated": {
       const next = t.proofUpdateTransition(state, { ...e.update, delta: uint64FromJson(e.update.delta, "delta") }, ctx);
       return { state: next, result: next.proofs.get(e.update.nodeId) as ProofNumber };

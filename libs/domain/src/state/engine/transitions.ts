@@ -9,7 +9,7 @@ import { addClause, endSessionClauses, expireClauses, touchClause, type ClauseIn
 import type { StateConfig } from "../config.js";
 import { applyDeltaToState } from "../delta/apply.js";
 import { affectedNodes } from "../delta/affected-nodes.js";
-import { deltaToJson } from "../delta/codec.js";
+import { deltaFromJson, deltaToJson, type DeltaJson } from "../delta/codec.js";
 import { deltaSource, type Delta } from "../delta/delta.js";
 import { pushDeltaRecord } from "../delta-history/delta-record.js";
 import type { DeltaRecord } from "../delta-history/delta-record.js";
@@ -36,9 +36,24 @@ export interface TransitionContext {
 /** The next state: generation + 1, and the touched entries marked as changed at that generation. */
 export function bump(state: ProjectState, next: Omit<ProjectState, "generation">, touched: TouchedEntries = {}): ProjectState {
   const generation = state.generation + 1;
-  const draft: ProjectState = { ...next, generation };
-  const modGenerations = markModified(next.modGenerations, touched, generation, (index, key) => entryExists(draft, index, key));
-  return Object.freeze(freezeIndexes({ ...draft, modGenerations }));
+  // Every field written out: one object shape for every state, and no spread on this hot path.
+  const draft: { -readonly [K in keyof ProjectState]: ProjectState[K] } = {
+    generation,
+    proofs: next.proofs,
+    constraints: next.constraints,
+    clauses: next.clauses,
+    similarity: next.similarity,
+    dependency: next.dependency,
+    history: next.history,
+    streaming: next.streaming,
+    steps: next.steps,
+    analytics: next.analytics,
+    deltaHistory: next.deltaHistory,
+    cycles: next.cycles,
+    modGenerations: next.modGenerations,
+  };
+  draft.modGenerations = markModified(next.modGenerations, touched, generation, (index, key) => entryExists(draft, index, key));
+  return Object.freeze(freezeIndexes(draft));
 }
 
 /** Who applied a delta and why: the caller's session, metadata and label. */
@@ -61,8 +76,8 @@ function checkOrigin(origin: DeltaOrigin): void {
   }
 }
 
-/** The delta-history record of `delta` producing generation `generation`. */
-export function deltaRecord(delta: Delta, origin: DeltaOrigin, generation: number, at: number): DeltaRecord {
+/** The delta-history record of `delta` producing generation `generation`; `json` is its JSON form when the caller has it. */
+export function deltaRecord(delta: Delta, origin: DeltaOrigin, generation: number, at: number, json?: DeltaJson): DeltaRecord {
   return Object.freeze({
     id: `delta_${generation}`,
     generation,
@@ -73,15 +88,16 @@ export function deltaRecord(delta: Delta, origin: DeltaOrigin, generation: numbe
     sessionId: origin.sessionId,
     metadata: Object.freeze({ ...origin.metadata }),
     affectedNodes: Object.freeze(affectedNodes(delta)),
-    delta: deepFreeze(deltaToJson(delta)),
+    delta: deepFreeze(json ?? deltaToJson(delta)),
   });
 }
 
-/** Applies a delta and appends its delta-history record. */
-export function deltaTransition(state: ProjectState, delta: Delta, origin: DeltaOrigin, ctx: TransitionContext): ProjectState {
+/** Applies a delta (decoded from `json`) and appends its delta-history record, which shares `json`. */
+export function deltaTransition(state: ProjectState, json: DeltaJson, origin: DeltaOrigin, ctx: TransitionContext): ProjectState {
   checkOrigin(origin);
+  const delta = deltaFromJson(json);
   const applied = applyDeltaToState(state, delta, ctx);
-  const record = deltaRecord(delta, origin, state.generation + 1, ctx.at);
+  const record = deltaRecord(delta, origin, state.generation + 1, ctx.at, json);
   return bump(state, { ...applied, deltaHistory: pushDeltaRecord(applied.deltaHistory, record, ctx.config.maxDeltaRecords) }, deltaTouches(delta));
 }
 

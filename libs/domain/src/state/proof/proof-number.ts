@@ -56,10 +56,3 @@ export function validateProofNumber(value: ProofNumber, field: string): void {
 export function isHardAction(value: Pick<ProofNumber, "proof" | "status">): boolean {
   return value.status === "disproven" || value.status === "proven" || value.proof >= PROOF_INFINITY;
 }
-
-/** Structural equality of two proof numbers. */
-export function proofNumbersEqual(a: ProofNumber, b: ProofNumber): boolean {
-  return (
-    a.proof === b.proof && a.disproof === b.disproof && a.status === b.status && a.source === b.source && a.updatedAt === b.updatedAt
-  );
-}

@@ -1,0 +1,78 @@
+// `rollouts usage` beside ccusage 20.0.24 (`ccusage codex daily`) on the same generated corpus, and
+// beside a baseline measured in the same run: reading every file whole and JSON.parse-ing each
+// line. ccusage is installed into the temp directory (never a project dependency); when npm
+// cannot fetch it, its line is skipped with a message. USAGE_BENCH_BYTES sets the corpus size.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { cpus, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { writeCorpus } from "../generate/index.js";
+
+const run = promisify(execFile);
+const SERVICE = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const BYTES = Number(process.env["USAGE_BENCH_BYTES"] ?? 100e6);
+const CCUSAGE_VERSION = "20.0.24";
+const HOME = join(tmpdir(), `crs-usage-bench-${BYTES}`);
+
+const BASELINE = `
+const { readdirSync, readFileSync } = require("node:fs");
+const { join } = require("node:path");
+let tokens = 0;
+for (const e of readdirSync(process.argv[1], { recursive: true, withFileTypes: true })) {
+  if (!e.isFile() || !e.name.endsWith(".jsonl")) continue;
+  for (const line of readFileSync(join(e.parentPath, e.name), "utf8").split("\\n")) {
+    try { const v = JSON.parse(line); if (v.payload && v.payload.type === "token_count") tokens += 1; } catch {}
+  }
+}
+console.log(tokens);
+`;
+
+async function timed(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ ms: number; stdout: string }> {
+  const started = performance.now();
+  const { stdout } = await run(file, args, { cwd: SERVICE, env: { ...process.env, TZ: "UTC", ...env }, maxBuffer: 256 * 1024 * 1024 });
+  return { ms: performance.now() - started, stdout };
+}
+
+async function ccusageBin(): Promise<string | null> {
+  const prefix = join(tmpdir(), `crs-ccusage-${CCUSAGE_VERSION}`);
+  const bin = join(prefix, "node_modules", ".bin", "ccusage");
+  if (existsSync(bin)) return bin;
+  try {
+    await mkdir(prefix, { recursive: true });
+    await run("npm", ["install", "--prefix", prefix, "--no-save", "--no-fund", "--no-audit", `ccusage@${CCUSAGE_VERSION}`]);
+    return existsSync(bin) ? bin : null;
+  } catch (e) {
+    console.log(`ccusage ${CCUSAGE_VERSION} could not be installed (${e instanceof Error ? e.message.split("\n")[0] : String(e)}); its line is skipped`);
+    return null;
+  }
+}
+
+async function main(): Promise<void> {
+  const root = join(HOME, "sessions");
+  if (!existsSync(join(HOME, ".complete"))) {
+    console.log(`generating a ${(BYTES / 1e6).toFixed(0)} MB corpus in ${root} (kept for later runs)`);
+    await writeFile(join(await mkdir(HOME, { recursive: true }).then(() => HOME), ".complete"), JSON.stringify(await writeCorpus({ dir: root, seed: 11, bytes: BYTES })));
+  }
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, node ${process.version}`);
+  const baseline = await timed(process.execPath, ["-e", BASELINE, root]);
+  const ours = await timed(process.execPath, ["bin/rollouts.js", "usage", root, "--no-cache", "--now", "2026-06-01"]);
+  const cacheDir = join(HOME, "cache");
+  await timed(process.execPath, ["bin/rollouts.js", "usage", root, "--cache-dir", cacheDir, "--now", "2026-06-01"]);
+  const warm = await timed(process.execPath, ["bin/rollouts.js", "usage", root, "--cache-dir", cacheDir, "--now", "2026-06-01"]);
+  const oursTotal = (JSON.parse(ours.stdout) as { totals: { total_tokens: number } }).totals.total_tokens;
+  const mb = BYTES / 1e6;
+  console.log(`baseline read + JSON.parse every line: ${baseline.ms.toFixed(0)} ms (${(mb / (baseline.ms / 1000)).toFixed(1)} MB/s)`);
+  console.log(`rollouts usage (cold, no cache):       ${ours.ms.toFixed(0)} ms (${(mb / (ours.ms / 1000)).toFixed(1)} MB/s), ${(ours.ms / baseline.ms).toFixed(2)}× baseline`);
+  console.log(`rollouts usage (warm per-file cache):  ${warm.ms.toFixed(0)} ms, ${(warm.ms / baseline.ms).toFixed(2)}× baseline`);
+  const bin = await ccusageBin();
+  if (bin === null) return;
+  const cc = await timed(bin, ["codex", "daily", "--json", "--offline"], { CODEX_HOME: HOME });
+  const ccTotal = (JSON.parse(cc.stdout) as { totals: { totalTokens: number } }).totals.totalTokens;
+  console.log(`ccusage ${CCUSAGE_VERSION} codex daily:            ${cc.ms.toFixed(0)} ms (${(mb / (cc.ms / 1000)).toFixed(1)} MB/s), ${(cc.ms / baseline.ms).toFixed(2)}× baseline; rollouts usage / ccusage = ${(ours.ms / cc.ms).toFixed(2)} cold, ${(warm.ms / cc.ms).toFixed(2)} warm`);
+  console.log(`total tokens: rollouts ${oursTotal}, ccusage ${ccTotal} (${oursTotal === ccTotal ? "equal" : "DIFFERENT"})`);
+}
+
+await main();

@@ -1,0 +1,65 @@
+import { outOfScopePartial, sameCwd, unreadablePartial, type CorpusPartial } from "@crs/domain/rollout";
+import type { RolloutFile } from "../walk/index.js";
+import { PartialMerger } from "./partial-merger.js";
+import type { FileScan } from "./scan-file.js";
+import type { FileOutcome, ScanFiles, ScanResult } from "./types.js";
+
+/** One walked file and the freshness decided for it. */
+export interface ScanSlot {
+  /** Position in the walk's order. */
+  readonly index: number;
+  readonly file: RolloutFile;
+  readonly fresh: boolean;
+}
+
+/**
+ * Folds each file's outcome into the scan's result as it arrives, in any order: counts, the
+ * per-file list (kept in walk order) and the merged partial. Per-file partials are merged
+ * away at once, so a large corpus never holds them all.
+ */
+export class ScanTally {
+  readonly #cwd: string;
+  readonly #merger = new PartialMerger();
+  readonly #perFile: (FileOutcome | undefined)[];
+  readonly #files = { scanned: 0, outOfScope: 0, unreadable: 0, reused: 0, bytes: 0, reusedBytes: 0 };
+
+  constructor(files: number, cwd: string) {
+    this.#perFile = new Array<FileOutcome | undefined>(files);
+    this.#cwd = cwd;
+  }
+
+  /** Records one file: its scan (null when it could not be read) and whether it came from the cache. */
+  add(slot: ScanSlot, scan: FileScan | null, reused: boolean): void {
+    const f = this.#files;
+    const outcome = { path: slot.file.path, size: slot.file.size, mtimeMs: slot.file.mtimeMs, fresh: slot.fresh, reused };
+    if (scan === null) {
+      f.unreadable += 1;
+      this.#perFile[slot.index] = { ...outcome, status: "unreadable" };
+      this.#merger.push(unreadablePartial());
+      return;
+    }
+    const inScope = this.#cwd === "" || sameCwd(scan.cwd, this.#cwd);
+    f.scanned += 1;
+    f.bytes += scan.bytes;
+    if (!inScope) f.outOfScope += 1;
+    if (reused) {
+      f.reused += 1;
+      f.reusedBytes += scan.bytes;
+    }
+    this.#perFile[slot.index] = { ...outcome, status: inScope ? "scanned" : "out_of_scope" };
+    this.#merger.push(inScope ? scan.partial : outOfScopePartial());
+  }
+
+  /** Entries the walk found but could not read; they count as unreadable rollouts. */
+  addUnreadableEntries(count: number): void {
+    this.#files.unreadable += count;
+    for (let i = 0; i < count; i += 1) this.#merger.push(unreadablePartial());
+  }
+
+  /** The scan's result; every slot must have been added. */
+  result(): ScanResult {
+    const partial: CorpusPartial = this.#merger.result();
+    const files: ScanFiles = { ...this.#files };
+    return { partial, files, perFile: this.#perFile.filter((o): o is FileOutcome => o !== undefined) };
+  }
+}
