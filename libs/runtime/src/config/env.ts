@@ -82,8 +82,8 @@ export function url(doc: string, fallback: string, schemes: readonly string[]): 
   };
 }
 
-// A malformed URL may still carry a password; the start-up message must not print it.
-const redactCredentials = (raw: string): string => raw.replace(/\/\/[^/@\s]*@/g, "//***@");
+/** `raw` with the user and password of every URL in it masked, for logs and start-up messages. */
+export const redactCredentials = (raw: string): string => raw.replace(/\/\/[^/@\s]*@/g, "//***@");
 
 /** Reads and validates every variable of `spec` from `env`, naming the first bad one in the error. */
 export function readEnv<S extends EnvSpec>(spec: S, env: NodeJS.ProcessEnv = process.env): EnvValues<S> {

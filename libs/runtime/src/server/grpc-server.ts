@@ -11,6 +11,7 @@ import { createRpcMetrics, type RpcMetrics } from "../metrics/rpc-metrics.js";
 import { rpcSpans } from "../tracing/rpc-spans.js";
 import type { CallObserver } from "../adapter/server-handlers.js";
 import type { ErrorMapper } from "../status/normalize.js";
+import { limitConnections } from "./connection-limits.js";
 import { serverCredentials } from "./credentials.js";
 import { HealthRegistry, type ServingStatus } from "./health.js";
 import { addReflection } from "./reflection.js";
@@ -142,6 +143,10 @@ export class GrpcServer {
     this.#port = await new Promise<number>((resolve, reject) =>
       this.server.bindAsync(this.options.address, credentials, (error, port) =>
         error ? reject(new RuntimeError("LISTEN_FAILED", `cannot listen on ${this.options.address}: ${error.message}`, { cause: error })) : resolve(port)));
+    limitConnections(this.server, {
+      maxConnections: this.options.maxConnections ?? 1024,
+      handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 20_000,
+    });
     this.setHealth("", "SERVING");
     for (const name of this.#served) if (!this.#managed.has(name)) this.setHealth(name, "SERVING");
     return this.#port;

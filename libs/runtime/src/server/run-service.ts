@@ -54,6 +54,8 @@ export async function startService<S extends EnvSpec>(definition: ServiceDefinit
     keepaliveTimeoutMs: config.GRPC_KEEPALIVE_TIMEOUT_MS,
     maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS,
     maxConnectionAgeGraceMs: config.GRPC_MAX_CONNECTION_AGE_GRACE_MS,
+    maxConnections: config.GRPC_MAX_CONNECTIONS,
+    handshakeTimeoutMs: config.GRPC_HANDSHAKE_TIMEOUT_MS,
     tls: { certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE, clientCaFile: config.TLS_CLIENT_CA_FILE },
     authorize: config.AUTH_TOKEN_FILE === undefined ? undefined : bearerAuth(readTokenFile(config.AUTH_TOKEN_FILE)),
   });

@@ -42,6 +42,16 @@ export interface ServerOptions {
    * @defaultValue 30000
    */
   readonly maxConnectionAgeGraceMs?: number;
+  /**
+   * Most client connections open at once; further ones are closed as they arrive.
+   * @defaultValue 1024
+   */
+  readonly maxConnections?: number;
+  /**
+   * How long a new connection may take to complete TLS and the HTTP/2 preface, in milliseconds.
+   * @defaultValue 20000
+   */
+  readonly handshakeTimeoutMs?: number;
   /** TLS or mTLS material; plaintext when omitted. */
   readonly tls?: TlsFiles;
   /** Rejects calls without the right credentials; health checks are exempt. */

@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import type { Logger } from "@crs/runtime";
+import { redactCredentials, type Logger } from "@crs/runtime";
 
 /** Options of the watched Redis connection. */
 export interface RedisConnectionOptions {
@@ -16,8 +16,7 @@ export interface RedisConnectionOptions {
   readonly maxRetryDelayMs?: number;
 }
 
-// Credentials never reach a log line.
-const redact = (url: string): string => url.replace(/\/\/[^@/]*@/, "//***@");
+// Credentials never reach a log line: every URL logged goes through redactCredentials.
 
 /**
  * A Redis connection that retries forever with capped backoff and reports readiness, so the
@@ -42,8 +41,8 @@ export class RedisConnection {
       if (this.#warned) return;
       this.#warned = true;
       options.logger.warn(
-        { redis: redact(options.url), err: error.message },
-        `Redis is not reachable at ${redact(options.url)}; scans are unavailable until it is. Set REDIS_URL=redis://host:port to point rollout-analytics at Redis.`,
+        { redis: redactCredentials(options.url), err: error.message },
+        `Redis is not reachable at ${redactCredentials(options.url)}; scans are unavailable until it is. Set REDIS_URL=redis://host:port to point rollout-analytics at Redis.`,
       );
     });
   }
@@ -68,7 +67,7 @@ export class RedisConnection {
     this.#ready = ready;
     if (ready) {
       this.#warned = false;
-      this.options.logger.info({ redis: redact(this.options.url) }, "Redis connected");
+      this.options.logger.info({ redis: redactCredentials(this.options.url) }, "Redis connected");
     }
     this.options.onReadyChange(ready);
   }
