@@ -5,6 +5,12 @@ import { scanProgressView } from "./progress.js";
 import { captureIo } from "./test-support.js";
 
 // A stand-in terminal: a writable stream with the cursor calls a TTY stream has.
+// A terminal method's answer: it runs the callback it was given, then reports the write as flushed.
+function called(cb: (() => void) | undefined): true {
+  cb?.();
+  return true;
+}
+
 function fakeTerminal(): NodeJS.WriteStream & { text: string } {
   const out = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -16,10 +22,10 @@ function fakeTerminal(): NodeJS.WriteStream & { text: string } {
     text: "",
     isTTY: true,
     columns: 160,
-    cursorTo: (_x: number, _y?: unknown, cb?: () => void) => (typeof _y === "function" ? _y() : cb?.(), true),
-    clearLine: (_d: number, cb?: () => void) => (cb?.(), true),
-    moveCursor: (_x: number, _y: number, cb?: () => void) => (cb?.(), true),
-    clearScreenDown: (cb?: () => void) => (cb?.(), true),
+    cursorTo: (_x: number, _y?: unknown, cb?: () => void) => called(typeof _y === "function" ? (_y as () => void) : cb),
+    clearLine: (_d: number, cb?: () => void) => called(cb),
+    moveCursor: (_x: number, _y: number, cb?: () => void) => called(cb),
+    clearScreenDown: (cb?: () => void) => called(cb),
   });
   return out;
 }
