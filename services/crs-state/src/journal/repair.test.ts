@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
 import { ClassicLevel } from "classic-level";
 import { answerOf, similarity } from "../projects/host-conformance.js";
@@ -9,16 +6,7 @@ import { StoreHost } from "../projects/store-host.js";
 import { keys } from "../store/level/level-keys.js";
 import type { BatchWriter } from "../store/level/durable-batch.js";
 import { LevelStore } from "../store/level-store.js";
-import { enospc } from "../store/test-support.js";
-
-async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), "crs-repair-"));
-  try {
-    await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+import { enospc, withTempDir } from "../store/test-support.js";
 
 /** Makes projects with `records` mutations each in a classic-level store at `dir`; returns their uids. */
 async function seed(dir: string, ids: string[], records: number): Promise<Map<string, string>> {
@@ -43,7 +31,7 @@ async function damage(dir: string, uid: string, seq: number, edit: (bytes: Uint8
 }
 
 test("repairs a torn last record: cut, kept aside, and the project serves from the record before", async () => {
-  await withDir(async (dir) => {
+  await withTempDir("crs-repair-", async (dir) => {
     const uids = await seed(dir, ["p"], 3);
     const uid = uids.get("p") as string;
     await damage(dir, uid, 3, (b) => b.subarray(0, b.length - 7));
@@ -64,7 +52,7 @@ test("repairs a torn last record: cut, kept aside, and the project serves from t
 });
 
 test("refuses a torn record in the middle of the journal: that project alone is DATA_LOSS", async () => {
-  await withDir(async (dir) => {
+  await withTempDir("crs-repair-", async (dir) => {
     const uids = await seed(dir, ["p", "q"], 3);
     await damage(dir, uids.get("p") as string, 2, (b) => b.subarray(0, 20));
     const store = await LevelStore.open(dir);
@@ -81,7 +69,7 @@ test("refuses a torn record in the middle of the journal: that project alone is 
 });
 
 test("reports a failure to keep aside and cut a torn tail, cutting nothing, and repairs once writes work", async () => {
-  await withDir(async (dir) => {
+  await withTempDir("crs-repair-", async (dir) => {
     const uids = await seed(dir, ["p"], 2);
     const uid = uids.get("p") as string;
     await damage(dir, uid, 2, (b) => b.subarray(0, 3));

@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, test } from "node:test";
 import { ClassicLevel } from "classic-level";
 import { eventually } from "@crs/runtime/testing";
@@ -9,22 +6,13 @@ import { keys } from "../store/level/level-keys.js";
 import type { BatchWriter } from "../store/level/durable-batch.js";
 import { LevelStore } from "../store/level-store.js";
 import { MemoryStore } from "../store/memory-store.js";
-import { enospc } from "../store/test-support.js";
+import { enospc, withTempDir } from "../store/test-support.js";
 import { answerOf, codeOf, similarity } from "./host-conformance.js";
 import { decodeMeta } from "./project-meta.js";
 import { recoverProject } from "./recover-project.js";
 import { StoreHost } from "./store-host.js";
 
 const recoverOptions = { now: () => 0, requestIdRetention: 100, skipCorrupted: false };
-
-async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), "crs-corrupt-"));
-  try {
-    await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 async function rawEdit(dir: string, key: string, edit: (b: Uint8Array) => Uint8Array): Promise<void> {
   const db = new ClassicLevel<string, Uint8Array>(dir, { keyEncoding: "utf8", valueEncoding: "view" });
@@ -67,7 +55,7 @@ describe("corruption", () => {
   });
 
   test("a flipped bit in a journal record stops that project with DATA_LOSS, leaves the others serving, and skip-corrupted cuts it", async () => {
-    await withDir(async (dir) => {
+    await withTempDir("crs-corrupt-", async (dir) => {
       const host = new StoreHost(await LevelStore.open(dir));
       const p = await host.create("p", {});
       await host.create("q", {});
@@ -95,7 +83,7 @@ describe("corruption", () => {
   });
 
   test("a flipped bit in the newest snapshot falls back to the previous one and loses nothing; both damaged is DATA_LOSS", async () => {
-    await withDir(async (dir) => {
+    await withTempDir("crs-corrupt-", async (dir) => {
       const host = new StoreHost(await LevelStore.open(dir), { snapshotEveryRecords: 3 });
       const p = await host.create("p", {});
       await host.create("q", {});
@@ -120,7 +108,7 @@ describe("corruption", () => {
   });
 
   test("a full disk at the store's write boundary fails writes with STORE_UNAVAILABLE, loses nothing acknowledged, and recovers when space returns", async () => {
-    await withDir(async (dir) => {
+    await withTempDir("crs-corrupt-", async (dir) => {
       let full = false;
       const wrapWriter = (inner: BatchWriter): BatchWriter => async (ops) => {
         if (full) throw enospc();

@@ -103,7 +103,7 @@ export interface ProjectSummary {
   readonly projectId: string;
   /** Uid of the current incarnation. */
   readonly projectUid: string;
-  /** Generation of the last committed mutation. */
+  /** Generation of the last committed mutation while loaded; 0 when not loaded (listing never loads a project). */
   readonly generation: number;
   /** Unix ms of creation. */
   readonly createdAt: number;

@@ -113,8 +113,8 @@ export class StoreHost implements ProjectHost {
       const existing = await this.readMeta(projectId);
       if (existing !== undefined) {
         if (opts.requestId !== undefined && opts.requestId !== "" && existing.createRequestId === opts.requestId) {
-          const p = this.cache.peek(projectId);
-          return { projectId, projectUid: existing.projectUid, generation: p?.committed.generation ?? 0, replayed: true };
+          // The first answer: a new project at generation 0.
+          return { projectId, projectUid: existing.projectUid, generation: 0, replayed: true };
         }
         throw new CrsStateError("PROJECT_EXISTS", `project ${projectId} already exists`, { field: "project_id", projectId });
       }
@@ -209,7 +209,13 @@ export class StoreHost implements ProjectHost {
         p.deleted = true;
         await p.settled();
       }
-      await this.committer.submit([{ op: "deleteProject", projectId, projectUid: meta.projectUid }]);
+      try {
+        await this.committer.submit([{ op: "deleteProject", projectId, projectUid: meta.projectUid }]);
+      } catch (e) {
+        // The project still exists on disk: drop the copy marked deleted so the next call reloads it.
+        if (p !== undefined) this.cache.evict(p);
+        throw e;
+      }
       this.cache.forget(projectId);
     });
   }
@@ -225,8 +231,8 @@ export class StoreHost implements ProjectHost {
       const meta = decodeMeta(row.bytes, row.projectId);
       const loaded = this.cache.peek(row.projectId);
       return meta.ok
-        ? { projectId: row.projectId, projectUid: meta.value.projectUid, generation: loaded?.committed.generation ?? -1, createdAt: meta.value.createdAt, loaded: loaded !== undefined }
-        : { projectId: row.projectId, projectUid: "", generation: -1, createdAt: 0, loaded: false };
+        ? { projectId: row.projectId, projectUid: meta.value.projectUid, generation: loaded?.committed.generation ?? 0, createdAt: meta.value.createdAt, loaded: loaded !== undefined }
+        : { projectId: row.projectId, projectUid: "", generation: 0, createdAt: 0, loaded: false };
     });
     const last = projects.at(-1);
     return { projects, nextPageToken: rows.length > page.pageSize && last !== undefined ? pageTokenAfter(last.projectId) : "" };

@@ -3,6 +3,9 @@
  * does, and count the synced batches, around any real {@link ProjectStore}.
  */
 
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { CrsStateError } from "../errors.js";
 import type { MetaValue, ProjectStore, SeqValue, StoreCapabilities, StoreOp } from "./project-store.js";
 
@@ -108,5 +111,15 @@ export class FaultStore implements ProjectStore {
   /** Passes through. */
   close(): Promise<void> {
     return this.inner.close();
+  }
+}
+
+/** Runs `fn` with a fresh temporary directory, removed afterwards. */
+export async function withTempDir(prefix: string, fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  try {
+    await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }

@@ -3,7 +3,7 @@ import type { Prng } from "./prng.js";
 // The shell commands a generated agent runs, with how they tend to end. Exit codes follow the
 // cases the classifier distinguishes: probes that fail on purpose, waits, timeouts, real failures.
 
-/** One command and the exit code it ended with (null: still running when the turn moved on). */
+/** One command, the exit code it ended with, and how long it ran. */
 export interface CommandRun {
   readonly cmd: string;
   readonly exitCode: number;

@@ -35,7 +35,7 @@ export function* corpusRollouts(options: CorpusOptions): Generator<GeneratedRoll
   for (;;) {
     const rng = root.fork();
     // Log-uniform sizes between 2 KB and 600 KB, with a tail of multi-megabyte sessions.
-    const targetBytes = rng.chance(0.03) ? rng.int(1_000_000, 4_000_000) : Math.round(2000 * Math.pow(300, rng.next()));
+    const targetBytes = rng.chance(0.03) ? rng.int(1_000_000, 4_000_000) : Math.round(2000 * 300 ** rng.next());
     const bigLineBytes = rng.chance(bigShare) ? rng.int(1_000_000, 3_000_000) : 0;
     const startMs = options.fromMs + Math.floor(rng.next() * options.spanDays * DAY_MS);
     yield generateRollout({ rng, plant, startMs, targetBytes, bigLineBytes });

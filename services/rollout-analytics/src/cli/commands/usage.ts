@@ -1,4 +1,4 @@
-import { USAGE_GROUPINGS, usageReport, type UsageGrouping } from "@crs/domain/rollout";
+import { USAGE_GROUPINGS, usageReport, type UsageGrouping, type UsageReportJson } from "@crs/domain/rollout";
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
 import { parseChoice } from "../options.js";
@@ -7,7 +7,6 @@ import { loadPricing } from "../pricing.js";
 import { textTable } from "../render/table.js";
 import { displayNumber } from "../render/format-value.js";
 import { runScan, withScanFlags, type ScanFlags } from "../scan-flags.js";
-import type { UsageReportJson } from "@crs/domain/rollout";
 
 interface UsageFlags extends ScanFlags {
   by: string;

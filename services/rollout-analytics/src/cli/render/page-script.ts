@@ -1,6 +1,6 @@
 // Browser code of the report page: reads the embedded report data and draws the charts with the
 // inlined Chart.js. Every chart is kept in `window.reportCharts` so tools can check what was drawn.
-export const PAGE_SCRIPT = String.raw`
+export const PAGE_SCRIPT = `
 (function () {
   const data = JSON.parse(document.getElementById("report-data").textContent);
   const charts = (window.reportCharts = []);
