@@ -2,8 +2,8 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { ChangeKind, type ChangeSchema, type DeltaSchema } from "@crs/contracts/gen/crs/state/v1/delta_pb";
 import { deltaFromJson, describeDelta, type Delta, type DeltaRecord } from "@crs/domain/state";
 import { deltaTypeOut } from "./delta-mapper.js";
-import { constraintTypes, sources, statuses } from "./enum-mapper.js";
-import { analyticsOut, historyEntryOut } from "./value-mapper.js";
+import { sources, statuses } from "./enum-mapper.js";
+import { analyticsOut, constraintFields, historyEntryOut } from "./value-mapper.js";
 
 /** The wire form of an engine delta (the inverse of `deltaIn`). */
 export function deltaOut(d: Delta): MessageInitShape<typeof DeltaSchema> {
@@ -23,18 +23,8 @@ export function deltaOut(d: Delta): MessageInitShape<typeof DeltaSchema> {
           },
         },
       };
-    case "constraint": {
-      const one = (c: (typeof d.add)[number]) => ({
-        id: c.id,
-        type: constraintTypes.toProto(c.type),
-        nodes: [...c.nodes],
-        expression: c.expression,
-        active: c.active,
-        source: sources.toProto(c.source),
-        createdAtUnixMs: BigInt(c.createdAt),
-      });
-      return { source, kind: { case: "constraint", value: { add: d.add.map(one), remove: [...d.remove], update: d.update.map(one) } } };
-    }
+    case "constraint":
+      return { source, kind: { case: "constraint", value: { add: d.add.map(constraintFields), remove: [...d.remove], update: d.update.map(constraintFields) } } };
     case "similarity":
       return { source, kind: { case: "similarity", value: { updates: d.updates.map((u) => ({ a: u.a, b: u.b, distance: u.distance })) } } };
     case "dependency": {

@@ -14,7 +14,7 @@ describe("CycleService through gRPC", () => {
   });
 
   it("journals every feed, and on a loop disproves its states and records a circuit-breaker step", async () => {
-    let last;
+    let last: Awaited<ReturnType<TestServer["cycles"]["checkCycle"]>> | undefined;
     let generation = 0n;
     for (const key of ["A", "B", "A", "B", "A"]) {
       last = await s.cycles.checkCycle({ projectId: "cy", sessionId: "s1", stateKey: key });

@@ -29,8 +29,8 @@ export function proofEntryOut(snapshot: Snapshot, nodeId: string, p: ProofNumber
   return { nodeId, value: proofNumberOut(p, modGeneration(snapshot, "proof", nodeId)) };
 }
 
-/** A constraint on the wire, read from `snapshot`. */
-export function constraintOut(snapshot: Snapshot, c: Constraint): MessageInitShape<typeof ConstraintSchema> {
+/** A constraint's own fields on the wire (as carried in a delta, without a mod generation). */
+export function constraintFields(c: Constraint): MessageInitShape<typeof ConstraintSchema> {
   return {
     id: c.id,
     type: constraintTypes.toProto(c.type),
@@ -39,8 +39,12 @@ export function constraintOut(snapshot: Snapshot, c: Constraint): MessageInitSha
     active: c.active,
     source: sources.toProto(c.source),
     createdAtUnixMs: BigInt(c.createdAt),
-    modGeneration: modGeneration(snapshot, "constraint", c.id),
   };
+}
+
+/** A stored constraint on the wire, with the generation that last wrote it, read from `snapshot`. */
+export function constraintOut(snapshot: Snapshot, c: Constraint): MessageInitShape<typeof ConstraintSchema> {
+  return { ...constraintFields(c), modGeneration: modGeneration(snapshot, "constraint", c.id) };
 }
 
 /** A history entry on the wire. */

@@ -119,8 +119,7 @@ export enum ErrorReason {
   DELTA_CONFLICT = 11,
 
   /**
-   * ABORTED: `expected_generation` differs from the project's generation; metadata
-   * `expected_generation`, `current_generation`.
+   * ABORTED: `options.expected_generation` differs from the project's generation; re-read and retry.
    *
    * @generated from enum value: ERROR_REASON_GENERATION_MISMATCH = 12;
    */

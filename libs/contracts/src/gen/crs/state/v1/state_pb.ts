@@ -1103,7 +1103,9 @@ export const StateService: GenService<{
     output: typeof GetProjectConfigResponseSchema;
   },
   /**
-   * UpdateProjectConfig changes the fields named by the update mask (a journaled change).
+   * UpdateProjectConfig changes the fields named by the update mask (a journaled change). Not
+   * served yet (UNIMPLEMENTED): the engine has no journaled configuration change; a project's
+   * configuration is set by CreateProject.
    * Reasons: PROJECT_NOT_FOUND, INVALID_ARGUMENT (unknown mask path, value out of range).
    *
    * @generated from rpc crs.state.v1.StateService.UpdateProjectConfig
