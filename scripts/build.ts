@@ -3,8 +3,8 @@
 // and optional modules stay external and load from node_modules at run time.
 //
 // Usage: node --import tsx scripts/build.ts [service ...]   (no argument: every service)
-import { existsSync, readdirSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
 
 const root = resolve(import.meta.dirname, "..");
@@ -22,7 +22,6 @@ const services = process.argv.length > 2 ? process.argv.slice(2) : readdirSync(j
 
 for (const name of services.sort()) {
   const dir = join(root, "services", name);
-  rmSync(join(dir, "dist"), { recursive: true, force: true });
   const result = await build({
     entryPoints: [join(dir, "src", "main.ts")],
     outfile: join(dir, "dist", "main.js"),
@@ -36,7 +35,15 @@ for (const name of services.sort()) {
     legalComments: "linked",
     logLevel: "warning",
     metafile: true,
+    write: false,
   });
+  // Each file is replaced by a rename, so a process starting from the bundle meanwhile (a test, a
+  // running deployment's restart) reads the old or the new file, never a half-written one.
+  for (const file of result.outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(`${file.path}.tmp`, file.contents);
+    renameSync(`${file.path}.tmp`, file.path);
+  }
   const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
   console.log(`build: services/${name}/dist/main.js (${(bytes / 1024 / 1024).toFixed(1)} MiB with its source map)`);
 }
