@@ -12,15 +12,24 @@ const TEST_CODE = "(\\.test\\.ts|\\.bench\\.ts|/test-support\\.ts)$|/testing/";
 const ENTRY_POINTS = ["libs", "services"]
   .flatMap((group) => (existsSync(group) ? readdirSync(group) : []).map((name) => `${group}/${name}`))
   .filter((dir) => existsSync(`${dir}/package.json`))
-  .flatMap((dir) => Object.values(JSON.parse(readFileSync(`${dir}/package.json`, "utf8")).exports ?? {}).map((target) => `${dir}/${target}`))
-  .map((path) => `^${path.replace(/^(.*?)\/\.\//, "$1/").split("*")[0].replace(/[.]/g, "[.]")}${path.includes("*") ? "" : "$"}`);
+  .flatMap((dir) =>
+    Object.values(JSON.parse(readFileSync(`${dir}/package.json`, "utf8")).exports ?? {}).map((target) => `${dir}/${target}`),
+  )
+  .map(
+    (path) =>
+      `^${path
+        .replace(/^(.*?)\/\.\//, "$1/")
+        .split("*")[0]
+        .replace(/[.]/g, "[.]")}${path.includes("*") ? "" : "$"}`,
+  );
 
 /** @type {import("dependency-cruiser").IConfiguration} */
 module.exports = {
   forbidden: [
     {
       name: "no-circular",
-      comment: "A cycle makes load order matter and hides which module owns a concept (type-only imports vanish at run time and are allowed).",
+      comment:
+        "A cycle makes load order matter and hides which module owns a concept (type-only imports vanish at run time and are allowed).",
       severity: "error",
       from: {},
       to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },

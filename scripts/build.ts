@@ -18,7 +18,10 @@ const EXTERNAL = ["classic-level", "msgpackr-extract", "@grpc/grpc-js", "@grpc/r
 // CommonJS libraries inside an ES module bundle call require() for Node's own modules.
 const BANNER = 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);';
 
-const services = process.argv.length > 2 ? process.argv.slice(2) : readdirSync(join(root, "services")).filter((n) => existsSync(join(root, "services", n, "src", "main.ts")));
+const services =
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : readdirSync(join(root, "services")).filter((n) => existsSync(join(root, "services", n, "src", "main.ts")));
 
 for (const name of services.sort()) {
   const dir = join(root, "services", name);

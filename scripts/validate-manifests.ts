@@ -31,7 +31,8 @@ function defaultTargets(): string[] {
 /** The kubernetes-models class for `apiVersion` and `kind`, or why there is none. */
 async function modelFor(apiVersion: string, kind: string): Promise<ModelClass | string> {
   // "apps/v1" lives under apps/v1/, the core group's "v1" under v1/.
-  if (!/^([a-z0-9.-]+\/)?v[0-9a-z]+$/.test(apiVersion) || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) return `unknown apiVersion/kind ${apiVersion} ${kind}`;
+  if (!/^([a-z0-9.-]+\/)?v[0-9a-z]+$/.test(apiVersion) || !/^[A-Z][A-Za-z0-9]*$/.test(kind))
+    return `unknown apiVersion/kind ${apiVersion} ${kind}`;
   try {
     const module = (await import(`kubernetes-models/${apiVersion}/${kind}`)) as Record<string, unknown>;
     const model = module[kind];

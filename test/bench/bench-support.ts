@@ -15,7 +15,11 @@ export interface LoadResult {
 }
 
 /** Runs `op` from `clients` concurrent loops for `seconds`; each loop starts its next op when the last ends. */
-export async function closedLoop(clients: number, seconds: number, op: (client: number, i: number) => Promise<unknown>): Promise<LoadResult> {
+export async function closedLoop(
+  clients: number,
+  seconds: number,
+  op: (client: number, i: number) => Promise<unknown>,
+): Promise<LoadResult> {
   const latencies: number[] = [];
   const end = performance.now() + seconds * 1000;
   const started = performance.now();

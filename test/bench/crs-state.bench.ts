@@ -35,7 +35,8 @@ async function tempDir(): Promise<string> {
 }
 
 function row(label: string, r: LoadResult, base?: LoadResult): string {
-  const ratio = base === undefined ? "" : `  throughput x${(r.opsPerSec / base.opsPerSec).toFixed(2)}, p99 x${(r.p99 / base.p99).toFixed(2)} of no-op`;
+  const ratio =
+    base === undefined ? "" : `  throughput x${(r.opsPerSec / base.opsPerSec).toFixed(2)}, p99 x${(r.p99 / base.p99).toFixed(2)} of no-op`;
   return `  ${label.padEnd(34)} ${n(r.opsPerSec).padStart(8)} ops/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms${ratio}`;
 }
 
@@ -77,14 +78,22 @@ async function mutationThroughput(): Promise<void> {
 
 async function applyThroughGrpc(clients: number): Promise<LoadResult> {
   const dir = await tempDir();
-  const service = await startService(crsState, { GRPC_ADDRESS: "127.0.0.1:0", METRICS_ADDRESS: "127.0.0.1:0", LOG_LEVEL: "silent", CRS_STATE_DATA_DIR: dir });
+  const service = await startService(crsState, {
+    GRPC_ADDRESS: "127.0.0.1:0",
+    METRICS_ADDRESS: "127.0.0.1:0",
+    LOG_LEVEL: "silent",
+    CRS_STATE_DATA_DIR: dir,
+  });
   const client = createClient(StateService, `127.0.0.1:${service.port}`, { credentials: credentials.createInsecure() });
   const projects = Array.from({ length: Math.min(clients, 8) }, (_, i) => `bench-${i}`);
   for (const p of projects) await client.createProject({ projectId: p, config: { maxSimilarityPairs: 10_000_000 } });
   const result = await closedLoop(clients, SECONDS, (c, i) =>
     client.apply({
       projectId: projects[c % projects.length] as string,
-      delta: { source: SignalSource.SOFT, kind: { case: "similarity", value: { updates: [{ a: `c${c}-${i}`, b: "hub", distance: 0.5 }] } } },
+      delta: {
+        source: SignalSource.SOFT,
+        kind: { case: "similarity", value: { updates: [{ a: `c${c}-${i}`, b: "hub", distance: 0.5 }] } },
+      },
       options: { requestId: `c${c}-${i}` },
     }),
   );
@@ -104,7 +113,12 @@ async function restartTime(): Promise<void> {
   await Promise.all(
     Array.from({ length: 256 }, async (_, c) => {
       for (let i = c; i < CHANGES; i += 256) {
-        await host.mutate("big", { method: "UpdateProof" }, (e) => e.updateProof({ nodeId: `node-${i % nodes}`, type: "increment", delta: 1n, reason: "bench", source: "soft" }), () => new Uint8Array(0));
+        await host.mutate(
+          "big",
+          { method: "UpdateProof" },
+          (e) => e.updateProof({ nodeId: `node-${i % nodes}`, type: "increment", delta: 1n, reason: "bench", source: "soft" }),
+          () => new Uint8Array(0),
+        );
         done++;
       }
     }),
@@ -123,8 +137,12 @@ async function restartTime(): Promise<void> {
   baseline.importDocument(baseline.exportDocument());
   const emptyMs = performance.now() - t2;
   await rm(dir, { recursive: true, force: true });
-  console.log(`restart to serving, ${n(done)} journaled changes over ${n(nodes)} nodes (written in ${writeSec.toFixed(1)} s, ${n(done / writeSec)} changes/s):`);
-  console.log(`  open store + recover project to generation ${n(generation)}: ${restartMs.toFixed(0)} ms (target < 5000 ms); replayed ${n(after.journalRecords)} journal records after the snapshot of generation ${n(after.lastSnapshotGeneration)} (last seq ${n(status.lastSequence)}); empty-state import baseline ${emptyMs.toFixed(2)} ms`);
+  console.log(
+    `restart to serving, ${n(done)} journaled changes over ${n(nodes)} nodes (written in ${writeSec.toFixed(1)} s, ${n(done / writeSec)} changes/s):`,
+  );
+  console.log(
+    `  open store + recover project to generation ${n(generation)}: ${restartMs.toFixed(0)} ms (target < 5000 ms); replayed ${n(after.journalRecords)} journal records after the snapshot of generation ${n(after.lastSnapshotGeneration)} (last seq ${n(status.lastSequence)}); empty-state import baseline ${emptyMs.toFixed(2)} ms`,
+  );
 }
 
 function gc(): void {
@@ -132,7 +150,11 @@ function gc(): void {
 }
 
 function proofEntries(from: number, count: number): ProofEntry[] {
-  return Array.from({ length: count }, (_, i) => ({ nodeId: `node-${from + i}`, proof: 1n, disproof: 1n, status: "unknown", source: "soft", updatedAt: 0 }) as unknown as ProofEntry);
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      ({ nodeId: `node-${from + i}`, proof: 1n, disproof: 1n, status: "unknown", source: "soft", updatedAt: 0 }) as unknown as ProofEntry,
+  );
 }
 
 async function memoryPerProject(): Promise<void> {
@@ -142,10 +164,13 @@ async function memoryPerProject(): Promise<void> {
     gc();
     const before = process.memoryUsage().heapUsed;
     const engine = new StateEngine({ config: { snapshotRingSize: 1 } });
-    for (let at = 0; at < entries; at += 10_000) engine.apply({ kind: "proof", source: "soft", updates: proofEntries(at, Math.min(10_000, entries - at)) });
+    for (let at = 0; at < entries; at += 10_000)
+      engine.apply({ kind: "proof", source: "soft", updates: proofEntries(at, Math.min(10_000, entries - at)) });
     gc();
     const used = process.memoryUsage().heapUsed - before;
-    console.log(`  ${n(entries).padStart(9)} proof entries: ${n(used / 2 ** 20, 1)} MiB (${n(used / entries)} bytes per entry), generation ${engine.generation}`);
+    console.log(
+      `  ${n(entries).padStart(9)} proof entries: ${n(used / 2 ** 20, 1)} MiB (${n(used / entries)} bytes per entry), generation ${engine.generation}`,
+    );
   }
 }
 

@@ -63,7 +63,10 @@ function random(seed: number): () => number {
 
 function clients(port: number) {
   const insecure = { credentials: credentials.createInsecure() };
-  return { state: createClient(StateService, `127.0.0.1:${port}`, insecure), similarity: createClient(SimilarityService, `127.0.0.1:${port}`, insecure) };
+  return {
+    state: createClient(StateService, `127.0.0.1:${port}`, insecure),
+    similarity: createClient(SimilarityService, `127.0.0.1:${port}`, insecure),
+  };
 }
 type Clients = ReturnType<typeof clients>;
 
@@ -104,18 +107,24 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
   const report: CrashReport = { kills: 0, acked: 0, inFlightAtKill: 0, appliedBeforeKill: 0, replaysChecked: 0 };
   let counter = 0;
   const where = () => `(seed ${options.seed}, after kill ${report.kills})`;
-  const env = { CRS_STATE_DATA_DIR: options.dir, CRS_STATE_SNAPSHOT_EVERY_RECORDS: String(options.snapshotEveryRecords ?? 25), LOG_LEVEL: "info" };
+  const env = {
+    CRS_STATE_DATA_DIR: options.dir,
+    CRS_STATE_SNAPSHOT_EVERY_RECORDS: String(options.snapshotEveryRecords ?? 25),
+    LOG_LEVEL: "info",
+  };
 
   for (let round = 0; round <= options.kills; round++) {
     const server: ServiceProcess = await startServiceProcess("crs-state", env, "built");
     const c = clients(server.port);
     try {
-      for (const p of projects) await c.state.createProject({ projectId: p, config: { maxSimilarityPairs: 1_000_000 }, requestId: `create-${p}` });
+      for (const p of projects)
+        await c.state.createProject({ projectId: p, config: { maxSimilarityPairs: 1_000_000 }, requestId: `create-${p}` });
       // What the previous life left: every acknowledged apply, and generation = applied deltas.
       const before = new Map<string, Set<string>>();
       for (const p of projects) {
         const { generation, keys } = await applied(c, p);
-        for (const k of (acked.get(p) as Map<string, string>).keys()) assert.ok(keys.has(k), `acknowledged ${p}/${k} is present ${where()}`);
+        for (const k of (acked.get(p) as Map<string, string>).keys())
+          assert.ok(keys.has(k), `acknowledged ${p}/${k} is present ${where()}`);
         assert.equal(generation, BigInt(keys.size), `generation of ${p} equals the applied deltas ${where()}`);
         before.set(p, keys);
       }
@@ -175,7 +184,10 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
       inFlight = [...pending.values()];
       report.inFlightAtKill += inFlight.length;
       report.kills++;
-      if (report.kills % 10 === 0) options.log?.(`crash-test: ${report.kills} kills, ${report.acked} acknowledged, ${report.appliedBeforeKill} of ${report.inFlightAtKill} in flight had landed`);
+      if (report.kills % 10 === 0)
+        options.log?.(
+          `crash-test: ${report.kills} kills, ${report.acked} acknowledged, ${report.appliedBeforeKill} of ${report.inFlightAtKill} in flight had landed`,
+        );
     } finally {
       c.state.close();
       c.similarity.close();

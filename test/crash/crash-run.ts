@@ -7,7 +7,11 @@ import { parseArgs } from "node:util";
 import { runCrashTest } from "./crash-harness.js";
 
 // pnpm passes the "--" that separates its own options through to the script.
-const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== "--"), options: { kills: { type: "string", default: "1000" }, seed: { type: "string" } }, allowPositionals: true });
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== "--"),
+  options: { kills: { type: "string", default: "1000" }, seed: { type: "string" } },
+  allowPositionals: true,
+});
 const kills = Number(values.kills);
 const seed = values.seed === undefined ? Date.now() % 1_000_000 : Number(values.seed);
 const dir = await mkdtemp(join(tmpdir(), "crs-crash-"));

@@ -38,7 +38,10 @@ test("rollout-analytics retries Redis: the scan service is NOT_SERVING until Red
     assert.equal(await scanHealth(), Serving.NOT_SERVING, "no Redis yet");
     redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
     // The client backs off up to 5 s between attempts, so allow for one full pause.
-    assert.ok(await eventually(() => service.logs.some((l) => l["msg"] === "Redis connected"), 15_000), "the connection is made and logged");
+    assert.ok(
+      await eventually(() => service.logs.some((l) => l["msg"] === "Redis connected"), 15_000),
+      "the connection is made and logged",
+    );
     assert.equal(await waitFor(whileRedisRuns), whileRedisRuns, "SERVING once Redis answers, if the service serves calls");
     redis.kill("SIGTERM");
     await once(redis, "exit");

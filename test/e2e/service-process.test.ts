@@ -30,7 +30,10 @@ test("crs-state: SIGTERM with a server stream open ends the stream and exits 0 w
     assert.equal(code, 0, "the process exits 0");
     assert.ok(elapsed < drainMs, `exit within the drain bound of ${drainMs} ms (took ${elapsed} ms)`);
     assert.equal(updates.at(-1), Serving.NOT_SERVING, "health turned NOT_SERVING before the stream ended");
-    assert.ok(service.logs.some((l) => l["msg"] === "stopping"), "the stop is logged");
+    assert.ok(
+      service.logs.some((l) => l["msg"] === "stopping"),
+      "the stop is logged",
+    );
   } finally {
     health.close();
     await service.stop("SIGKILL");
@@ -44,18 +47,30 @@ test("crs-state: serves status, validates ids with ErrorInfo, and answers UNIMPL
     const statusReply = await client.getStatus({});
     assert.equal(statusReply.apiVersion, "crs.state.v1", "api version");
     assert.ok(statusReply.uptimeMs >= 0n, "uptime");
-    await assert.rejects(client.getProjectStatus({ projectId: "../etc" }), (e: ServiceError) => e.code === status.INVALID_ARGUMENT && e.details.includes("project_id"), "bad id");
+    await assert.rejects(
+      client.getProjectStatus({ projectId: "../etc" }),
+      (e: ServiceError) => e.code === status.INVALID_ARGUMENT && e.details.includes("project_id"),
+      "bad id",
+    );
     await assert.rejects(client.getProjectStatus({ projectId: "p1" }), (e: ServiceError) => e.code === status.NOT_FOUND, "unknown project");
     assert.deepEqual((await client.listProjects({})).projects, [], "no project before one is created");
     const health = healthClient(service.port);
     try {
       assert.equal((await health.check({ service: "crs.state.v1.StateService" })).status, Serving.SERVING, "store-backed services serve");
-      assert.equal((await health.check({ service: "crs.state.v1.PersistenceService" })).status, Serving.NOT_SERVING, "unbuilt services never claim to serve");
+      assert.equal(
+        (await health.check({ service: "crs.state.v1.PersistenceService" })).status,
+        Serving.NOT_SERVING,
+        "unbuilt services never claim to serve",
+      );
     } finally {
       health.close();
     }
     const metrics = await (await fetch(`http://127.0.0.1:${service.metricsPort}/metrics`)).text();
-    assert.match(metrics, /grpc_server_handled_total\{[^}]*grpc_method="GetProjectStatus"[^}]*grpc_code="NOT_FOUND"\} 1/, "metrics by method and code");
+    assert.match(
+      metrics,
+      /grpc_server_handled_total\{[^}]*grpc_method="GetProjectStatus"[^}]*grpc_code="NOT_FOUND"\} 1/,
+      "metrics by method and code",
+    );
   } finally {
     client.close();
     await service.stop();
@@ -87,7 +102,10 @@ test("rollout-analytics: with Redis reachable the queue-backed service reports S
     const expected = (await scanServiceServes(service.port)) ? Serving.SERVING : Serving.NOT_SERVING;
     assert.ok(await eventually(() => service.logs.some((l) => l["msg"] === "Redis connected"), 15_000), "Redis is connected");
     const scanHealth = async () => (await health.check({ service: "crs.analytics.v1.ScanService" })).status;
-    assert.ok(await eventually(async () => (await scanHealth()) === expected, 20_000, 50), "ScanService health follows Redis only when it serves calls");
+    assert.ok(
+      await eventually(async () => (await scanHealth()) === expected, 20_000, 50),
+      "ScanService health follows Redis only when it serves calls",
+    );
   } finally {
     health.close();
     await service.stop();

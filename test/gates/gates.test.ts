@@ -32,7 +32,8 @@ describe("the gates fail on code that breaks their rules", { concurrency: true }
       const lint = await run(bin("biome"), ["lint", "--error-on-warnings", "--vcs-enabled=false", "."], { cwd: dir, ...SLOW });
       const out = lint.stdout + lint.stderr;
       assert.notEqual(lint.code, 0, `biome lint passed the fixture: ${out}`);
-      for (const rule of ["noReExportAll", "noUnusedImports", "noFloatingPromises"]) assert.match(out, new RegExp(rule), `biome reports ${rule}`);
+      for (const rule of ["noReExportAll", "noUnusedImports", "noFloatingPromises"])
+        assert.match(out, new RegExp(rule), `biome reports ${rule}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -79,7 +80,8 @@ describe("the gates fail on code that breaks their rules", { concurrency: true }
 
   test("check-style rejects built-in errors thrown in the domain, a plain Error elsewhere, long files and unmarked generated code", async () => {
     const dir = fixture({
-      "libs/domain/src/range.ts": 'export function f(n: number): number {\n  if (n < 0) throw new RangeError("negative");\n  return n;\n}\n',
+      "libs/domain/src/range.ts":
+        'export function f(n: number): number {\n  if (n < 0) throw new RangeError("negative");\n  return n;\n}\n',
       "services/a/src/plain.ts": 'export function g(): never {\n  throw   new Error ("plain");\n}\n',
       "services/a/src/long.ts": "export const line = 1;\n".repeat(401),
       "libs/contracts/src/gen/x_pb.ts": "export const x = 1;\n",
@@ -87,7 +89,14 @@ describe("the gates fail on code that breaks their rules", { concurrency: true }
     try {
       const style = await run("sh", [join(repoRoot(), "scripts", "check-style.sh"), dir], SLOW);
       assert.equal(style.code, 1, `check-style passed the fixture: ${style.stdout}${style.stderr}`);
-      for (const part of ["libs/domain throws a built-in error class", "libs/domain/src/range.ts", "throw new Error( outside errors.ts", "services/a/src/plain.ts", "services/a/src/long.ts has 401 lines", "x_pb.ts lacks the @generated header"]) {
+      for (const part of [
+        "libs/domain throws a built-in error class",
+        "libs/domain/src/range.ts",
+        "throw new Error( outside errors.ts",
+        "services/a/src/plain.ts",
+        "services/a/src/long.ts has 401 lines",
+        "x_pb.ts lacks the @generated header",
+      ]) {
         assert.ok(style.stderr.includes(part), `check-style names ${part}: ${style.stderr}`);
       }
     } finally {
@@ -100,7 +109,8 @@ describe("the gates fail on code that breaks their rules", { concurrency: true }
       {
         "package.json": '{ "name": "fixture", "private": true, "type": "module" }\n',
         "pnpm-workspace.yaml": 'packages:\n  - "libs/*"\n',
-        "libs/x/package.json": '{ "name": "@fixture/x", "type": "module", "exports": { ".": "./src/index.ts" }, "dependencies": { "left-pad": "1.3.0" } }\n',
+        "libs/x/package.json":
+          '{ "name": "@fixture/x", "type": "module", "exports": { ".": "./src/index.ts" }, "dependencies": { "left-pad": "1.3.0" } }\n',
         "libs/x/src/index.ts": 'export { used } from "./used.js";\n',
         "libs/x/src/used.ts": "export const used = 1;\nexport const neverImported = 2;\n",
         "libs/x/src/orphan.ts": "export const orphan = 3;\n",
@@ -111,7 +121,8 @@ describe("the gates fail on code that breaks their rules", { concurrency: true }
       const knip = await run(bin("knip"), ["--no-progress"], { cwd: dir, ...SLOW });
       const out = knip.stdout + knip.stderr;
       assert.notEqual(knip.code, 0, `knip passed the fixture: ${out}`);
-      for (const part of ["libs/x/src/orphan.ts", "neverImported", "left-pad"]) assert.ok(out.includes(part), `knip reports ${part}: ${out}`);
+      for (const part of ["libs/x/src/orphan.ts", "neverImported", "left-pad"])
+        assert.ok(out.includes(part), `knip reports ${part}: ${out}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -153,9 +164,16 @@ describe("the gates fail on code that breaks their rules", { concurrency: true }
       ].join("\n"),
     });
     try {
-      const validate = await run(process.execPath, ["--import", "tsx", "scripts/validate-manifests.ts", dir], { env: { ...process.env, CI: "true" }, ...SLOW });
+      const validate = await run(process.execPath, ["--import", "tsx", "scripts/validate-manifests.ts", dir], {
+        env: { ...process.env, CI: "true" },
+        ...SLOW,
+      });
       assert.equal(validate.code, 1, `validate-manifests passed the fixture: ${validate.stdout}${validate.stderr}`);
-      assert.match(validate.stderr, /Deployment\/broken: .*spec\/replicas must be integer/, `names the object and field: ${validate.stderr}`);
+      assert.match(
+        validate.stderr,
+        /Deployment\/broken: .*spec\/replicas must be integer/,
+        `names the object and field: ${validate.stderr}`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -17,7 +17,10 @@ export const scanClient = (port: number) => createClient(ScanService, `127.0.0.1
 export async function scanServiceServes(port: number): Promise<boolean> {
   const scans = scanClient(port);
   try {
-    return await scans.listScans({ projectId: "probe" }, { deadline: 5000 }).then(() => true, (e: { code: status }) => e.code !== status.UNIMPLEMENTED);
+    return await scans.listScans({ projectId: "probe" }, { deadline: 5000 }).then(
+      () => true,
+      (e: { code: status }) => e.code !== status.UNIMPLEMENTED,
+    );
   } finally {
     scans.close();
   }

@@ -31,7 +31,11 @@ const nodeArgs = (name: ServiceName, form: ServiceForm): string[] =>
   form === "built" ? [`services/${name}/dist/main.js`] : ["--import", "tsx", `services/${name}/src/main.ts`];
 
 /** Starts `services/<name>` on free loopback ports and waits until it serves. */
-export async function startServiceProcess(name: ServiceName, env: NodeJS.ProcessEnv = {}, form: ServiceForm = "source"): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  name: ServiceName,
+  env: NodeJS.ProcessEnv = {},
+  form: ServiceForm = "source",
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, nodeArgs(name, form), {
     cwd: repoRoot(),
     env: { ...process.env, GRPC_ADDRESS: "127.0.0.1:0", METRICS_ADDRESS: "127.0.0.1:0", LOG_LEVEL: "info", ...env },

@@ -21,14 +21,28 @@ import { file_grpc_health_v1_health } from "./gen/grpc/health/v1/health_pb.js";
 
 /** Every descriptor file of `crs.state.v1`, for reflection (imports are followed automatically). */
 export const crsStateFiles: readonly DescFile[] = [
-  file_crs_state_v1_state, file_crs_state_v1_watch, file_crs_state_v1_step, file_crs_state_v1_proof,
-  file_crs_state_v1_clause, file_crs_state_v1_similarity, file_crs_state_v1_query, file_crs_state_v1_index,
-  file_crs_state_v1_history, file_crs_state_v1_cycle, file_crs_state_v1_persistence,
-  file_crs_state_v1_maintenance, file_crs_state_v1_errors, file_crs_state_v1_common, file_grpc_health_v1_health,
+  file_crs_state_v1_state,
+  file_crs_state_v1_watch,
+  file_crs_state_v1_step,
+  file_crs_state_v1_proof,
+  file_crs_state_v1_clause,
+  file_crs_state_v1_similarity,
+  file_crs_state_v1_query,
+  file_crs_state_v1_index,
+  file_crs_state_v1_history,
+  file_crs_state_v1_cycle,
+  file_crs_state_v1_persistence,
+  file_crs_state_v1_maintenance,
+  file_crs_state_v1_errors,
+  file_crs_state_v1_common,
+  file_grpc_health_v1_health,
 ];
 
 /** Every descriptor file of `crs.analytics.v1`, for reflection. */
 export const crsAnalyticsFiles: readonly DescFile[] = [
-  file_crs_analytics_v1_scan, file_crs_analytics_v1_rollout, file_crs_analytics_v1_retention,
-  file_crs_analytics_v1_errors, file_grpc_health_v1_health,
+  file_crs_analytics_v1_scan,
+  file_crs_analytics_v1_rollout,
+  file_crs_analytics_v1_retention,
+  file_crs_analytics_v1_errors,
+  file_grpc_health_v1_health,
 ];

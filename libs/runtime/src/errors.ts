@@ -1,11 +1,7 @@
 import { status } from "@grpc/grpc-js";
 
 /** Closed set of reasons the runtime itself fails with, before any service code runs. */
-export type RuntimeErrorCode =
-  | "CONFIG_INVALID"
-  | "TLS_FILE_UNREADABLE"
-  | "LISTEN_FAILED"
-  | "METRICS_LISTEN_FAILED";
+export type RuntimeErrorCode = "CONFIG_INVALID" | "TLS_FILE_UNREADABLE" | "LISTEN_FAILED" | "METRICS_LISTEN_FAILED";
 
 /** A start-up failure of the runtime: bad configuration, unreadable certificates, a taken port. */
 export class RuntimeError extends Error {
@@ -85,6 +81,10 @@ export class RuntimeRpcError extends RpcError {
 }
 
 /** INVALID_ARGUMENT naming the offending request field; LIMIT_EXCEEDED when it is over a limit. */
-export function invalidArgument(field: string, message: string, reason: "INVALID_ARGUMENT" | "LIMIT_EXCEEDED" = "INVALID_ARGUMENT"): RpcError {
+export function invalidArgument(
+  field: string,
+  message: string,
+  reason: "INVALID_ARGUMENT" | "LIMIT_EXCEEDED" = "INVALID_ARGUMENT",
+): RpcError {
   return new RuntimeRpcError(status.INVALID_ARGUMENT, reason, `${field}: ${message}`, { field });
 }

@@ -1,10 +1,39 @@
 /** @crs/runtime: what every service needs to serve protobuf-es contracts over grpc-js. */
 export { createClient, type ClientCallOptions, type ClientOptions, type TypedClient } from "./adapter/client.js";
-export type { CallContext, ServiceHandlers, UnaryHandler, ServerStreamHandler, ClientStreamHandler, BidiStreamHandler } from "./adapter/handler-types.js";
+export type {
+  CallContext,
+  ServiceHandlers,
+  UnaryHandler,
+  ServerStreamHandler,
+  ClientStreamHandler,
+  BidiStreamHandler,
+} from "./adapter/handler-types.js";
 export { toGrpcServiceDefinition } from "./adapter/service-definition.js";
-export { readEnv, redactCredentials, text, optionalText, integer, flag, oneOf, hostPort, url, type EnvSpec, type EnvVar, type EnvValues } from "./config/env.js";
+export {
+  readEnv,
+  redactCredentials,
+  text,
+  optionalText,
+  integer,
+  flag,
+  oneOf,
+  hostPort,
+  url,
+  type EnvSpec,
+  type EnvVar,
+  type EnvValues,
+} from "./config/env.js";
 export { serverEnvSpec } from "./config/server-env.js";
-export { RpcError, RuntimeError, RuntimeRpcError, RUNTIME_REASONS, invalidArgument, type RuntimeErrorCode, type RuntimeReason, type ErrorMetadata } from "./errors.js";
+export {
+  RpcError,
+  RuntimeError,
+  RuntimeRpcError,
+  RUNTIME_REASONS,
+  invalidArgument,
+  type RuntimeErrorCode,
+  type RuntimeReason,
+  type ErrorMetadata,
+} from "./errors.js";
 export { createLogger, type Logger } from "./logging/logger.js";
 export { errorDetailOf, toServiceError, type ErrorDetail } from "./status/error-details.js";
 export type { ErrorMapper } from "./status/normalize.js";

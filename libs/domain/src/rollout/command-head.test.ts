@@ -37,9 +37,21 @@ test("heads are cut at 256 bytes on a character boundary", () => {
 test("patch targets come from freeform and JSON apply_patch and from heredoc shells", () => {
   const patch = "*** Begin Patch\n*** Update File: src/a.ts\n@@\n-x\n+y\n*** Add File: b.md\n+z\n*** Delete File: old.txt\n*** End Patch";
   assert.deepEqual(freeformCallHead("apply_patch", patch).targets, ["src/a.ts", "b.md", "old.txt"], "freeform");
-  assert.deepEqual(functionCallHead("apply_patch", JSON.stringify({ input: patch })).targets, ["src/a.ts", "b.md", "old.txt"], "json input");
-  assert.deepEqual(functionCallHead("shell_command", JSON.stringify({ command: `apply_patch <<'EOF'\n${patch}\nEOF` })).targets.length, 3, "heredoc");
-  assert.deepEqual(functionCallHead("shell_command", JSON.stringify({ command: "echo '*** Update File: x'" })).targets, [], "no patch marker, no targets");
+  assert.deepEqual(
+    functionCallHead("apply_patch", JSON.stringify({ input: patch })).targets,
+    ["src/a.ts", "b.md", "old.txt"],
+    "json input",
+  );
+  assert.deepEqual(
+    functionCallHead("shell_command", JSON.stringify({ command: `apply_patch <<'EOF'\n${patch}\nEOF` })).targets.length,
+    3,
+    "heredoc",
+  );
+  assert.deepEqual(
+    functionCallHead("shell_command", JSON.stringify({ command: "echo '*** Update File: x'" })).targets,
+    [],
+    "no patch marker, no targets",
+  );
   assert.deepEqual(patchTargets("*** Update File: a\r\n*** Update File: a\n"), ["a", "a"], "duplicates kept, CR stripped");
 });
 

@@ -8,15 +8,29 @@ import { linesOf, stepArb } from "./testing/arbitraries.js";
 
 test("critical rows drop empty buckets and rank by ms then category", () => {
   const split: TaskSplit = {
-    startMs: 0, endMs: 10, wallMs: 10, toolMs: 4, waitMs: 0, modelMs: 4, idleMs: 2, idleGaps: 1, maxGapMs: 2,
-    byTool: { b: 2, a: 2 }, compactions: 0, firstModelMs: null,
+    startMs: 0,
+    endMs: 10,
+    wallMs: 10,
+    toolMs: 4,
+    waitMs: 0,
+    modelMs: 4,
+    idleMs: 2,
+    idleGaps: 1,
+    maxGapMs: 2,
+    byTool: { b: 2, a: 2 },
+    compactions: 0,
+    firstModelMs: null,
   };
-  assert.deepEqual(criticalPath(split), [
-    { category: "model", ms: 4 },
-    { category: "idle", ms: 2 },
-    { category: "tool:a", ms: 2 },
-    { category: "tool:b", ms: 2 },
-  ], "ranked rows");
+  assert.deepEqual(
+    criticalPath(split),
+    [
+      { category: "model", ms: 4 },
+      { category: "idle", ms: 2 },
+      { category: "tool:a", ms: 2 },
+      { category: "tool:b", ms: 2 },
+    ],
+    "ranked rows",
+  );
 });
 
 test("property: the tool / wait / model / idle split never exceeds a task's wall time", () => {
@@ -27,7 +41,10 @@ test("property: the tool / wait / model / idle split never exceeds a task's wall
       for (const t of a.tasks) {
         const booked = t.toolMs + t.waitMs + t.modelMs + t.idleMs;
         assert.ok(booked <= t.wallMs, `task ${t.turnId}: booked ${booked} > wall ${t.wallMs}`);
-        assert.ok([t.toolMs, t.waitMs, t.modelMs, t.idleMs].every((v) => v >= 0), "no negative bucket");
+        assert.ok(
+          [t.toolMs, t.waitMs, t.modelMs, t.idleMs].every((v) => v >= 0),
+          "no negative bucket",
+        );
         const critical = t.critical.reduce((n, c) => n + c.ms, 0);
         assert.equal(critical, booked, "critical rows add up to the booked time");
       }

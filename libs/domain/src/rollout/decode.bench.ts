@@ -5,7 +5,16 @@ import { decodeLine } from "./decode/decode-line.js";
 import { collectRollout } from "./decode/collect.js";
 import { partialOfRollout } from "./corpus/partial.js";
 import {
-  callLine, completeLine, customCallLine, messageLine, metaLine, outputLine, startLine, tokenLine, turnContextLine, unifiedOutput,
+  callLine,
+  completeLine,
+  customCallLine,
+  messageLine,
+  metaLine,
+  outputLine,
+  startLine,
+  tokenLine,
+  turnContextLine,
+  unifiedOutput,
 } from "./testing/lines.js";
 
 const TURNS = 4_000;
@@ -35,7 +44,14 @@ function corpus(): string[] {
     for (let c = 0; c < calls; c += 1) {
       const callId = `c-${turn}-${c}`;
       if (next(5) === 0) {
-        lines.push(customCallLine((t += 1), callId, "apply_patch", `*** Begin Patch\n*** Update File: src/f${next(20)}.ts\n@@\n-${body(80)}\n+${body(80)}\n*** End Patch`));
+        lines.push(
+          customCallLine(
+            (t += 1),
+            callId,
+            "apply_patch",
+            `*** Begin Patch\n*** Update File: src/f${next(20)}.ts\n@@\n-${body(80)}\n+${body(80)}\n*** End Patch`,
+          ),
+        );
         lines.push(outputLine((t += 1), callId, "Exit code: 0\nWall time: 0.1 seconds\nOutput:\nSuccess."));
       } else {
         lines.push(callLine((t += 1), callId, "exec_command", { cmd: `rg -n ${body(20)}`, yield_time_ms: 1000 }));
@@ -65,14 +81,19 @@ const bytes = lines.reduce((n, l) => n + Buffer.byteLength(l), 0);
 measure(lines.slice(0, 5_000), decodeLine);
 const parseMs = measure(lines, (l) => JSON.parse(l) as unknown);
 const decodeMs = measure(lines, decodeLine);
-const rate = (ms: number): string => `${Math.round(lines.length / (ms / 1000)).toLocaleString("en-US")} lines/s, ${(bytes / 1_048_576 / (ms / 1000)).toFixed(1)} MB/s`;
+const rate = (ms: number): string =>
+  `${Math.round(lines.length / (ms / 1000)).toLocaleString("en-US")} lines/s, ${(bytes / 1_048_576 / (ms / 1000)).toFixed(1)} MB/s`;
 
 console.log(`machine: ${os.cpus()[0]?.model ?? "unknown cpu"}, ${os.cpus().length} cores, node ${process.version}`);
-console.log(`corpus: ${lines.length.toLocaleString("en-US")} lines, ${(bytes / 1_048_576).toFixed(1)} MB (synthetic, deterministic); best of ${ROUNDS} rounds`);
+console.log(
+  `corpus: ${lines.length.toLocaleString("en-US")} lines, ${(bytes / 1_048_576).toFixed(1)} MB (synthetic, deterministic); best of ${ROUNDS} rounds`,
+);
 console.log(`JSON.parse baseline: ${rate(parseMs)}`);
 console.log(`decodeLine:          ${rate(decodeMs)}`);
 console.log(`ratio decodeLine / JSON.parse time: ${(decodeMs / parseMs).toFixed(2)}x`);
 const foldStart = performance.now();
 const partial = partialOfRollout({ rollout: collectRollout(lines), fresh: false });
 const foldMs = performance.now() - foldStart;
-console.log(`decode + fold + partial of the whole corpus as one rollout: ${rate(foldMs)} (${partial.analytics.tasks} tasks, ${partial.analytics.toolCalls} calls)`);
+console.log(
+  `decode + fold + partial of the whole corpus as one rollout: ${rate(foldMs)} (${partial.analytics.tasks} tasks, ${partial.analytics.toolCalls} calls)`,
+);

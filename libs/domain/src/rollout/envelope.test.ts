@@ -9,7 +9,11 @@ test("empty output is opaque", () => {
 
 test("structured envelope reads metadata.exit_code and duration_seconds", () => {
   const e = decodeEnvelope(JSON.stringify({ output: "hi", metadata: { exit_code: 2.9, duration_seconds: 1.5 } }));
-  assert.deepEqual(e, { kind: "structured", hasExit: true, exitCode: 2, wallS: 1.5, timedOut: false, running: false }, "fraction truncated");
+  assert.deepEqual(
+    e,
+    { kind: "structured", hasExit: true, exitCode: 2, wallS: 1.5, timedOut: false, running: false },
+    "fraction truncated",
+  );
   const s = decodeEnvelope(JSON.stringify({ output: "hi", metadata: { exit_code: "1" } }));
   assert.equal(s.hasExit, false, "string exit code ignored");
   assert.equal(decodeEnvelope("{not json").kind, "malformed", "broken object is malformed");
@@ -17,7 +21,9 @@ test("structured envelope reads metadata.exit_code and duration_seconds", () => 
 });
 
 test("structured timeout comes from the first output line or exit 124/143", () => {
-  const first = decodeEnvelope(JSON.stringify({ output: "\n  command timed out after 10000 milliseconds\nrest", metadata: { exit_code: 0 } }));
+  const first = decodeEnvelope(
+    JSON.stringify({ output: "\n  command timed out after 10000 milliseconds\nrest", metadata: { exit_code: 0 } }),
+  );
   assert.equal(first.timedOut, true, "first line marker");
   const later = decodeEnvelope(JSON.stringify({ output: "fine\ntimed out after 5s", metadata: { exit_code: 0 } }));
   assert.equal(later.timedOut, false, "a marker further down cannot fake a timeout");

@@ -1,8 +1,5 @@
 /** Closed set of failure codes a caller can branch on. */
-export type RolloutErrorCode =
-  | "INVALID_ARGUMENT"
-  | "CLOCK_REQUIRED"
-  | "PARTIAL_VERSION_MISMATCH";
+export type RolloutErrorCode = "INVALID_ARGUMENT" | "CLOCK_REQUIRED" | "PARTIAL_VERSION_MISMATCH";
 
 /** Options accepted by {@link RolloutError}. */
 export interface RolloutErrorOptions {

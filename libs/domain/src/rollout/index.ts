@@ -78,9 +78,23 @@ export { healthReport, type HealthReportJson } from "./report/health-report.js";
 export { sessionHealthJson } from "./report/session-health-json.js";
 export { unknownPayloadTypes } from "./corpus/census.js";
 export { foldReportJson, rolloutAnalyticsJson, type RolloutAnalyticsJsonOptions } from "./report/rollout-report.js";
-export { reconcileReport, reconcileRow, RECONCILE_SCHEMA, type ReconcileReportJson, type ReconcileRowJson } from "./report/reconcile-report.js";
+export {
+  reconcileReport,
+  reconcileRow,
+  RECONCILE_SCHEMA,
+  type ReconcileReportJson,
+  type ReconcileRowJson,
+} from "./report/reconcile-report.js";
 export { postToolReport, POST_TOOL_SCHEMA, type PostToolReportJson } from "./report/post-tool-report.js";
-export { postToolSpans, contextBand, ordinalBucket, type PostToolSpan, type PostToolAttribution, type ContextBand, type OrdinalBucket } from "./analytics/post-tool.js";
+export {
+  postToolSpans,
+  contextBand,
+  ordinalBucket,
+  type PostToolSpan,
+  type PostToolAttribution,
+  type ContextBand,
+  type OrdinalBucket,
+} from "./analytics/post-tool.js";
 export { errorClassReport, ERROR_CLASS_SCHEMA, type ErrorClassReportJson } from "./report/error-class-report.js";
 export { classifyAbort, classifyStatusClasses, type AbortClass, type StatusClass } from "./error-class.js";
 export { isFresh, sameCwd, cleanPath, type FreshnessInput, type SameCwdOptions } from "./scope.js";

@@ -9,14 +9,34 @@ function exit(code: number): Envelope {
 }
 
 test("classification follows the fixed order with its reason tokens", () => {
-  assert.deepEqual(classifyOutcome("ls", decodeEnvelope("{bad")), { cls: "malformed_envelope", reason: "undecodable_envelope", confidence: "observed" }, "malformed");
-  assert.deepEqual(classifyOutcome("ls", decodeEnvelope("whatever")), { cls: "ok", reason: "no_envelope", confidence: "assumed" }, "opaque");
-  assert.deepEqual(classifyOutcome("ls", decodeEnvelope(JSON.stringify({ output: "timed out after 3s", metadata: { exit_code: 0 } }))), { cls: "timeout", reason: "timeout", confidence: "observed" }, "timeout before exit 0");
-  assert.deepEqual(classifyOutcome("ls", decodeEnvelope('{"output":"x"}')), { cls: "ok", reason: "structured_no_exit", confidence: "assumed" }, "no exit");
+  assert.deepEqual(
+    classifyOutcome("ls", decodeEnvelope("{bad")),
+    { cls: "malformed_envelope", reason: "undecodable_envelope", confidence: "observed" },
+    "malformed",
+  );
+  assert.deepEqual(
+    classifyOutcome("ls", decodeEnvelope("whatever")),
+    { cls: "ok", reason: "no_envelope", confidence: "assumed" },
+    "opaque",
+  );
+  assert.deepEqual(
+    classifyOutcome("ls", decodeEnvelope(JSON.stringify({ output: "timed out after 3s", metadata: { exit_code: 0 } }))),
+    { cls: "timeout", reason: "timeout", confidence: "observed" },
+    "timeout before exit 0",
+  );
+  assert.deepEqual(
+    classifyOutcome("ls", decodeEnvelope('{"output":"x"}')),
+    { cls: "ok", reason: "structured_no_exit", confidence: "assumed" },
+    "no exit",
+  );
   assert.deepEqual(classifyOutcome("ls", exit(0)), { cls: "ok", reason: "exit_0", confidence: "observed" }, "exit 0");
   assert.deepEqual(classifyOutcome("make", exit(2)), { cls: "failure", reason: "exit_2", confidence: "observed" }, "failure");
   assert.deepEqual(classifyOutcome("make", exit(-1)), { cls: "failure", reason: "exit_-1", confidence: "observed" }, "negative exit");
-  assert.deepEqual(classifyOutcome("sleep 1", decodeEnvelope("Wall time: 1 seconds\nProcess running with session ID 3\nOutput:\n")), { cls: "ok", reason: "process_running", confidence: "assumed" }, "running process");
+  assert.deepEqual(
+    classifyOutcome("sleep 1", decodeEnvelope("Wall time: 1 seconds\nProcess running with session ID 3\nOutput:\n")),
+    { cls: "ok", reason: "process_running", confidence: "assumed" },
+    "running process",
+  );
 });
 
 test("merge_head_probe matches git rev-parse MERGE_HEAD within one segment, any non-zero exit", () => {
@@ -26,7 +46,17 @@ test("merge_head_probe matches git rev-parse MERGE_HEAD within one segment, any 
 });
 
 test("grep_no_match covers exit 1 at a segment start only", () => {
-  for (const head of ["rg foo", "grep -n x f", "egrep a b", "fgrep a b", "git grep x", "cd d && rg x", "a || grep x", "a; grep x", "echo\ngrep x f"]) {
+  for (const head of [
+    "rg foo",
+    "grep -n x f",
+    "egrep a b",
+    "fgrep a b",
+    "git grep x",
+    "cd d && rg x",
+    "a || grep x",
+    "a; grep x",
+    "echo\ngrep x f",
+  ]) {
     assert.deepEqual(classifyOutcome(head, exit(1)), { cls: "expected_negative", reason: "grep_no_match", confidence: "observed" }, head);
   }
   assert.equal(classifyOutcome("rg foo", exit(2)).cls, "failure", "exit 2 is a real grep error");
@@ -37,7 +67,11 @@ test("grep_no_match covers exit 1 at a segment start only", () => {
 });
 
 test("wait_control_exit matches the wait builtin only", () => {
-  assert.deepEqual(classifyOutcome("wait 123", exit(1)), { cls: "control_exit", reason: "wait_control_exit", confidence: "observed" }, "wait pid");
+  assert.deepEqual(
+    classifyOutcome("wait 123", exit(1)),
+    { cls: "control_exit", reason: "wait_control_exit", confidence: "observed" },
+    "wait pid",
+  );
   assert.equal(classifyOutcome("x && wait", exit(127)).reason, "wait_control_exit", "wait at end");
   assert.equal(classifyOutcome("wait;", exit(1)).reason, "wait_control_exit", "wait then semicolon");
   for (const head of ["Wait-Process 1", "waiting 3", "tool --max-wait-s 3", "run -probe-wait"]) {

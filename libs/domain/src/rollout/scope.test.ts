@@ -10,7 +10,11 @@ test("freshness is inclusive, needs a window and a clock, and distrusts far-futu
   assert.equal(isFresh({ mtimeMs: now, nowMs: now, freshWithinMs: 0 }), false, "no window, nothing fresh");
   assert.equal(isFresh({ mtimeMs: now + 60_000, nowMs: now, freshWithinMs: 120_000 }), true, "small skew");
   assert.equal(isFresh({ mtimeMs: now + 86_400_000, nowMs: now, freshWithinMs: 120_000 }), false, "far future");
-  assert.throws(() => isFresh({ mtimeMs: 0, nowMs: 0, freshWithinMs: 1 }), (e: unknown) => e instanceof RolloutError && e.code === "CLOCK_REQUIRED", "clock required");
+  assert.throws(
+    () => isFresh({ mtimeMs: 0, nowMs: 0, freshWithinMs: 1 }),
+    (e: unknown) => e instanceof RolloutError && e.code === "CLOCK_REQUIRED",
+    "clock required",
+  );
 });
 
 test("cwd scope compares cleaned paths, case-sensitively unless asked", () => {

@@ -58,7 +58,14 @@ test("timestamps follow the reference parser's edges: case, separators, offsets 
   assert.equal(parseTimestamp("2026-01-01T12:00:00,5Z"), Date.parse("2026-01-01T12:00:00.500Z"), "a comma before the fraction");
   assert.equal(parseTimestamp("2026-01-01T7:00:00Z"), Date.parse("2026-01-01T07:00:00Z"), "a one-digit hour");
   // Refused by it.
-  for (const raw of ["2026-01-01t12:00:00Z", "2026-01-01T12:00:00z", " 2026-01-01T12:00:00Z", "2026-01-01T12:00:00Z ", "2026-01-01T12:00:00.Z", "+2026-01-01T12:00:00Z"]) {
+  for (const raw of [
+    "2026-01-01t12:00:00Z",
+    "2026-01-01T12:00:00z",
+    " 2026-01-01T12:00:00Z",
+    "2026-01-01T12:00:00Z ",
+    "2026-01-01T12:00:00.Z",
+    "+2026-01-01T12:00:00Z",
+  ]) {
     assert.equal(parseTimestamp(raw), null, JSON.stringify(raw));
   }
 });

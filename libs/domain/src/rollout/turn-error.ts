@@ -54,7 +54,8 @@ const NON_TERMINAL = new Set<TurnErrorClass>(["active_turn_not_steerable", "thre
 /** Class of an error event's `codex_error_info` (a unit token, or a one-key object for variants with data). */
 export function classifyTurnError(info: unknown): TurnErrorClass {
   if (info === undefined || info === null) return "unclassified";
-  const token = typeof info === "string" ? info : isObject(info) ? (Object.keys(info).length === 1 ? Object.keys(info)[0] : undefined) : undefined;
+  const token =
+    typeof info === "string" ? info : isObject(info) ? (Object.keys(info).length === 1 ? Object.keys(info)[0] : undefined) : undefined;
   return token !== undefined && KNOWN.has(token) ? (token as TurnErrorClass) : "unrecognized";
 }
 

@@ -3,7 +3,13 @@ import assert from "node:assert/strict";
 import { classifyZeroTool } from "./zero-tool.js";
 
 test("zero-tool categories follow refusal, preamble, talk, silence", () => {
-  for (const m of ["Refused by the FAK kernel", "needs require_witness", "policy_block hit", "calls were refused", "the proposed tool call"]) {
+  for (const m of [
+    "Refused by the FAK kernel",
+    "needs require_witness",
+    "policy_block hit",
+    "calls were refused",
+    "the proposed tool call",
+  ]) {
     assert.equal(classifyZeroTool(m), "guard_refused", m);
   }
   assert.equal(classifyZeroTool("I'll use the review skill"), "preamble_noop", "ascii apostrophe");

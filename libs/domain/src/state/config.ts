@@ -86,7 +86,9 @@ export function resolveConfig(partial: Partial<StateConfig> = {}): StateConfig {
     }
   }
   if (config.cycleHistory > MAX_CYCLE_HISTORY) {
-    throw new StateError("INVALID_CONFIG", `config cycleHistory must be at most ${MAX_CYCLE_HISTORY}, got ${config.cycleHistory}`, { field: "cycleHistory" });
+    throw new StateError("INVALID_CONFIG", `config cycleHistory must be at most ${MAX_CYCLE_HISTORY}, got ${config.cycleHistory}`, {
+      field: "cycleHistory",
+    });
   }
   for (const [tool, value] of Object.entries(config.circuitBreakerThresholds)) {
     if (!Number.isSafeInteger(value) || value <= 0) {

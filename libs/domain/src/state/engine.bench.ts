@@ -80,7 +80,9 @@ function decisionEngine(n: number): StateEngine {
       failureType: "cycle_detected",
     });
   }
-  engine.recordStep(makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "t3", outcome: "failure", errorCategory: "timeout" }));
+  engine.recordStep(
+    makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "t3", outcome: "failure", errorCategory: "timeout" }),
+  );
   engine.recordStep(makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "t4", outcome: "success" }));
   return engine;
 }
@@ -119,7 +121,9 @@ function scanLatency(engine: StateEngine): number {
 }
 
 const cpu = os.cpus()[0]?.model ?? "unknown";
-console.log(`machine: ${cpu}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}, node ${process.version}, ${os.platform()} ${os.arch()}; times are CPU us per call`);
+console.log(
+  `machine: ${cpu}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}, node ${process.version}, ${os.platform()} ${os.arch()}; times are CPU us per call`,
+);
 // Decisions first, while the heap is small: the 1M-entry engines below make every collection slower.
 const e1k = decisionEngine(1_000);
 const e10k = decisionEngine(10_000);
@@ -130,7 +134,9 @@ const scan10k = scanLatency(e10k);
 console.log(
   `checkDecisionAllowed    1k: ${d1k.us.toFixed(3).padStart(8)} us   10k: ${d10k.us.toFixed(3).padStart(8)} us   ratio 10k/1k: ${(d10k.us / d1k.us).toFixed(2)}x (median; ${e10k.state.clauses.clauses.size} clauses stored, ${d10k.blocked} of ${200_000} calls blocked, each a journaled mutation)`,
 );
-console.log(`  of which the read-only check at 10k: ${check10k.toFixed(3)} us; baseline, scanning all 10k clauses: ${scan10k.toFixed(3)} us; check / scan: ${(check10k / scan10k).toFixed(4)}x`);
+console.log(
+  `  of which the read-only check at 10k: ${check10k.toFixed(3)} us; baseline, scanning all 10k clauses: ${scan10k.toFixed(3)} us; check / scan: ${(check10k / scan10k).toFixed(4)}x`,
+);
 const smallEngine = new StateEngine({ initial: stateWithProofs(SMALL), now: () => 1 });
 const largeEngine = new StateEngine({ initial: stateWithProofs(LARGE), now: () => 1 });
 compare("snapshot()", 50_000, 15, (e) => {
@@ -140,7 +146,11 @@ compare("checkpoint()", 50_000, 15, (e) => {
   sink += e.checkpoint().generation;
 });
 compare("apply 1-entry delta", 2_000, 15, (e, n, i) => {
-  e.apply({ kind: "proof", source: "soft", updates: [{ nodeId: `node-${(i * 7919) % n}`, proof: BigInt(i), disproof: 1n, status: "expanded", source: "soft", updatedAt: i }] });
+  e.apply({
+    kind: "proof",
+    source: "soft",
+    updates: [{ nodeId: `node-${(i * 7919) % n}`, proof: BigInt(i), disproof: 1n, status: "expanded", source: "soft", updatedAt: i }],
+  });
 });
 // Reads walk a deeper trie and miss caches on the large map: O(log32 n), shown for context only.
 compare("point read (context)", 20_000, 15, (e, n, i) => {

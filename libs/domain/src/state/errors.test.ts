@@ -24,7 +24,14 @@ describe("StateError", () => {
 
   it("lists every code exactly once", () => {
     assert.equal(new Set(STATE_ERROR_CODES).size, STATE_ERROR_CODES.length, "codes are unique");
-    for (const code of ["INVALID_DELTA", "HARD_SIGNAL_VIOLATION", "GENERATION_MISMATCH", "NODE_NOT_FOUND", "CLAUSE_CONFLICT", "SNAPSHOT_STALE"] as const) {
+    for (const code of [
+      "INVALID_DELTA",
+      "HARD_SIGNAL_VIOLATION",
+      "GENERATION_MISMATCH",
+      "NODE_NOT_FOUND",
+      "CLAUSE_CONFLICT",
+      "SNAPSHOT_STALE",
+    ] as const) {
       assert.ok(STATE_ERROR_CODES.includes(code), `${code} is listed`);
     }
   });
@@ -47,10 +54,15 @@ describe("config", () => {
   it("rejects non-positive per-tool thresholds instead of ignoring them", () => {
     assert.throws(
       () => resolveConfig({ circuitBreakerThresholds: { Grep: 0 } }),
-      (e: unknown) => isStateError(e, "INVALID_CONFIG") && e.field === "circuitBreakerThresholds.Grep" && /must be positive, got 0/.test(e.message),
+      (e: unknown) =>
+        isStateError(e, "INVALID_CONFIG") && e.field === "circuitBreakerThresholds.Grep" && /must be positive, got 0/.test(e.message),
       "zero threshold is INVALID_CONFIG naming the tool",
     );
-    assert.throws(() => resolveConfig({ maxClauses: -1 }), (e: unknown) => isStateError(e, "INVALID_CONFIG") && e.field === "maxClauses", "negative cap rejected");
+    assert.throws(
+      () => resolveConfig({ maxClauses: -1 }),
+      (e: unknown) => isStateError(e, "INVALID_CONFIG") && e.field === "maxClauses",
+      "negative cap rejected",
+    );
   });
 });
 

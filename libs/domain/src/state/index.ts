@@ -18,7 +18,15 @@ export type { CircuitBreakerResult } from "./proof/circuit-breaker.js";
 export { CONSTRAINT_TYPES } from "./constraints/constraint.js";
 export type { Constraint, ConstraintType } from "./constraints/constraint.js";
 
-export { CLAUSE_SCOPES, clauseSignature, clauseString, closedWorldAssignment, explicitAssignment, isViolated, literalString } from "./clauses/clause.js";
+export {
+  CLAUSE_SCOPES,
+  clauseSignature,
+  clauseString,
+  closedWorldAssignment,
+  explicitAssignment,
+  isViolated,
+  literalString,
+} from "./clauses/clause.js";
 export type { Assignment, Clause, ClauseScope, Literal } from "./clauses/clause.js";
 export type { AddClauseResult, ClauseCheckResult, ClauseInput } from "./clauses/clause-store.js";
 export { decisionAssignment } from "./clauses/decision-assignment.js";
@@ -66,7 +74,17 @@ export { EMPTY_STATE } from "./project-state.js";
 export type { ProjectState } from "./project-state.js";
 export { Snapshot } from "./snapshot.js";
 export type { PairsPage } from "./snapshot-views.js";
-export { AnalyticsView, ConstraintView, DeltaHistoryView, DependencyView, HistoryView, ProofView, SimilarityView, StepView, StreamingView } from "./snapshot-views.js";
+export {
+  AnalyticsView,
+  ConstraintView,
+  DeltaHistoryView,
+  DependencyView,
+  HistoryView,
+  ProofView,
+  SimilarityView,
+  StepView,
+  StreamingView,
+} from "./snapshot-views.js";
 export { QueryAPI } from "./query/query-api.js";
 export type { HotNode, NodeStats } from "./query/query-api.js";
 
@@ -94,11 +112,26 @@ export type {
 } from "./events/event.js";
 export { applyEvent, replayEvents } from "./events/replay.js";
 export { StateEngine } from "./engine/engine.js";
-export type { ApplyOptions, Checkpoint, CycleOptions, DecisionVerdict, EngineOptions, Mutation, MutationOptions } from "./engine/engine-types.js";
+export type {
+  ApplyOptions,
+  Checkpoint,
+  CycleOptions,
+  DecisionVerdict,
+  EngineOptions,
+  Mutation,
+  MutationOptions,
+} from "./engine/engine-types.js";
 export type { TransitionResults } from "./engine/run-event.js";
 
 export { STATE_DOCUMENT_FORMAT, toDocument } from "./export/document.js";
-export type { CycleDetectorDocument, ModGenerationField, ProofEntryDocument, SessionStepsDocument, StateDocument, StreamingDocument } from "./export/document.js";
+export type {
+  CycleDetectorDocument,
+  ModGenerationField,
+  ProofEntryDocument,
+  SessionStepsDocument,
+  StateDocument,
+  StreamingDocument,
+} from "./export/document.js";
 export { fromDocument } from "./export/import.js";
 
 export { REDACTED, SECRET_PATTERNS, sanitizeMetadata, sanitizeSecrets } from "./sanitize/secret-sanitizer.js";
@@ -107,7 +140,14 @@ export { computeSummary, referenceExport, rfc3339 } from "./export/summary.js";
 export type { StateSummary } from "./export/summary.js";
 
 export { BrentCycleDetector, stepStateKey, toolStateKey } from "./cycles/brent.js";
-export { DEFAULT_CYCLE_HISTORY, MAX_CYCLE_HISTORY, detectorStats, emptyDetector, feedDetector, resetDetector } from "./cycles/detector-state.js";
+export {
+  DEFAULT_CYCLE_HISTORY,
+  MAX_CYCLE_HISTORY,
+  detectorStats,
+  emptyDetector,
+  feedDetector,
+  resetDetector,
+} from "./cycles/detector-state.js";
 export type { CycleDetection, CycleDetectorState, CycleDetectorStats } from "./cycles/detector-state.js";
 export { checkCycleOnStep } from "./cycles/cycle-on-step.js";
 export { stateNodeId } from "./cycles/cycle-transition.js";

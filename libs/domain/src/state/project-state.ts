@@ -65,23 +65,36 @@ export function entryExists(state: ProjectState, index: EntryIndex, key: string)
  * already), so a state shared by snapshots cannot be edited in place. O(1).
  */
 export function freezeIndexes<T extends Omit<ProjectState, "generation">>(s: T): T {
-  for (const o of [s.clauses, s.clauses.watches, s.similarity, s.dependency, s.history, s.streaming, s.streaming.frequency, s.streaming.cardinality, s.modGenerations]) Object.freeze(o);
+  for (const o of [
+    s.clauses,
+    s.clauses.watches,
+    s.similarity,
+    s.dependency,
+    s.history,
+    s.streaming,
+    s.streaming.frequency,
+    s.streaming.cardinality,
+    s.modGenerations,
+  ])
+    Object.freeze(o);
   return s;
 }
 
 /** The state of a project nothing has happened to. */
-export const EMPTY_STATE: ProjectState = Object.freeze(freezeIndexes({
-  generation: 0,
-  proofs: IMap<string, ProofNumber>(),
-  constraints: IMap<string, Constraint>(),
-  clauses: EMPTY_CLAUSES,
-  similarity: EMPTY_SIMILARITY,
-  dependency: EMPTY_DEPENDENCY,
-  history: EMPTY_HISTORY,
-  streaming: EMPTY_STREAMING,
-  steps: EMPTY_STEPS,
-  analytics: List<AnalyticsRecord>(),
-  deltaHistory: List<DeltaRecord>(),
-  cycles: IMap<string, CycleDetectorState>(),
-  modGenerations: EMPTY_MOD_GENERATIONS,
-}));
+export const EMPTY_STATE: ProjectState = Object.freeze(
+  freezeIndexes({
+    generation: 0,
+    proofs: IMap<string, ProofNumber>(),
+    constraints: IMap<string, Constraint>(),
+    clauses: EMPTY_CLAUSES,
+    similarity: EMPTY_SIMILARITY,
+    dependency: EMPTY_DEPENDENCY,
+    history: EMPTY_HISTORY,
+    streaming: EMPTY_STREAMING,
+    steps: EMPTY_STEPS,
+    analytics: List<AnalyticsRecord>(),
+    deltaHistory: List<DeltaRecord>(),
+    cycles: IMap<string, CycleDetectorState>(),
+    modGenerations: EMPTY_MOD_GENERATIONS,
+  }),
+);

@@ -128,10 +128,10 @@ export class SimilarityView {
 
   /** Canonical pairs, capped at `max` (<= 0 means no cap). */
   allPairs(max = 0): PairsPage {
-      const pairs = allPairs(this.state.similarity);
-      if (max <= 0 || pairs.length <= max) return { pairs, truncated: false };
-      return { pairs: pairs.slice(0, max), truncated: true };
-    }
+    const pairs = allPairs(this.state.similarity);
+    if (max <= 0 || pairs.length <= max) return { pairs, truncated: false };
+    return { pairs: pairs.slice(0, max), truncated: true };
+  }
 }
 
 /** Dependency view. */

@@ -15,13 +15,17 @@ import { eventually, rejection } from "../testing/call-assertions.js";
 
 type Echo = ServiceHandlers<typeof EchoService.method>;
 
-
-
 const counted = async (server: { metrics: { registry: { metrics(): Promise<string> } } }, code: string): Promise<boolean> =>
   new RegExp(`grpc_server_handled_total\\{[^}]*grpc_code="${code}"\\} 1`).test(await server.metrics.registry.metrics());
 
 test("an error mapper that throws still answers the call with INTERNAL", async () => {
-  const server = new GrpcServer({ name: "echo", address: "127.0.0.1:0", reasons: echoReasons, logger: createLogger("echo", "silent"), reflectionFiles: [] });
+  const server = new GrpcServer({
+    name: "echo",
+    address: "127.0.0.1:0",
+    reasons: echoReasons,
+    logger: createLogger("echo", "silent"),
+    reflectionFiles: [],
+  });
   const mapError = (): RpcError | undefined => {
     throw new TypeError("a broken mapper");
   };
@@ -90,7 +94,9 @@ test("a signal shared by many calls keeps no listener for calls that finished", 
   const controller = new AbortController();
   try {
     for (let i = 0; i < 5; i++) await client.echo({ message: "x" }, { signal: controller.signal });
-    for await (const _ of client.echoStream({ message: "s", count: 2 }, { signal: controller.signal })) { /* drain */ }
+    for await (const _ of client.echoStream({ message: "s", count: 2 }, { signal: controller.signal })) {
+      /* drain */
+    }
     await client.echoCollect([{ message: "a" }], { signal: controller.signal });
     assert.ok(await eventually(() => getEventListeners(controller.signal, "abort").length === 0), "no abort listener left behind");
   } finally {
@@ -163,7 +169,9 @@ test("a unary or client-stream handler that returns nothing answers INTERNAL, no
   const handlers: Echo = {
     echo: async () => undefined as never,
     echoCollect: async (requests) => {
-      for await (const _ of requests) { /* consume */ }
+      for await (const _ of requests) {
+        /* consume */
+      }
       return undefined as never;
     },
   };

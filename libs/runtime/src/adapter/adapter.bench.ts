@@ -19,12 +19,14 @@ async function bareServer(): Promise<{ port: number; stop: () => void }> {
     echo: (call: ServerUnaryCall<{ message: string }, unknown>, callback: sendUnaryData<unknown>) =>
       callback(null, create(EchoResponseSchema, { message: call.request.message })),
     echoStream: (call: ServerWritableStream<{ message: string; count: number }, unknown>) => {
-      for (let index = 0; index < call.request.count; index++) call.write(create(EchoStreamResponseSchema, { message: call.request.message, index }));
+      for (let index = 0; index < call.request.count; index++)
+        call.write(create(EchoStreamResponseSchema, { message: call.request.message, index }));
       call.end();
     },
   });
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
   return { port, stop: () => server.forceShutdown() };
 }
 
@@ -34,9 +36,11 @@ async function measure(port: number): Promise<{ unaryPerSec: number; streamPerSe
     await client.echo({ message: "warm" });
     let next = 0;
     const started = process.hrtime.bigint();
-    await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-      while (next++ < CALLS) await client.echo({ message: "x" });
-    }));
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next++ < CALLS) await client.echo({ message: "x" });
+      }),
+    );
     const unarySeconds = Number(process.hrtime.bigint() - started) / 1e9;
     const streamStart = process.hrtime.bigint();
     let received = 0;
@@ -55,12 +59,15 @@ const best = (runs: { unaryPerSec: number; streamPerSec: number }[]) => ({
 
 const bare = await bareServer();
 // The same work as the bare handlers: no delays, no failure paths.
-const typed = await startEchoServer({}, {
-  echo: async (request) => ({ message: request.message }),
-  async *echoStream(request) {
-    for (let index = 0; index < request.count; index++) yield { message: request.message, index };
+const typed = await startEchoServer(
+  {},
+  {
+    echo: async (request) => ({ message: request.message }),
+    async *echoStream(request) {
+      for (let index = 0; index < request.count; index++) yield { message: request.message, index };
+    },
   },
-});
+);
 typed.client.close();
 const bareRuns = [];
 const typedRuns = [];
@@ -73,5 +80,9 @@ await typed.server.shutdown(1000);
 const b = best(bareRuns);
 const t = best(typedRuns);
 console.log(`machine: ${cpus()[0]?.model ?? "unknown"}, ${cpus().length} cores, node ${process.version}`);
-console.log(`unary, ${IN_FLIGHT} in flight:  bare grpc-js ${Math.round(b.unaryPerSec)} calls/s, adapter ${Math.round(t.unaryPerSec)} calls/s, adapter/bare ${(t.unaryPerSec / b.unaryPerSec).toFixed(2)}x`);
-console.log(`server stream:        bare grpc-js ${Math.round(b.streamPerSec)} msg/s, adapter ${Math.round(t.streamPerSec)} msg/s, adapter/bare ${(t.streamPerSec / b.streamPerSec).toFixed(2)}x`);
+console.log(
+  `unary, ${IN_FLIGHT} in flight:  bare grpc-js ${Math.round(b.unaryPerSec)} calls/s, adapter ${Math.round(t.unaryPerSec)} calls/s, adapter/bare ${(t.unaryPerSec / b.unaryPerSec).toFixed(2)}x`,
+);
+console.log(
+  `server stream:        bare grpc-js ${Math.round(b.streamPerSec)} msg/s, adapter ${Math.round(t.streamPerSec)} msg/s, adapter/bare ${(t.streamPerSec / b.streamPerSec).toFixed(2)}x`,
+);

@@ -6,7 +6,6 @@ import { bearerAuth } from "../server/bearer-auth.js";
 import { startEchoServer } from "../testing/echo-server.js";
 import { eventually, rejection } from "../testing/call-assertions.js";
 
-
 test("adapter round trips: unary, server stream, client stream, bidi", async () => {
   const { server, client } = await startEchoServer();
   try {
@@ -75,12 +74,14 @@ test("a cancelled server stream stops the handler", async () => {
   const controller = new AbortController();
   try {
     const received: number[] = [];
-    const error = await rejection((async () => {
-      for await (const m of client.echoStream({ message: "tick", count: 0, intervalMs: 5 }, { signal: controller.signal })) {
-        received.push(m.index);
-        if (received.length === 3) controller.abort();
-      }
-    })());
+    const error = await rejection(
+      (async () => {
+        for await (const m of client.echoStream({ message: "tick", count: 0, intervalMs: 5 }, { signal: controller.signal })) {
+          received.push(m.index);
+          if (received.length === 3) controller.abort();
+        }
+      })(),
+    );
     assert.equal(error.code, status.CANCELLED, "the client sees CANCELLED");
     await eventually(() => seen.aborts.length > 0);
     assert.equal(seen.aborts.length, 1, "the stream handler was aborted");
@@ -100,7 +101,11 @@ test("shutdown ends an open server stream with UNAVAILABLE and drains within the
     const { drained } = await server.shutdown(2000);
     assert.ok(drained, "the stream ended before the drain bound");
     assert.ok(Date.now() - started < 2000, "shutdown returned within the drain bound");
-    const error = await rejection((async () => { for (;;) if ((await iterator.next()).done) return; })());
+    const error = await rejection(
+      (async () => {
+        for (;;) if ((await iterator.next()).done) return;
+      })(),
+    );
     assert.equal(error.code, status.UNAVAILABLE, "the stream ends with UNAVAILABLE");
     assert.equal(errorDetailOf(error)?.reason, "SHUTTING_DOWN", "shutdown reason");
   } finally {
@@ -142,7 +147,11 @@ test("metrics count calls by method and status code", async () => {
     await client.echo({ message: "x" });
     await rejection(client.echo({ failReason: "NOPE" }));
     const text = await server.metrics.registry.metrics();
-    assert.match(text, /grpc_server_handled_total\{grpc_service="crs.testing.v1.EchoService",grpc_method="Echo",grpc_type="unary",grpc_code="OK"\} 1/, "OK counted");
+    assert.match(
+      text,
+      /grpc_server_handled_total\{grpc_service="crs.testing.v1.EchoService",grpc_method="Echo",grpc_type="unary",grpc_code="OK"\} 1/,
+      "OK counted",
+    );
     assert.match(text, /grpc_server_handled_total\{[^}]*grpc_code="FAILED_PRECONDITION"\} 1/, "failure counted by code");
     assert.match(text, /grpc_server_handling_seconds_bucket\{[^}]*grpc_method="Echo"/, "latency histogram");
   } finally {

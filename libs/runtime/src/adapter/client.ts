@@ -45,7 +45,8 @@ function callArgs(options: ClientCallOptions | undefined): { metadata: Metadata;
   const metadata = new Metadata();
   for (const [key, value] of Object.entries(options?.headers ?? {})) metadata.set(key, value);
   const deadline = options?.deadline;
-  const callOptions: CallOptions = deadline === undefined ? {} : { deadline: typeof deadline === "number" ? Date.now() + deadline : deadline };
+  const callOptions: CallOptions =
+    deadline === undefined ? {} : { deadline: typeof deadline === "number" ? Date.now() + deadline : deadline };
   return { metadata, callOptions };
 }
 
@@ -64,7 +65,11 @@ function bindSignal(call: { cancel(): void; once(event: "status", listener: () =
 // Feeds requests into a client-side stream, honouring backpressure, then half-closes. A call that
 // ends first (the server answered or failed) never drains, so its status also stops the feed and
 // returns the caller's iterator.
-async function pump(stream: ClientWritableStream<unknown> | ClientDuplexStream<unknown, unknown>, method: DescMethod, requests: AsyncIterable<unknown> | Iterable<unknown>): Promise<void> {
+async function pump(
+  stream: ClientWritableStream<unknown> | ClientDuplexStream<unknown, unknown>,
+  method: DescMethod,
+  requests: AsyncIterable<unknown> | Iterable<unknown>,
+): Promise<void> {
   let ended = false;
   let wake = (): void => undefined;
   const onStatus = (): void => {
@@ -113,7 +118,8 @@ function bindMethod(client: Client, method: DescMethod): unknown {
         const { metadata, callOptions } = callArgs(options);
         return new Promise((resolve, reject) => {
           const call = raw(create(method.input, request as never), metadata, callOptions, (error: ServiceError | null, value: unknown) =>
-            error ? reject(error) : resolve(value)) as ClientUnaryCall;
+            error ? reject(error) : resolve(value),
+          ) as ClientUnaryCall;
           bindSignal(call, options?.signal);
         });
       };
@@ -129,7 +135,8 @@ function bindMethod(client: Client, method: DescMethod): unknown {
         const { metadata, callOptions } = callArgs(options);
         return new Promise((resolve, reject) => {
           const call = raw(metadata, callOptions, (error: ServiceError | null, value: unknown) =>
-            error ? reject(error) : resolve(value)) as ClientWritableStream<unknown>;
+            error ? reject(error) : resolve(value),
+          ) as ClientWritableStream<unknown>;
           bindSignal(call, options?.signal);
           pump(call, method, requests).catch(reject);
         });

@@ -15,7 +15,9 @@ const MALFORMED: Record<string, Buffer> = {
 };
 
 const failed = (start: (done: (error: ServiceError | null) => void) => void): Promise<ServiceError> =>
-  new Promise((resolve, reject) => start((error) => (error ? resolve(error) : reject(new assert.AssertionError({ message: "the call succeeded" })))));
+  new Promise((resolve, reject) =>
+    start((error) => (error ? resolve(error) : reject(new assert.AssertionError({ message: "the call succeeded" })))),
+  );
 
 test("a malformed unary or client-stream request is INVALID_ARGUMENT with ErrorInfo, counted, not INTERNAL", async () => {
   const { server, port } = await startEchoServer();
@@ -34,7 +36,11 @@ test("a malformed unary or client-stream request is INVALID_ARGUMENT with ErrorI
       assert.equal(streamed.code, status.INVALID_ARGUMENT, `client stream, ${name}: ${streamed.details}`);
       assert.equal(errorDetailOf(streamed)?.reason, "INVALID_ARGUMENT", `client stream, ${name}: ErrorInfo reason`);
     }
-    assert.equal(await handledCount(server, "INVALID_ARGUMENT"), 2 * Object.keys(MALFORMED).length, "every failure counted INVALID_ARGUMENT");
+    assert.equal(
+      await handledCount(server, "INVALID_ARGUMENT"),
+      2 * Object.keys(MALFORMED).length,
+      "every failure counted INVALID_ARGUMENT",
+    );
     assert.equal(await handledCount(server, "INTERNAL"), 0, "none counted INTERNAL");
   } finally {
     client.close();

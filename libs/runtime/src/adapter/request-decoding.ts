@@ -27,5 +27,11 @@ export function decodeRequest(schema: DescMessage, bytes: Uint8Array): unknown {
 export function requireDecoded(request: unknown): unknown {
   if (!(request instanceof MalformedRequest)) return request;
   const why = request.cause instanceof Error ? request.cause.message : String(request.cause);
-  throw new RuntimeRpcError(status.INVALID_ARGUMENT, "INVALID_ARGUMENT", `the request is not a valid ${request.typeName} message: ${why}`, {}, { cause: request.cause });
+  throw new RuntimeRpcError(
+    status.INVALID_ARGUMENT,
+    "INVALID_ARGUMENT",
+    `the request is not a valid ${request.typeName} message: ${why}`,
+    {},
+    { cause: request.cause },
+  );
 }

@@ -50,7 +50,8 @@ export async function* requestStream(call: RequestSource, signal: AbortSignal): 
     await new Promise((resolve) => setImmediate(resolve));
     if (signal.aborted) throw signal.reason;
     if (call.cancelled) throw new RuntimeRpcError(status.CANCELLED, "CANCELLED", "call cancelled by the client");
-    if (Date.now() >= deadlineOf(call)) throw new RuntimeRpcError(status.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED", "the call's deadline passed");
+    if (Date.now() >= deadlineOf(call))
+      throw new RuntimeRpcError(status.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED", "the call's deadline passed");
   } catch (error) {
     // A stream destroyed under the iterator (premature close) is the abort that destroyed it.
     throw signal.aborted ? signal.reason : error;

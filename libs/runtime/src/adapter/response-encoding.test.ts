@@ -35,9 +35,11 @@ test("a streamed response with a value out of range fails with INTERNAL and Erro
   const { server, client } = await startEchoServer({}, handlers);
   try {
     const received: number[] = [];
-    const error = await rejection((async () => {
-      for await (const message of client.echoStream({ message: "s" })) received.push(message.index);
-    })());
+    const error = await rejection(
+      (async () => {
+        for await (const message of client.echoStream({ message: "s" })) received.push(message.index);
+      })(),
+    );
     assert.deepEqual(received, [0], "the valid message arrived");
     assert.equal(error.code, status.INTERNAL, "INTERNAL");
     assert.equal(errorDetailOf(error)?.reason, "INTERNAL", "with ErrorInfo");

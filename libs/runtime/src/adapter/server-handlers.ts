@@ -40,7 +40,11 @@ export interface WrapOptions {
   readonly maxResponseBytes: number;
 }
 
-type AnyCall = ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown> | ServerReadableStream<unknown, unknown> | ServerDuplexStream<unknown, unknown>;
+type AnyCall =
+  | ServerUnaryCall<unknown, unknown>
+  | ServerWritableStream<unknown, unknown>
+  | ServerReadableStream<unknown, unknown>
+  | ServerDuplexStream<unknown, unknown>;
 type Handler = (input: unknown, ctx: CallContext) => unknown;
 
 function contextOf(call: AnyCall, method: DescMethod, controller: AbortController): CallContext {
@@ -89,7 +93,11 @@ function cancelReason(call: AnyCall): RpcError {
 
 /** Adapts one typed handler to the grpc-js handler of its method kind. */
 function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions): UntypedHandleCall {
-  const run = async (call: AnyCall, invoke: (ctx: CallContext) => Promise<unknown>, finish: (error: unknown, value?: unknown) => void): Promise<void> => {
+  const run = async (
+    call: AnyCall,
+    invoke: (ctx: CallContext) => Promise<unknown>,
+    finish: (error: unknown, value?: unknown) => void,
+  ): Promise<void> => {
     const controller = new AbortController();
     const end = options.observe?.(method);
     // The call is answered once: by its handler, or by shutdown when the handler outlives the drain.
@@ -129,7 +137,12 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
   const encode = (value: unknown): Buffer => {
     const bytes = toBinary(method.output, create(method.output, value as never));
     if (bytes.byteLength > limit) {
-      throw new RuntimeRpcError(status.RESOURCE_EXHAUSTED, "LIMIT_EXCEEDED", `the response has ${bytes.byteLength} bytes; this server sends at most ${limit}`, { limit: String(limit) });
+      throw new RuntimeRpcError(
+        status.RESOURCE_EXHAUSTED,
+        "LIMIT_EXCEEDED",
+        `the response has ${bytes.byteLength} bytes; this server sends at most ${limit}`,
+        { limit: String(limit) },
+      );
     }
     return asBuffer(bytes);
   };
@@ -147,25 +160,41 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
   switch (method.methodKind) {
     case "unary":
       return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) =>
-        void run(call, async (ctx) => answer(await handler(requireDecoded(call.request), ctx)), (error, value) =>
-          error ? callback(error as never) : callback(null, value));
+        void run(
+          call,
+          async (ctx) => answer(await handler(requireDecoded(call.request), ctx)),
+          (error, value) => (error ? callback(error as never) : callback(null, value)),
+        );
     case "client_streaming":
       return (call: ServerReadableStream<unknown, unknown>, callback: sendUnaryData<unknown>) =>
-        void run(call, async (ctx) => answer(await handler(requestStream(call, ctx.signal), ctx)), (error, value) =>
-          error ? callback(error as never) : callback(null, value));
+        void run(
+          call,
+          async (ctx) => answer(await handler(requestStream(call, ctx.signal), ctx)),
+          (error, value) => (error ? callback(error as never) : callback(null, value)),
+        );
     case "server_streaming":
       return (call: ServerWritableStream<unknown, unknown>) =>
-        void run(call, (ctx) => streamOut(call, handler(requireDecoded(call.request), ctx) as AsyncIterable<unknown>, ctx.signal), (error) =>
-          error ? call.emit("error", error) : call.end());
+        void run(
+          call,
+          (ctx) => streamOut(call, handler(requireDecoded(call.request), ctx) as AsyncIterable<unknown>, ctx.signal),
+          (error) => (error ? call.emit("error", error) : call.end()),
+        );
     case "bidi_streaming":
       return (call: ServerDuplexStream<unknown, unknown>) =>
-        void run(call, (ctx) => streamOut(call, handler(requestStream(call, ctx.signal), ctx) as AsyncIterable<unknown>, ctx.signal), (error) =>
-          error ? call.emit("error", error) : call.end());
+        void run(
+          call,
+          (ctx) => streamOut(call, handler(requestStream(call, ctx.signal), ctx) as AsyncIterable<unknown>, ctx.signal),
+          (error) => (error ? call.emit("error", error) : call.end()),
+        );
   }
 }
 
 /** grpc-js handlers for the methods of `service` that have a typed handler. */
-export function wrapHandlers(service: DescService, handlers: Record<string, unknown>, options: WrapOptions): Record<string, UntypedHandleCall> {
+export function wrapHandlers(
+  service: DescService,
+  handlers: Record<string, unknown>,
+  options: WrapOptions,
+): Record<string, UntypedHandleCall> {
   const out: Record<string, UntypedHandleCall> = {};
   for (const method of service.methods) {
     const handler = handlers[method.localName];

@@ -6,12 +6,10 @@ import { decodeRequest } from "./request-decoding.js";
 export const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** Whether the client sends a stream for this method. */
-export const clientStreams = (m: DescMethod): boolean =>
-  m.methodKind === "client_streaming" || m.methodKind === "bidi_streaming";
+export const clientStreams = (m: DescMethod): boolean => m.methodKind === "client_streaming" || m.methodKind === "bidi_streaming";
 
 /** Whether the server answers with a stream for this method. */
-export const serverStreams = (m: DescMethod): boolean =>
-  m.methodKind === "server_streaming" || m.methodKind === "bidi_streaming";
+export const serverStreams = (m: DescMethod): boolean => m.methodKind === "server_streaming" || m.methodKind === "bidi_streaming";
 
 /** The grpc-js method path `/<package>.<Service>/<Method>`. */
 export const methodPath = (m: DescMethod): string => `/${m.parent.typeName}/${m.name}`;

@@ -23,9 +23,17 @@ function failure(env: NodeJS.ProcessEnv): RuntimeError {
 }
 
 test("defaults apply to unset and empty variables", () => {
-  assert.deepEqual(readEnv(spec, { NAME: "x", DRAIN_MS: "" }), {
-    GRPC_ADDRESS: "127.0.0.1:50051", DRAIN_MS: 10_000, VERBOSE: false, MODE: "a", NAME: "x",
-  }, "every default");
+  assert.deepEqual(
+    readEnv(spec, { NAME: "x", DRAIN_MS: "" }),
+    {
+      GRPC_ADDRESS: "127.0.0.1:50051",
+      DRAIN_MS: 10_000,
+      VERBOSE: false,
+      MODE: "a",
+      NAME: "x",
+    },
+    "every default",
+  );
 });
 
 test("values are parsed to their types", () => {
@@ -51,9 +59,22 @@ test("a bad variable stops start-up with a message naming it", () => {
 
 test("a duration longer than a Node timer can wait stops start-up naming it, instead of firing at once", () => {
   const serverSpec = serverEnvSpec({ grpcAddress: "127.0.0.1:0", metricsAddress: "127.0.0.1:0" });
-  for (const name of ["GRPC_KEEPALIVE_TIME_MS", "GRPC_KEEPALIVE_TIMEOUT_MS", "GRPC_MAX_CONNECTION_AGE_MS", "GRPC_MAX_CONNECTION_AGE_GRACE_MS"]) {
-    assert.throws(() => readEnv(serverSpec, { [name]: "2147483648" }), (e: unknown) => e instanceof RuntimeError && e.message.includes(name), name);
-    assert.equal(readEnv(serverSpec, { [name]: "2147483647" })[name as "GRPC_KEEPALIVE_TIME_MS"], 2147483647, `${name} at the largest timer`);
+  for (const name of [
+    "GRPC_KEEPALIVE_TIME_MS",
+    "GRPC_KEEPALIVE_TIMEOUT_MS",
+    "GRPC_MAX_CONNECTION_AGE_MS",
+    "GRPC_MAX_CONNECTION_AGE_GRACE_MS",
+  ]) {
+    assert.throws(
+      () => readEnv(serverSpec, { [name]: "2147483648" }),
+      (e: unknown) => e instanceof RuntimeError && e.message.includes(name),
+      name,
+    );
+    assert.equal(
+      readEnv(serverSpec, { [name]: "2147483647" })[name as "GRPC_KEEPALIVE_TIME_MS"],
+      2147483647,
+      `${name} at the largest timer`,
+    );
   }
 });
 

@@ -100,7 +100,10 @@ export function readEnv<S extends EnvSpec>(spec: S, env: NodeJS.ProcessEnv = pro
       values[name] = variable.parse(raw);
     } catch (error) {
       if (!(error instanceof ParseFailure)) throw error;
-      throw new RuntimeError("CONFIG_INVALID", `${name}=${JSON.stringify(redactCredentials(env[name] ?? ""))} is invalid: expected ${error.expected}`);
+      throw new RuntimeError(
+        "CONFIG_INVALID",
+        `${name}=${JSON.stringify(redactCredentials(env[name] ?? ""))} is invalid: expected ${error.expected}`,
+      );
     }
   }
   return values as EnvValues<S>;

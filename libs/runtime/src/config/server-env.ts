@@ -24,7 +24,12 @@ export function serverEnvSpec(defaults: ServerEnvDefaults) {
     GRPC_MAX_CONNECTION_AGE_MS: integer("connections older than this are asked to reconnect (0: never)", 0, 0, TIMER_MAX_MS),
     GRPC_MAX_CONNECTION_AGE_GRACE_MS: integer("grace for calls on a connection past its age", 30_000, 0, TIMER_MAX_MS),
     GRPC_MAX_CONNECTIONS: integer("most client connections open at once; further ones are closed as they arrive", 1024, 1, 1_000_000),
-    GRPC_HANDSHAKE_TIMEOUT_MS: integer("how long a new connection may take to complete TLS and the HTTP/2 preface", 20_000, 100, TIMER_MAX_MS),
+    GRPC_HANDSHAKE_TIMEOUT_MS: integer(
+      "how long a new connection may take to complete TLS and the HTTP/2 preface",
+      20_000,
+      100,
+      TIMER_MAX_MS,
+    ),
     SHUTDOWN_DRAIN_MS: integer("how long SIGTERM waits for in-flight calls before cancelling them", 10_000, 0, 600_000),
     TLS_CERT_FILE: optionalText("PEM server certificate; enables TLS together with TLS_KEY_FILE"),
     TLS_KEY_FILE: optionalText("PEM private key of TLS_CERT_FILE"),

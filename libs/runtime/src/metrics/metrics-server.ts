@@ -17,7 +17,9 @@ export async function serveMetrics(registry: Registry, address: string): Promise
   });
   const { host, port } = splitHostPort(address);
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (cause) => reject(new RuntimeError("METRICS_LISTEN_FAILED", `cannot listen on ${address} for /metrics`, { cause })));
+    server.once("error", (cause) =>
+      reject(new RuntimeError("METRICS_LISTEN_FAILED", `cannot listen on ${address} for /metrics`, { cause })),
+    );
     server.listen(port, host, () => resolve());
   });
   const bound = server.address();

@@ -22,9 +22,15 @@ test("a handler that throws undefined is logged as an internal error, not only c
   const port = await server.listen();
   const client = createClient(EchoService, `127.0.0.1:${port}`, { credentials: credentials.createInsecure() });
   try {
-    const error = await client.echo({ message: "x" }).then(() => assert.fail("the call was expected to fail"), (e: unknown) => e as ServiceError);
+    const error = await client.echo({ message: "x" }).then(
+      () => assert.fail("the call was expected to fail"),
+      (e: unknown) => e as ServiceError,
+    );
     assert.equal(error.code, status.INTERNAL, "INTERNAL");
-    assert.ok(lines.some((l) => l["level"] === 50 && l["code"] === "INTERNAL"), "an error line for the internal failure");
+    assert.ok(
+      lines.some((l) => l["level"] === 50 && l["code"] === "INTERNAL"),
+      "an error line for the internal failure",
+    );
   } finally {
     client.close();
     await server.shutdown(1000);

@@ -18,7 +18,12 @@ export function createRpcMetrics(logger: Logger): RpcMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ["grpc_service", "grpc_method", "grpc_type", "grpc_code"] as const;
-  const handled = new Counter({ name: "grpc_server_handled_total", help: "RPCs completed on the server, by status code.", labelNames, registers: [registry] });
+  const handled = new Counter({
+    name: "grpc_server_handled_total",
+    help: "RPCs completed on the server, by status code.",
+    labelNames,
+    registers: [registry],
+  });
   const seconds = new Histogram({
     name: "grpc_server_handling_seconds",
     help: "Time from the start of an RPC to its status, by method and code.",
@@ -30,11 +35,21 @@ export function createRpcMetrics(logger: Logger): RpcMetrics {
     const started = process.hrtime.bigint();
     return (outcome) => {
       const { code, reason, error } = outcome;
-      const labels = { grpc_service: method.parent.typeName, grpc_method: method.name, grpc_type: method.methodKind, grpc_code: codeName(code) };
+      const labels = {
+        grpc_service: method.parent.typeName,
+        grpc_method: method.name,
+        grpc_type: method.methodKind,
+        grpc_code: codeName(code),
+      };
       const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
       handled.inc(labels);
       seconds.observe(labels, elapsed);
-      const line = { method: `${labels.grpc_service}/${labels.grpc_method}`, code: labels.grpc_code, reason, ms: Math.round(elapsed * 1e4) / 10 };
+      const line = {
+        method: `${labels.grpc_service}/${labels.grpc_method}`,
+        code: labels.grpc_code,
+        reason,
+        ms: Math.round(elapsed * 1e4) / 10,
+      };
       // Present even when what was thrown is undefined, which is still an internal failure.
       if ("error" in outcome) logger.error({ ...line, err: error }, "rpc failed with an internal error");
       else logger.debug(line, "rpc");

@@ -38,13 +38,19 @@ test("connections beyond the cap are closed as they arrive, and a freed slot adm
   try {
     const extra = await silentSocket(port);
     assert.ok(await eventually(extra.closed, 5000), "the sixth connection was closed");
-    assert.ok(held.every((s) => !s.closed()), "the first five stay open");
+    assert.ok(
+      held.every((s) => !s.closed()),
+      "the first five stay open",
+    );
     held[0]!.socket.destroy();
     assert.ok(await eventually(held[0]!.closed), "a slot is freed");
     const session = connect(`http://127.0.0.1:${port}`);
     session.on("error", () => undefined);
     try {
-      assert.ok(await Promise.race([once(session, "remoteSettings").then(() => true), once(session, "close").then(() => false)]), "a new client is admitted into the freed slot");
+      assert.ok(
+        await Promise.race([once(session, "remoteSettings").then(() => true), once(session, "close").then(() => false)]),
+        "a new client is admitted into the freed slot",
+      );
     } finally {
       session.destroy();
     }

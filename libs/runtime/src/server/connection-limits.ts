@@ -17,7 +17,8 @@ function listenersOf(server: Server): NetServer[] {
   return servers === undefined ? [] : [...servers.keys()];
 }
 
-const peerOf = (socket: { remoteAddress?: string | undefined; remotePort?: number | undefined }): string => `${socket.remoteAddress}:${socket.remotePort}`;
+const peerOf = (socket: { remoteAddress?: string | undefined; remotePort?: number | undefined }): string =>
+  `${socket.remoteAddress}:${socket.remotePort}`;
 
 /**
  * Applies `limits` to every listener of `server` (call once it is bound): Node refuses connections

@@ -28,8 +28,15 @@ export function serverCredentials(tls: TlsFiles): ServerCredentials {
     return ServerCredentials.createInsecure();
   }
   if (certFile === undefined || keyFile === undefined) {
-    throw new RuntimeError("CONFIG_INVALID", `${certFile === undefined ? "TLS_CERT_FILE" : "TLS_KEY_FILE"} is required when the other TLS file is set`);
+    throw new RuntimeError(
+      "CONFIG_INVALID",
+      `${certFile === undefined ? "TLS_CERT_FILE" : "TLS_KEY_FILE"} is required when the other TLS file is set`,
+    );
   }
   const ca = clientCaFile === undefined ? null : read(clientCaFile, "TLS_CLIENT_CA_FILE");
-  return ServerCredentials.createSsl(ca, [{ cert_chain: read(certFile, "TLS_CERT_FILE"), private_key: read(keyFile, "TLS_KEY_FILE") }], ca !== null);
+  return ServerCredentials.createSsl(
+    ca,
+    [{ cert_chain: read(certFile, "TLS_CERT_FILE"), private_key: read(keyFile, "TLS_KEY_FILE") }],
+    ca !== null,
+  );
 }

@@ -142,7 +142,11 @@ export class GrpcServer {
     const credentials = serverCredentials(this.options.tls ?? {});
     this.#port = await new Promise<number>((resolve, reject) =>
       this.server.bindAsync(this.options.address, credentials, (error, port) =>
-        error ? reject(new RuntimeError("LISTEN_FAILED", `cannot listen on ${this.options.address}: ${error.message}`, { cause: error })) : resolve(port)));
+        error
+          ? reject(new RuntimeError("LISTEN_FAILED", `cannot listen on ${this.options.address}: ${error.message}`, { cause: error }))
+          : resolve(port),
+      ),
+    );
     limitConnections(this.server, {
       maxConnections: this.options.maxConnections ?? 1024,
       handshakeTimeoutMs: this.options.handshakeTimeoutMs ?? 20_000,

@@ -7,7 +7,7 @@ import { status } from "@grpc/grpc-js";
 import { RpcError } from "../errors.js";
 import { HealthRegistry, MAX_SERVICE_NAME_LENGTH } from "./health.js";
 
-const contextWith = (signal: AbortSignal): CallContext => ({ signal } as CallContext);
+const contextWith = (signal: AbortSignal): CallContext => ({ signal }) as CallContext;
 
 test("a watcher sees a change made while its previous answer was still being written", async () => {
   const registry = new HealthRegistry();
@@ -39,7 +39,10 @@ test("watches of unknown names, or of a known name once ended, leave no entry be
     for (let i = 0; i < 1000; i++) {
       const controller = new AbortController();
       controllers.push(controller);
-      const watch = handlers.watch!({ service: i % 2 === 0 ? "svc" : `no.such.Service${round}x${i}${"n".repeat(200)}` } as never, contextWith(controller.signal));
+      const watch = handlers.watch!(
+        { service: i % 2 === 0 ? "svc" : `no.such.Service${round}x${i}${"n".repeat(200)}` } as never,
+        contextWith(controller.signal),
+      );
       const iterator = watch[Symbol.asyncIterator]();
       const first = await iterator.next();
       assert.ok(first.value?.status === Serving.SERVING || first.value?.status === Serving.SERVICE_UNKNOWN, "an answer first");
@@ -55,8 +58,12 @@ test("watches of unknown names, or of a known name once ended, leave no entry be
 test("a health check or watch naming a service longer than the limit is refused with INVALID_ARGUMENT", async () => {
   const handlers = new HealthRegistry().handlers();
   const long = "x".repeat(MAX_SERVICE_NAME_LENGTH + 1);
-  await assert.rejects(handlers.check!({ service: long } as never, contextWith(new AbortController().signal)),
-    (e: unknown) => e instanceof RpcError && e.code === status.INVALID_ARGUMENT && e.metadata["field"] === "service");
-  assert.throws(() => handlers.watch!({ service: long } as never, contextWith(new AbortController().signal)),
-    (e: unknown) => e instanceof RpcError && e.code === status.INVALID_ARGUMENT);
+  await assert.rejects(
+    handlers.check!({ service: long } as never, contextWith(new AbortController().signal)),
+    (e: unknown) => e instanceof RpcError && e.code === status.INVALID_ARGUMENT && e.metadata["field"] === "service",
+  );
+  assert.throws(
+    () => handlers.watch!({ service: long } as never, contextWith(new AbortController().signal)),
+    (e: unknown) => e instanceof RpcError && e.code === status.INVALID_ARGUMENT,
+  );
 });

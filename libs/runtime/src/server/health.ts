@@ -50,7 +50,8 @@ export class HealthRegistry {
     return {
       check: async (request) => {
         const service = requireServiceName(request.service);
-        if (!this.#statuses.has(service)) throw new RpcError(status.NOT_FOUND, SERVICE_UNKNOWN, `unknown service ${JSON.stringify(service)}`);
+        if (!this.#statuses.has(service))
+          throw new RpcError(status.NOT_FOUND, SERVICE_UNKNOWN, `unknown service ${JSON.stringify(service)}`);
         return { status: this.get(service) };
       },
       watch: (request, ctx) => {

@@ -40,7 +40,10 @@ export interface RunningService {
 }
 
 /** Reads configuration, builds the server, listens, and serves /metrics. */
-export async function startService<S extends EnvSpec>(definition: ServiceDefinition<S>, env: NodeJS.ProcessEnv = process.env): Promise<RunningService> {
+export async function startService<S extends EnvSpec>(
+  definition: ServiceDefinition<S>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningService> {
   const config = readEnv({ ...serverEnvSpec(definition.defaults), ...definition.env }, env) as EnvValues<S> & ServerEnv;
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   const server = new GrpcServer({
@@ -69,7 +72,10 @@ export async function startService<S extends EnvSpec>(definition: ServiceDefinit
     await release();
     throw error;
   });
-  logger.info({ grpc: `${config.GRPC_ADDRESS.replace(/:\d+$/, "")}:${port}`, metrics: metrics.port, services: server.services }, `${definition.name} serving`);
+  logger.info(
+    { grpc: `${config.GRPC_ADDRESS.replace(/:\d+$/, "")}:${port}`, metrics: metrics.port, services: server.services },
+    `${definition.name} serving`,
+  );
   return {
     port,
     metricsPort: metrics.port,

@@ -10,8 +10,13 @@ import { rejection } from "../testing/call-assertions.js";
 import { GrpcServer } from "./grpc-server.js";
 
 const serverWith = (handlers: object, served?: boolean): GrpcServer =>
-  new GrpcServer({ name: "echo", address: "127.0.0.1:0", reasons: echoReasons, logger: createLogger("echo", "silent"), reflectionFiles: [] })
-    .add(EchoService, handlers, served === undefined ? {} : { served });
+  new GrpcServer({
+    name: "echo",
+    address: "127.0.0.1:0",
+    reasons: echoReasons,
+    logger: createLogger("echo", "silent"),
+    reflectionFiles: [],
+  }).add(EchoService, handlers, served === undefined ? {} : { served });
 
 test("a service whose methods all answer UNIMPLEMENTED is not reported SERVING, even when its owner says so", async () => {
   for (const [server, expected, label] of [
@@ -25,7 +30,11 @@ test("a service whose methods all answer UNIMPLEMENTED is not reported SERVING, 
     try {
       assert.equal((await health.check({ service: EchoService.typeName })).status, expected, label);
       assert.equal((await health.check({ service: "" })).status, Serving.SERVING, `${label}: the server itself serves`);
-      assert.equal((await rejection(health.check({ service: "no.such.Service" }))).code, status.NOT_FOUND, `${label}: unknown names are NOT_FOUND`);
+      assert.equal(
+        (await rejection(health.check({ service: "no.such.Service" }))).code,
+        status.NOT_FOUND,
+        `${label}: unknown names are NOT_FOUND`,
+      );
     } finally {
       health.close();
       await server.shutdown(1000);

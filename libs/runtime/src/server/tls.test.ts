@@ -16,11 +16,30 @@ function makePki(dir: string): Record<"ca" | "serverCert" | "serverKey" | "clien
   writeFileSync(join(dir, "san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
   for (const who of ["server", "client"]) {
     ssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", `/CN=${who}`, "-keyout", `${who}.key`, "-out", `${who}.csr`);
-    ssl("x509", "-req", "-in", `${who}.csr`, "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "1", "-extfile", "san.ext", "-out", `${who}.pem`);
+    ssl(
+      "x509",
+      "-req",
+      "-in",
+      `${who}.csr`,
+      "-CA",
+      "ca.pem",
+      "-CAkey",
+      "ca.key",
+      "-CAcreateserial",
+      "-days",
+      "1",
+      "-extfile",
+      "san.ext",
+      "-out",
+      `${who}.pem`,
+    );
   }
   return {
-    ca: join(dir, "ca.pem"), serverCert: join(dir, "server.pem"), serverKey: join(dir, "server.key"),
-    clientCert: join(dir, "client.pem"), clientKey: join(dir, "client.key"),
+    ca: join(dir, "ca.pem"),
+    serverCert: join(dir, "server.pem"),
+    serverKey: join(dir, "server.key"),
+    clientCert: join(dir, "client.pem"),
+    clientKey: join(dir, "client.key"),
   };
 }
 
@@ -37,7 +56,9 @@ async function echoOver(port: number, channel: ChannelCredentials): Promise<stri
   }
 }
 
-test("TLS from files: a client trusting the CA connects, a plaintext client cannot", { skip: !haveOpenssl && "openssl is not installed" }, async () => {
+test("TLS from files: a client trusting the CA connects, a plaintext client cannot", {
+  skip: !haveOpenssl && "openssl is not installed",
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), "crs-tls-"));
   try {
     const pki = makePki(dir);
@@ -54,11 +75,15 @@ test("TLS from files: a client trusting the CA connects, a plaintext client cann
   }
 });
 
-test("mTLS: a client without a certificate signed by the client CA is refused", { skip: !haveOpenssl && "openssl is not installed" }, async () => {
+test("mTLS: a client without a certificate signed by the client CA is refused", {
+  skip: !haveOpenssl && "openssl is not installed",
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), "crs-mtls-"));
   try {
     const pki = makePki(dir);
-    const { server, port, client } = await startEchoServer({ tls: { certFile: pki.serverCert, keyFile: pki.serverKey, clientCaFile: pki.ca } });
+    const { server, port, client } = await startEchoServer({
+      tls: { certFile: pki.serverCert, keyFile: pki.serverKey, clientCaFile: pki.ca },
+    });
     client.close();
     try {
       const ca = readFileSync(pki.ca);

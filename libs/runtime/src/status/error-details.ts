@@ -28,20 +28,35 @@ export function toServiceError(detail: ErrorDetail): ServiceError {
   // Metadata comes from any thrown RpcError; values that are not text must not fail the encoding.
   const metadata: Record<string, string> = {};
   for (const [key, value] of Object.entries(detail.metadata ?? {})) metadata[key] = String(value);
-  const details: Any[] = [anyPack(ErrorInfoSchema, create(ErrorInfoSchema, {
-    reason: detail.reason,
-    domain: detail.domain,
-    metadata,
-  }))];
+  const details: Any[] = [
+    anyPack(
+      ErrorInfoSchema,
+      create(ErrorInfoSchema, {
+        reason: detail.reason,
+        domain: detail.domain,
+        metadata,
+      }),
+    ),
+  ];
   const field = metadata["field"];
   if (field !== undefined) {
-    details.push(anyPack(BadRequestSchema, create(BadRequestSchema, {
-      fieldViolations: [{ field, description: detail.message, reason: detail.reason }],
-    })));
+    details.push(
+      anyPack(
+        BadRequestSchema,
+        create(BadRequestSchema, {
+          fieldViolations: [{ field, description: detail.message, reason: detail.reason }],
+        }),
+      ),
+    );
   }
   if (detail.retryDelayMs !== undefined) {
     const ms = Math.max(0, Math.round(detail.retryDelayMs));
-    details.push(anyPack(RetryInfoSchema, create(RetryInfoSchema, { retryDelay: { seconds: BigInt(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 } })));
+    details.push(
+      anyPack(
+        RetryInfoSchema,
+        create(RetryInfoSchema, { retryDelay: { seconds: BigInt(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 } }),
+      ),
+    );
   }
   const rich = create(StatusSchema, { code: detail.code, message: detail.message, details });
   const trailers = new Metadata();
@@ -58,12 +73,20 @@ export function errorDetailOf(error: Partial<ServiceError>): ErrorDetail | undef
   let retryDelayMs: number | undefined;
   for (const any of rich.details) {
     const retry = anyUnpack(any, RetryInfoSchema);
-    if (retry?.retryDelay !== undefined) retryDelayMs = Number(retry.retryDelay.seconds) * 1000 + Math.round(retry.retryDelay.nanos / 1_000_000);
+    if (retry?.retryDelay !== undefined)
+      retryDelayMs = Number(retry.retryDelay.seconds) * 1000 + Math.round(retry.retryDelay.nanos / 1_000_000);
   }
   for (const any of rich.details) {
     const info = anyUnpack(any, ErrorInfoSchema);
     if (info !== undefined) {
-      return { code: rich.code, message: rich.message, reason: info.reason, domain: info.domain, metadata: info.metadata, ...(retryDelayMs === undefined ? {} : { retryDelayMs }) };
+      return {
+        code: rich.code,
+        message: rich.message,
+        reason: info.reason,
+        domain: info.domain,
+        metadata: info.metadata,
+        ...(retryDelayMs === undefined ? {} : { retryDelayMs }),
+      };
     }
   }
   return undefined;

@@ -42,10 +42,19 @@ export function normalizeError(error: unknown, options: NormalizeOptions): { det
   const mapped = error instanceof RpcError ? error : mapSafely(error, options.mapError);
   if (mapped !== undefined) {
     const reason = mapped instanceof RuntimeRpcError ? reasons.runtime(mapped.runtimeReason) : mapped.reason;
-    return { detail: { code: mapped.code, message: mapped.message, reason, domain, metadata: mapped.metadata, retryDelayMs: mapped.retryDelayMs }, internal: false };
+    return {
+      detail: { code: mapped.code, message: mapped.message, reason, domain, metadata: mapped.metadata, retryDelayMs: mapped.retryDelayMs },
+      internal: false,
+    };
   }
   if (isAbort(error)) {
-    return { detail: { code: status.CANCELLED, message: "call cancelled", reason: reasons.runtime("CANCELLED"), domain, metadata: {} }, internal: false };
+    return {
+      detail: { code: status.CANCELLED, message: "call cancelled", reason: reasons.runtime("CANCELLED"), domain, metadata: {} },
+      internal: false,
+    };
   }
-  return { detail: { code: status.INTERNAL, message: "internal error", reason: reasons.runtime("INTERNAL"), domain, metadata: {} }, internal: true };
+  return {
+    detail: { code: status.INTERNAL, message: "internal error", reason: reasons.runtime("INTERNAL"), domain, metadata: {} },
+    internal: true,
+  };
 }

@@ -29,6 +29,7 @@ export async function eventually(condition: () => boolean | Promise<boolean>, ms
 export async function handledCount(server: { metrics: { registry: { metrics(): Promise<string> } } }, code: string): Promise<number> {
   const text = await server.metrics.registry.metrics();
   let total = 0;
-  for (const match of text.matchAll(new RegExp(`^grpc_server_handled_total\\{[^}]*grpc_code="${code}"[^}]*\\} (\\d+)$`, "gm"))) total += Number(match[1]);
+  for (const match of text.matchAll(new RegExp(`^grpc_server_handled_total\\{[^}]*grpc_code="${code}"[^}]*\\} (\\d+)$`, "gm")))
+    total += Number(match[1]);
   return total;
 }

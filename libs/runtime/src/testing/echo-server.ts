@@ -76,6 +76,8 @@ export async function startEchoServer(options: Partial<ServerOptions> = {}, hand
   });
   server.add(EchoService, handlers ?? echoHandlers(seen));
   const port = await server.listen();
-  const client: TypedClient<typeof EchoService.method> = createClient(EchoService, `127.0.0.1:${port}`, { credentials: credentials.createInsecure() });
+  const client: TypedClient<typeof EchoService.method> = createClient(EchoService, `127.0.0.1:${port}`, {
+    credentials: credentials.createInsecure(),
+  });
   return { server, port, client, seen };
 }

@@ -17,4 +17,6 @@ export function repoRoot(): string {
 export const ROLLOUTS_DIR = process.env["CODEX_ROLLOUTS_DIR"] ?? resolve(repoRoot(), "..", "shared", "codex-rollouts-real");
 
 /** The `skip` option of tests that need the real rollouts: false when they are there, else why the test is skipped. */
-export const SKIP_REAL: string | false = existsSync(ROLLOUTS_DIR) ? false : `real rollouts not found at ${ROLLOUTS_DIR} (set CODEX_ROLLOUTS_DIR)`;
+export const SKIP_REAL: string | false = existsSync(ROLLOUTS_DIR)
+  ? false
+  : `real rollouts not found at ${ROLLOUTS_DIR} (set CODEX_ROLLOUTS_DIR)`;

@@ -58,7 +58,10 @@ test("every RPC gets one ended server span named after its method, with its stat
     await client.echo({ failReason: "NOPE" }).catch(() => undefined);
     const echoSpans = spans.filter((s) => s.name === "crs.testing.v1.EchoService/Echo");
     assert.equal(echoSpans.length, 2, "one span per call");
-    assert.ok(echoSpans.every((s) => s.ended), "spans are ended");
+    assert.ok(
+      echoSpans.every((s) => s.ended),
+      "spans are ended",
+    );
     assert.deepEqual(
       [echoSpans[0]?.attributes["rpc.system"], echoSpans[0]?.attributes["rpc.method"], echoSpans[0]?.attributes["rpc.grpc.status_code"]],
       ["grpc", "Echo", 0],

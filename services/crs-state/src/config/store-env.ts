@@ -6,12 +6,35 @@ import { STORE_DEFAULTS, type StoreOptions } from "./store-options.js";
 /** The variables (documented in the README). */
 export const CRS_STATE_ENV = {
   CRS_STATE_DATA_DIR: text("Directory of the classic-level project store; empty keeps projects in memory only", STORE_DEFAULTS.dataDir),
-  CRS_STATE_MAX_LOADED_PROJECTS: integer("Most projects held in memory; the least recently used idle one is unloaded beyond it", STORE_DEFAULTS.maxLoadedProjects, 1, 1_000_000),
+  CRS_STATE_MAX_LOADED_PROJECTS: integer(
+    "Most projects held in memory; the least recently used idle one is unloaded beyond it",
+    STORE_DEFAULTS.maxLoadedProjects,
+    1,
+    1_000_000,
+  ),
   CRS_STATE_IDLE_UNLOAD_MS: integer("A project untouched this many ms is unloaded", STORE_DEFAULTS.idleUnloadMs, 1000, 2_147_483_647),
-  CRS_STATE_SNAPSHOT_EVERY_RECORDS: integer("A state snapshot is written after this many journal records", STORE_DEFAULTS.snapshotEveryRecords, 1, 100_000_000),
-  CRS_STATE_SNAPSHOT_EVERY_BYTES: integer("... or after this many journal bytes", STORE_DEFAULTS.snapshotEveryBytes, 1024, Number.MAX_SAFE_INTEGER),
-  CRS_STATE_REQUEST_ID_RETENTION: integer("Request ids remembered per project for idempotent retry", STORE_DEFAULTS.requestIdRetention, 1, 10_000_000),
-  CRS_STATE_SKIP_CORRUPTED: flag("Cut a damaged journal from its first bad record instead of stopping the project (logged and counted)", STORE_DEFAULTS.skipCorrupted),
+  CRS_STATE_SNAPSHOT_EVERY_RECORDS: integer(
+    "A state snapshot is written after this many journal records",
+    STORE_DEFAULTS.snapshotEveryRecords,
+    1,
+    100_000_000,
+  ),
+  CRS_STATE_SNAPSHOT_EVERY_BYTES: integer(
+    "... or after this many journal bytes",
+    STORE_DEFAULTS.snapshotEveryBytes,
+    1024,
+    Number.MAX_SAFE_INTEGER,
+  ),
+  CRS_STATE_REQUEST_ID_RETENTION: integer(
+    "Request ids remembered per project for idempotent retry",
+    STORE_DEFAULTS.requestIdRetention,
+    1,
+    10_000_000,
+  ),
+  CRS_STATE_SKIP_CORRUPTED: flag(
+    "Cut a damaged journal from its first bad record instead of stopping the project (logged and counted)",
+    STORE_DEFAULTS.skipCorrupted,
+  ),
 };
 
 /** The typed values of {@link CRS_STATE_ENV}. */

@@ -18,13 +18,25 @@ export function deltaOut(d: Delta): MessageInitShape<typeof DeltaSchema> {
           value: {
             entries: d.updates.map((u) => ({
               nodeId: u.nodeId,
-              value: { proof: u.proof, disproof: u.disproof, status: statuses.toProto(u.status), source: sources.toProto(u.source), updatedAtUnixMs: BigInt(u.updatedAt) },
+              value: {
+                proof: u.proof,
+                disproof: u.disproof,
+                status: statuses.toProto(u.status),
+                source: sources.toProto(u.source),
+                updatedAtUnixMs: BigInt(u.updatedAt),
+              },
             })),
           },
         },
       };
     case "constraint":
-      return { source, kind: { case: "constraint", value: { add: d.add.map(constraintFields), remove: [...d.remove], update: d.update.map(constraintFields) } } };
+      return {
+        source,
+        kind: {
+          case: "constraint",
+          value: { add: d.add.map(constraintFields), remove: [...d.remove], update: d.update.map(constraintFields) },
+        },
+      };
     case "similarity":
       return { source, kind: { case: "similarity", value: { updates: d.updates.map((u) => ({ a: u.a, b: u.b, distance: u.distance })) } } };
     case "dependency": {
@@ -34,7 +46,13 @@ export function deltaOut(d: Delta): MessageInitShape<typeof DeltaSchema> {
     case "history":
       return { source, kind: { case: "history", value: { entries: d.entries.map(historyEntryOut) } } };
     case "streaming":
-      return { source, kind: { case: "streaming", value: { increments: d.increments.map((i) => ({ item: i.item, increment: BigInt(i.count) })), observed: [...d.observed] } } };
+      return {
+        source,
+        kind: {
+          case: "streaming",
+          value: { increments: d.increments.map((i) => ({ item: i.item, increment: BigInt(i.count) })), observed: [...d.observed] },
+        },
+      };
     case "analytics":
       return { source, kind: { case: "analytics", value: { record: analyticsOut(d.record) } } };
   }

@@ -1,6 +1,11 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { invalidArgument, requireSafeCount, type ServiceHandlers } from "@crs/runtime";
-import { RestoreCheckpointRequestSchema, RestoreCheckpointResponseSchema, type CheckpointInfoSchema, type StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
+import {
+  RestoreCheckpointRequestSchema,
+  RestoreCheckpointResponseSchema,
+  type CheckpointInfoSchema,
+  type StateService,
+} from "@crs/contracts/gen/crs/state/v1/state_pb";
 import type { CheckpointInfo, ForkSource } from "../projects/index.js";
 import type { HandlerDeps } from "./deps.js";
 import { optionalId, requireId } from "./ids.js";
@@ -12,7 +17,12 @@ const uidOption = (uid: string): { expectedUid?: string } => (uid === "" ? {} : 
 
 /** A checkpoint on the wire. */
 function checkpointOut(c: CheckpointInfo): MessageInitShape<typeof CheckpointInfoSchema> {
-  return { checkpointId: c.checkpointId, generation: BigInt(c.generation), createdAtUnixMs: BigInt(c.createdAt), sizeBytes: BigInt(c.sizeBytes) };
+  return {
+    checkpointId: c.checkpointId,
+    generation: BigInt(c.generation),
+    createdAtUnixMs: BigInt(c.createdAt),
+    sizeBytes: BigInt(c.sizeBytes),
+  };
 }
 
 /** StateService's checkpoint and fork methods, through the host's durable checkpoints. */
@@ -21,7 +31,10 @@ export function checkpointHandlers({ host }: HandlerDeps): ServiceHandlers<typeo
     async createCheckpoint(req) {
       const projectId = requireId(req.projectId, "project_id");
       const checkpointId = optionalId(req.checkpointId, "checkpoint_id");
-      const info = await host.checkpoints.create(projectId, { ...(checkpointId === "" ? {} : { checkpointId }), ...uidOption(req.expectedProjectUid) });
+      const info = await host.checkpoints.create(projectId, {
+        ...(checkpointId === "" ? {} : { checkpointId }),
+        ...uidOption(req.expectedProjectUid),
+      });
       const header = await host.read(projectId, (view) => view.header);
       return { header: responseHeader(header), checkpoint: checkpointOut(info) };
     },
@@ -57,12 +70,20 @@ export function checkpointHandlers({ host }: HandlerDeps): ServiceHandlers<typeo
     async restoreCheckpoint(req) {
       const projectId = requireId(req.projectId, "project_id");
       const checkpointId = requireId(req.checkpointId, "checkpoint_id");
-      const call = { method: "RestoreCheckpoint", projectId, requestSchema: RestoreCheckpointRequestSchema, request: req, responseSchema: RestoreCheckpointResponseSchema };
+      const call = {
+        method: "RestoreCheckpoint",
+        projectId,
+        requestSchema: RestoreCheckpointRequestSchema,
+        request: req,
+        responseSchema: RestoreCheckpointResponseSchema,
+      };
       const { request, engineOptions } = prepareMutation(call);
-      if (engineOptions.expectedEntries !== undefined) throw invalidArgument("options.expected_entries", "entry preconditions do not apply to a restore, which replaces every entry");
+      if (engineOptions.expectedEntries !== undefined)
+        throw invalidArgument("options.expected_entries", "entry preconditions do not apply to a restore, which replaces every entry");
       const { generation } = await host.checkpoints.get(projectId, checkpointId);
       const outcome = await host.checkpoints.restore(projectId, checkpointId, request, (header) =>
-        encodeAnswer(RestoreCheckpointResponseSchema, { header: responseHeader(header), restoredFromGeneration: BigInt(generation) }));
+        encodeAnswer(RestoreCheckpointResponseSchema, { header: responseHeader(header), restoredFromGeneration: BigInt(generation) }),
+      );
       return decodeAnswer(RestoreCheckpointResponseSchema, outcome);
     },
 

@@ -29,7 +29,10 @@ function clauseIn(c: WireClause | undefined): ClauseInput {
   requireAtMost(c.literals, MAX_LITERALS, "clause.literals");
   return {
     id: requireKey(c.id, "clause.id"),
-    literals: c.literals.map((l, i) => ({ variable: requireTextAtMost(l.variable, 512, `clause.literals[${i}].variable`), negated: l.negated })),
+    literals: c.literals.map((l, i) => ({
+      variable: requireTextAtMost(l.variable, 512, `clause.literals[${i}].variable`),
+      negated: l.negated,
+    })),
     source: sources.toDomain(c.source, "clause.source"),
     failureType: requireTextAtMost(c.failureType, 128, "clause.failure_type"),
     scope: scopeToDomain(c.scope, "clause.scope"),
@@ -51,7 +54,12 @@ export function clauseHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Cl
           const m = engine.addClause(input, options);
           return { ...m, result: { ...m.result, wire: clauseOut(engine.snapshot(), m.result.clause) } };
         },
-        (r, header) => ({ header: responseHeader(header), clause: r.wire, duplicate: r.outcome === "refreshed", evictedClauseId: r.evicted ?? "" }),
+        (r, header) => ({
+          header: responseHeader(header),
+          clause: r.wire,
+          duplicate: r.outcome === "refreshed",
+          evictedClauseId: r.evicted ?? "",
+        }),
       );
     },
 
@@ -73,8 +81,14 @@ export function clauseHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Cl
         snapshot.constraints
           .allClauses()
           .filter((c) => (sessionId === "" || c.sessionId === sessionId) && (scope === undefined || c.scope === scope))
-          .sort((a, b) => a.learnedAt - b.learnedAt || compareUtf8(a.id, b.id)));
-      return { header: page.header, clauses: page.rows.map((c) => clauseOut(page.snapshot, c)), nextPageToken: page.nextPageToken, totalSize: BigInt(page.total) };
+          .sort((a, b) => a.learnedAt - b.learnedAt || compareUtf8(a.id, b.id)),
+      );
+      return {
+        header: page.header,
+        clauses: page.rows.map((c) => clauseOut(page.snapshot, c)),
+        nextPageToken: page.nextPageToken,
+        totalSize: BigInt(page.total),
+      };
     },
 
     async checkDecisionAllowed(req) {
@@ -83,13 +97,24 @@ export function clauseHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Cl
       const tool = requireKey(req.tool, "tool");
       return runMutation(
         host,
-        { method: "CheckDecisionAllowed", projectId, requestSchema: CheckDecisionAllowedRequestSchema, request: req, responseSchema: CheckDecisionAllowedResponseSchema },
+        {
+          method: "CheckDecisionAllowed",
+          projectId,
+          requestSchema: CheckDecisionAllowedRequestSchema,
+          request: req,
+          responseSchema: CheckDecisionAllowedResponseSchema,
+        },
         (engine, options) => {
           const m = engine.checkDecisionAllowed(sessionId, tool, options);
           const clause = m.result.clause;
           return { ...m, result: { ...m.result, wire: clause === undefined ? undefined : clauseOut(engine.snapshot(), clause) } };
         },
-        (r, header) => ({ header: responseHeader(header), allowed: r.allowed, reason: r.reason, ...(r.wire === undefined ? {} : { violatedClause: r.wire }) }),
+        (r, header) => ({
+          header: responseHeader(header),
+          allowed: r.allowed,
+          reason: r.reason,
+          ...(r.wire === undefined ? {} : { violatedClause: r.wire }),
+        }),
       );
     },
 
@@ -103,11 +128,18 @@ export function clauseHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Cl
         if (values.has(variable)) throw invalidArgument(`assignments[${i}].variable`, `${variable} is assigned twice`);
         values.set(variable, a.value);
       });
-      const assignment = req.closedWorld ? closedWorldAssignment([...values].filter(([, v]) => v).map(([k]) => k)) : explicitAssignment(values);
+      const assignment = req.closedWorld
+        ? closedWorldAssignment([...values].filter(([, v]) => v).map(([k]) => k))
+        : explicitAssignment(values);
       return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => {
         const check = snapshot.constraints.checkAssignment(assignment);
         const clause = check.violatedClause;
-        return { header, conflict: check.conflict, reason: check.reason, ...(clause === undefined ? {} : { violatedClause: clauseOut(snapshot, clause) }) };
+        return {
+          header,
+          conflict: check.conflict,
+          reason: check.reason,
+          ...(clause === undefined ? {} : { violatedClause: clauseOut(snapshot, clause) }),
+        };
       });
     },
 
@@ -115,7 +147,13 @@ export function clauseHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Cl
       const projectId = requireId(req.projectId, "project_id");
       return runMutation(
         host,
-        { method: "GarbageCollectClauses", projectId, requestSchema: GarbageCollectClausesRequestSchema, request: req, responseSchema: GarbageCollectClausesResponseSchema },
+        {
+          method: "GarbageCollectClauses",
+          projectId,
+          requestSchema: GarbageCollectClausesRequestSchema,
+          request: req,
+          responseSchema: GarbageCollectClausesResponseSchema,
+        },
         (engine, options) => engine.garbageCollectClauses(options),
         (removed, header) => ({ header: responseHeader(header), removedClauseIds: [...removed] }),
       );

@@ -5,7 +5,15 @@ import { EntryIndex } from "@crs/contracts/gen/crs/state/v1/common_pb";
 import { SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { expectError, startTestServer, type TestServer } from "./test-support.js";
 
-const noGrepTwice = { id: "c1", literals: [{ variable: "tool:Grep", negated: true }, { variable: "prev_tool:Grep", negated: true }], source: SignalSource.HARD, failureType: "cycle_detected" };
+const noGrepTwice = {
+  id: "c1",
+  literals: [
+    { variable: "tool:Grep", negated: true },
+    { variable: "prev_tool:Grep", negated: true },
+  ],
+  source: SignalSource.HARD,
+  failureType: "cycle_detected",
+};
 
 describe("ClauseService through gRPC", () => {
   let s: TestServer;
@@ -26,19 +34,31 @@ describe("ClauseService through gRPC", () => {
     assert.equal(dup.clause?.id, "c1");
     assert.equal((await s.clauses.getClause({ projectId: "clauses", clauseId: "c1" })).clause?.useCount, 1n);
     const list = await s.clauses.listClauses({ projectId: "clauses" });
-    assert.deepEqual(list.clauses.map((c) => c.id), ["c1"]);
+    assert.deepEqual(
+      list.clauses.map((c) => c.id),
+      ["c1"],
+    );
     await expectError(s.clauses.getClause({ projectId: "clauses", clauseId: "nope" }), status.NOT_FOUND, "CLAUSE_NOT_FOUND");
   });
 
   it("rejects a soft clause and an id reused for other literals", async () => {
-    await expectError(s.clauses.addClause({ projectId: "clauses", clause: { ...noGrepTwice, id: "soft", source: SignalSource.SOFT } }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "source");
+    await expectError(
+      s.clauses.addClause({ projectId: "clauses", clause: { ...noGrepTwice, id: "soft", source: SignalSource.SOFT } }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "source",
+    );
     await expectError(
       s.clauses.addClause({ projectId: "clauses", clause: { ...noGrepTwice, literals: [{ variable: "tool:Read", negated: true }] } }),
       status.ALREADY_EXISTS,
       "CLAUSE_ID_CONFLICT",
     );
     await expectError(
-      s.clauses.addClause({ projectId: "clauses", clause: { ...noGrepTwice, id: "c9" }, options: { expectedEntries: [{ index: EntryIndex.CLAUSE, key: "c9", modGeneration: 3n }] } }),
+      s.clauses.addClause({
+        projectId: "clauses",
+        clause: { ...noGrepTwice, id: "c9" },
+        options: { expectedEntries: [{ index: EntryIndex.CLAUSE, key: "c9", modGeneration: 3n }] },
+      }),
       status.ABORTED,
       "ENTRY_MODIFIED",
     );
@@ -54,12 +74,30 @@ describe("ClauseService through gRPC", () => {
     assert.equal(blocked.allowed, false);
     assert.equal(blocked.violatedClause?.id, "c1");
     assert.equal(blocked.header?.generation, before + 1n, "a block is journaled");
-    const closed = await s.clauses.checkAssignment({ projectId: "clauses", assignments: [{ variable: "tool:Grep", value: true }, { variable: "prev_tool:Grep", value: true }], closedWorld: true });
+    const closed = await s.clauses.checkAssignment({
+      projectId: "clauses",
+      assignments: [
+        { variable: "tool:Grep", value: true },
+        { variable: "prev_tool:Grep", value: true },
+      ],
+      closedWorld: true,
+    });
     assert.equal(closed.conflict, true);
     const open = await s.clauses.checkAssignment({ projectId: "clauses", assignments: [{ variable: "tool:Grep", value: true }] });
     assert.equal(open.conflict, false, "an unassigned literal leaves the clause satisfiable");
     assert.equal(open.header?.generation, blocked.header?.generation, "checking changes nothing");
-    await expectError(s.clauses.checkAssignment({ projectId: "clauses", assignments: [{ variable: "x", value: true }, { variable: "x", value: false }] }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "assignments[1].variable");
+    await expectError(
+      s.clauses.checkAssignment({
+        projectId: "clauses",
+        assignments: [
+          { variable: "x", value: true },
+          { variable: "x", value: false },
+        ],
+      }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "assignments[1].variable",
+    );
   });
 
   it("collects nothing while clauses are fresh, leaving the generation alone", async () => {

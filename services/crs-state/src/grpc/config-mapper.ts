@@ -31,7 +31,8 @@ export const MAX_THRESHOLDS = 1000;
 
 function thresholdsIn(map: Readonly<Record<string, number>>): Record<string, number> {
   const entries = Object.entries(map);
-  if (entries.length > MAX_THRESHOLDS) throw invalidArgument("config.circuit_breaker_thresholds", `at most ${MAX_THRESHOLDS} tools`, "LIMIT_EXCEEDED");
+  if (entries.length > MAX_THRESHOLDS)
+    throw invalidArgument("config.circuit_breaker_thresholds", `at most ${MAX_THRESHOLDS} tools`, "LIMIT_EXCEEDED");
   for (const [tool, value] of entries) {
     requireKey(tool, `config.circuit_breaker_thresholds.${tool}`);
     if (value <= 0) throw invalidArgument(`config.circuit_breaker_thresholds.${tool}`, "must be > 0");
@@ -53,7 +54,8 @@ export function configIn(config: ProjectConfig | undefined): Partial<StateConfig
     const v = scalarIn(config, wire, name);
     if (v !== undefined) out[engine] = v;
   }
-  if (Object.keys(config.circuitBreakerThresholds).length > 0) out["circuitBreakerThresholds"] = thresholdsIn(config.circuitBreakerThresholds);
+  if (Object.keys(config.circuitBreakerThresholds).length > 0)
+    out["circuitBreakerThresholds"] = thresholdsIn(config.circuitBreakerThresholds);
   return out as Partial<StateConfig>;
 }
 

@@ -1,5 +1,11 @@
 import type { ServiceHandlers } from "@crs/runtime";
-import { CheckCycleRequestSchema, CheckCycleResponseSchema, ResetCycleDetectorRequestSchema, ResetCycleDetectorResponseSchema, type CycleService } from "@crs/contracts/gen/crs/state/v1/cycle_pb";
+import {
+  CheckCycleRequestSchema,
+  CheckCycleResponseSchema,
+  ResetCycleDetectorRequestSchema,
+  ResetCycleDetectorResponseSchema,
+  type CycleService,
+} from "@crs/contracts/gen/crs/state/v1/cycle_pb";
 import { analyzeSessionCycles } from "@crs/domain/state";
 import type { HandlerDeps } from "./deps.js";
 import { requireId, requireKey } from "./ids.js";
@@ -56,7 +62,13 @@ export function cycleHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Cyc
       const sessionId = requireId(req.sessionId, "session_id");
       return runMutation(
         host,
-        { method: "ResetCycleDetector", projectId, requestSchema: ResetCycleDetectorRequestSchema, request: req, responseSchema: ResetCycleDetectorResponseSchema },
+        {
+          method: "ResetCycleDetector",
+          projectId,
+          requestSchema: ResetCycleDetectorRequestSchema,
+          request: req,
+          responseSchema: ResetCycleDetectorResponseSchema,
+        },
         (engine, options) => engine.resetCycleDetector(sessionId, options),
         (_stats, header) => ({ header: responseHeader(header) }),
       );

@@ -23,7 +23,10 @@ describe("CycleService through gRPC", () => {
       if (last.detection?.detected === true) break;
     }
     assert.equal(last?.detection?.detected, true, "the loop is found");
-    assert.ok((last?.disprovenNodes ?? []).every((n) => n.startsWith("session:s1:state:")), "state nodes disproven");
+    assert.ok(
+      (last?.disprovenNodes ?? []).every((n) => n.startsWith("session:s1:state:")),
+      "state nodes disproven",
+    );
     assert.equal(last?.circuitBreakerStep?.decision, "circuit_breaker");
     const stats = await s.cycles.getCycleDetectorStats({ projectId: "cy", sessionId: "s1" });
     assert.equal(stats.cyclesDetected, 1n);
@@ -44,7 +47,12 @@ describe("CycleService through gRPC", () => {
     assert.equal(reset.header?.generation, g + 1n);
     assert.equal((await s.cycles.getCycleDetectorStats({ projectId: "cy", sessionId: "s2" })).stepsProcessed, 0n);
     assert.equal((await s.cycles.getCycleDetectorStats({ projectId: "cy", sessionId: "fresh" })).windowSize, 0);
-    await expectError(s.cycles.checkCycle({ projectId: "cy", sessionId: "s2", stateKey: "" }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "state_key");
+    await expectError(
+      s.cycles.checkCycle({ projectId: "cy", sessionId: "s2", stateKey: "" }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "state_key",
+    );
   });
 
   it("finds the strongly connected components of a session's decisions", async () => {

@@ -21,7 +21,8 @@ interface Budget {
 
 function spend(budget: Budget, n: number, field: string): void {
   budget.entries += n;
-  if (budget.entries > MAX_DELTA_ENTRIES) throw limitExceeded(field, MAX_DELTA_ENTRIES, `the delta has more than ${MAX_DELTA_ENTRIES} entries`);
+  if (budget.entries > MAX_DELTA_ENTRIES)
+    throw limitExceeded(field, MAX_DELTA_ENTRIES, `the delta has more than ${MAX_DELTA_ENTRIES} entries`);
 }
 
 // An entry that names no source inherits its delta's, as the contract says.
@@ -56,7 +57,8 @@ export function deltaIn(d: WireDelta | undefined, field = "delta"): Delta {
 }
 
 function convert(d: WireDelta | undefined, field: string, budget: Budget, depth: number): Delta {
-  if (d === undefined || d.kind.case === undefined) throw new CrsStateError("DELTA_REQUIRED", `${field}: a delta with one kind set is required`, { field });
+  if (d === undefined || d.kind.case === undefined)
+    throw new CrsStateError("DELTA_REQUIRED", `${field}: a delta with one kind set is required`, { field });
   const source = sources.toDomain(d.source, `${field}.source`);
   const k = d.kind;
   switch (k.case) {
@@ -107,13 +109,20 @@ function convert(d: WireDelta | undefined, field: string, budget: Budget, depth:
       return {
         kind: "similarity",
         source,
-        updates: k.value.updates.map((u, i) => ({ a: requireKey(u.a, `${at}[${i}].a`), b: requireKey(u.b, `${at}[${i}].b`), distance: u.distance })),
+        updates: k.value.updates.map((u, i) => ({
+          a: requireKey(u.a, `${at}[${i}].a`),
+          b: requireKey(u.b, `${at}[${i}].b`),
+          distance: u.distance,
+        })),
       };
     }
     case "dependency": {
       const at = `${field}.dependency`;
       spend(budget, k.value.addEdges.length + k.value.removeEdges.length, at);
-      const edge = (e: { fromId: string; toId: string }, f: string) => ({ from: requireKey(e.fromId, `${f}.from_id`), to: requireKey(e.toId, `${f}.to_id`) });
+      const edge = (e: { fromId: string; toId: string }, f: string) => ({
+        from: requireKey(e.fromId, `${f}.from_id`),
+        to: requireKey(e.toId, `${f}.to_id`),
+      });
       return {
         kind: "dependency",
         source,
@@ -144,7 +153,10 @@ function convert(d: WireDelta | undefined, field: string, budget: Budget, depth:
       return {
         kind: "streaming",
         source,
-        increments: k.value.increments.map((inc, i) => ({ item: requireKey(inc.item, `${at}.increments[${i}].item`), count: requireSafeCount(inc.increment, `${at}.increments[${i}].increment`) })),
+        increments: k.value.increments.map((inc, i) => ({
+          item: requireKey(inc.item, `${at}.increments[${i}].item`),
+          count: requireSafeCount(inc.increment, `${at}.increments[${i}].increment`),
+        })),
         observed: k.value.observed.map((item, i) => requireKey(item, `${at}.observed[${i}]`)),
       };
     }
@@ -198,15 +210,21 @@ export function entryCount(d: Delta): number {
 }
 
 /** What an apply did, from the delta and the generations around it. */
-export function applyMetricsOut(d: Delta, before: number, after: number, timing: { validationMs: number; applyMs: number }): MessageInitShape<typeof ApplyMetricsSchema> {
+export function applyMetricsOut(
+  d: Delta,
+  before: number,
+  after: number,
+  timing: { validationMs: number; applyMs: number },
+): MessageInitShape<typeof ApplyMetricsSchema> {
   return {
     deltaType: deltaTypeOut(d.kind),
     validationDurationMs: timing.validationMs,
     applyDurationMs: timing.applyMs,
-    indexesUpdated: indexesAffected(d).map((name) => INDEX_KINDS[name]).sort((a, b) => a - b),
+    indexesUpdated: indexesAffected(d)
+      .map((name) => INDEX_KINDS[name])
+      .sort((a, b) => a - b),
     entriesModified: BigInt(entryCount(d)),
     oldGeneration: BigInt(before),
     newGeneration: BigInt(after),
   };
 }
-

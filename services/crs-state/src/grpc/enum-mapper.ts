@@ -1,6 +1,19 @@
-import { ClauseScope, ConstraintType, IndexKind, ProofStatus, ProofUpdateType, SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
+import {
+  ClauseScope,
+  ConstraintType,
+  IndexKind,
+  ProofStatus,
+  ProofUpdateType,
+  SignalSource,
+} from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { invalidArgument } from "@crs/runtime";
-import type { ClauseScope as DomainScope, ConstraintType as DomainConstraintType, ProofStatus as DomainStatus, ProofUpdateType as DomainUpdateType, SignalSource as DomainSource } from "@crs/domain/state";
+import type {
+  ClauseScope as DomainScope,
+  ConstraintType as DomainConstraintType,
+  ProofStatus as DomainStatus,
+  ProofUpdateType as DomainUpdateType,
+  SignalSource as DomainSource,
+} from "@crs/domain/state";
 
 /** A two-way table between a proto enum and the engine's string union. */
 interface EnumTable<P extends number, D extends string> {

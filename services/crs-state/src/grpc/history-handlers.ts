@@ -44,7 +44,10 @@ export function historyHandlers({ host }: HandlerDeps): ServiceHandlers<typeof H
       return readAt(host, projectId, undefined, ({ snapshot, header }) => {
         const record = snapshot.deltaHistory.byGeneration(generation);
         if (record === undefined) {
-          throw new CrsStateError("CHANGE_NOT_FOUND", `no retained change produced generation ${generation}`, { field: "generation", generation: String(generation) });
+          throw new CrsStateError("CHANGE_NOT_FOUND", `no retained change produced generation ${generation}`, {
+            field: "generation",
+            generation: String(generation),
+          });
         }
         return { header, change: changeOut(record, false) };
       });

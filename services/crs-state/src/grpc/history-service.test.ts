@@ -7,7 +7,10 @@ import { expectError, startTestServer, type TestServer } from "./test-support.js
 
 const proof = (nodeId: string) => ({
   source: SignalSource.SOFT,
-  kind: { case: "proof" as const, value: { entries: [{ nodeId, value: { proof: 3n, disproof: 10n, status: ProofStatus.EXPANDED, source: SignalSource.SOFT } }] } },
+  kind: {
+    case: "proof" as const,
+    value: { entries: [{ nodeId, value: { proof: 3n, disproof: 10n, status: ProofStatus.EXPANDED, source: SignalSource.SOFT } }] },
+  },
 });
 
 describe("HistoryService through gRPC", () => {
@@ -32,10 +35,16 @@ describe("HistoryService through gRPC", () => {
     assert.equal(one.change?.sessionId, "s1");
     assert.equal(one.change?.delta?.kind.case, "proof", "the delta itself");
     const range = await s.history.listChangesInRange({ projectId: "h", fromGeneration: 1n, summaryOnly: true });
-    assert.deepEqual(range.changes.map((c) => c.generation), [2n, 3n]);
+    assert.deepEqual(
+      range.changes.map((c) => c.generation),
+      [2n, 3n],
+    );
     assert.equal(range.changes[0]?.delta, undefined, "summaries only");
     const byNode = await s.history.listChangesByNode({ projectId: "h", nodeId: "a" });
-    assert.deepEqual(byNode.changes.map((c) => c.generation), [1n, 3n]);
+    assert.deepEqual(
+      byNode.changes.map((c) => c.generation),
+      [1n, 3n],
+    );
     await expectError(s.history.getChange({ projectId: "h", generation: 99n }), status.NOT_FOUND, "CHANGE_NOT_FOUND");
     await expectError(s.history.getChange({ projectId: "h", generation: 0n }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "generation");
   });
@@ -43,12 +52,24 @@ describe("HistoryService through gRPC", () => {
   it("explains a node with its entries and causal changes, capped by max_changes", async () => {
     const all = await s.history.explainNode({ projectId: "h", nodeId: "a" });
     assert.equal(all.proof?.nodeId, "a");
-    assert.deepEqual(all.changes.map((c) => c.generation), [1n, 3n]);
+    assert.deepEqual(
+      all.changes.map((c) => c.generation),
+      [1n, 3n],
+    );
     assert.equal(all.truncated, false);
     const cut = await s.history.explainNode({ projectId: "h", nodeId: "a", maxChanges: 1 });
-    assert.deepEqual(cut.changes.map((c) => c.generation), [3n], "the newest is kept");
+    assert.deepEqual(
+      cut.changes.map((c) => c.generation),
+      [3n],
+      "the newest is kept",
+    );
     assert.equal(cut.truncated, true);
-    await expectError(s.history.explainNode({ projectId: "h", nodeId: "a", maxChanges: 5000 }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "max_changes");
+    await expectError(
+      s.history.explainNode({ projectId: "h", nodeId: "a", maxChanges: 5000 }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "max_changes",
+    );
   });
 
   it("reports the retained range of the history", async () => {

@@ -70,7 +70,8 @@ export function requireTextAtMost(value: string, maxBytes: number, field: string
 /** A string map of at most `maxEntries` entries, keys 1-256 bytes, values at most 4096 bytes. */
 export function requireMetadata(map: Readonly<Record<string, string>>, maxEntries: number, field: string): Record<string, string> {
   const entries = Object.entries(map);
-  if (entries.length > maxEntries) throw limitExceeded(field, maxEntries, `has ${entries.length} entries; at most ${maxEntries} are accepted`);
+  if (entries.length > maxEntries)
+    throw limitExceeded(field, maxEntries, `has ${entries.length} entries; at most ${maxEntries} are accepted`);
   for (const [k, v] of entries) {
     if (k === "") throw invalidArgument(field, "keys must not be empty");
     requireTextAtMost(k, 256, `${field}.${k}`);

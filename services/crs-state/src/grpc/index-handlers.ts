@@ -30,8 +30,14 @@ export function indexHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Ind
       const type = constraintTypes.toDomain(req.type, "type");
       const nodeId = optionalKey(req.nodeId, "node_id");
       const page = await readPage(host, req, { type, nodeId }, (snapshot) =>
-        snapshot.constraints.all().filter((c) => (type === "unknown" || c.type === type) && (nodeId === "" || c.nodes.includes(nodeId))));
-      return { header: page.header, constraints: page.rows.map((c) => constraintOut(page.snapshot, c)), nextPageToken: page.nextPageToken, totalSize: BigInt(page.total) };
+        snapshot.constraints.all().filter((c) => (type === "unknown" || c.type === type) && (nodeId === "" || c.nodes.includes(nodeId))),
+      );
+      return {
+        header: page.header,
+        constraints: page.rows.map((c) => constraintOut(page.snapshot, c)),
+        nextPageToken: page.nextPageToken,
+        totalSize: BigInt(page.total),
+      };
     },
 
     async listDependencyEdges(req) {
@@ -67,7 +73,12 @@ export function indexHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Ind
         const matching = req.source === SignalSource.UNSPECIFIED ? all : all.filter((e) => e.source === source);
         return req.recent > 0 ? matching.slice(-req.recent) : matching;
       });
-      return { header: page.header, entries: page.rows.map(historyEntryOut), nextPageToken: page.nextPageToken, totalSize: BigInt(page.total) };
+      return {
+        header: page.header,
+        entries: page.rows.map(historyEntryOut),
+        nextPageToken: page.nextPageToken,
+        totalSize: BigInt(page.total),
+      };
     },
 
     async getStreamingEstimates(req) {
@@ -84,7 +95,11 @@ export function indexHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Ind
       requireId(req.projectId, "project_id");
       const queryType = requireTextAtMost(req.queryType, 512, "query_type");
       const page = await readPage(host, req, { queryType }, (snapshot) =>
-        snapshot.analytics.all().filter((r) => queryType === "" || r.queryType === queryType).reverse());
+        snapshot.analytics
+          .all()
+          .filter((r) => queryType === "" || r.queryType === queryType)
+          .reverse(),
+      );
       return { header: page.header, records: page.rows.map(analyticsOut), nextPageToken: page.nextPageToken };
     },
   };

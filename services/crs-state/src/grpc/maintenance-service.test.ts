@@ -26,8 +26,14 @@ describe("MaintenanceService through gRPC", () => {
   it("lists projects by id in pages, with their uids", async () => {
     const p1 = await s.maintenance.listProjects({ pageSize: 2 });
     const p2 = await s.maintenance.listProjects({ pageSize: 2, pageToken: p1.nextPageToken });
-    assert.deepEqual([...p1.projects, ...p2.projects].map((p) => p.projectId), ["m-a", "m-b", "m-c"]);
-    assert.ok(p1.projects.every((p) => p.projectUid !== ""), "uids listed");
+    assert.deepEqual(
+      [...p1.projects, ...p2.projects].map((p) => p.projectId),
+      ["m-a", "m-b", "m-c"],
+    );
+    assert.ok(
+      p1.projects.every((p) => p.projectUid !== ""),
+      "uids listed",
+    );
     assert.equal(p2.nextPageToken, "");
   });
 

@@ -65,7 +65,11 @@ export interface MutationCall<Req extends DescMessage, Res extends DescMessage> 
 
 // SHA-256 of the method name and the request with its request id cleared: the same id with any
 // other content is a different request (REQUEST_ID_REUSED).
-function fingerprint<Req extends DescMessage>(method: string, schema: Req, request: MessageShape<Req> & { readonly options?: MutationOptions | undefined }): Uint8Array {
+function fingerprint<Req extends DescMessage>(
+  method: string,
+  schema: Req,
+  request: MessageShape<Req> & { readonly options?: MutationOptions | undefined },
+): Uint8Array {
   const copy = clone(schema, request) as MessageShape<Req> & { options?: MutationOptions };
   if (copy.options !== undefined) copy.options.requestId = "";
   return createHash("sha256").update(method).update(toBinary(schema, copy)).digest();
@@ -121,6 +125,11 @@ export async function runMutation<Req extends DescMessage, Res extends DescMessa
   respond: (result: R, header: ProjectHeader) => MessageInitShape<Res>,
 ): Promise<MessageShape<Res>> {
   const { request, engineOptions } = prepareMutation(call);
-  const outcome = await host.mutate(call.projectId, request, (engine) => body(engine, engineOptions), (result, header) => encodeAnswer(call.responseSchema, respond(result, header)));
+  const outcome = await host.mutate(
+    call.projectId,
+    request,
+    (engine) => body(engine, engineOptions),
+    (result, header) => encodeAnswer(call.responseSchema, respond(result, header)),
+  );
   return decodeAnswer(call.responseSchema, outcome);
 }

@@ -31,7 +31,10 @@ export function pageSize(requested: number): number {
 
 /** A short digest of the request's filters, so a token cannot be replayed with other filters. */
 export function filterDigest(filters: unknown): string {
-  return createHash("sha256").update(JSON.stringify(filters, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v))).digest("base64url").slice(0, 16);
+  return createHash("sha256")
+    .update(JSON.stringify(filters, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)))
+    .digest("base64url")
+    .slice(0, 16);
 }
 
 const invalid = (why: string): CrsStateError => new CrsStateError("INVALID_PAGE_TOKEN", `page_token ${why}`, { field: "page_token" });
@@ -49,7 +52,14 @@ export function openPage(token: string, requestedSize: number, uid: string, filt
   } catch {
     throw invalid("is malformed");
   }
-  if (body === null || typeof body !== "object" || !Number.isSafeInteger(body.g) || !Number.isSafeInteger(body.o) || body.o < 0 || body.g < 0) {
+  if (
+    body === null ||
+    typeof body !== "object" ||
+    !Number.isSafeInteger(body.g) ||
+    !Number.isSafeInteger(body.o) ||
+    body.o < 0 ||
+    body.g < 0
+  ) {
     throw invalid("is malformed");
   }
   if (body.u !== uid) throw invalid("belongs to another incarnation of the project");

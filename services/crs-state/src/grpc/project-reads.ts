@@ -20,7 +20,9 @@ export function checkPreconditions(view: ProjectView, options: MutationOptions |
   }
   const generation = options?.expectedGeneration;
   if (generation !== undefined && requireSafeCount(generation, "options.expected_generation") !== view.header.generation) {
-    throw new StateError("GENERATION_MISMATCH", `expected generation ${generation}, current is ${view.header.generation}`, { field: "options.expected_generation" });
+    throw new StateError("GENERATION_MISMATCH", `expected generation ${generation}, current is ${view.header.generation}`, {
+      field: "options.expected_generation",
+    });
   }
   expectedEntries(options).forEach((e, i) => {
     const actual = view.snapshot.modGeneration(e.index, e.key);

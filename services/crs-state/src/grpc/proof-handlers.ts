@@ -1,6 +1,12 @@
 import type { ServiceHandlers } from "@crs/runtime";
 import { invalidArgument } from "@crs/runtime";
-import { PropagateDisproofRequestSchema, PropagateDisproofResponseSchema, UpdateProofNumberRequestSchema, UpdateProofNumberResponseSchema, type ProofService } from "@crs/contracts/gen/crs/state/v1/proof_pb";
+import {
+  PropagateDisproofRequestSchema,
+  PropagateDisproofResponseSchema,
+  UpdateProofNumberRequestSchema,
+  UpdateProofNumberResponseSchema,
+  type ProofService,
+} from "@crs/contracts/gen/crs/state/v1/proof_pb";
 import { circuitBreakerThreshold, toolNodeId, type ProofNumber, type ProofStatus } from "@crs/domain/state";
 import type { HandlerDeps } from "./deps.js";
 import { statuses, sources, updateTypes } from "./enum-mapper.js";
@@ -28,7 +34,13 @@ export function proofHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Pro
       };
       return runMutation(
         host,
-        { method: "UpdateProofNumber", projectId, requestSchema: UpdateProofNumberRequestSchema, request: req, responseSchema: UpdateProofNumberResponseSchema },
+        {
+          method: "UpdateProofNumber",
+          projectId,
+          requestSchema: UpdateProofNumberRequestSchema,
+          request: req,
+          responseSchema: UpdateProofNumberResponseSchema,
+        },
         (engine, options) => engine.updateProof(update, options),
         (value: ProofNumber, header) => ({ header: responseHeader(header), value: proofNumberOut(value, BigInt(header.generation)) }),
       );
@@ -54,7 +66,8 @@ export function proofHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Pro
       const wanted = new Set<ProofStatus>(requireAtMost(req.statuses, 4, "statuses").map((s, i) => statuses.toDomain(s, `statuses[${i}]`)));
       const prefix = req.nodeIdPrefix;
       const page = await readPage(host, req, { statuses: [...wanted].sort(), prefix }, (snapshot) =>
-        snapshot.proof.all().filter((e) => (wanted.size === 0 || wanted.has(e.status)) && e.nodeId.startsWith(prefix)));
+        snapshot.proof.all().filter((e) => (wanted.size === 0 || wanted.has(e.status)) && e.nodeId.startsWith(prefix)),
+      );
       return {
         header: page.header,
         entries: page.rows.map((e) => proofEntryOut(page.snapshot, e.nodeId, e)),
@@ -89,14 +102,27 @@ export function proofHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Pro
       const nodeId = requireKey(req.nodeId, "node_id");
       return runMutation(
         host,
-        { method: "PropagateDisproof", projectId, requestSchema: PropagateDisproofRequestSchema, request: req, responseSchema: PropagateDisproofResponseSchema },
+        {
+          method: "PropagateDisproof",
+          projectId,
+          requestSchema: PropagateDisproofRequestSchema,
+          request: req,
+          responseSchema: PropagateDisproofResponseSchema,
+        },
         (engine, options) => {
           const m = engine.propagateDisproof(nodeId, options);
           const snapshot = engine.snapshot();
-          const listed = m.result.slice(0, MAX_PROPAGATION_LISTED).map((id) => proofEntryOut(snapshot, id, snapshot.proof.get(id) as ProofNumber));
+          const listed = m.result
+            .slice(0, MAX_PROPAGATION_LISTED)
+            .map((id) => proofEntryOut(snapshot, id, snapshot.proof.get(id) as ProofNumber));
           return { ...m, result: { affected: m.result.length, listed } };
         },
-        (r, header) => ({ header: responseHeader(header), nodesUpdated: r.affected, updated: r.listed, truncated: r.affected > r.listed.length }),
+        (r, header) => ({
+          header: responseHeader(header),
+          nodesUpdated: r.affected,
+          updated: r.listed,
+          truncated: r.affected > r.listed.length,
+        }),
       );
     },
   };

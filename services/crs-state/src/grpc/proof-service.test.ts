@@ -17,23 +17,57 @@ describe("ProofService through gRPC", () => {
   });
 
   it("updates proof numbers, reads them in batches and lists them by status", async () => {
-    const up = await s.proofs.updateProofNumber({ projectId: "proofs", update: { nodeId: "a", type: ProofUpdateType.INCREMENT, delta: 5n, source: SignalSource.SOFT } });
+    const up = await s.proofs.updateProofNumber({
+      projectId: "proofs",
+      update: { nodeId: "a", type: ProofUpdateType.INCREMENT, delta: 5n, source: SignalSource.SOFT },
+    });
     assert.equal(up.value?.proof, 15n, "10 + 5");
     assert.equal(up.value?.status, ProofStatus.EXPANDED);
     assert.equal(up.value?.modGeneration, up.header?.generation, "the entry's mod generation is this change");
-    await s.proofs.updateProofNumber({ projectId: "proofs", update: { nodeId: "b", type: ProofUpdateType.DISPROVEN, source: SignalSource.HARD } });
+    await s.proofs.updateProofNumber({
+      projectId: "proofs",
+      update: { nodeId: "b", type: ProofUpdateType.DISPROVEN, source: SignalSource.HARD },
+    });
     const got = await s.proofs.getProofStatus({ projectId: "proofs", nodeIds: ["a", "zz", "b"] });
-    assert.deepEqual(got.entries.map((e) => e.nodeId), ["a", "b"]);
+    assert.deepEqual(
+      got.entries.map((e) => e.nodeId),
+      ["a", "b"],
+    );
     assert.deepEqual(got.missingNodeIds, ["zz"], "absent nodes are listed, not an error");
     const disproven = await s.proofs.listProofNumbers({ projectId: "proofs", statuses: [ProofStatus.DISPROVEN] });
-    assert.deepEqual(disproven.entries.map((e) => [e.nodeId, e.value?.proof]), [["b", INF]]);
+    assert.deepEqual(
+      disproven.entries.map((e) => [e.nodeId, e.value?.proof]),
+      [["b", INF]],
+    );
   });
 
   it("refuses a soft disproof as INVALID_ARGUMENT and an unspecified update type naming the field", async () => {
-    await expectError(s.proofs.updateProofNumber({ projectId: "proofs", update: { nodeId: "c", type: ProofUpdateType.DISPROVEN, source: SignalSource.SOFT } }), status.INVALID_ARGUMENT, "HARD_SOFT_BOUNDARY");
-    await expectError(s.proofs.updateProofNumber({ projectId: "proofs", update: { nodeId: "c", source: SignalSource.SOFT } }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "update.type");
-    await expectError(s.proofs.getProofStatus({ projectId: "proofs", nodeIds: [] }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "node_ids");
-    await expectError(s.proofs.getProofStatus({ projectId: "proofs", nodeIds: Array.from({ length: 1001 }, (_, i) => `n${i}`) }), status.INVALID_ARGUMENT, "LIMIT_EXCEEDED", "node_ids");
+    await expectError(
+      s.proofs.updateProofNumber({
+        projectId: "proofs",
+        update: { nodeId: "c", type: ProofUpdateType.DISPROVEN, source: SignalSource.SOFT },
+      }),
+      status.INVALID_ARGUMENT,
+      "HARD_SOFT_BOUNDARY",
+    );
+    await expectError(
+      s.proofs.updateProofNumber({ projectId: "proofs", update: { nodeId: "c", source: SignalSource.SOFT } }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "update.type",
+    );
+    await expectError(
+      s.proofs.getProofStatus({ projectId: "proofs", nodeIds: [] }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "node_ids",
+    );
+    await expectError(
+      s.proofs.getProofStatus({ projectId: "proofs", nodeIds: Array.from({ length: 1001 }, (_, i) => `n${i}`) }),
+      status.INVALID_ARGUMENT,
+      "LIMIT_EXCEEDED",
+      "node_ids",
+    );
   });
 
   it("fires the circuit breaker from the execution count and from a disproven tool node", async () => {
@@ -51,12 +85,27 @@ describe("ProofService through gRPC", () => {
   it("propagates a disproof to dependents once each, as one change", async () => {
     await s.state.apply({
       projectId: "proofs",
-      delta: { source: SignalSource.HARD, kind: { case: "dependency", value: { addEdges: [{ fromId: "p1", toId: "leaf" }, { fromId: "p2", toId: "leaf" }] } } },
+      delta: {
+        source: SignalSource.HARD,
+        kind: {
+          case: "dependency",
+          value: {
+            addEdges: [
+              { fromId: "p1", toId: "leaf" },
+              { fromId: "p2", toId: "leaf" },
+            ],
+          },
+        },
+      },
     });
     const before = (await s.state.getGeneration({ projectId: "proofs" })).header?.generation ?? 0n;
     const r = await s.proofs.propagateDisproof({ projectId: "proofs", nodeId: "leaf" });
     assert.equal(r.nodesUpdated, 2);
-    assert.deepEqual(r.updated.map((e) => e.nodeId), ["p1", "p2"], "breadth first, byte-wise");
+    assert.deepEqual(
+      r.updated.map((e) => e.nodeId),
+      ["p1", "p2"],
+      "breadth first, byte-wise",
+    );
     assert.equal(r.truncated, false);
     assert.equal(r.header?.generation, before + 1n, "one change");
   });

@@ -13,11 +13,12 @@ type IdQuery = "findProvenNodes" | "findDisprovenNodes" | "findUnexploredNodes";
 
 /** QueryService: cross-index questions over one snapshot. */
 export function queryHandlers({ host }: HandlerDeps): ServiceHandlers<typeof QueryService.method> {
-  const idPage = (name: IdQuery) => async (req: { projectId: string; atGeneration?: bigint | undefined; pageSize: number; pageToken: string }) => {
-    requireId(req.projectId, "project_id");
-    const page = await readPage(host, req, name, (snapshot) => snapshot.query()[name]());
-    return { header: page.header, nodeIds: page.rows, nextPageToken: page.nextPageToken };
-  };
+  const idPage =
+    (name: IdQuery) => async (req: { projectId: string; atGeneration?: bigint | undefined; pageSize: number; pageToken: string }) => {
+      requireId(req.projectId, "project_id");
+      const page = await readPage(host, req, name, (snapshot) => snapshot.query()[name]());
+      return { header: page.header, nodeIds: page.rows, nextPageToken: page.nextPageToken };
+    };
   const proofOf = (snapshot: Snapshot, id: string) => proofEntryOut(snapshot, id, snapshot.proof.get(id) as ProofNumber);
   return {
     findProvenNodes: idPage("findProvenNodes"),
@@ -27,7 +28,9 @@ export function queryHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Que
     async findByProofRange(req) {
       requireId(req.projectId, "project_id");
       if (req.minProof > req.maxProof) throw invalidArgument("max_proof", "must not be below min_proof");
-      const page = await readPage(host, req, { min: req.minProof, max: req.maxProof }, (snapshot) => snapshot.query().findByProofRange(req.minProof, req.maxProof));
+      const page = await readPage(host, req, { min: req.minProof, max: req.maxProof }, (snapshot) =>
+        snapshot.query().findByProofRange(req.minProof, req.maxProof),
+      );
       return { header: page.header, entries: page.rows.map((id) => proofOf(page.snapshot, id)), nextPageToken: page.nextPageToken };
     },
 
@@ -54,7 +57,11 @@ export function queryHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Que
         nodes: snapshot
           .query()
           .findSimilarWithProofStatus(nodeId, status, k)
-          .map((n) => ({ nodeId: n.id, distance: n.distance, proof: proofNumberOut(snapshot.proof.get(n.id) as ProofNumber, BigInt(snapshot.modGeneration("proof", n.id))) })),
+          .map((n) => ({
+            nodeId: n.id,
+            distance: n.distance,
+            proof: proofNumberOut(snapshot.proof.get(n.id) as ProofNumber, BigInt(snapshot.modGeneration("proof", n.id))),
+          })),
       }));
     },
 
@@ -62,7 +69,10 @@ export function queryHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Que
       const projectId = requireId(req.projectId, "project_id");
       const from = requireKey(req.fromId, "from_id");
       const to = requireKey(req.toId, "to_id");
-      return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => ({ header, path: snapshot.query().findDependencyChain(from, to) }));
+      return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => ({
+        header,
+        path: snapshot.query().findDependencyChain(from, to),
+      }));
     },
 
     async findAffectedByNode(req) {
@@ -77,7 +87,10 @@ export function queryHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Que
       const limit = requireK(req.limit, "limit");
       return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => ({
         header,
-        nodes: snapshot.query().findHotNodes(limit).map((h) => ({ nodeId: h.nodeId, frequency: BigInt(h.frequency) })),
+        nodes: snapshot
+          .query()
+          .findHotNodes(limit)
+          .map((h) => ({ nodeId: h.nodeId, frequency: BigInt(h.frequency) })),
       }));
     },
 
@@ -120,4 +133,3 @@ export function queryHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Que
     },
   };
 }
-

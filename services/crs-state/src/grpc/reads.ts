@@ -7,7 +7,11 @@ import { requireSafeCount } from "@crs/runtime";
 import { nextPageToken, openPage } from "./page-token.js";
 
 /** The wire header of an answer about `header`'s project at `generation`. */
-export function responseHeader(header: ProjectHeader, generation = header.generation, replayed = header.replayed): MessageInitShape<typeof ResponseHeaderSchema> {
+export function responseHeader(
+  header: ProjectHeader,
+  generation = header.generation,
+  replayed = header.replayed,
+): MessageInitShape<typeof ResponseHeaderSchema> {
   return { projectId: header.projectId, projectUid: header.projectUid, generation: BigInt(generation), replayed };
 }
 
@@ -73,7 +77,12 @@ export interface Page<Row> {
  * Serves one page of `rows(snapshot)`. The token binds the project uid, `filters` and the
  * generation of the first page, so later pages read the same snapshot.
  */
-export function readPage<Row>(host: ProjectHost, req: PagedRequest, filters: unknown, rows: (snapshot: Snapshot, view: ProjectView) => readonly Row[]): Promise<Page<Row>> {
+export function readPage<Row>(
+  host: ProjectHost,
+  req: PagedRequest,
+  filters: unknown,
+  rows: (snapshot: Snapshot, view: ProjectView) => readonly Row[],
+): Promise<Page<Row>> {
   const at = req.atGeneration === undefined ? undefined : requireSafeCount(req.atGeneration, "at_generation");
   const bound = { filters, at: at ?? null };
   return host.read(req.projectId, (view) => {

@@ -1,6 +1,10 @@
 import type { ServiceHandlers } from "@crs/runtime";
 import { invalidArgument } from "@crs/runtime";
-import { RecordSimilarityRequestSchema, RecordSimilarityResponseSchema, type SimilarityService } from "@crs/contracts/gen/crs/state/v1/similarity_pb";
+import {
+  RecordSimilarityRequestSchema,
+  RecordSimilarityResponseSchema,
+  type SimilarityService,
+} from "@crs/contracts/gen/crs/state/v1/similarity_pb";
 import { compareUtf8 } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
 import type { HandlerDeps } from "./deps.js";
@@ -33,13 +37,23 @@ export function similarityHandlers({ host }: HandlerDeps): ServiceHandlers<typeo
       const [x, y] = canonical(a, b);
       return runMutation(
         host,
-        { method: "RecordSimilarity", projectId, requestSchema: RecordSimilarityRequestSchema, request: req, responseSchema: RecordSimilarityResponseSchema },
+        {
+          method: "RecordSimilarity",
+          projectId,
+          requestSchema: RecordSimilarityRequestSchema,
+          request: req,
+          responseSchema: RecordSimilarityResponseSchema,
+        },
         (engine, options) => {
           const existed = engine.snapshot().similarity.distance(a, b) !== undefined;
           const m = engine.recordSimilarity({ a, b, distance: req.distance }, options);
           return { ...m, result: existed };
         },
-        (existed, header) => ({ header: responseHeader(header), pair: { a: x, b: y, distance: req.distance, modGeneration: BigInt(header.generation) }, updated: existed }),
+        (existed, header) => ({
+          header: responseHeader(header),
+          pair: { a: x, b: y, distance: req.distance, modGeneration: BigInt(header.generation) },
+          updated: existed,
+        }),
       );
     },
 
@@ -48,7 +62,8 @@ export function similarityHandlers({ host }: HandlerDeps): ServiceHandlers<typeo
       const [x, y] = canonical(requireKey(req.a, "a"), requireKey(req.b, "b"));
       return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => {
         const distance = snapshot.similarity.distance(x, y);
-        if (distance === undefined) throw new CrsStateError("SIMILARITY_NOT_FOUND", `no similarity is recorded for ${x} and ${y}`, { a: x, b: y });
+        if (distance === undefined)
+          throw new CrsStateError("SIMILARITY_NOT_FOUND", `no similarity is recorded for ${x} and ${y}`, { a: x, b: y });
         return { header, pair: similarityOut(snapshot, x, y, distance) };
       });
     },

@@ -25,17 +25,42 @@ describe("SimilarityService through gRPC", () => {
   it("answers nearest neighbours and pages through pairs", async () => {
     await s.similarity.recordSimilarity({ projectId: "sim", a: "a", b: "c", distance: 0.5 });
     const nn = await s.similarity.nearestNeighbors({ projectId: "sim", key: "a", k: 5 });
-    assert.deepEqual(nn.neighbors.map((n) => n.key), ["c", "b"]);
+    assert.deepEqual(
+      nn.neighbors.map((n) => n.key),
+      ["c", "b"],
+    );
     const p1 = await s.similarity.listSimilarityPairs({ projectId: "sim", pageSize: 1 });
     const p2 = await s.similarity.listSimilarityPairs({ projectId: "sim", pageSize: 1, pageToken: p1.nextPageToken });
-    assert.deepEqual([...p1.pairs, ...p2.pairs].map((p) => `${p.a}-${p.b}`), ["a-b", "a-c"]);
+    assert.deepEqual(
+      [...p1.pairs, ...p2.pairs].map((p) => `${p.a}-${p.b}`),
+      ["a-b", "a-c"],
+    );
     assert.equal(p2.nextPageToken, "");
-    await expectError(s.similarity.nearestNeighbors({ projectId: "sim", key: "a", k: 0 }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "k");
+    await expectError(
+      s.similarity.nearestNeighbors({ projectId: "sim", key: "a", k: 0 }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "k",
+    );
   });
 
   it("refuses bad distances naming the field, and a new pair in a full index", async () => {
-    await expectError(s.similarity.recordSimilarity({ projectId: "sim", a: "x", b: "y", distance: -1 }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "distance");
-    await expectError(s.similarity.recordSimilarity({ projectId: "sim", a: "x", b: "x", distance: 1 }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "b");
-    await expectError(s.similarity.recordSimilarity({ projectId: "sim", a: "x", b: "y", distance: 1 }), status.RESOURCE_EXHAUSTED, "SIMILARITY_CAPACITY");
+    await expectError(
+      s.similarity.recordSimilarity({ projectId: "sim", a: "x", b: "y", distance: -1 }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "distance",
+    );
+    await expectError(
+      s.similarity.recordSimilarity({ projectId: "sim", a: "x", b: "x", distance: 1 }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "b",
+    );
+    await expectError(
+      s.similarity.recordSimilarity({ projectId: "sim", a: "x", b: "y", distance: 1 }),
+      status.RESOURCE_EXHAUSTED,
+      "SIMILARITY_CAPACITY",
+    );
   });
 });

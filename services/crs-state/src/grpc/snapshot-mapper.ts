@@ -47,7 +47,10 @@ export function projectStateOut(snapshot: Snapshot, config: StateConfig): Messag
     dependencies: snapshot.dependency.allEdges().map(edgeOut),
     history: snapshot.history.recent(snapshot.history.size()).map(historyEntryOut),
     streaming: streamingSummaryOut(snapshot),
-    clauses: snapshot.constraints.allClauses().sort((a, b) => a.learnedAt - b.learnedAt || compareUtf8(a.id, b.id)).map((c) => clauseOut(snapshot, c)),
+    clauses: snapshot.constraints
+      .allClauses()
+      .sort((a, b) => a.learnedAt - b.learnedAt || compareUtf8(a.id, b.id))
+      .map((c) => clauseOut(snapshot, c)),
     steps: snapshot.steps.sessions().flatMap((sid) => snapshot.steps.history(sid).map(stepOut)),
     analytics: snapshot.analytics.all().map(analyticsOut),
     config: configOut(config),

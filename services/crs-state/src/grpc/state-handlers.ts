@@ -16,13 +16,24 @@ import { indexSizesOut, projectStateOut } from "./snapshot-mapper.js";
 function checkBasis(engine: Pick<StateEngine, "generation" | "config" | "snapshot">, delta: Delta, basis: number | undefined): void {
   if (basis === undefined) return;
   const behind = engine.generation - basis;
-  if (behind < 0) throw new StateError("INVALID_ARGUMENT", `snapshot_generation ${basis} is newer than the project's ${engine.generation}`, { field: "snapshot_generation" });
+  if (behind < 0)
+    throw new StateError("INVALID_ARGUMENT", `snapshot_generation ${basis} is newer than the project's ${engine.generation}`, {
+      field: "snapshot_generation",
+    });
   if (behind > engine.config.staleGenerationLimit) {
-    throw new StateError("SNAPSHOT_STALE", `snapshot is stale: ${behind} generations behind (limit ${engine.config.staleGenerationLimit})`, { field: "snapshot_generation" });
+    throw new StateError(
+      "SNAPSHOT_STALE",
+      `snapshot is stale: ${behind} generations behind (limit ${engine.config.staleGenerationLimit})`,
+      { field: "snapshot_generation" },
+    );
   }
   for (const record of engine.snapshot().deltaHistory.range(basis, engine.generation)) {
     if (deltasConflict(deltaFromJson(record.delta), delta)) {
-      throw new StateError("DELTA_CONFLICT", `the delta conflicts with the change of generation ${record.generation}, applied since snapshot ${basis}`, { field: "delta" });
+      throw new StateError(
+        "DELTA_CONFLICT",
+        `the delta conflicts with the change of generation ${record.generation}, applied since snapshot ${basis}`,
+        { field: "delta" },
+      );
     }
   }
 }
@@ -71,7 +82,10 @@ export function projectHandlers({ host, elapsed }: HandlerDeps): ServiceHandlers
           timing = { validationMs: checked - started, applyMs: elapsed() - checked };
           return mutation;
         },
-        (_result, header) => ({ header: responseHeader(header), metrics: applyMetricsOut(delta, header.generation - 1, header.generation, timing) }),
+        (_result, header) => ({
+          header: responseHeader(header),
+          metrics: applyMetricsOut(delta, header.generation - 1, header.generation, timing),
+        }),
       );
     },
 
@@ -99,7 +113,11 @@ export function projectHandlers({ host, elapsed }: HandlerDeps): ServiceHandlers
 
     async deleteProject(req) {
       const projectId = requireId(req.projectId, "project_id");
-      const header = await host.read(projectId, (view) => view.header, req.expectedProjectUid === "" ? {} : { expectedUid: req.expectedProjectUid });
+      const header = await host.read(
+        projectId,
+        (view) => view.header,
+        req.expectedProjectUid === "" ? {} : { expectedUid: req.expectedProjectUid },
+      );
       // Deleting by the uid just read never removes a project created again meanwhile.
       await host.delete(projectId, { expectedUid: header.projectUid });
       return { header: responseHeader(header) };

@@ -39,7 +39,12 @@ describe("StateService through gRPC", () => {
     await expectError(s.state.createProject({ projectId: "../etc" }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "project_id");
     await expectError(s.state.createProject({ projectId: "a".repeat(129) }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "project_id");
     await s.state.createProject({ projectId: "p-ids" });
-    await expectError(s.state.apply({ projectId: "p-ids", delta: proofDelta("bad id", 1n) }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "delta.proof.entries[0].node_id");
+    await expectError(
+      s.state.apply({ projectId: "p-ids", delta: proofDelta("bad id", 1n) }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "delta.proof.entries[0].node_id",
+    );
     await expectError(s.state.apply({ projectId: "p-ids" }), status.INVALID_ARGUMENT, "DELTA_REQUIRED", "delta");
     assert.equal((await s.state.getGeneration({ projectId: "p-ids" })).header?.generation, 0n, "nothing changed");
   });
@@ -52,14 +57,22 @@ describe("StateService through gRPC", () => {
     const again = await s.state.apply({ projectId: "p-retry", delta: proofDelta("n1", 5n), options: { requestId: "req-1" } });
     assert.equal(again.header?.generation, 1n, "same generation: not applied twice");
     assert.equal(again.header?.replayed, true, "marked as a replay");
-    await expectError(s.state.apply({ projectId: "p-retry", delta: proofDelta("n1", 6n), options: { requestId: "req-1" } }), status.INVALID_ARGUMENT, "REQUEST_ID_REUSED");
+    await expectError(
+      s.state.apply({ projectId: "p-retry", delta: proofDelta("n1", 6n), options: { requestId: "req-1" } }),
+      status.INVALID_ARGUMENT,
+      "REQUEST_ID_REUSED",
+    );
     assert.equal((await s.state.getGeneration({ projectId: "p-retry" })).header?.generation, 1n, "still one change");
   });
 
   it("does not remember a failed mutation, so its retry is checked again", async () => {
     await s.state.createProject({ projectId: "p-fail" });
     const soft = proofDelta("n", 18446744073709551615n, SignalSource.SOFT);
-    await expectError(s.state.apply({ projectId: "p-fail", delta: soft, options: { requestId: "r" } }), status.INVALID_ARGUMENT, "HARD_SOFT_BOUNDARY");
+    await expectError(
+      s.state.apply({ projectId: "p-fail", delta: soft, options: { requestId: "r" } }),
+      status.INVALID_ARGUMENT,
+      "HARD_SOFT_BOUNDARY",
+    );
     const ok = await s.state.apply({ projectId: "p-fail", delta: proofDelta("n", 3n), options: { requestId: "r" } });
     assert.equal(ok.header?.replayed, false, "the id was free again");
   });
@@ -67,13 +80,29 @@ describe("StateService through gRPC", () => {
   it("fails stale preconditions: generation, project uid and per-entry mod generation", async () => {
     const { header } = await s.state.createProject({ projectId: "p-pre" });
     await s.state.apply({ projectId: "p-pre", delta: proofDelta("n", 1n) });
-    await expectError(s.state.apply({ projectId: "p-pre", delta: proofDelta("m", 1n), options: { expectedGeneration: 0n } }), status.ABORTED, "GENERATION_MISMATCH");
-    await expectError(s.state.apply({ projectId: "p-pre", delta: proofDelta("m", 1n), options: { expectedProjectUid: "0000" } }), status.FAILED_PRECONDITION, "PROJECT_UID_MISMATCH");
+    await expectError(
+      s.state.apply({ projectId: "p-pre", delta: proofDelta("m", 1n), options: { expectedGeneration: 0n } }),
+      status.ABORTED,
+      "GENERATION_MISMATCH",
+    );
+    await expectError(
+      s.state.apply({ projectId: "p-pre", delta: proofDelta("m", 1n), options: { expectedProjectUid: "0000" } }),
+      status.FAILED_PRECONDITION,
+      "PROJECT_UID_MISMATCH",
+    );
     const stale = { index: EntryIndex.PROOF, key: "n", modGeneration: 0n };
-    const modified = await expectError(s.state.apply({ projectId: "p-pre", delta: proofDelta("m", 1n), options: { expectedEntries: [stale] } }), status.ABORTED, "ENTRY_MODIFIED");
+    const modified = await expectError(
+      s.state.apply({ projectId: "p-pre", delta: proofDelta("m", 1n), options: { expectedEntries: [stale] } }),
+      status.ABORTED,
+      "ENTRY_MODIFIED",
+    );
     assert.match(modified.details, /n/, "names the entry");
     const current = { index: EntryIndex.PROOF, key: "n", modGeneration: 1n };
-    const ok = await s.state.apply({ projectId: "p-pre", delta: proofDelta("m", 1n), options: { expectedEntries: [current], expectedProjectUid: header?.projectUid ?? "" } });
+    const ok = await s.state.apply({
+      projectId: "p-pre",
+      delta: proofDelta("m", 1n),
+      options: { expectedEntries: [current], expectedProjectUid: header?.projectUid ?? "" },
+    });
     assert.equal(ok.header?.generation, 2n, "current preconditions pass");
   });
 
@@ -81,7 +110,11 @@ describe("StateService through gRPC", () => {
     await s.state.createProject({ projectId: "p-validate" });
     const r = await s.state.apply({ projectId: "p-validate", delta: proofDelta("n", 1n), validateOnly: true });
     assert.equal(r.header?.generation, 0n, "nothing applied");
-    await expectError(s.state.apply({ projectId: "p-validate", delta: proofDelta("n", 18446744073709551615n), validateOnly: true }), status.INVALID_ARGUMENT, "HARD_SOFT_BOUNDARY");
+    await expectError(
+      s.state.apply({ projectId: "p-validate", delta: proofDelta("n", 18446744073709551615n), validateOnly: true }),
+      status.INVALID_ARGUMENT,
+      "HARD_SOFT_BOUNDARY",
+    );
   });
 
   it("reads snapshots at past generations and refuses future ones", async () => {
@@ -90,10 +123,19 @@ describe("StateService through gRPC", () => {
     await s.state.apply({ projectId: "p-snap", delta: proofDelta("b", 2n) });
     const past = await s.state.getSnapshot({ projectId: "p-snap", atGeneration: 1n, includeState: true });
     assert.equal(past.header?.generation, 1n);
-    assert.deepEqual(past.state?.proofs.map((p) => p.nodeId), ["a"], "the state as it was");
+    assert.deepEqual(
+      past.state?.proofs.map((p) => p.nodeId),
+      ["a"],
+      "the state as it was",
+    );
     assert.equal(past.state?.proofs[0]?.value?.modGeneration, 1n, "entries carry their mod generation");
     assert.equal(past.snapshot?.generationsBehind, 1n);
-    await expectError(s.state.getSnapshot({ projectId: "p-snap", atGeneration: 9n }), status.OUT_OF_RANGE, "GENERATION_IN_FUTURE", "at_generation");
+    await expectError(
+      s.state.getSnapshot({ projectId: "p-snap", atGeneration: 9n }),
+      status.OUT_OF_RANGE,
+      "GENERATION_IN_FUTURE",
+      "at_generation",
+    );
     const g = await s.state.getGeneration({ projectId: "p-snap" });
     assert.equal(g.oldestSnapshotGeneration, 0n);
     assert.equal(g.oldestChangeGeneration, 1n);
@@ -108,8 +150,17 @@ describe("StateService through gRPC", () => {
     assert.equal(deleted.header?.generation, 3n, "the last generation it had");
     const second = await s.state.createProject({ projectId: "p-again" });
     assert.notEqual(second.header?.projectUid, first.header?.projectUid, "a new incarnation");
-    await expectError(s.proofs.listProofNumbers({ projectId: "p-again", pageSize: 1, pageToken: page.nextPageToken }), status.INVALID_ARGUMENT, "INVALID_PAGE_TOKEN", "page_token");
-    await expectError(s.state.deleteProject({ projectId: "p-again", expectedProjectUid: first.header?.projectUid ?? "" }), status.FAILED_PRECONDITION, "PROJECT_UID_MISMATCH");
+    await expectError(
+      s.proofs.listProofNumbers({ projectId: "p-again", pageSize: 1, pageToken: page.nextPageToken }),
+      status.INVALID_ARGUMENT,
+      "INVALID_PAGE_TOKEN",
+      "page_token",
+    );
+    await expectError(
+      s.state.deleteProject({ projectId: "p-again", expectedProjectUid: first.header?.projectUid ?? "" }),
+      status.FAILED_PRECONDITION,
+      "PROJECT_UID_MISMATCH",
+    );
   });
 
   it("creates, lists, reads, restores and deletes checkpoints, and forks from one", async () => {
@@ -118,10 +169,17 @@ describe("StateService through gRPC", () => {
     const cp = await s.state.createCheckpoint({ projectId: "p-cp", checkpointId: "before" });
     assert.equal(cp.checkpoint?.generation, 1n);
     assert.equal(cp.header?.generation, 1n, "a checkpoint is not a change");
-    await expectError(s.state.createCheckpoint({ projectId: "p-cp", checkpointId: "before" }), status.ALREADY_EXISTS, "CHECKPOINT_ALREADY_EXISTS");
+    await expectError(
+      s.state.createCheckpoint({ projectId: "p-cp", checkpointId: "before" }),
+      status.ALREADY_EXISTS,
+      "CHECKPOINT_ALREADY_EXISTS",
+    );
     await s.state.apply({ projectId: "p-cp", delta: proofDelta("b", 1n) });
     const list = await s.state.listCheckpoints({ projectId: "p-cp" });
-    assert.deepEqual(list.checkpoints.map((c) => c.checkpointId), ["before"]);
+    assert.deepEqual(
+      list.checkpoints.map((c) => c.checkpointId),
+      ["before"],
+    );
     assert.equal((await s.state.getCheckpoint({ projectId: "p-cp", checkpointId: "before" })).checkpoint?.generation, 1n);
     const restored = await s.state.restoreCheckpoint({ projectId: "p-cp", checkpointId: "before", options: { requestId: "restore-1" } });
     assert.equal(restored.header?.generation, 3n, "the generation moves forward");
@@ -129,18 +187,33 @@ describe("StateService through gRPC", () => {
     const replay = await s.state.restoreCheckpoint({ projectId: "p-cp", checkpointId: "before", options: { requestId: "restore-1" } });
     assert.equal(replay.header?.replayed, true, "a retried restore replays");
     const snap = await s.state.getSnapshot({ projectId: "p-cp", includeState: true });
-    assert.deepEqual(snap.state?.proofs.map((p) => p.nodeId), ["a"], "b is gone");
-    const fork = await s.state.forkProject({ projectId: "p-cp", targetProjectId: "p-cp-fork", origin: { case: "checkpointId", value: "before" } });
+    assert.deepEqual(
+      snap.state?.proofs.map((p) => p.nodeId),
+      ["a"],
+      "b is gone",
+    );
+    const fork = await s.state.forkProject({
+      projectId: "p-cp",
+      targetProjectId: "p-cp-fork",
+      origin: { case: "checkpointId", value: "before" },
+    });
     assert.equal(fork.sourceGeneration, 1n);
     assert.notEqual(fork.header?.projectUid, snap.header?.projectUid, "the fork has its own uid");
-    await expectError(s.state.forkProject({ projectId: "p-cp", targetProjectId: "p-cp-fork" }), status.ALREADY_EXISTS, "PROJECT_ALREADY_EXISTS");
+    await expectError(
+      s.state.forkProject({ projectId: "p-cp", targetProjectId: "p-cp-fork" }),
+      status.ALREADY_EXISTS,
+      "PROJECT_ALREADY_EXISTS",
+    );
     await s.state.deleteCheckpoint({ projectId: "p-cp", checkpointId: "before" });
     await expectError(s.state.getCheckpoint({ projectId: "p-cp", checkpointId: "before" }), status.NOT_FOUND, "CHECKPOINT_NOT_FOUND");
   });
 
   it("answers UNIMPLEMENTED for the configuration update the engine cannot journal yet", async () => {
     await s.state.createProject({ projectId: "p-cfg" });
-    await assert.rejects(s.state.updateProjectConfig({ projectId: "p-cfg", updateMask: { paths: ["max_clauses"] } }), (e: { code: number }) => e.code === status.UNIMPLEMENTED);
+    await assert.rejects(
+      s.state.updateProjectConfig({ projectId: "p-cfg", updateMask: { paths: ["max_clauses"] } }),
+      (e: { code: number }) => e.code === status.UNIMPLEMENTED,
+    );
   });
 });
 

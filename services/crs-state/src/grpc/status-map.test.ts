@@ -35,7 +35,18 @@ test("sends the proto's names for engine codes whose own names differ", () => {
 test("suggests a retry delay (google.rpc.RetryInfo) only where retrying unchanged can succeed", () => {
   const unavailable = mapError(new CrsStateError("STORE_UNAVAILABLE", "disk full"));
   assert.equal(unavailable?.retryDelayMs, STORE_RETRY_DELAY_MS, "a store that cannot write is retried later");
-  assert.equal(mapError(new StateError("GENERATION_MISMATCH", "x"))?.retryDelayMs, undefined, "a stale read must be re-read, not retried as is");
-  const wire = toServiceError({ code: unavailable?.code ?? 0, message: "m", reason: "STORE_UNAVAILABLE", domain: "crs.state.v1", metadata: {}, retryDelayMs: 1500 });
+  assert.equal(
+    mapError(new StateError("GENERATION_MISMATCH", "x"))?.retryDelayMs,
+    undefined,
+    "a stale read must be re-read, not retried as is",
+  );
+  const wire = toServiceError({
+    code: unavailable?.code ?? 0,
+    message: "m",
+    reason: "STORE_UNAVAILABLE",
+    domain: "crs.state.v1",
+    metadata: {},
+    retryDelayMs: 1500,
+  });
   assert.equal(errorDetailOf(wire)?.retryDelayMs, 1500, "RetryInfo travels in grpc-status-details-bin beside ErrorInfo");
 });

@@ -81,6 +81,7 @@ const rpcError = (code: CrsStateFailureCode, error: Error, metadata: Readonly<Re
 /** Turns a CrsStateError or an engine StateError into the RpcError clients see; other errors are left to the runtime. */
 export const mapError: ErrorMapper = (error) => {
   if (error instanceof CrsStateError) return rpcError(error.code, error, error.metadata);
-  if (error instanceof StateError) return rpcError(error.code, error, { ...error.metadata, ...(error.field === undefined ? {} : { field: error.field }) });
+  if (error instanceof StateError)
+    return rpcError(error.code, error, { ...error.metadata, ...(error.field === undefined ? {} : { field: error.field }) });
   return undefined;
 };

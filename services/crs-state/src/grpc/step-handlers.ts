@@ -1,5 +1,11 @@
 import type { ServiceHandlers } from "@crs/runtime";
-import { EndSessionRequestSchema, EndSessionResponseSchema, RecordStepRequestSchema, RecordStepResponseSchema, type StepService } from "@crs/contracts/gen/crs/state/v1/step_pb";
+import {
+  EndSessionRequestSchema,
+  EndSessionResponseSchema,
+  RecordStepRequestSchema,
+  RecordStepResponseSchema,
+  type StepService,
+} from "@crs/contracts/gen/crs/state/v1/step_pb";
 import { CrsStateError } from "../errors.js";
 import type { HandlerDeps } from "./deps.js";
 import { optionalKey, requireId } from "./ids.js";
@@ -27,7 +33,10 @@ export function stepHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Step
       const sessionId = requireId(req.sessionId, "session_id");
       const filters = { sessionId, actor: req.actor, outcome: req.outcome };
       const page = await readPage(host, req, filters, (snapshot) =>
-        snapshot.steps.history(sessionId).filter((s) => (req.actor === "" || s.actor === req.actor) && (req.outcome === "" || s.outcome === req.outcome)));
+        snapshot.steps
+          .history(sessionId)
+          .filter((s) => (req.actor === "" || s.actor === req.actor) && (req.outcome === "" || s.outcome === req.outcome)),
+      );
       return { header: page.header, steps: page.rows.map(stepOut), nextPageToken: page.nextPageToken, totalSize: BigInt(page.total) };
     },
 
@@ -45,7 +54,10 @@ export function stepHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Step
       const projectId = requireId(req.projectId, "project_id");
       const sessionId = requireId(req.sessionId, "session_id");
       const tool = optionalKey(req.tool, "tool");
-      return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => ({ header, count: BigInt(snapshot.steps.countToolExecutions(sessionId, tool)) }));
+      return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => ({
+        header,
+        count: BigInt(snapshot.steps.countToolExecutions(sessionId, tool)),
+      }));
     },
 
     async listSessions(req) {
@@ -59,7 +71,8 @@ export function stepHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Step
             firstStepAtUnixMs: BigInt(steps[0]?.timestamp ?? 0),
             lastStepAtUnixMs: BigInt(steps.at(-1)?.timestamp ?? 0),
           };
-        }));
+        }),
+      );
       return { header: page.header, sessions: page.rows, nextPageToken: page.nextPageToken };
     },
 

@@ -31,20 +31,47 @@ describe("StepService through gRPC", () => {
     await s.steps.recordStep({ projectId: "steps", step: step("s1", "Grep", { outcome: "failure", errorCategory: "timeout" }) });
     await s.steps.recordStep({ projectId: "steps", step: step("s2", "Read") });
     const all = await s.steps.listSteps({ projectId: "steps", sessionId: "s1" });
-    assert.deepEqual(all.steps.map((x) => x.stepNumber), [1n, 2n]);
+    assert.deepEqual(
+      all.steps.map((x) => x.stepNumber),
+      [1n, 2n],
+    );
     assert.equal(all.totalSize, 2n);
     const failed = await s.steps.listSteps({ projectId: "steps", sessionId: "s1", outcome: "failure" });
-    assert.deepEqual(failed.steps.map((x) => x.errorCategory), ["timeout"]);
+    assert.deepEqual(
+      failed.steps.map((x) => x.errorCategory),
+      ["timeout"],
+    );
     assert.equal((await s.steps.countToolExecutions({ projectId: "steps", sessionId: "s1", tool: "Grep" })).count, 2n);
     assert.equal((await s.steps.getLastStep({ projectId: "steps", sessionId: "s1" })).step?.outcome, "failure");
     const sessions = await s.steps.listSessions({ projectId: "steps" });
-    assert.deepEqual(sessions.sessions.map((x) => [x.sessionId, x.stepCount]), [["s1", 2n], ["s2", 1n]]);
+    assert.deepEqual(
+      sessions.sessions.map((x) => [x.sessionId, x.stepCount]),
+      [
+        ["s1", 2n],
+        ["s2", 1n],
+      ],
+    );
   });
 
   it("rejects a step outside the vocabulary naming the field, and a failure without a category", async () => {
-    await expectError(s.steps.recordStep({ projectId: "steps", step: step("s3", "Grep", { actor: "robot" }) }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "actor");
-    await expectError(s.steps.recordStep({ projectId: "steps", step: step("s3", "Grep", { outcome: "failure" }) }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "errorCategory");
-    await expectError(s.steps.recordStep({ projectId: "steps", step: step("bad session", "Grep") }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "step.session_id");
+    await expectError(
+      s.steps.recordStep({ projectId: "steps", step: step("s3", "Grep", { actor: "robot" }) }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "actor",
+    );
+    await expectError(
+      s.steps.recordStep({ projectId: "steps", step: step("s3", "Grep", { outcome: "failure" }) }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "errorCategory",
+    );
+    await expectError(
+      s.steps.recordStep({ projectId: "steps", step: step("bad session", "Grep") }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "step.session_id",
+    );
     await expectError(s.steps.getLastStep({ projectId: "steps", sessionId: "s3" }), status.NOT_FOUND, "STEP_NOT_FOUND");
   });
 

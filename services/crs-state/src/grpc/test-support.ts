@@ -48,7 +48,8 @@ export async function startTestServer(opts: { dataDir?: string; durable?: boolea
     CRS_STATE_DATA_DIR: dataDir,
   });
   const target = `127.0.0.1:${service.port}`;
-  const make = <S extends GenServiceMethods>(svc: GenService<S>) => createClient(svc, target, { credentials: credentials.createInsecure() });
+  const make = <S extends GenServiceMethods>(svc: GenService<S>) =>
+    createClient(svc, target, { credentials: credentials.createInsecure() });
   const clients = {
     state: make(StateService),
     steps: make(StepService),

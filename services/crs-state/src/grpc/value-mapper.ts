@@ -10,9 +10,17 @@ import type {
   SimilarityPairSchema,
   StepRecordSchema,
 } from "@crs/contracts/gen/crs/state/v1/types_pb";
-import type { AnalyticsRecord, Clause, Constraint, DependencyEdge, HistoryEntry, ProofNumber, Snapshot, StepRecord } from "@crs/domain/state";
+import type {
+  AnalyticsRecord,
+  Clause,
+  Constraint,
+  DependencyEdge,
+  HistoryEntry,
+  ProofNumber,
+  Snapshot,
+  StepRecord,
+} from "@crs/domain/state";
 import { constraintTypes, scopeToProto, sources, statuses } from "./enum-mapper.js";
-
 
 /** Generation that last changed an entry, as read from a snapshot (0 when absent). */
 export function modGeneration(snapshot: Snapshot, index: "proof" | "constraint" | "clause" | "similarity", key: string): bigint {
@@ -21,7 +29,14 @@ export function modGeneration(snapshot: Snapshot, index: "proof" | "constraint" 
 
 /** A proof number on the wire, with the generation that last wrote it. */
 export function proofNumberOut(p: ProofNumber, mod: bigint): MessageInitShape<typeof ProofNumberSchema> {
-  return { proof: p.proof, disproof: p.disproof, status: statuses.toProto(p.status), source: sources.toProto(p.source), updatedAtUnixMs: BigInt(p.updatedAt), modGeneration: mod };
+  return {
+    proof: p.proof,
+    disproof: p.disproof,
+    status: statuses.toProto(p.status),
+    source: sources.toProto(p.source),
+    updatedAtUnixMs: BigInt(p.updatedAt),
+    modGeneration: mod,
+  };
 }
 
 /** A node's proof entry on the wire, read from `snapshot`. */
@@ -49,7 +64,15 @@ export function constraintOut(snapshot: Snapshot, c: Constraint): MessageInitSha
 
 /** A history entry on the wire. */
 export function historyEntryOut(e: HistoryEntry): MessageInitShape<typeof HistoryEntrySchema> {
-  return { id: e.id, nodeId: e.nodeId, action: e.action, result: e.result, source: sources.toProto(e.source), timestampUnixMs: BigInt(e.timestamp), metadata: { ...e.metadata } };
+  return {
+    id: e.id,
+    nodeId: e.nodeId,
+    action: e.action,
+    result: e.result,
+    source: sources.toProto(e.source),
+    timestampUnixMs: BigInt(e.timestamp),
+    metadata: { ...e.metadata },
+  };
 }
 
 /** A dependency edge on the wire. */

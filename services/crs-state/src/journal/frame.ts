@@ -45,7 +45,8 @@ export function encodeFrame(kind: FrameKind, payload: Uint8Array): Uint8Array {
 
 /** Checks a frame's header, length and CRC; never throws. */
 export function decodeFrame(kind: FrameKind, bytes: Uint8Array): FrameResult {
-  if (bytes.length < FRAME_HEADER_BYTES) return { ok: false, fault: "torn", reason: `frame of ${bytes.length} bytes is shorter than its header` };
+  if (bytes.length < FRAME_HEADER_BYTES)
+    return { ok: false, fault: "torn", reason: `frame of ${bytes.length} bytes is shorter than its header` };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const length = view.getUint32(2);
   const have = bytes.length - FRAME_HEADER_BYTES;
@@ -57,7 +58,8 @@ export function decodeFrame(kind: FrameKind, bytes: Uint8Array): FrameResult {
   const computed = checksum(bytes, payload);
   if (stored !== computed) return { ok: false, fault: "corrupt", reason: `crc stored=${hex8(stored)} computed=${hex8(computed)}` };
   if (bytes[0] !== FRAME_VERSION) return { ok: false, fault: "corrupt", reason: `unknown frame version ${bytes[0]}` };
-  if (bytes[1] !== FRAME_KINDS[kind]) return { ok: false, fault: "corrupt", reason: `frame kind ${bytes[1]} where ${FRAME_KINDS[kind]} (${kind}) was expected` };
+  if (bytes[1] !== FRAME_KINDS[kind])
+    return { ok: false, fault: "corrupt", reason: `frame kind ${bytes[1]} where ${FRAME_KINDS[kind]} (${kind}) was expected` };
   return { ok: true, payload };
 }
 

@@ -70,7 +70,10 @@ export class GroupCommitter {
       } catch (e) {
         for (const p of batch) if (p.chain !== undefined) this.poisoned.add(p.chain);
         this.report({ submissions: batch.length, ops: ops.length, ms: this.clock() - started, error: e });
-        const error = e instanceof CrsStateError && e.code === "STORE_UNAVAILABLE" ? e : new CrsStateError("STORE_UNAVAILABLE", "journal: write failed", {}, { cause: e });
+        const error =
+          e instanceof CrsStateError && e.code === "STORE_UNAVAILABLE"
+            ? e
+            : new CrsStateError("STORE_UNAVAILABLE", "journal: write failed", {}, { cause: e });
         for (const p of batch) p.reject(error);
         continue;
       }
@@ -82,5 +85,7 @@ export class GroupCommitter {
 }
 
 function poisonedError(chain: string): CrsStateError {
-  return new CrsStateError("STORE_UNAVAILABLE", "journal: an earlier write of this project failed; it is being reloaded from disk", { chain });
+  return new CrsStateError("STORE_UNAVAILABLE", "journal: an earlier write of this project failed; it is being reloaded from disk", {
+    chain,
+  });
 }

@@ -52,7 +52,8 @@ export function encodeRecord(record: JournalRecord): Uint8Array {
 /** Decodes and checks a record stored under `seq`; never throws. */
 export function decodeRecord(bytes: Uint8Array, seq: number): JsonFrameResult<JournalRecord> {
   return decodeJsonFrame<JournalRecord>("journalRecord", bytes, JOURNAL_RECORD_FORMAT, (r) => {
-    if (!Number.isSafeInteger(r.eventFormat) || r.eventFormat < 1 || r.eventFormat > STATE_EVENT_FORMAT_IN_JOURNAL) return `unknown event format ${String(r.eventFormat)}`;
+    if (!Number.isSafeInteger(r.eventFormat) || r.eventFormat < 1 || r.eventFormat > STATE_EVENT_FORMAT_IN_JOURNAL)
+      return `unknown event format ${String(r.eventFormat)}`;
     if (r.seq !== seq) return `record says seq ${String(r.seq)}, stored under ${seq}`;
     return undefined;
   });

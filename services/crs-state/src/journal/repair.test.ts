@@ -41,7 +41,11 @@ test("repairs a torn last record: cut, kept aside, and the project serves from t
       assert.equal(await host.read("p", (v) => v.header.generation), 2, "recovered up to the last whole record");
       assert.equal(host.counters.tornTailsCut, 1, "the repair is counted");
       const cut = await store.readCut(uid);
-      assert.deepEqual(cut.map((c) => c.seq), [3], "the torn record is kept aside");
+      assert.deepEqual(
+        cut.map((c) => c.seq),
+        [3],
+        "the torn record is kept aside",
+      );
       const next = await host.mutate("p", { method: "Apply" }, similarity("x", "y", 0.1), answerOf);
       assert.equal(next.header.generation, 3, "the generation continues without a gap");
       assert.equal((await host.status("p")).lastSequence, 3, "the cut sequence number is reused, leaving no gap");
@@ -58,7 +62,11 @@ test("refuses a torn record in the middle of the journal: that project alone is 
     const store = await LevelStore.open(dir);
     const host = new StoreHost(store);
     try {
-      await assert.rejects(host.read("p", (v) => v), { code: "PROJECT_DATA_LOSS" }, "the damaged project refuses calls");
+      await assert.rejects(
+        host.read("p", (v) => v),
+        { code: "PROJECT_DATA_LOSS" },
+        "the damaged project refuses calls",
+      );
       assert.equal((await host.status("p")).state, "data_loss", "status says data_loss");
       assert.equal(await host.read("q", (v) => v.header.generation), 3, "the other project serves");
       assert.deepEqual(await store.readCut(uids.get("p") as string), [], "nothing was cut");
@@ -74,18 +82,27 @@ test("reports a failure to keep aside and cut a torn tail, cutting nothing, and 
     const uid = uids.get("p") as string;
     await damage(dir, uid, 2, (b) => b.subarray(0, 3));
     let failing = true;
-    const wrapWriter = (inner: BatchWriter): BatchWriter => async (ops) => {
-      if (failing) throw enospc();
-      await inner(ops);
-    };
+    const wrapWriter =
+      (inner: BatchWriter): BatchWriter =>
+      async (ops) => {
+        if (failing) throw enospc();
+        await inner(ops);
+      };
     const store = await LevelStore.open(dir, { wrapWriter });
     const host = new StoreHost(store);
     try {
-      await assert.rejects(host.read("p", (v) => v), { code: "REPAIR_FAILED" }, "the failed cut is reported");
+      await assert.rejects(
+        host.read("p", (v) => v),
+        { code: "REPAIR_FAILED" },
+        "the failed cut is reported",
+      );
       assert.deepEqual(await store.readCut(uid), [], "nothing kept aside");
       failing = false;
       assert.equal(await host.read("p", (v) => v.header.generation), 1, "a later load repairs");
-      assert.deepEqual((await store.readCut(uid)).map((c) => c.seq), [2]);
+      assert.deepEqual(
+        (await store.readCut(uid)).map((c) => c.seq),
+        [2],
+      );
     } finally {
       await host.close();
     }

@@ -42,18 +42,27 @@ export interface JournalDamage {
 export async function repairJournal(store: ProjectStore, damage: JournalDamage, skipCorrupted: boolean): Promise<RepairOutcome> {
   const tornTail = damage.fault === "torn" && damage.last;
   if (!tornTail && !skipCorrupted) {
-    throw new CrsStateError("JOURNAL_CORRUPTED", `journal: project ${damage.projectId} record ${damage.seq} is ${damage.fault}: ${damage.reason}`, {
-      projectId: damage.projectId,
-      seq: String(damage.seq),
-      fault: damage.fault,
-    });
+    throw new CrsStateError(
+      "JOURNAL_CORRUPTED",
+      `journal: project ${damage.projectId} record ${damage.seq} is ${damage.fault}: ${damage.reason}`,
+      {
+        projectId: damage.projectId,
+        seq: String(damage.seq),
+        fault: damage.fault,
+      },
+    );
   }
   let records: number;
   try {
     records = await store.cutJournal(damage.projectUid, damage.seq);
   } catch (e) {
     if (isCrsStateError(e, "REPAIR_FAILED")) throw e;
-    throw new CrsStateError("REPAIR_FAILED", `journal: cutting project ${damage.projectId} from record ${damage.seq} failed`, { projectId: damage.projectId }, { cause: e });
+    throw new CrsStateError(
+      "REPAIR_FAILED",
+      `journal: cutting project ${damage.projectId} from record ${damage.seq} failed`,
+      { projectId: damage.projectId },
+      { cause: e },
+    );
   }
   return { action: tornTail ? "cut-torn-tail" : "cut-after-corruption", fromSeq: damage.seq, records, reason: damage.reason };
 }

@@ -35,7 +35,11 @@ export interface ReplaySummary {
  * Feeds each verified record to `apply` in order. Throws JOURNAL_CORRUPTED on damage that is not
  * a torn last record (unless skipping), REPAIR_FAILED when a cut fails; `apply`'s errors propagate.
  */
-export async function replayJournal(store: ProjectStore, opts: ReplayOptions, apply: (record: JournalRecord) => void): Promise<ReplaySummary> {
+export async function replayJournal(
+  store: ProjectStore,
+  opts: ReplayOptions,
+  apply: (record: JournalRecord) => void,
+): Promise<ReplaySummary> {
   let expected = opts.afterSeq + 1;
   let records = 0;
   let bytes = 0;

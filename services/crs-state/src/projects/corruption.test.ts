@@ -49,7 +49,11 @@ describe("corruption", () => {
       assert.equal(r.engine.generation, 3, `cut at ${cut}: recovered through record 3`);
       assert.equal(r.repair?.action, "cut-torn-tail", `cut at ${cut}: repaired as a torn tail`);
       assert.equal(r.requests.size, 3, `cut at ${cut}: request ids of records 1-3 remembered`);
-      assert.deepEqual((await copy.readCut(projectUid)).map((c) => c.bytes.length), [cut], `cut at ${cut}: the torn bytes kept aside`);
+      assert.deepEqual(
+        (await copy.readCut(projectUid)).map((c) => c.bytes.length),
+        [cut],
+        `cut at ${cut}: the torn bytes kept aside`,
+      );
     }
     await host.close();
   });
@@ -64,7 +68,11 @@ describe("corruption", () => {
         await host.mutate("q", { method: "Apply" }, similarity(`n${i}`, "m", 0.5), answerOf);
       }
       await host.close();
-      for (const [seq, at] of [[2, 40], [4, 60], [1, 3]] as const) {
+      for (const [seq, at] of [
+        [2, 40],
+        [4, 60],
+        [1, 3],
+      ] as const) {
         await rawEdit(dir, keys.journal(p.projectUid, seq), flip(at));
         const h = new StoreHost(await LevelStore.open(dir));
         assert.equal(await codeOf(h.read("p", (v) => v)), "PROJECT_DATA_LOSS", `flip in record ${seq} byte ${at} is data loss`);
@@ -110,10 +118,12 @@ describe("corruption", () => {
   test("a full disk at the store's write boundary fails writes with STORE_UNAVAILABLE, loses nothing acknowledged, and recovers when space returns", async () => {
     await withTempDir("crs-corrupt-", async (dir) => {
       let full = false;
-      const wrapWriter = (inner: BatchWriter): BatchWriter => async (ops) => {
-        if (full) throw enospc();
-        await inner(ops);
-      };
+      const wrapWriter =
+        (inner: BatchWriter): BatchWriter =>
+        async (ops) => {
+          if (full) throw enospc();
+          await inner(ops);
+        };
       const host = new StoreHost(await LevelStore.open(dir, { wrapWriter }), { probeIntervalMs: 20 });
       await host.create("p", {});
       await host.create("q", {});
@@ -123,7 +133,9 @@ describe("corruption", () => {
         acked.push(`a${i}`);
       }
       full = true;
-      const failed = await Promise.allSettled([0, 1, 2, 3].map((i) => host.mutate(i % 2 === 0 ? "p" : "q", { method: "Apply" }, similarity(`b${i}`, "m", 0.5), answerOf)));
+      const failed = await Promise.allSettled(
+        [0, 1, 2, 3].map((i) => host.mutate(i % 2 === 0 ? "p" : "q", { method: "Apply" }, similarity(`b${i}`, "m", 0.5), answerOf)),
+      );
       for (const f of failed) assert.equal(f.status === "rejected" && (f.reason as { code: string }).code, "STORE_UNAVAILABLE");
       assert.equal(host.serving(), false, "NOT_SERVING while the disk is full");
       full = false;
@@ -133,7 +145,10 @@ describe("corruption", () => {
       acked.push("c");
       await host.close();
       const again = new StoreHost(await LevelStore.open(dir));
-      const present = await again.read("p", (v) => ({ gen: v.header.generation, nodes: [...acked, "b0", "b2"].filter((n) => v.snapshot.similarity.distance(n, "m") !== undefined) }));
+      const present = await again.read("p", (v) => ({
+        gen: v.header.generation,
+        nodes: [...acked, "b0", "b2"].filter((n) => v.snapshot.similarity.distance(n, "m") !== undefined),
+      }));
       assert.deepEqual(present, { gen: 4, nodes: acked }, "every acknowledged mutation and nothing unacknowledged after a restart");
       await again.close();
     });

@@ -18,7 +18,10 @@ function info(cp: CheckpointRecord, bytes: Uint8Array): CheckpointInfo {
 }
 
 function notFound(projectId: string, checkpointId: string): CrsStateError {
-  return new CrsStateError("CHECKPOINT_NOT_FOUND", `project ${projectId} has no checkpoint ${checkpointId}`, { field: "checkpoint_id", checkpointId });
+  return new CrsStateError("CHECKPOINT_NOT_FOUND", `project ${projectId} has no checkpoint ${checkpointId}`, {
+    field: "checkpoint_id",
+    checkpointId,
+  });
 }
 
 /** {@link CheckpointHost} of a {@link StoreHost}. */
@@ -32,13 +35,25 @@ export class HostCheckpoints implements CheckpointHost {
   async create(projectId: string, opts: { checkpointId?: string; expectedUid?: string }): Promise<CheckpointInfo> {
     const p = await this.host.project(projectId, opts.expectedUid);
     const state = p.committed;
-    const checkpointId = opts.checkpointId === undefined || opts.checkpointId === "" ? `checkpoint-${state.generation}` : requireValidId(opts.checkpointId, "checkpoint_id");
+    const checkpointId =
+      opts.checkpointId === undefined || opts.checkpointId === ""
+        ? `checkpoint-${state.generation}`
+        : requireValidId(opts.checkpointId, "checkpoint_id");
     return this.locks.run(p.meta.projectUid, async () => {
       this.host.assertWritable();
       if ((await this.host.backing.getCheckpoint(p.meta.projectUid, checkpointId)) !== undefined) {
-        throw new CrsStateError("CHECKPOINT_EXISTS", `project ${projectId} already has checkpoint ${checkpointId}`, { field: "checkpoint_id", checkpointId });
+        throw new CrsStateError("CHECKPOINT_EXISTS", `project ${projectId} already has checkpoint ${checkpointId}`, {
+          field: "checkpoint_id",
+          checkpointId,
+        });
       }
-      const cp: CheckpointRecord = { format: CHECKPOINT_FORMAT, checkpointId, generation: state.generation, createdAt: this.host.clock(), document: toDocument(state) };
+      const cp: CheckpointRecord = {
+        format: CHECKPOINT_FORMAT,
+        checkpointId,
+        generation: state.generation,
+        createdAt: this.host.clock(),
+        document: toDocument(state),
+      };
       const bytes = encodeCheckpoint(cp);
       await this.host.committer.submit([{ op: "putCheckpoint", projectUid: p.meta.projectUid, checkpointId, bytes }]);
       return info(cp, bytes);
@@ -71,7 +86,12 @@ export class HostCheckpoints implements CheckpointHost {
   }
 
   /** See {@link CheckpointHost.restore}. */
-  async restore(projectId: string, checkpointId: string, req: MutationRequest, answer: (header: ProjectHeader) => Uint8Array): Promise<MutationOutcome> {
+  async restore(
+    projectId: string,
+    checkpointId: string,
+    req: MutationRequest,
+    answer: (header: ProjectHeader) => Uint8Array,
+  ): Promise<MutationOutcome> {
     const p = await this.host.project(projectId, req.expectedUid);
     const state = await this.stateOf(p, checkpointId);
     return this.host.mutate(
@@ -88,7 +108,12 @@ export class HostCheckpoints implements CheckpointHost {
     try {
       return fromDocument(cp.document, p.engine.config);
     } catch (e) {
-      throw new CrsStateError("SNAPSHOT_CORRUPTED", `checkpoint ${checkpointId} of project ${p.meta.projectId} does not import: ${(e as Error).message}`, { checkpointId }, { cause: e });
+      throw new CrsStateError(
+        "SNAPSHOT_CORRUPTED",
+        `checkpoint ${checkpointId} of project ${p.meta.projectId} does not import: ${(e as Error).message}`,
+        { checkpointId },
+        { cause: e },
+      );
     }
   }
 
@@ -101,7 +126,10 @@ export class HostCheckpoints implements CheckpointHost {
 
   private decode(p: LoadedProject, checkpointId: string, bytes: Uint8Array): CheckpointRecord {
     const d = decodeCheckpoint(bytes, checkpointId);
-    if (!d.ok) throw new CrsStateError("SNAPSHOT_CORRUPTED", `checkpoint ${checkpointId} of project ${p.meta.projectId} is damaged: ${d.reason}`, { checkpointId });
+    if (!d.ok)
+      throw new CrsStateError("SNAPSHOT_CORRUPTED", `checkpoint ${checkpointId} of project ${p.meta.projectId} is damaged: ${d.reason}`, {
+        checkpointId,
+      });
     return d.value;
   }
 }

@@ -19,7 +19,10 @@ export function notFound(projectId: string): CrsStateError {
 /** PROJECT_UID_MISMATCH unless `expectedUid` is unset or the project's uid. */
 export function checkUid(meta: ProjectMeta, expectedUid: string | undefined): void {
   if (expectedUid !== undefined && expectedUid !== "" && expectedUid !== meta.projectUid) {
-    throw new CrsStateError("PROJECT_UID_MISMATCH", `project ${meta.projectId} has uid ${meta.projectUid}, not ${expectedUid}`, { field: "expected_uid", projectId: meta.projectId });
+    throw new CrsStateError("PROJECT_UID_MISMATCH", `project ${meta.projectId} has uid ${meta.projectUid}, not ${expectedUid}`, {
+      field: "expected_uid",
+      projectId: meta.projectId,
+    });
   }
 }
 
@@ -33,7 +36,9 @@ export function checkGeneration(expected: number | undefined, current: number): 
 /** The committed state of `source` at `generation`; SNAPSHOT_NOT_FOUND when not held. */
 export function stateAt(source: LoadedProject, generation: number): ProjectState {
   if (!Number.isSafeInteger(generation) || generation < 0 || generation > source.committed.generation) {
-    throw new StateError("SNAPSHOT_NOT_FOUND", `generation ${generation} is not a committed generation of ${source.meta.projectId}`, { field: "generation" });
+    throw new StateError("SNAPSHOT_NOT_FOUND", `generation ${generation} is not a committed generation of ${source.meta.projectId}`, {
+      field: "generation",
+    });
   }
   if (generation === source.committed.generation) return source.committed;
   return source.engine.snapshotAt(generation).state;

@@ -10,7 +10,8 @@ import { eventually } from "@crs/runtime/testing";
 import { isCrsStateError } from "../errors.js";
 import { FaultStore, enospc } from "../store/test-support.js";
 import type { ProjectStore } from "../store/project-store.js";
-import { StoreHost, type StoreHostOptions } from "./store-host.js";
+import { StoreHost } from "./store-host.js";
+import type { StoreHostOptions } from "./store-host-options.js";
 import type { ProjectHeader } from "./project-host.js";
 
 /** Makes a fresh store; `reopen` gives a new store over the same data (persistent stores only). */
@@ -74,7 +75,10 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
     test("rejects a malformed project id naming the field, and creates nothing", async () => {
       await withHost(async (host) => {
         for (const bad of ["", "a/b", "x".repeat(129), "ü"]) {
-          const err = await host.create(bad, {}).then(() => undefined, (e: unknown) => e);
+          const err = await host.create(bad, {}).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
           assert.ok(isCrsStateError(err, "INVALID_ARGUMENT"), `id ${JSON.stringify(bad)} is refused`);
           assert.equal(err.metadata.field, "project_id", "the field is named");
         }
@@ -117,9 +121,29 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
     test("a reused request id with other content fails REQUEST_ID_REUSED", async () => {
       await withHost(async (host) => {
         await host.create("p", {});
-        await host.mutate("p", { method: "Apply", requestId: "q1", fingerprint: encoder.encode("one") }, similarity("a", "b", 0.5), answerOf);
-        assert.equal(await codeOf(host.mutate("p", { method: "Apply", requestId: "q1", fingerprint: encoder.encode("two") }, similarity("a", "c", 0.5), answerOf)), "REQUEST_ID_REUSED");
-        assert.equal(await codeOf(host.mutate("p", { method: "UpdateProof", requestId: "q1", fingerprint: encoder.encode("one") }, similarity("a", "c", 0.5), answerOf)), "REQUEST_ID_REUSED");
+        await host.mutate(
+          "p",
+          { method: "Apply", requestId: "q1", fingerprint: encoder.encode("one") },
+          similarity("a", "b", 0.5),
+          answerOf,
+        );
+        assert.equal(
+          await codeOf(
+            host.mutate("p", { method: "Apply", requestId: "q1", fingerprint: encoder.encode("two") }, similarity("a", "c", 0.5), answerOf),
+          ),
+          "REQUEST_ID_REUSED",
+        );
+        assert.equal(
+          await codeOf(
+            host.mutate(
+              "p",
+              { method: "UpdateProof", requestId: "q1", fingerprint: encoder.encode("one") },
+              similarity("a", "c", 0.5),
+              answerOf,
+            ),
+          ),
+          "REQUEST_ID_REUSED",
+        );
         assert.equal(await host.read("p", (v) => v.header.generation), 1, "nothing else was applied");
       });
     });
@@ -149,7 +173,12 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
         const dry = await host.mutate("p", { method: "Apply", requestId: "q", validateOnly: true }, similarity("a", "b", 0.5), answerOf);
         assert.equal(dry.replayed, false, "validate-only is answered fresh");
         assert.equal(await host.read("p", (v) => v.header.generation), 0, "validate-only changed nothing");
-        const real = await host.mutate("p", { method: "Apply", requestId: "q", fingerprint: encoder.encode("z") }, similarity("a", "b", 0.5), answerOf);
+        const real = await host.mutate(
+          "p",
+          { method: "Apply", requestId: "q", fingerprint: encoder.encode("z") },
+          similarity("a", "b", 0.5),
+          answerOf,
+        );
         assert.equal(real.replayed, false, "the id was free for a real call");
       });
     });
@@ -157,7 +186,10 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
     test("an expected generation that does not match fails GENERATION_MISMATCH and changes nothing", async () => {
       await withHost(async (host) => {
         await host.create("p", {});
-        assert.equal(await codeOf(host.mutate("p", { method: "Apply", expectedGeneration: 5 }, similarity("a", "b", 0.5), answerOf)), "GENERATION_MISMATCH");
+        assert.equal(
+          await codeOf(host.mutate("p", { method: "Apply", expectedGeneration: 5 }, similarity("a", "b", 0.5), answerOf)),
+          "GENERATION_MISMATCH",
+        );
         assert.equal(await host.read("p", (v) => v.header.generation), 0);
       });
     });
@@ -187,7 +219,11 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
         assert.ok(faults.writes - before < 40, `40 mutations took ${faults.writes - before} synced batches`);
         for (let i = 0; i < 4; i++) {
           const gens = out.filter((_, j) => j % 4 === i).map((o) => o.header.generation);
-          assert.deepEqual(gens, Array.from({ length: 10 }, (_, k) => k + 1), `project p${i} generations are continuous`);
+          assert.deepEqual(
+            gens,
+            Array.from({ length: 10 }, (_, k) => k + 1),
+            `project p${i} generations are continuous`,
+          );
         }
       });
     });
@@ -197,10 +233,21 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
         await host.create("p", {});
         await host.mutate("p", { method: "Apply" }, similarity("a", "b", 0.1), answerOf);
         faults.failWith = enospc();
-        const failed = await Promise.allSettled([1, 2, 3].map((i) => host.mutate("p", { method: "Apply", requestId: `f${i}` }, similarity(`x${i}`, "y", 0.2), answerOf)));
-        for (const f of failed) assert.equal(f.status === "rejected" && (f.reason as { code: string }).code, "STORE_UNAVAILABLE", "every unacknowledged mutation fails");
+        const failed = await Promise.allSettled(
+          [1, 2, 3].map((i) => host.mutate("p", { method: "Apply", requestId: `f${i}` }, similarity(`x${i}`, "y", 0.2), answerOf)),
+        );
+        for (const f of failed)
+          assert.equal(
+            f.status === "rejected" && (f.reason as { code: string }).code,
+            "STORE_UNAVAILABLE",
+            "every unacknowledged mutation fails",
+          );
         assert.equal(host.serving(), false, "not serving while the disk is full");
-        assert.equal(await codeOf(host.mutate("p", { method: "Apply" }, similarity("a", "c", 0.1), answerOf)), "STORE_UNAVAILABLE", "refused fast while not serving");
+        assert.equal(
+          await codeOf(host.mutate("p", { method: "Apply" }, similarity("a", "c", 0.1), answerOf)),
+          "STORE_UNAVAILABLE",
+          "refused fast while not serving",
+        );
         assert.equal(await host.read("p", (v) => v.header.generation), 1, "memory holds only journaled state");
         faults.failWith = undefined;
         await eventually(() => host.serving());
@@ -215,9 +262,15 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
       await withHost(async (host) => {
         for (const id of ["b", "a", "c:1", "c"]) await host.create(id, {});
         const p1 = await host.list({ pageSize: 3 });
-        assert.deepEqual(p1.projects.map((p) => p.projectId), ["a", "b", "c"]);
+        assert.deepEqual(
+          p1.projects.map((p) => p.projectId),
+          ["a", "b", "c"],
+        );
         const p2 = await host.list({ pageSize: 3, pageToken: p1.nextPageToken });
-        assert.deepEqual(p2.projects.map((p) => p.projectId), ["c:1"]);
+        assert.deepEqual(
+          p2.projects.map((p) => p.projectId),
+          ["c:1"],
+        );
         assert.equal(p2.nextPageToken, "", "last page");
         assert.equal(await codeOf(host.list({ pageSize: 3, pageToken: "garbage" })), "INVALID_ARGUMENT");
         assert.equal(await codeOf(host.list({ pageSize: 0 })), "INVALID_ARGUMENT");
@@ -232,7 +285,9 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
         assert.equal(cp.generation, 1);
         assert.equal(await codeOf(host.checkpoints.create("p", { checkpointId: "before" })), "CHECKPOINT_EXISTS");
         await host.mutate("p", { method: "Apply" }, similarity("a", "c", 0.2), answerOf);
-        const restored = await host.checkpoints.restore("p", "before", { method: "RestoreCheckpoint" }, (h) => encoder.encode(String(h.generation)));
+        const restored = await host.checkpoints.restore("p", "before", { method: "RestoreCheckpoint" }, (h) =>
+          encoder.encode(String(h.generation)),
+        );
         assert.equal(restored.header.generation, 3, "restore moves the generation forward");
         assert.equal(await host.read("p", (v) => v.snapshot.similarity.distance("a", "c")), undefined, "the later pair is gone");
         const fork = await host.fork("p", "q", { generation: 2 });
@@ -240,7 +295,10 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
         assert.equal(await host.read("q", (v) => v.snapshot.similarity.distance("a", "c")), 0.2, "with that generation's state");
         const fromCp = await host.fork("p", "r", { checkpointId: "before" });
         assert.equal(fromCp.generation, 1);
-        assert.deepEqual((await host.checkpoints.list("p")).map((c) => c.checkpointId), ["before"]);
+        assert.deepEqual(
+          (await host.checkpoints.list("p")).map((c) => c.checkpointId),
+          ["before"],
+        );
         await host.checkpoints.delete("p", "before");
         assert.equal(await codeOf(host.checkpoints.get("p", "before")), "CHECKPOINT_NOT_FOUND");
       });
@@ -259,11 +317,14 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
           const retry = await host.mutate("p0", { method: "Apply", requestId: "k" }, similarity("a", "b", 0.3), answerOf);
           assert.deepEqual(retry.answer, first.answer, "the request id survives the reload");
           const status = await host.status("p0");
-          assert.deepEqual([status.state, status.lastSnapshotGeneration, status.lastSequence, status.journalRecords], ["ok", 6, 6, 0], "status reports the snapshot and journal");
+          assert.deepEqual(
+            [status.state, status.lastSnapshotGeneration, status.lastSequence, status.journalRecords],
+            ["ok", 6, 6, 0],
+            "status reports the snapshot and journal",
+          );
         },
         { maxLoadedProjects: 2, snapshotEveryRecords: 2 },
       );
     });
   });
 }
-

@@ -19,7 +19,7 @@ export type {
   ReadOptions,
 } from "./project-host.js";
 export { StoreHost } from "./store-host.js";
-export type { HostCounters, HostEvents, StoreHostOptions } from "./store-host.js";
+export type { HostCounters, HostEvents, StoreHostOptions } from "./store-host-options.js";
 export { openProjectHost } from "./open-host.js";
 export type { OpenHostOptions } from "./open-host.js";
 export { ID_PATTERN, requireValidId } from "./project-ids.js";

@@ -6,5 +6,9 @@ import { hostConformance } from "./host-conformance.js";
 
 hostConformance("the classic-level store", async () => {
   const dir = await mkdtemp(join(tmpdir(), "crs-host-"));
-  return { store: await LevelStore.open(dir), reopen: () => LevelStore.open(dir), cleanup: () => rm(dir, { recursive: true, force: true }) };
+  return {
+    store: await LevelStore.open(dir),
+    reopen: () => LevelStore.open(dir),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
 });

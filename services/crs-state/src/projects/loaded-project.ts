@@ -133,12 +133,20 @@ export class LoadedProject {
   /** Builds the journal record (and a due snapshot) of the mutation that just ran on the engine. */
   prepare(event: StateEvent | undefined, request: StoredRequest | null): PreparedCommit {
     const seq = this.nextSeq++;
-    const bytes = encodeRecord({ format: JOURNAL_RECORD_FORMAT, seq, committedAt: this.now(), eventFormat: STATE_EVENT_FORMAT_IN_JOURNAL, event: event ?? null, request });
+    const bytes = encodeRecord({
+      format: JOURNAL_RECORD_FORMAT,
+      seq,
+      committedAt: this.now(),
+      eventFormat: STATE_EVENT_FORMAT_IN_JOURNAL,
+      event: event ?? null,
+      request,
+    });
     const ops: StoreOp[] = [{ op: "append", projectUid: this.meta.projectUid, seq, bytes }];
     this.recordsSince++;
     this.bytesSince += bytes.length;
     const state = this.engine.state;
-    if (this.recordsSince >= this.policy.everyRecords || this.bytesSince >= this.policy.everyBytes) ops.push(this.snapshotOp(seq, state, request));
+    if (this.recordsSince >= this.policy.everyRecords || this.bytesSince >= this.policy.everyBytes)
+      ops.push(this.snapshotOp(seq, state, request));
     return { ops, state, seq };
   }
 
@@ -147,7 +155,14 @@ export class LoadedProject {
 
   private snapshotOp(seq: number, state: ProjectState, request: StoredRequest | null): StoreOp {
     const requests = this.requests.entries().concat(this.pendingRequests(request));
-    const bytes = encodeSnapshot({ format: STATE_SNAPSHOT_FORMAT, projectUid: this.meta.projectUid, seq, takenAt: this.now(), document: toDocument(state), requests });
+    const bytes = encodeSnapshot({
+      format: STATE_SNAPSHOT_FORMAT,
+      projectUid: this.meta.projectUid,
+      seq,
+      takenAt: this.now(),
+      document: toDocument(state),
+      requests,
+    });
     // Keep the previous snapshot and the journal after it, so a damaged newest snapshot still recovers.
     const [previous, ...older] = this.snapshotSeqs;
     const op: StoreOp = {
@@ -156,7 +171,9 @@ export class LoadedProject {
       seq,
       bytes,
       dropSnapshots: older,
-      ...(previous !== undefined && previous >= this.journalFloor ? { dropJournal: { fromSeq: this.journalFloor, throughSeq: previous } } : {}),
+      ...(previous !== undefined && previous >= this.journalFloor
+        ? { dropJournal: { fromSeq: this.journalFloor, throughSeq: previous } }
+        : {}),
     };
     if (previous !== undefined) this.journalFloor = Math.max(this.journalFloor, previous + 1);
     this.snapshotSeqs = previous === undefined ? [seq] : [seq, previous];

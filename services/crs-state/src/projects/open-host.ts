@@ -3,7 +3,8 @@
 import type { StoreOptions } from "../config/store-options.js";
 import { MemoryStore } from "../store/memory-store.js";
 import type { ProjectStore } from "../store/project-store.js";
-import { StoreHost, type StoreHostOptions } from "./store-host.js";
+import { StoreHost } from "./store-host.js";
+import type { StoreHostOptions } from "./store-host-options.js";
 
 /** Options of {@link openProjectHost}. */
 export interface OpenHostOptions extends StoreHostOptions {

@@ -106,7 +106,10 @@ export class ProjectCache {
 
   /** Ids of the loaded projects, ascending. */
   loadedIds(): string[] {
-    return [...this.entries].filter(([, e]) => "loaded" in e).map(([id]) => id).sort();
+    return [...this.entries]
+      .filter(([, e]) => "loaded" in e)
+      .map(([id]) => id)
+      .sort();
   }
 
   private touch(projectId: string, entry: Entry): void {

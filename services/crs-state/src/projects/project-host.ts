@@ -52,7 +52,17 @@ export interface ProjectView {
 /** The engine methods that never change state. */
 export type ReadOnlyEngine = Pick<
   StateEngine,
-  "config" | "generation" | "snapshot" | "snapshotAt" | "staleness" | "assertFresh" | "validate" | "checkAssignment" | "checkCircuitBreaker" | "analyzeSessionCycles" | "exportDocument"
+  | "config"
+  | "generation"
+  | "snapshot"
+  | "snapshotAt"
+  | "staleness"
+  | "assertFresh"
+  | "validate"
+  | "checkAssignment"
+  | "checkCircuitBreaker"
+  | "analyzeSessionCycles"
+  | "exportDocument"
 >;
 
 /** Options of {@link ProjectHost.read}. */
@@ -153,7 +163,12 @@ export interface CheckpointHost {
    * Replaces the project's content with the checkpoint's as one journaled mutation (the
    * generation moves forward); `answer` and idempotency as in {@link ProjectHost.mutate}.
    */
-  restore(projectId: string, checkpointId: string, req: MutationRequest, answer: (header: ProjectHeader) => Uint8Array): Promise<MutationOutcome>;
+  restore(
+    projectId: string,
+    checkpointId: string,
+    req: MutationRequest,
+    answer: (header: ProjectHeader) => Uint8Array,
+  ): Promise<MutationOutcome>;
 }
 
 /** Where a fork starts: a generation still held in memory, or a durable checkpoint. */

@@ -30,6 +30,8 @@ export function encodeMeta(meta: ProjectMeta): Uint8Array {
 /** Decodes and checks the metadata filed under `projectId`; never throws. */
 export function decodeMeta(bytes: Uint8Array, projectId: string): JsonFrameResult<ProjectMeta> {
   return decodeJsonFrame<ProjectMeta>("projectMeta", bytes, PROJECT_META_FORMAT, (m) =>
-    m.projectId !== projectId || typeof m.projectUid !== "string" ? `metadata of ${String(m.projectId)} filed under ${projectId}` : undefined,
+    m.projectId !== projectId || typeof m.projectUid !== "string"
+      ? `metadata of ${String(m.projectId)} filed under ${projectId}`
+      : undefined,
   );
 }

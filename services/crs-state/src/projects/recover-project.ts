@@ -50,7 +50,11 @@ interface Base {
   readonly snapshot: StateSnapshot | undefined;
 }
 
-async function loadBase(store: ProjectStore, meta: ProjectMeta, opts: RecoverOptions): Promise<{ base: Base; seqs: number[]; corrupt: number; reasons: string[] }> {
+async function loadBase(
+  store: ProjectStore,
+  meta: ProjectMeta,
+  opts: RecoverOptions,
+): Promise<{ base: Base; seqs: number[]; corrupt: number; reasons: string[] }> {
   const snapshots = await store.readSnapshots(meta.projectUid);
   const reasons: string[] = [];
   for (const s of snapshots) {
@@ -67,7 +71,9 @@ async function loadBase(store: ProjectStore, meta: ProjectMeta, opts: RecoverOpt
     }
   }
   if (snapshots.length > 0) {
-    throw new CrsStateError("SNAPSHOT_CORRUPTED", `snapshot: no snapshot of project ${meta.projectId} verifies (${reasons.join("; ")})`, { projectId: meta.projectId });
+    throw new CrsStateError("SNAPSHOT_CORRUPTED", `snapshot: no snapshot of project ${meta.projectId} verifies (${reasons.join("; ")})`, {
+      projectId: meta.projectId,
+    });
   }
   return { base: { engine: new StateEngine({ config: meta.config, now: opts.now }), snapshot: undefined }, seqs: [], corrupt: 0, reasons };
 }
@@ -78,19 +84,28 @@ export async function recoverProject(store: ProjectStore, meta: ProjectMeta, opt
   const requests = new RequestTable(opts.requestIdRetention);
   for (const r of base.snapshot?.requests ?? []) requests.remember(r);
   const baseSeq = base.snapshot?.seq ?? 0;
-  const summary = await replayJournal(store, { projectId: meta.projectId, projectUid: meta.projectUid, afterSeq: baseSeq, skipCorrupted: opts.skipCorrupted }, (record) => {
-    if (record.event !== null) {
-      try {
-        base.engine.replay(record.event);
-      } catch (e) {
-        throw new CrsStateError("JOURNAL_CORRUPTED", `journal: project ${meta.projectId} record ${record.seq} does not replay: ${(e as Error).message}`, {
-          projectId: meta.projectId,
-          seq: String(record.seq),
-        }, { cause: e });
+  const summary = await replayJournal(
+    store,
+    { projectId: meta.projectId, projectUid: meta.projectUid, afterSeq: baseSeq, skipCorrupted: opts.skipCorrupted },
+    (record) => {
+      if (record.event !== null) {
+        try {
+          base.engine.replay(record.event);
+        } catch (e) {
+          throw new CrsStateError(
+            "JOURNAL_CORRUPTED",
+            `journal: project ${meta.projectId} record ${record.seq} does not replay: ${(e as Error).message}`,
+            {
+              projectId: meta.projectId,
+              seq: String(record.seq),
+            },
+            { cause: e },
+          );
+        }
       }
-    }
-    if (record.request !== null) requests.remember(record.request);
-  });
+      if (record.request !== null) requests.remember(record.request);
+    },
+  );
   return {
     engine: base.engine,
     requests,

@@ -47,11 +47,20 @@ export class RequestTable {
 }
 
 /** REQUEST_ID_REUSED unless `r` was made by the same method with the same content. */
-export function assertSameRequest(r: { readonly method: string; readonly fingerprint: string }, requestId: string, method: string, fingerprint: string): void {
+export function assertSameRequest(
+  r: { readonly method: string; readonly fingerprint: string },
+  requestId: string,
+  method: string,
+  fingerprint: string,
+): void {
   if (r.method !== method || r.fingerprint !== fingerprint) {
-    throw new CrsStateError("REQUEST_ID_REUSED", `request id ${requestId} was used for a different ${r.method === method ? "request" : `method (${r.method})`}`, {
-      field: "request_id",
-      requestId,
-    });
+    throw new CrsStateError(
+      "REQUEST_ID_REUSED",
+      `request id ${requestId} was used for a different ${r.method === method ? "request" : `method (${r.method})`}`,
+      {
+        field: "request_id",
+        requestId,
+      },
+    );
   }
 }

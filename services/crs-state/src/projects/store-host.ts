@@ -3,12 +3,11 @@
  * the service runs, in memory or on classic-level depending on the store it is given.
  */
 
-import { StateEngine, resolveConfig, toDocument, type Mutation, type ProjectState } from "@crs/domain/state";
+import { StateEngine, resolveConfig, type Mutation, type ProjectState } from "@crs/domain/state";
 import { STORE_DEFAULTS, type StoreOptions } from "../config/store-options.js";
 import { CrsStateError, isCrsStateError } from "../errors.js";
-import { GroupCommitter, type BatchReport } from "../journal/group-commit.js";
+import { GroupCommitter } from "../journal/group-commit.js";
 import type { StoredRequest } from "../journal/record.js";
-import { STATE_SNAPSHOT_FORMAT, encodeSnapshot } from "../snapshot/state-snapshot.js";
 import type { ProjectStore } from "../store/project-store.js";
 import { checkGeneration, checkUid, newUid, notFound, stateAt } from "./host-checks.js";
 import { HostCheckpoints } from "./host-checkpoints.js";
@@ -33,34 +32,9 @@ import { PROJECT_META_FORMAT, decodeMeta, encodeMeta, type ProjectMeta } from ".
 import { recoverProject } from "./recover-project.js";
 import { RequestTable, assertSameRequest } from "./request-table.js";
 import { KeyedLock } from "./keyed-lock.js";
-
-/** What the host reports as it works (wired to logs and metrics by the service). */
-export interface HostEvents {
-  /** A synced batch finished or failed. */
-  readonly batch?: (r: BatchReport) => void;
-  /** Something an operator should hear about: a repair, a skipped corruption, a lost project, the store failing or recovering. */
-  readonly notice?: (event: string, fields: Record<string, string | number>) => void;
-}
-
-/** Options of {@link StoreHost}. */
-export interface StoreHostOptions extends Partial<Omit<StoreOptions, "dataDir">> {
-  /** Clock in Unix ms (engine stamps, commit times). @defaultValue Date.now */
-  readonly now?: () => number;
-  /** Observers. */
-  readonly events?: HostEvents;
-}
-
-/** Counters an operator reads (the service exports them as metrics). */
-export interface HostCounters {
-  /** Torn last records cut by repair. */
-  tornTailsCut: number;
-  /** Journals cut after corruption because skip-corrupted was set. */
-  corruptionsSkipped: number;
-  /** Snapshots passed over because they failed verification. */
-  corruptSnapshots: number;
-  /** Synced batches that failed. */
-  writeFailures: number;
-}
+import { forkedProject } from "./forked-project.js";
+import { projectSummary } from "./project-summary.js";
+import type { HostCounters, StoreHostOptions } from "./store-host-options.js";
 
 function hex(bytes: Uint8Array | undefined): string {
   return bytes === undefined ? "" : Buffer.from(bytes).toString("hex");
@@ -98,7 +72,10 @@ export class StoreHost implements ProjectHost {
     this.notice = events?.notice ?? (() => undefined);
     this.cache = new ProjectCache((id) => this.loadProject(id), this.opts.maxLoadedProjects, this.now);
     this.checkpoints = new HostCheckpoints(this);
-    this.idleTimer = setInterval(() => this.cache.unloadIdleSince(this.now() - this.opts.idleUnloadMs), Math.max(1000, Math.floor(this.opts.idleUnloadMs / 4)));
+    this.idleTimer = setInterval(
+      () => this.cache.unloadIdleSince(this.now() - this.opts.idleUnloadMs),
+      Math.max(1000, Math.floor(this.opts.idleUnloadMs / 4)),
+    );
     this.idleTimer.unref();
   }
 
@@ -118,7 +95,14 @@ export class StoreHost implements ProjectHost {
         }
         throw new CrsStateError("PROJECT_EXISTS", `project ${projectId} already exists`, { field: "project_id", projectId });
       }
-      const meta: ProjectMeta = { format: PROJECT_META_FORMAT, projectId, projectUid: newUid(), createdAt: this.now(), config: { ...(opts.config ?? {}) }, createRequestId: opts.requestId ?? "" };
+      const meta: ProjectMeta = {
+        format: PROJECT_META_FORMAT,
+        projectId,
+        projectUid: newUid(),
+        createdAt: this.now(),
+        config: { ...(opts.config ?? {}) },
+        createRequestId: opts.requestId ?? "",
+      };
       await this.committer.submit([{ op: "putMeta", projectId, bytes: encodeMeta(meta) }]);
       const engine = new StateEngine({ config, now: this.now });
       const p = this.adopt(meta, engine, 0);
@@ -159,7 +143,9 @@ export class StoreHost implements ProjectHost {
       return { answer: bytes, replayed: false, header };
     }
     const request: StoredRequest | null =
-      requestId === "" ? null : { requestId, method: req.method, fingerprint, answer: Buffer.from(bytes).toString("base64"), generation: m.generation };
+      requestId === ""
+        ? null
+        : { requestId, method: req.method, fingerprint, answer: Buffer.from(bytes).toString("base64"), generation: m.generation };
     const prepared = p.prepare(m.event, request);
     const write = this.committer.submit(prepared.ops, p.chain);
     write.catch(() => this.cache.evict(p));
@@ -188,11 +174,21 @@ export class StoreHost implements ProjectHost {
     return { ...first, replayed: true, header: { ...first.header, replayed: true } };
   }
 
-  private dryRun<R>(p: LoadedProject, req: MutationRequest, body: (engine: StateEngine) => Mutation<R>, answer: (result: R, header: ProjectHeader) => Uint8Array): MutationOutcome {
+  private dryRun<R>(
+    p: LoadedProject,
+    req: MutationRequest,
+    body: (engine: StateEngine) => Mutation<R>,
+    answer: (result: R, header: ProjectHeader) => Uint8Array,
+  ): MutationOutcome {
     const scratch = new StateEngine({ config: p.engine.config, now: this.now, initial: p.committed });
     checkGeneration(req.expectedGeneration, scratch.generation);
     const m = body(scratch);
-    const header: ProjectHeader = { projectId: p.meta.projectId, projectUid: p.meta.projectUid, generation: p.committed.generation, replayed: false };
+    const header: ProjectHeader = {
+      projectId: p.meta.projectId,
+      projectUid: p.meta.projectUid,
+      generation: p.committed.generation,
+      replayed: false,
+    };
     return { answer: answer(m.result, header), replayed: false, header };
   }
 
@@ -227,13 +223,7 @@ export class StoreHost implements ProjectHost {
     }
     const after = page.pageToken === undefined || page.pageToken === "" ? undefined : idFromPageToken(page.pageToken);
     const rows = await this.store.listMeta({ after, limit: page.pageSize + 1 });
-    const projects = rows.slice(0, page.pageSize).map((row) => {
-      const meta = decodeMeta(row.bytes, row.projectId);
-      const loaded = this.cache.peek(row.projectId);
-      return meta.ok
-        ? { projectId: row.projectId, projectUid: meta.value.projectUid, generation: loaded?.committed.generation ?? 0, createdAt: meta.value.createdAt, loaded: loaded !== undefined }
-        : { projectId: row.projectId, projectUid: "", generation: 0, createdAt: 0, loaded: false };
-    });
+    const projects = rows.slice(0, page.pageSize).map((row) => projectSummary(row, this.cache.peek(row.projectId)?.committed.generation));
     const last = projects.at(-1);
     return { projects, nextPageToken: rows.length > page.pageSize && last !== undefined ? pageTokenAfter(last.projectId) : "" };
   }
@@ -245,12 +235,15 @@ export class StoreHost implements ProjectHost {
     const state = "checkpointId" in from ? await this.checkpointState(source, from.checkpointId) : stateAt(source, from.generation);
     return this.locks.run(targetId, async () => {
       this.assertWritable();
-      if ((await this.readMeta(targetId)) !== undefined) throw new CrsStateError("PROJECT_EXISTS", `project ${targetId} already exists`, { field: "target_project_id", projectId: targetId });
-      const meta: ProjectMeta = { format: PROJECT_META_FORMAT, projectId: targetId, projectUid: newUid(), createdAt: this.now(), config: source.meta.config, createRequestId: "" };
-      const snapshot = encodeSnapshot({ format: STATE_SNAPSHOT_FORMAT, projectUid: meta.projectUid, seq: 0, takenAt: this.now(), document: toDocument(state), requests: [] });
+      if ((await this.readMeta(targetId)) !== undefined)
+        throw new CrsStateError("PROJECT_EXISTS", `project ${targetId} already exists`, {
+          field: "target_project_id",
+          projectId: targetId,
+        });
+      const { meta, snapshot, metaBytes } = forkedProject(targetId, source.meta.config, state, this.now());
       await this.committer.submit([
         { op: "putSnapshot", projectUid: meta.projectUid, seq: 0, bytes: snapshot },
-        { op: "putMeta", projectId: targetId, bytes: encodeMeta(meta) },
+        { op: "putMeta", projectId: targetId, bytes: metaBytes },
       ]);
       const p = this.adopt(meta, new StateEngine({ config: source.engine.config, now: this.now, initial: state }), 0, [0]);
       return p.header();
@@ -267,7 +260,15 @@ export class StoreHost implements ProjectHost {
     const wasLoaded = this.cache.peek(projectId) !== undefined;
     try {
       const p = await this.project(projectId, undefined);
-      return { header: p.header(), loaded: wasLoaded, state: "ok", journalRecords: p.journalRecords, journalBytes: p.journalBytes, lastSnapshotGeneration: p.lastSnapshotGeneration, lastSequence: p.lastSeq };
+      return {
+        header: p.header(),
+        loaded: wasLoaded,
+        state: "ok",
+        journalRecords: p.journalRecords,
+        journalBytes: p.journalBytes,
+        lastSnapshotGeneration: p.lastSnapshotGeneration,
+        lastSequence: p.lastSeq,
+      };
     } catch (e) {
       const lost = this.cache.lost(projectId);
       if (lost === undefined) throw e;
@@ -309,7 +310,8 @@ export class StoreHost implements ProjectHost {
   /** @internal STORE_UNAVAILABLE while the store cannot write. */
   assertWritable(): void {
     if (this.closed) throw new CrsStateError("STORE_UNAVAILABLE", "store: closed");
-    if (!this.writable) throw new CrsStateError("STORE_UNAVAILABLE", "store: the last write failed; waiting for the disk to accept writes again");
+    if (!this.writable)
+      throw new CrsStateError("STORE_UNAVAILABLE", "store: the last write failed; waiting for the disk to accept writes again");
   }
 
   /** @internal The store the checkpoints live in. */
@@ -329,7 +331,21 @@ export class StoreHost implements ProjectHost {
   private adopt(meta: ProjectMeta, engine: StateEngine, lastSeq: number, snapshotSeqs: number[] = []): LoadedProject {
     const requests = new RequestTable(this.opts.requestIdRetention);
     const baseGeneration = snapshotSeqs.length > 0 ? engine.generation : 0;
-    const p = new LoadedProject(meta, { engine, requests, lastSeq, snapshotSeqs, baseGeneration, journalRecords: 0, journalBytes: 0, corruptSnapshots: 0, repair: undefined }, this.now);
+    const p = new LoadedProject(
+      meta,
+      {
+        engine,
+        requests,
+        lastSeq,
+        snapshotSeqs,
+        baseGeneration,
+        journalRecords: 0,
+        journalBytes: 0,
+        corruptSnapshots: 0,
+        repair: undefined,
+      },
+      this.now,
+    );
     p.policy = { everyRecords: this.opts.snapshotEveryRecords, everyBytes: this.opts.snapshotEveryBytes };
     this.cache.put(p);
     return p;
@@ -348,7 +364,11 @@ export class StoreHost implements ProjectHost {
     try {
       meta = await this.readMeta(projectId);
       if (meta === undefined) throw notFound(projectId);
-      const r = await recoverProject(this.store, meta, { now: this.now, requestIdRetention: this.opts.requestIdRetention, skipCorrupted: this.opts.skipCorrupted });
+      const r = await recoverProject(this.store, meta, {
+        now: this.now,
+        requestIdRetention: this.opts.requestIdRetention,
+        skipCorrupted: this.opts.skipCorrupted,
+      });
       this.counters.corruptSnapshots += r.corruptSnapshots;
       if (r.repair !== undefined) {
         if (r.repair.action === "cut-torn-tail") this.counters.tornTailsCut++;
@@ -361,7 +381,14 @@ export class StoreHost implements ProjectHost {
     } catch (e) {
       if (isCrsStateError(e, "PROJECT_DATA_LOSS") || isCrsStateError(e, "JOURNAL_CORRUPTED") || isCrsStateError(e, "SNAPSHOT_CORRUPTED")) {
         this.notice("project-data-loss", { projectId, reason: (e as Error).message });
-        const error = isCrsStateError(e, "PROJECT_DATA_LOSS") ? e : new CrsStateError("PROJECT_DATA_LOSS", `project ${projectId} cannot be recovered: ${(e as Error).message}`, { projectId, ...(e as CrsStateError).metadata }, { cause: e });
+        const error = isCrsStateError(e, "PROJECT_DATA_LOSS")
+          ? e
+          : new CrsStateError(
+              "PROJECT_DATA_LOSS",
+              `project ${projectId} cannot be recovered: ${(e as Error).message}`,
+              { projectId, ...(e as CrsStateError).metadata },
+              { cause: e },
+            );
         return { meta, error };
       }
       throw e;

@@ -37,7 +37,8 @@ export function decodeSnapshot(bytes: Uint8Array, seq: number, projectUid: strin
   return decodeJsonFrame<StateSnapshot>("stateSnapshot", bytes, STATE_SNAPSHOT_FORMAT, (s) => {
     if (s.seq !== seq) return `snapshot says seq ${String(s.seq)}, filed under ${seq}`;
     if (s.projectUid !== projectUid) return `snapshot belongs to project uid ${String(s.projectUid)}`;
-    if (s.document === null || typeof s.document !== "object" || !Array.isArray(s.requests)) return "snapshot lacks its document or requests";
+    if (s.document === null || typeof s.document !== "object" || !Array.isArray(s.requests))
+      return "snapshot lacks its document or requests";
     return undefined;
   });
 }

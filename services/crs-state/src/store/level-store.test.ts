@@ -6,5 +6,9 @@ import { storeConformance } from "./store-conformance.js";
 
 storeConformance("classic-level", async () => {
   const dir = await mkdtemp(join(tmpdir(), "crs-store-"));
-  return { store: await LevelStore.open(dir), reopen: () => LevelStore.open(dir), cleanup: () => rm(dir, { recursive: true, force: true }) };
+  return {
+    store: await LevelStore.open(dir),
+    reopen: () => LevelStore.open(dir),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
 });

@@ -48,7 +48,10 @@ export class LevelStore implements ProjectStore {
     if (format === undefined) await store.batch([{ type: "put", key: FORMAT_KEY, value: encoder.encode(LEVEL_STORE_FORMAT) }]);
     else if (Buffer.from(format).toString("utf8") !== LEVEL_STORE_FORMAT) {
       await db.close();
-      throw new CrsStateError("STORE_UNAVAILABLE", `store: ${location} holds format ${Buffer.from(format).toString("utf8")}, this build reads ${LEVEL_STORE_FORMAT}`);
+      throw new CrsStateError(
+        "STORE_UNAVAILABLE",
+        `store: ${location} holds format ${Buffer.from(format).toString("utf8")}, this build reads ${LEVEL_STORE_FORMAT}`,
+      );
     }
     store.purging = store.purgeDeleted();
     return store;
@@ -64,7 +67,12 @@ export class LevelStore implements ProjectStore {
       await this.writer(ops);
     } catch (e) {
       if (isCrsStateError(e)) throw e;
-      throw new CrsStateError("STORE_UNAVAILABLE", `store: write failed: ${(e as Error).message}`, { code: String((e as NodeJS.ErrnoException).code ?? "") }, { cause: e });
+      throw new CrsStateError(
+        "STORE_UNAVAILABLE",
+        `store: write failed: ${(e as Error).message}`,
+        { code: String((e as NodeJS.ErrnoException).code ?? "") },
+        { cause: e },
+      );
     }
   }
 
@@ -84,7 +92,8 @@ export class LevelStore implements ProjectStore {
           batch.push({ type: "put", key: keys.snapshot(o.projectUid, o.seq), value: o.bytes });
           for (const s of o.dropSnapshots ?? []) batch.push({ type: "del", key: keys.snapshot(o.projectUid, s) });
           if (o.dropJournal !== undefined) {
-            for (let s = o.dropJournal.fromSeq; s <= o.dropJournal.throughSeq; s++) batch.push({ type: "del", key: keys.journal(o.projectUid, s) });
+            for (let s = o.dropJournal.fromSeq; s <= o.dropJournal.throughSeq; s++)
+              batch.push({ type: "del", key: keys.journal(o.projectUid, s) });
           }
           break;
         case "putCheckpoint":
@@ -95,7 +104,10 @@ export class LevelStore implements ProjectStore {
           break;
         case "deleteProject":
           // The catalogue entry goes now; the project's other keys are purged after the batch.
-          batch.push({ type: "del", key: keys.meta(o.projectId) }, { type: "put", key: keys.garbage(o.projectUid), value: new Uint8Array(0) });
+          batch.push(
+            { type: "del", key: keys.meta(o.projectId) },
+            { type: "put", key: keys.garbage(o.projectUid), value: new Uint8Array(0) },
+          );
           deleted.push(o.projectUid);
           break;
       }
@@ -113,7 +125,8 @@ export class LevelStore implements ProjectStore {
   private async purge(uids: readonly string[]): Promise<void> {
     try {
       for (const uid of uids) {
-        for (const prefix of [keys.journalPrefix(uid), keys.snapshotPrefix(uid), keys.checkpointPrefix(uid), keys.cutPrefix(uid)]) await this.db.clear(range(prefix));
+        for (const prefix of [keys.journalPrefix(uid), keys.snapshotPrefix(uid), keys.checkpointPrefix(uid), keys.cutPrefix(uid)])
+          await this.db.clear(range(prefix));
         await this.db.del(keys.garbage(uid));
       }
     } catch {
@@ -187,7 +200,8 @@ export class LevelStore implements ProjectStore {
     this.check();
     const prefix = keys.checkpointPrefix(projectUid);
     const out: { checkpointId: string; bytes: Uint8Array }[] = [];
-    for await (const [key, bytes] of this.db.iterator(range(prefix))) out.push({ checkpointId: unescapeId(key.slice(prefix.length)), bytes });
+    for await (const [key, bytes] of this.db.iterator(range(prefix)))
+      out.push({ checkpointId: unescapeId(key.slice(prefix.length)), bytes });
     return out;
   }
 
@@ -210,7 +224,12 @@ export class LevelStore implements ProjectStore {
     try {
       await this.batch(ops);
     } catch (e) {
-      throw new CrsStateError("REPAIR_FAILED", `store: keeping aside and cutting ${records.length} records failed`, { projectUid }, { cause: e });
+      throw new CrsStateError(
+        "REPAIR_FAILED",
+        `store: keeping aside and cutting ${records.length} records failed`,
+        { projectUid },
+        { cause: e },
+      );
     }
     return records.length;
   }

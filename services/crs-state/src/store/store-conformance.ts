@@ -46,9 +46,17 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
         const ids = ["b", "a", "a:b", "a.b", "weird/ü%"];
         await s.write(ids.map((id) => ({ op: "putMeta", projectId: id, bytes: bytes(`meta ${id}`) })));
         const all = await s.listMeta({ limit: 10 });
-        assert.deepEqual(all.map((m) => m.projectId), ["a", "a.b", "a:b", "b", "weird/ü%"], "byte order");
+        assert.deepEqual(
+          all.map((m) => m.projectId),
+          ["a", "a.b", "a:b", "b", "weird/ü%"],
+          "byte order",
+        );
         assert.equal(text((await s.getMeta("weird/ü%"))?.bytes ?? new Uint8Array()), "meta weird/ü%", "odd ids round-trip");
-        assert.deepEqual((await s.listMeta({ after: "a.b", limit: 2 })).map((m) => m.projectId), ["a:b", "b"], "after and limit");
+        assert.deepEqual(
+          (await s.listMeta({ after: "a.b", limit: 2 })).map((m) => m.projectId),
+          ["a:b", "b"],
+          "after and limit",
+        );
         assert.equal(await s.getMeta("zz"), undefined, "absent id");
       });
     });
@@ -57,7 +65,11 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
       await withStore(async (s) => {
         await s.write([1, 2, 3, 17, 256].map((seq) => ({ op: "append", projectUid: "u1", seq, bytes: bytes(`r${seq}`) })));
         await s.write([{ op: "append", projectUid: "u2", seq: 1, bytes: bytes("other") }]);
-        assert.deepEqual(await collect(s.readJournal("u1", 2)), [[3, "r3"], [17, "r17"], [256, "r256"]]);
+        assert.deepEqual(await collect(s.readJournal("u1", 2)), [
+          [3, "r3"],
+          [17, "r17"],
+          [256, "r256"],
+        ]);
         assert.equal(await s.lastSeq("u1"), 256);
         await s.write([{ op: "putSnapshot", projectUid: "u1", seq: 300, bytes: bytes("s300") }]);
         assert.equal(await s.lastSeq("u1"), 300, "a snapshot past the journal counts");
@@ -70,8 +82,24 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
         await s.write([1, 2, 3, 4, 5].map((seq) => ({ op: "append", projectUid: "u", seq, bytes: bytes(`r${seq}`) })));
         await s.write([{ op: "putSnapshot", projectUid: "u", seq: 2, bytes: bytes("s2") }]);
         await s.write([{ op: "putSnapshot", projectUid: "u", seq: 4, bytes: bytes("s4") }]);
-        await s.write([{ op: "putSnapshot", projectUid: "u", seq: 5, bytes: bytes("s5"), dropSnapshots: [2], dropJournal: { fromSeq: 1, throughSeq: 4 } }]);
-        assert.deepEqual((await s.readSnapshots("u")).map((v) => [v.seq, text(v.bytes)]), [[5, "s5"], [4, "s4"]], "newest first");
+        await s.write([
+          {
+            op: "putSnapshot",
+            projectUid: "u",
+            seq: 5,
+            bytes: bytes("s5"),
+            dropSnapshots: [2],
+            dropJournal: { fromSeq: 1, throughSeq: 4 },
+          },
+        ]);
+        assert.deepEqual(
+          (await s.readSnapshots("u")).map((v) => [v.seq, text(v.bytes)]),
+          [
+            [5, "s5"],
+            [4, "s4"],
+          ],
+          "newest first",
+        );
         assert.deepEqual(await collect(s.readJournal("u", 0)), [[5, "r5"]]);
       });
     });
@@ -82,7 +110,13 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
           { op: "putCheckpoint", projectUid: "u", checkpointId: "b", bytes: bytes("B") },
           { op: "putCheckpoint", projectUid: "u", checkpointId: "a", bytes: bytes("A") },
         ]);
-        assert.deepEqual((await s.listCheckpoints("u")).map((c) => [c.checkpointId, text(c.bytes)]), [["a", "A"], ["b", "B"]]);
+        assert.deepEqual(
+          (await s.listCheckpoints("u")).map((c) => [c.checkpointId, text(c.bytes)]),
+          [
+            ["a", "A"],
+            ["b", "B"],
+          ],
+        );
         await s.write([{ op: "deleteCheckpoint", projectUid: "u", checkpointId: "a" }]);
         assert.equal(await s.getCheckpoint("u", "a"), undefined);
         assert.equal(text((await s.getCheckpoint("u", "b")) ?? new Uint8Array()), "B");
@@ -94,7 +128,13 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
         await s.write([1, 2, 3].map((seq) => ({ op: "append", projectUid: "u", seq, bytes: bytes(`r${seq}`) })));
         assert.equal(await s.cutJournal("u", 2), 2);
         assert.deepEqual(await collect(s.readJournal("u", 0)), [[1, "r1"]]);
-        assert.deepEqual((await s.readCut("u")).map((v) => [v.seq, text(v.bytes)]), [[2, "r2"], [3, "r3"]]);
+        assert.deepEqual(
+          (await s.readCut("u")).map((v) => [v.seq, text(v.bytes)]),
+          [
+            [2, "r2"],
+            [3, "r3"],
+          ],
+        );
         assert.equal(await s.cutJournal("u", 9), 0, "nothing to cut");
       });
     });

@@ -8,7 +8,10 @@ import { captureIo } from "./test-support.js";
 
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
 }
 
 test("generate writes dated rollouts whose mtime is their last line's time, the same for the same seed", async (t) => {

@@ -13,7 +13,16 @@ import { captureIo } from "./test-support.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const SKIP = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install -y chromium)`;
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 test("the HTML report opens offline with no console error and draws every chart", { skip: SKIP }, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "rollouts-html-"));
@@ -21,9 +30,19 @@ test("the HTML report opens offline with no console error and draws every chart"
   await writeCorpus({ dir: join(dir, "sessions"), seed: 3, files: 30, bigLineShare: 0 });
   const page = join(dir, "report.html");
   const io = captureIo();
-  assert.equal(await runCli(["scan", join(dir, "sessions"), "--now", "2026-05-15", "--no-cache", "--workers", "1", "--format", "html", "--out", page], io), 0, io.stderr);
+  assert.equal(
+    await runCli(
+      ["scan", join(dir, "sessions"), "--now", "2026-05-15", "--no-cache", "--workers", "1", "--format", "html", "--out", page],
+      io,
+    ),
+    0,
+    io.stderr,
+  );
   const html = await readFile(page, "utf8");
-  assert.ok(!/<script[^>]+src=|<link[^>]+href=|https?:\/\/(?!www\.w3\.org)/i.test(html.replace(/<script>[\s\S]*?<\/script>/g, "")), "no external resource outside the inlined scripts");
+  assert.ok(
+    !/<script[^>]+src=|<link[^>]+href=|https?:\/\/(?!www\.w3\.org)/i.test(html.replace(/<script>[\s\S]*?<\/script>/g, "")),
+    "no external resource outside the inlined scripts",
+  );
 
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   t.after(() => browser.close());
@@ -41,7 +60,12 @@ test("the HTML report opens offline with no console error and draws every chart"
   await tab.goto(pathToFileURL(page).href);
   const charts = await tab.evaluate(() => {
     // The page's own objects, typed here since this project compiles without the DOM library.
-    type Canvas = { id: string; width: number; height: number; getContext(kind: "2d"): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null };
+    type Canvas = {
+      id: string;
+      width: number;
+      height: number;
+      getContext(kind: "2d"): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+    };
     const list = (globalThis as unknown as { reportCharts?: { canvas: Canvas; config: { type: string } }[] }).reportCharts ?? [];
     return list.map((c) => {
       const ctx = c.canvas.getContext("2d");
@@ -55,7 +79,11 @@ test("the HTML report opens offline with no console error and draws every chart"
   await tab.screenshot({ path: shot, fullPage: true });
   t.diagnostic(`screenshot: ${shot}`);
   assert.deepEqual(problems, [], "no console error, page error or request");
-  assert.deepEqual(charts.map((c) => c.id).sort(), ["chart-classes", "chart-outcomes", "chart-percentiles", "chart-split", "chart-zero-tool"], "every chart exists");
+  assert.deepEqual(
+    charts.map((c) => c.id).sort(),
+    ["chart-classes", "chart-outcomes", "chart-percentiles", "chart-split", "chart-zero-tool"],
+    "every chart exists",
+  );
   for (const c of charts) assert.ok(c.painted > 500, `${c.id} (${c.type}) is drawn: ${c.painted} painted pixels`);
   const tableRows = await tab.locator("section:has(h2:text('Slowest tasks')) tbody tr").count();
   assert.ok(tableRows > 0, "the slowest tasks are listed");

@@ -38,13 +38,19 @@ export function parseInteger(flag: string, text: string, min: number, max = Numb
 /** A point in time: RFC 3339 text (`2026-04-01T12:00:00Z`), a date (`2026-04-01`, UTC) or Unix ms. */
 export function parseInstant(flag: string, text: string): number {
   const t = text.trim();
-  const ms = /^\d+$/.test(t) ? Number(t) : /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(t) ? Date.parse(t.length === 10 ? `${t}T00:00:00Z` : t) : Number.NaN;
-  if (!Number.isSafeInteger(ms) || ms <= 0) throw badField(flag, `must be an RFC 3339 time, a YYYY-MM-DD date or Unix milliseconds (got ${JSON.stringify(text)})`);
+  const ms = /^\d+$/.test(t)
+    ? Number(t)
+    : /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(t)
+      ? Date.parse(t.length === 10 ? `${t}T00:00:00Z` : t)
+      : Number.NaN;
+  if (!Number.isSafeInteger(ms) || ms <= 0)
+    throw badField(flag, `must be an RFC 3339 time, a YYYY-MM-DD date or Unix milliseconds (got ${JSON.stringify(text)})`);
   return ms;
 }
 
 /** One of a closed set of words. */
 export function parseChoice<T extends string>(flag: string, text: string, choices: readonly T[]): T {
-  if (!(choices as readonly string[]).includes(text)) throw badField(flag, `must be one of ${choices.join(", ")} (got ${JSON.stringify(text)})`);
+  if (!(choices as readonly string[]).includes(text))
+    throw badField(flag, `must be one of ${choices.join(", ")} (got ${JSON.stringify(text)})`);
   return text as T;
 }

@@ -20,10 +20,25 @@ test("--pricing replaces the shipped list, and a model it lacks is reported unpr
   const dir = await mkdtemp(join(tmpdir(), "rollouts-pricing-"));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const file = join(dir, "prices.json");
-  await writeFile(file, JSON.stringify({ as_of: "2030-01-01", currency: "EUR", source: "test", models: { "gpt-5.5": { input: 1, cached_input: 1, output: 1 } } }));
+  await writeFile(
+    file,
+    JSON.stringify({
+      as_of: "2030-01-01",
+      currency: "EUR",
+      source: "test",
+      models: { "gpt-5.5": { input: 1, cached_input: 1, output: 1 } },
+    }),
+  );
   const io = captureIo();
-  assert.equal(await runCli(["usage", REAL_DIR, "--no-cache", "--workers", "1", "--now", "2026-07-01", "--pricing", file], io), 0, io.stderr);
-  const report = JSON.parse(io.stdout) as { pricing: { as_of: string; currency: string }; totals: { cost: number; unpriced_models: string[] } };
+  assert.equal(
+    await runCli(["usage", REAL_DIR, "--no-cache", "--workers", "1", "--now", "2026-07-01", "--pricing", file], io),
+    0,
+    io.stderr,
+  );
+  const report = JSON.parse(io.stdout) as {
+    pricing: { as_of: string; currency: string };
+    totals: { cost: number; unpriced_models: string[] };
+  };
   assert.deepEqual(report.pricing, { as_of: "2030-01-01", currency: "EUR", source: "test" });
   assert.equal(report.totals.cost, 22_549 / 1e6, "gpt-5.5's tokens at one per million");
   assert.deepEqual(report.totals.unpriced_models, ["gpt-5.3-codex"]);

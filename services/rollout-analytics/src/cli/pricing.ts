@@ -19,7 +19,8 @@ export async function loadPricing(cwd: string, file: string | undefined): Promis
   try {
     return parsePricing(json, "--pricing");
   } catch (e) {
-    if (e instanceof RolloutError && e.code === "INVALID_ARGUMENT") throw badField(e.field ?? "--pricing", e.message.replace(/^rollout: [^:]*: /, ""));
+    if (e instanceof RolloutError && e.code === "INVALID_ARGUMENT")
+      throw badField(e.field ?? "--pricing", e.message.replace(/^rollout: [^:]*: /, ""));
     throw e;
   }
 }

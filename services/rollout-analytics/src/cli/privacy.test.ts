@@ -45,5 +45,8 @@ test("secrets planted in prompts, arguments, outputs, reasoning and errors appea
   assert.ok(cached.length > 0, "the scans wrote cache files");
   for (const f of cached) written += await readFile(f, "latin1");
   assert.ok(written.length > 100_000, "the reports are not empty");
-  assert.ok(!written.includes(PLANTED_SECRET_MARKER), `no planted secret leaked: ${written.slice(Math.max(0, written.indexOf(PLANTED_SECRET_MARKER) - 200), written.indexOf(PLANTED_SECRET_MARKER) + 80)}`);
+  assert.ok(
+    !written.includes(PLANTED_SECRET_MARKER),
+    `no planted secret leaked: ${written.slice(Math.max(0, written.indexOf(PLANTED_SECRET_MARKER) - 200), written.indexOf(PLANTED_SECRET_MARKER) + 80)}`,
+  );
 });

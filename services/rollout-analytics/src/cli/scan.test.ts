@@ -55,7 +55,10 @@ test("scan's JSON on the real rollouts differs in nothing from the library's rep
     errors: errorClassReport(partial, { root: REAL_DIR }),
     posttool: postToolReport(partial, { root: REAL_DIR }),
   });
-  assert.deepEqual(await cliJson(["scan", REAL_DIR, ...SCAN, "--report", "analytics", "--top", "2"]), analyticsReport(partial, { root: REAL_DIR, topN: 2 }));
+  assert.deepEqual(
+    await cliJson(["scan", REAL_DIR, ...SCAN, "--report", "analytics", "--top", "2"]),
+    analyticsReport(partial, { root: REAL_DIR, topN: 2 }),
+  );
 });
 
 test("usage's JSON on the real rollouts is the library's usage report at the shipped prices", { skip: REAL_SKIP }, async () => {

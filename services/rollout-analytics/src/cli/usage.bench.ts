@@ -45,7 +45,9 @@ async function ccusageBin(): Promise<string | null> {
     await run("npm", ["install", "--prefix", prefix, "--no-save", "--no-fund", "--no-audit", `ccusage@${CCUSAGE_VERSION}`]);
     return existsSync(bin) ? bin : null;
   } catch (e) {
-    console.log(`ccusage ${CCUSAGE_VERSION} could not be installed (${e instanceof Error ? e.message.split("\n")[0] : String(e)}); its line is skipped`);
+    console.log(
+      `ccusage ${CCUSAGE_VERSION} could not be installed (${e instanceof Error ? e.message.split("\n")[0] : String(e)}); its line is skipped`,
+    );
     return null;
   }
 }
@@ -54,7 +56,10 @@ async function main(): Promise<void> {
   const root = join(HOME, "sessions");
   if (!existsSync(join(HOME, ".complete"))) {
     console.log(`generating a ${(BYTES / 1e6).toFixed(0)} MB corpus in ${root} (kept for later runs)`);
-    await writeFile(join(await mkdir(HOME, { recursive: true }).then(() => HOME), ".complete"), JSON.stringify(await writeCorpus({ dir: root, seed: 11, bytes: BYTES })));
+    await writeFile(
+      join(await mkdir(HOME, { recursive: true }).then(() => HOME), ".complete"),
+      JSON.stringify(await writeCorpus({ dir: root, seed: 11, bytes: BYTES })),
+    );
   }
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, node ${process.version}`);
   const baseline = await timed(process.execPath, ["-e", BASELINE, root]);
@@ -65,13 +70,17 @@ async function main(): Promise<void> {
   const oursTotal = (JSON.parse(ours.stdout) as { totals: { total_tokens: number } }).totals.total_tokens;
   const mb = BYTES / 1e6;
   console.log(`baseline read + JSON.parse every line: ${baseline.ms.toFixed(0)} ms (${(mb / (baseline.ms / 1000)).toFixed(1)} MB/s)`);
-  console.log(`rollouts usage (cold, no cache):       ${ours.ms.toFixed(0)} ms (${(mb / (ours.ms / 1000)).toFixed(1)} MB/s), ${(ours.ms / baseline.ms).toFixed(2)}× baseline`);
+  console.log(
+    `rollouts usage (cold, no cache):       ${ours.ms.toFixed(0)} ms (${(mb / (ours.ms / 1000)).toFixed(1)} MB/s), ${(ours.ms / baseline.ms).toFixed(2)}× baseline`,
+  );
   console.log(`rollouts usage (warm per-file cache):  ${warm.ms.toFixed(0)} ms, ${(warm.ms / baseline.ms).toFixed(2)}× baseline`);
   const bin = await ccusageBin();
   if (bin === null) return;
   const cc = await timed(bin, ["codex", "daily", "--json", "--offline"], { CODEX_HOME: HOME });
   const ccTotal = (JSON.parse(cc.stdout) as { totals: { totalTokens: number } }).totals.totalTokens;
-  console.log(`ccusage ${CCUSAGE_VERSION} codex daily:            ${cc.ms.toFixed(0)} ms (${(mb / (cc.ms / 1000)).toFixed(1)} MB/s), ${(cc.ms / baseline.ms).toFixed(2)}× baseline; rollouts usage / ccusage = ${(ours.ms / cc.ms).toFixed(2)} cold, ${(warm.ms / cc.ms).toFixed(2)} warm`);
+  console.log(
+    `ccusage ${CCUSAGE_VERSION} codex daily:            ${cc.ms.toFixed(0)} ms (${(mb / (cc.ms / 1000)).toFixed(1)} MB/s), ${(cc.ms / baseline.ms).toFixed(2)}× baseline; rollouts usage / ccusage = ${(ours.ms / cc.ms).toFixed(2)} cold, ${(warm.ms / cc.ms).toFixed(2)} warm`,
+  );
   console.log(`total tokens: rollouts ${oursTotal}, ccusage ${ccTotal} (${oursTotal === ccTotal ? "equal" : "DIFFERENT"})`);
 }
 

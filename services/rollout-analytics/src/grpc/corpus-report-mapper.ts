@@ -68,7 +68,10 @@ export function analyticsCorpusMessage(r: AnalyticsReportJson): MessageInitShape
     classes: countMap(r.classes),
     reasons: (r.reasons ?? []).map((row) => ({ toolClass: CLASS_ENUM[row.class], reason: row.reason, count: int64(row.count) })),
     byTool: Object.fromEntries(
-      Object.entries(r.by_tool ?? {}).map(([tool, t]) => [tool, { calls: int64(t.calls), ms: int64(t.ms), failures: int64(t.failures), timeouts: int64(t.timeouts) }]),
+      Object.entries(r.by_tool ?? {}).map(([tool, t]) => [
+        tool,
+        { calls: int64(t.calls), ms: int64(t.ms), failures: int64(t.failures), timeouts: int64(t.timeouts) },
+      ]),
     ),
     topTasks: (r.top_tasks ?? []).map((t) => ({
       session: t.session,
@@ -121,7 +124,12 @@ export function healthReportMessage(r: HealthReportJson): MessageInitShape<typeo
       nearWindow200kPlus: int64(c.near_window_200k_plus),
       prematureLt40k: int64(c.premature_lt40k),
     },
-    guardRefusalLoops: r.guard_refusal_loops.map((g) => ({ session: g.session, model: g.model ?? "", refusedTurns: int64(g.refused_turns), turns: int64(g.turns) })),
+    guardRefusalLoops: r.guard_refusal_loops.map((g) => ({
+      session: g.session,
+      model: g.model ?? "",
+      refusedTurns: int64(g.refused_turns),
+      turns: int64(g.turns),
+    })),
     turnInflation: r.turn_inflation.map((g) => ({
       session: g.session,
       model: g.model ?? "",

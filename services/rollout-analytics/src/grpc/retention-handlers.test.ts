@@ -27,17 +27,35 @@ const old = (id: string, bytes: bigint): Session => ({ id, bytes, modTimeUnixMs:
 
 function assertInvalid(error: ServiceError, field: string): void {
   const detail = errorDetailOf(error);
-  assert.deepEqual([error.code, detail?.reason, detail?.metadata["field"]], [status.INVALID_ARGUMENT, "INVALID_ARGUMENT", field], `${field}: ${error.message}`);
+  assert.deepEqual(
+    [error.code, detail?.reason, detail?.metadata["field"]],
+    [status.INVALID_ARGUMENT, "INVALID_ARGUMENT", field],
+    `${field}: ${error.message}`,
+  );
 }
 
-const plan = (sessions: Session[]) => ({ projectId: "demo", nowUnixMs: NOW_MS, policy: { activeWithinMs: DAY, warmWithinMs: 7n * DAY }, sessions, includeReportJson: true });
+const plan = (sessions: Session[]) => ({
+  projectId: "demo",
+  nowUnixMs: NOW_MS,
+  policy: { activeWithinMs: DAY, warmWithinMs: 7n * DAY },
+  sessions,
+  includeReportJson: true,
+});
 
 test("retention byte sums are exact past 2^53, in the typed manifest and in report_json", async () => {
   await withRetention(async (client) => {
     const res = await client.planRetention(plan([old("a", 2n ** 53n - 1n), old("b", 2n), { id: "c", bytes: 1n, modTimeUnixMs: NOW_MS }]));
     const m = res.manifest;
-    assert.deepEqual([m?.beforeBytes, m?.reclaimedBytes, m?.afterBytes], [9_007_199_254_740_994n, 9_007_199_254_740_993n, 1n], "exact sums");
-    assert.match(res.reportJson, /"before_bytes":9007199254740994,"reclaimed_bytes":9007199254740993,"after_bytes":1,/, "report_json keeps every digit");
+    assert.deepEqual(
+      [m?.beforeBytes, m?.reclaimedBytes, m?.afterBytes],
+      [9_007_199_254_740_994n, 9_007_199_254_740_993n, 1n],
+      "exact sums",
+    );
+    assert.match(
+      res.reportJson,
+      /"before_bytes":9007199254740994,"reclaimed_bytes":9007199254740993,"after_bytes":1,/,
+      "report_json keeps every digit",
+    );
     assert.equal((JSON.parse(res.reportJson) as { decisions: unknown[] }).decisions.length, 3, "report_json parses");
   });
 });
@@ -47,7 +65,10 @@ test("sessions up to 2^64 - 1 bytes are planned; a total past it is INVALID_ARGU
     const res = await client.planRetention(plan([old("a", UINT64_MAX)]));
     assert.deepEqual([res.manifest?.beforeBytes, res.manifest?.reclaimedBytes], [UINT64_MAX, UINT64_MAX], "the largest uint64");
     assertInvalid(await rejection(client.planRetention(plan([old("a", UINT64_MAX), old("b", 1n)]))), "sessions[1].bytes");
-    const items = [{ id: "a", bytes: UINT64_MAX, quarantinedAtUnixMs: NOW_MS }, { id: "b", bytes: UINT64_MAX, quarantinedAtUnixMs: NOW_MS }];
+    const items = [
+      { id: "a", bytes: UINT64_MAX, quarantinedAtUnixMs: NOW_MS },
+      { id: "b", bytes: UINT64_MAX, quarantinedAtUnixMs: NOW_MS },
+    ];
     assertInvalid(await rejection(client.boundQuarantine({ projectId: "demo", nowUnixMs: NOW_MS, items })), "items[1].bytes");
   });
 });
@@ -55,8 +76,14 @@ test("sessions up to 2^64 - 1 bytes are planned; a total past it is INVALID_ARGU
 test("out-of-range times are refused under their proto field names", async () => {
   await withRetention(async (client) => {
     const far = 9_000_000_000_000_000n;
-    assertInvalid(await rejection(client.planRetention(plan([old("a", 1n), { id: "b", bytes: 1n, modTimeUnixMs: far }]))), "sessions[1].mod_time_unix_ms");
+    assertInvalid(
+      await rejection(client.planRetention(plan([old("a", 1n), { id: "b", bytes: 1n, modTimeUnixMs: far }]))),
+      "sessions[1].mod_time_unix_ms",
+    );
     const items = [{ id: "a", bytes: 1n, quarantinedAtUnixMs: -far }];
-    assertInvalid(await rejection(client.boundQuarantine({ projectId: "demo", nowUnixMs: NOW_MS, items })), "items[0].quarantined_at_unix_ms");
+    assertInvalid(
+      await rejection(client.boundQuarantine({ projectId: "demo", nowUnixMs: NOW_MS, items })),
+      "items[0].quarantined_at_unix_ms",
+    );
   });
 });

@@ -1,5 +1,11 @@
 import { invalidArgument, requireId, requireMaxLength, requireSafeCount } from "@crs/runtime";
-import type { Decision, ProtectReason as ProtectToken, QuarantineItem as DomainItem, RetentionClass as ClassToken, SessionRecord as DomainSession } from "@crs/domain/rollout";
+import type {
+  Decision,
+  ProtectReason as ProtectToken,
+  QuarantineItem as DomainItem,
+  RetentionClass as ClassToken,
+  SessionRecord as DomainSession,
+} from "@crs/domain/rollout";
 import {
   ExpireReason,
   ProtectReason,
@@ -66,7 +72,10 @@ function requireUniqueIds(ids: readonly string[], field: string): void {
 export function sessionsOf(request: PlanRetentionRequest): DomainSession[] {
   requireId(request.projectId, "project_id");
   requireMaxLength(request.sessions, MAX_RETENTION_ITEMS, "sessions");
-  requireUniqueIds(request.sessions.map((s) => s.id), "sessions");
+  requireUniqueIds(
+    request.sessions.map((s) => s.id),
+    "sessions",
+  );
   return request.sessions.map((s, i) => ({
     id: s.id,
     // uint64 on the wire, kept exact: the planner adds sizes as bigints.
@@ -86,7 +95,10 @@ export function sessionsOf(request: PlanRetentionRequest): DomainSession[] {
 export function itemsOf(request: BoundQuarantineRequest): DomainItem[] {
   requireId(request.projectId, "project_id");
   requireMaxLength(request.items, MAX_RETENTION_ITEMS, "items");
-  requireUniqueIds(request.items.map((item) => item.id), "items");
+  requireUniqueIds(
+    request.items.map((item) => item.id),
+    "items",
+  );
   return request.items.map((item, i) => ({
     id: item.id,
     bytes: item.bytes,

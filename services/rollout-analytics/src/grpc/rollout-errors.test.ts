@@ -7,13 +7,18 @@ import { eventually } from "@crs/runtime/testing";
 import { rejection, uploadStream, withService } from "./test-support.js";
 
 const LIMITS = { MAX_LINE_BYTES: "4096", MAX_ROLLOUT_BYTES: "65536" };
-const line = (n: number): string => `{"timestamp":"2026-03-01T12:00:00.000Z","type":"event_msg","payload":{"type":"agent_message","pad":"${"x".repeat(n)}"}}\n`;
+const line = (n: number): string =>
+  `{"timestamp":"2026-03-01T12:00:00.000Z","type":"event_msg","payload":{"type":"agent_message","pad":"${"x".repeat(n)}"}}\n`;
 const content = Buffer.from(line(10) + line(20));
 
 // Asserts the gRPC code, the ErrorInfo reason and domain, and the field named in its metadata.
 function assertFailure(error: ServiceError, code: status, reason: string, field: string): Record<string, string> {
   const detail = errorDetailOf(error);
-  assert.deepEqual([error.code, detail?.reason, detail?.domain, detail?.metadata["field"]], [code, reason, "crs.analytics.v1", field], `${reason} on ${field}: ${error.message}`);
+  assert.deepEqual(
+    [error.code, detail?.reason, detail?.domain, detail?.metadata["field"]],
+    [code, reason, "crs.analytics.v1", field],
+    `${reason} on ${field}: ${error.message}`,
+  );
   return { ...detail?.metadata };
 }
 
@@ -84,7 +89,12 @@ test("a line over MAX_LINE_BYTES is skipped and counted, and the lines around it
 test("content over MAX_ROLLOUT_BYTES fails ROLLOUT_TOO_LARGE, whether declared or received", async () => {
   await withService(LIMITS, async (client) => {
     const big = Buffer.from(line(1000).repeat(80));
-    const received = assertFailure(await rejection(client.analyzeRollout(uploadStream(big, 1000))), status.RESOURCE_EXHAUSTED, "ROLLOUT_TOO_LARGE", "chunk");
+    const received = assertFailure(
+      await rejection(client.analyzeRollout(uploadStream(big, 1000))),
+      status.RESOURCE_EXHAUSTED,
+      "ROLLOUT_TOO_LARGE",
+      "chunk",
+    );
     assert.equal(received["limit"], "65536", "limit in metadata");
     const declared = await rejection(client.analyzeRollout(uploadStream(content, 8, { sizeBytes: 65537n })));
     assertFailure(declared, status.RESOURCE_EXHAUSTED, "ROLLOUT_TOO_LARGE", "upload.size_bytes");
@@ -95,7 +105,11 @@ test("lines that do not decode are counted and skipped; a torn last line is repo
   await withService(LIMITS, async (client) => {
     const torn = Buffer.from(`${line(1)}not json\n[1]\n${line(2)}{"timestamp":"2026-03-01T12`);
     const got = await client.analyzeRollout(uploadStream(torn, 5));
-    assert.deepEqual([got.upload?.lines, got.upload?.linesSkipped, got.census?.tornTail], [5n, 3n, true], "five lines, three skipped, torn tail");
+    assert.deepEqual(
+      [got.upload?.lines, got.upload?.linesSkipped, got.census?.tornTail],
+      [5n, 3n, true],
+      "five lines, three skipped, torn tail",
+    );
   });
 });
 

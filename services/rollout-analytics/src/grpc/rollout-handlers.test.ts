@@ -4,7 +4,14 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { toJson } from "@bufbuild/protobuf";
-import { analyzeRollout, collectRollout, foldReportJson, rolloutAnalyticsJson, sessionHealth, sessionHealthJson } from "@crs/domain/rollout";
+import {
+  analyzeRollout,
+  collectRollout,
+  foldReportJson,
+  rolloutAnalyticsJson,
+  sessionHealth,
+  sessionHealthJson,
+} from "@crs/domain/rollout";
 import { AnalyzeRolloutResponseSchema, type AnalyzeRolloutResponse } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
 import { TaskOutcome, ToolClass } from "@crs/contracts/gen/crs/analytics/v1/report_pb";
 import { NOW_MS, ROLLOUTS_DIR, SKIP_REAL, uploadStream, withService, type RolloutClient } from "./test-support.js";
@@ -21,7 +28,11 @@ function expected(content: Buffer, session: string, fresh = false) {
   const rollout = collectRollout(content.toString("utf8").split("\n"));
   const analytics = analyzeRollout({ meta: rollout.meta, records: rollout.records, fresh });
   const health = sessionHealth(session, rollout.records, analytics);
-  const report = { lifecycle: foldReportJson(analytics.lifecycle), analytics: rolloutAnalyticsJson(analytics), health: sessionHealthJson(health) };
+  const report = {
+    lifecycle: foldReportJson(analytics.lifecycle),
+    analytics: rolloutAnalyticsJson(analytics),
+    health: sessionHealthJson(health),
+  };
   return { rollout, analytics, health, report: JSON.parse(JSON.stringify(report)) as unknown };
 }
 
@@ -49,22 +60,43 @@ test("a real rollout uploaded in 1,000-byte chunks reports what the domain compu
     assert.deepEqual([a?.tasks.length, a?.calls, got.lifecycle?.tasks.length], [1, 118n, 1], "one task with 118 tool calls");
     assert.deepEqual(
       a?.tasks.map((t) => [t.turnId, t.outcome, t.wallMs, t.toolMs, t.modelMs, t.ttftMs, t.toolCalls]),
-      want.analytics.tasks.map((t) => [t.turnId, TaskOutcome.COMPLETE, BigInt(t.wallMs), BigInt(t.toolMs), BigInt(t.modelMs), BigInt(t.ttftMs), BigInt(t.toolCalls)]),
+      want.analytics.tasks.map((t) => [
+        t.turnId,
+        TaskOutcome.COMPLETE,
+        BigInt(t.wallMs),
+        BigInt(t.toolMs),
+        BigInt(t.modelMs),
+        BigInt(t.ttftMs),
+        BigInt(t.toolCalls),
+      ]),
       "typed task figures equal the domain's",
     );
     assert.equal(a?.tasks[0]?.wallMs, 311_377n, "the 311 s turn");
     assert.deepEqual(a?.tasks[0]?.classes, { ok: 118n }, "every call ok");
-    assert.ok(a?.outcomes.every((o) => o.toolClass === ToolClass.OK), "typed call classes");
+    assert.ok(
+      a?.outcomes.every((o) => o.toolClass === ToolClass.OK),
+      "typed call classes",
+    );
     assert.equal(a?.outcomes.length, want.analytics.outcomes.length, "one outcome per call");
-    assert.deepEqual([got.health?.turns, got.health?.toolCalls, got.health?.compactions], [1n, 118n, want.health.compactions.map(BigInt)], "health");
+    assert.deepEqual(
+      [got.health?.turns, got.health?.toolCalls, got.health?.compactions],
+      [1n, 118n, want.health.compactions.map(BigInt)],
+      "health",
+    );
     assert.equal(got.census?.payloadTypes["token_count"], 56n, "census counts token_count events");
-    assert.deepEqual(got.census?.payloadTypes, Object.fromEntries(Object.entries(want.rollout.payloadTypes).map(([k, v]) => [k, BigInt(v)])), "census");
+    assert.deepEqual(
+      got.census?.payloadTypes,
+      Object.fromEntries(Object.entries(want.rollout.payloadTypes).map(([k, v]) => [k, BigInt(v)])),
+      "census",
+    );
     assert.equal(got.census?.tornTail, false, "no torn tail");
   });
 });
 
 test("every real rollout gives the same answer in one chunk and in 7-byte chunks", { skip: SKIP_REAL }, async () => {
-  const names = readdirSync(ROLLOUTS_DIR).filter((f) => f.endsWith(".jsonl")).sort();
+  const names = readdirSync(ROLLOUTS_DIR)
+    .filter((f) => f.endsWith(".jsonl"))
+    .sort();
   assert.equal(names.length, 4, "four real rollouts");
   await withService({}, async (client) => {
     for (const name of names) {
@@ -72,12 +104,18 @@ test("every real rollout gives the same answer in one chunk and in 7-byte chunks
       const whole = await analyze(client, content, content.length, name);
       const small = await analyze(client, content, 7, name);
       assert.deepEqual(json(small), json(whole), `${name}: chunking changes nothing`);
-      assert.deepEqual(JSON.parse(whole.reportJson), expected(content, name.replace(/\.jsonl$/, "")).report, `${name}: equals the domain's reports`);
+      assert.deepEqual(
+        JSON.parse(whole.reportJson),
+        expected(content, name.replace(/\.jsonl$/, "")).report,
+        `${name}: equals the domain's reports`,
+      );
     }
   });
 });
 
-test("multi-byte characters split across chunks, CRLF endings and a final line without newline fold the same", { skip: SKIP_REAL }, async () => {
+test("multi-byte characters split across chunks, CRLF endings and a final line without newline fold the same", {
+  skip: SKIP_REAL,
+}, async () => {
   const [first, ...rest] = read(EXEC).toString("utf8").split("\n");
   const meta = JSON.parse(first ?? "") as { payload: { cwd: string } };
   meta.payload.cwd = "/home/dév/项目/🚀";
@@ -96,13 +134,19 @@ test("multi-byte characters split across chunks, CRLF endings and a final line w
   });
 });
 
-test("freshness comes from the request clock: an open tail is live when fresh and process_death when stale", { skip: SKIP_REAL }, async () => {
+test("freshness comes from the request clock: an open tail is live when fresh and process_death when stale", {
+  skip: SKIP_REAL,
+}, async () => {
   const content = read(OPEN_TAIL);
   await withService({}, async (client) => {
     const modifiedAtUnixMs = NOW_MS - 60_000n;
     const fresh = await client.analyzeRollout(uploadStream(content, 1_000, { modifiedAtUnixMs, freshWithinMs: 120_000n }));
     const stale = await client.analyzeRollout(uploadStream(content, 1_000, { modifiedAtUnixMs, freshWithinMs: 30_000n }));
-    assert.deepEqual([fresh.fresh, fresh.lifecycle?.tasks[0]?.outcome], [true, TaskOutcome.LIVE], "modified 60 s ago within a 120 s window");
+    assert.deepEqual(
+      [fresh.fresh, fresh.lifecycle?.tasks[0]?.outcome],
+      [true, TaskOutcome.LIVE],
+      "modified 60 s ago within a 120 s window",
+    );
     assert.deepEqual([stale.fresh, stale.lifecycle?.tasks[0]?.outcome], [false, TaskOutcome.PROCESS_DEATH], "outside a 30 s window");
     assert.equal(stale.health, undefined, "health only when asked for");
     assert.equal(stale.reportJson, "", "report_json only when asked for");

@@ -21,7 +21,14 @@ export function rolloutHandlers(options: RolloutHandlerOptions): ServiceHandlers
       const health = upload.includeHealth ? sessionHealth(sessionName(upload, analytics), rollout.records, analytics) : undefined;
       // Sizes and counts only: the content never reaches a log line.
       logger.debug(
-        { request_id: upload.requestId, project_id: upload.projectId, bytes: received.bytes, lines: received.lines, tasks: analytics.tasks.length, calls: analytics.calls },
+        {
+          request_id: upload.requestId,
+          project_id: upload.projectId,
+          bytes: received.bytes,
+          lines: received.lines,
+          tasks: analytics.tasks.length,
+          calls: analytics.calls,
+        },
         "rollout analysed",
       );
       return responseOf(upload, received, analytics, health);

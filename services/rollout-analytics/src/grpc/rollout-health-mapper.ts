@@ -17,4 +17,3 @@ export function healthMessage(h: SessionHealth): MessageInitShape<typeof Session
     compactions: h.compactions.map(int64),
   };
 }
-

@@ -18,17 +18,33 @@ test("a rollout with more calls than the outcome cap lists the first ones and sa
   const calls = MAX_OUTCOMES + 50;
   const body: string[] = [event(0, "task_started", { turn_id: "t" })];
   for (let i = 0; i < calls; i += 1) {
-    body.push(line(1, "response_item", { type: "function_call", name: "shell_command", arguments: `{"command":"echo ${i}"}`, call_id: `c${i}` }));
-    body.push(line(1, "response_item", { type: "function_call_output", call_id: `c${i}`, output: "Exit code: 0\nWall time: 0.1 seconds\nOutput:\n" }));
+    body.push(
+      line(1, "response_item", { type: "function_call", name: "shell_command", arguments: `{"command":"echo ${i}"}`, call_id: `c${i}` }),
+    );
+    body.push(
+      line(1, "response_item", {
+        type: "function_call_output",
+        call_id: `c${i}`,
+        output: "Exit code: 0\nWall time: 0.1 seconds\nOutput:\n",
+      }),
+    );
   }
   body.push(event(2, "task_complete", { turn_id: "t" }));
   await withService({}, async (client) => {
     const got = await client.analyzeRollout(uploadStream(rollout(body), 1 << 20, { includeReportJson: true }));
     const a = got.analytics;
-    assert.deepEqual([a?.calls, a?.outcomes.length, a?.outcomesTruncated], [BigInt(calls), MAX_OUTCOMES, true], "calls counted in full, outcomes capped");
+    assert.deepEqual(
+      [a?.calls, a?.outcomes.length, a?.outcomesTruncated],
+      [BigInt(calls), MAX_OUTCOMES, true],
+      "calls counted in full, outcomes capped",
+    );
     assert.equal(a?.tasks[0]?.classes["ok"], BigInt(calls), "per-task classes cover every call");
     const json = JSON.parse(got.reportJson) as { analytics: { calls: number; outcomes: unknown[]; outcomes_truncated?: boolean } };
-    assert.deepEqual([json.analytics.calls, json.analytics.outcomes.length, json.analytics.outcomes_truncated], [calls, MAX_OUTCOMES, true], "report_json capped the same way");
+    assert.deepEqual(
+      [json.analytics.calls, json.analytics.outcomes.length, json.analytics.outcomes_truncated],
+      [calls, MAX_OUTCOMES, true],
+      "report_json capped the same way",
+    );
   });
 });
 
@@ -61,18 +77,26 @@ test("typed tasks carry implicit turns, error classes, repairs, rollbacks and th
   await withService({}, async (client) => {
     const got = await client.analyzeRollout(uploadStream(rollout(body), 100, {}));
     const rows = got.lifecycle?.tasks.map((t) => [t.turnId, t.outcome, t.implicit, t.errorClass, t.repaired, t.rolledBack]);
-    assert.deepEqual(rows, [
-      ["implicit:1", TaskOutcome.COMPLETE, true, "", false, false],
-      ["a", TaskOutcome.COMPLETE, false, "", true, false],
-      ["b", TaskOutcome.ABORTED, false, "usage_limit_exceeded", false, false],
-      ["c", TaskOutcome.COMPLETE, false, "", false, true],
-    ], "lifecycle task flags");
+    assert.deepEqual(
+      rows,
+      [
+        ["implicit:1", TaskOutcome.COMPLETE, true, "", false, false],
+        ["a", TaskOutcome.COMPLETE, false, "", true, false],
+        ["b", TaskOutcome.ABORTED, false, "usage_limit_exceeded", false, false],
+        ["c", TaskOutcome.COMPLETE, false, "", false, true],
+      ],
+      "lifecycle task flags",
+    );
     const analytics = got.analytics?.tasks.map((t) => [t.turnId, t.implicit, t.ttftSource, t.ttftMs, t.rolledBack]);
-    assert.deepEqual(analytics, [
-      ["implicit:1", true, TtftSource.FIRST_MODEL_RECORD, 1000n, false],
-      ["a", false, TtftSource.PRODUCER, 250n, false],
-      ["b", false, TtftSource.UNSPECIFIED, -1n, false],
-      ["c", false, TtftSource.UNSPECIFIED, -1n, true],
-    ], "analytics task flags");
+    assert.deepEqual(
+      analytics,
+      [
+        ["implicit:1", true, TtftSource.FIRST_MODEL_RECORD, 1000n, false],
+        ["a", false, TtftSource.PRODUCER, 250n, false],
+        ["b", false, TtftSource.UNSPECIFIED, -1n, false],
+        ["c", false, TtftSource.UNSPECIFIED, -1n, true],
+      ],
+      "analytics task flags",
+    );
   });
 });

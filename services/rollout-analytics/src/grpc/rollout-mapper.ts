@@ -38,7 +38,8 @@ export interface UploadRequest extends DeclaredContent {
 }
 
 function requireShortText(value: string, field: string): string {
-  if (value.length > MAX_NAME_LENGTH) throw invalidArgument(field, `has ${value.length} characters; at most ${MAX_NAME_LENGTH} are accepted`, "LIMIT_EXCEEDED");
+  if (value.length > MAX_NAME_LENGTH)
+    throw invalidArgument(field, `has ${value.length} characters; at most ${MAX_NAME_LENGTH} are accepted`, "LIMIT_EXCEEDED");
   return value;
 }
 

@@ -13,7 +13,8 @@ const BASE = Date.UTC(2026, 2, 1, 12);
 const line = (s: number, type: string, payload: Record<string, unknown>): string =>
   JSON.stringify({ timestamp: new Date(BASE + s * 1000).toISOString(), type, payload });
 const event = (s: number, type: string, fields: Record<string, unknown> = {}): string => line(s, "event_msg", { type, ...fields });
-const meta = (id: string, version: string): string => line(0, "session_meta", { id, cwd: "/w", cli_version: version, model_provider: "openai" });
+const meta = (id: string, version: string): string =>
+  line(0, "session_meta", { id, cwd: "/w", cli_version: version, model_provider: "openai" });
 
 function partialOf(lines: string[], session: string): CorpusPartial {
   return partialOfRollout({ rollout: collectRollout(lines), fresh: false, session });
@@ -23,15 +24,31 @@ function partialOf(lines: string[], session: string): CorpusPartial {
 // call, an unknown event type, a torn tail, implicit turns and a task with no first token.
 function corpus(): CorpusPartial {
   return mergeAll([
-    partialOf([
-      meta("a", "0.135.0"), event(0, "task_started", { turn_id: "t1" }), event(1, "task_started", { turn_id: "t2" }),
-      line(2, "response_item", { type: "function_call", name: "shell_command", arguments: '{"command":"make"}', call_id: "c1" }),
-      line(4, "response_item", { type: "function_call_output", call_id: "c1", output: "Exit code: 2\nWall time: 2 seconds\nOutput:\n" }),
-      event(5, "task_complete", { turn_id: "t2", last_agent_message: "HTTP 503 from upstream" }), event(6, "task_complete", { turn_id: "t2" }),
-      event(7, "item_completed"), event(8, "task_started", { turn_id: "t3" }), event(9, "turn_aborted", { turn_id: "zz", reason: "interrupted" }),
-      '{"timestamp":"2026-03-01T12:00:10Z","ty',
-    ], "a"),
-    partialOf([meta("b", "0.40.0"), event(0, "user_message", { message: "hi" }), event(2, "agent_message", { message: "ok" }), event(3, "user_message", { message: "more" })], "b"),
+    partialOf(
+      [
+        meta("a", "0.135.0"),
+        event(0, "task_started", { turn_id: "t1" }),
+        event(1, "task_started", { turn_id: "t2" }),
+        line(2, "response_item", { type: "function_call", name: "shell_command", arguments: '{"command":"make"}', call_id: "c1" }),
+        line(4, "response_item", { type: "function_call_output", call_id: "c1", output: "Exit code: 2\nWall time: 2 seconds\nOutput:\n" }),
+        event(5, "task_complete", { turn_id: "t2", last_agent_message: "HTTP 503 from upstream" }),
+        event(6, "task_complete", { turn_id: "t2" }),
+        event(7, "item_completed"),
+        event(8, "task_started", { turn_id: "t3" }),
+        event(9, "turn_aborted", { turn_id: "zz", reason: "interrupted" }),
+        '{"timestamp":"2026-03-01T12:00:10Z","ty',
+      ],
+      "a",
+    ),
+    partialOf(
+      [
+        meta("b", "0.40.0"),
+        event(0, "user_message", { message: "hi" }),
+        event(2, "agent_message", { message: "ok" }),
+        event(3, "user_message", { message: "more" }),
+      ],
+      "b",
+    ),
     partialOf([meta("c", "0.135.0"), event(0, "task_started", { turn_id: "slow" }), event(30, "task_complete", { turn_id: "slow" })], "c"),
     unreadablePartial(),
   ]);
@@ -40,7 +57,10 @@ function corpus(): CorpusPartial {
 // The typed result survives the wire, as a GetScan answer would carry it.
 function onWire(kind: ScanKind, partial: CorpusPartial): { scan: Scan; json: Record<string, unknown> } {
   const report = scanReportOf(kind, partial, { root: "/sessions", topN: 0 });
-  const scan = fromBinary(ScanSchema, toBinary(ScanSchema, create(ScanSchema, { kind, result: report.result, reportJson: report.reportJson })));
+  const scan = fromBinary(
+    ScanSchema,
+    toBinary(ScanSchema, create(ScanSchema, { kind, result: report.result, reportJson: report.reportJson })),
+  );
   return { scan, json: JSON.parse(scan.reportJson) as Record<string, unknown> };
 }
 
@@ -55,7 +75,11 @@ test("a lifecycle scan result carries the count rows, implicit and errored colum
     [6n, 1n, 3n, 2n, 1n, 1n, 2n, 1n],
     "totals",
   );
-  assert.deepEqual(Object.keys(r?.byProviderVersion ?? {}).sort(), Object.keys(json["by_provider_version"] as object), "the same rows as the JSON");
+  assert.deepEqual(
+    Object.keys(r?.byProviderVersion ?? {}).sort(),
+    Object.keys(json["by_provider_version"] as object),
+    "the same rows as the JSON",
+  );
 });
 
 test("an analytics scan result leaves an unobserved outlier TTFT absent instead of -0.001", () => {
@@ -65,7 +89,11 @@ test("an analytics scan result leaves an unobserved outlier TTFT absent instead 
   assert.deepEqual([slow?.outcome, slow?.durationS, slow?.ttftS], [TaskOutcome.COMPLETE, 30, undefined], "no first token: absent");
   const t2 = r?.topTasks.find((t) => t.turnId === "t2");
   assert.equal(t2?.ttftS, 1, "an observed TTFT is present");
-  assert.deepEqual(r?.reasons.map((row) => [row.toolClass, row.reason, row.count]), [[ToolClass.FAILURE, "exit_2", 1n]], "ranked reasons");
+  assert.deepEqual(
+    r?.reasons.map((row) => [row.toolClass, row.reason, row.count]),
+    [[ToolClass.FAILURE, "exit_2", 1n]],
+    "ranked reasons",
+  );
 });
 
 test("reconcile, error-class and post-tool scan results carry the reference's figures, negative deltas included", () => {
@@ -78,13 +106,33 @@ test("reconcile, error-class and post-tool scan results carry the reference's fi
     "raw and folded: every written start closed, the implicit turns apart",
   );
   assert.deepEqual([t?.superseded, t?.processDeath, t?.complete], [1n, 1n, 2n], "folded columns of written starts");
-  const dup = onWire(ScanKind.RECONCILE, partialOf([meta("d", "1"), event(0, "task_started", { turn_id: "x" }), event(1, "task_complete", { turn_id: "x" }), event(2, "task_complete", { turn_id: "x" })], "d"));
+  const dup = onWire(
+    ScanKind.RECONCILE,
+    partialOf(
+      [
+        meta("d", "1"),
+        event(0, "task_started", { turn_id: "x" }),
+        event(1, "task_complete", { turn_id: "x" }),
+        event(2, "task_complete", { turn_id: "x" }),
+      ],
+      "d",
+    ),
+  );
   const d = dup.scan.result.case === "reconcile" ? dup.scan.result.value.totals : undefined;
   assert.deepEqual([d?.rawUnaccounted, d?.rawUnaccountedPct], [-1n, -100], "a duplicate terminal drives the raw delta negative");
   const err = onWire(ScanKind.ERROR_CLASS, corpus());
   const e = err.scan.result.case === "errorClass" ? err.scan.result.value : undefined;
   assert.deepEqual(
-    [e?.sessions, e?.unreadable, e?.unknownPayloadTotal, e?.rolloutsWithUnknown, e?.tornTailRollouts, e?.turnAborted, e?.taskComplete, e?.terminalsWithClass],
+    [
+      e?.sessions,
+      e?.unreadable,
+      e?.unknownPayloadTotal,
+      e?.rolloutsWithUnknown,
+      e?.tornTailRollouts,
+      e?.turnAborted,
+      e?.taskComplete,
+      e?.terminalsWithClass,
+    ],
     [3n, 1n, 4n, 2n, 1n, 1n, 3n, 1n],
     "census figures: item_completed, user_message and agent_message are outside the interpreted set",
   );
@@ -97,16 +145,26 @@ test("reconcile, error-class and post-tool scan results carry the reference's fi
 });
 
 test("a health scan result of the real rollouts equals the domain's report", { skip: SKIP_REAL }, () => {
-  const partials = readdirSync(ROLLOUTS_DIR).filter((f) => f.endsWith(".jsonl")).sort().map((f) =>
-    partialOf(readFileSync(join(ROLLOUTS_DIR, f), "utf8").split("\n"), f.replace(/\.jsonl$/, "")));
+  const partials = readdirSync(ROLLOUTS_DIR)
+    .filter((f) => f.endsWith(".jsonl"))
+    .sort()
+    .map((f) => partialOf(readFileSync(join(ROLLOUTS_DIR, f), "utf8").split("\n"), f.replace(/\.jsonl$/, "")));
   const { scan, json } = onWire(ScanKind.HEALTH, mergeAll(partials));
   const r = scan.result.case === "health" ? scan.result.value : undefined;
   const totals = json["totals"] as Record<string, number>;
-  assert.deepEqual([r?.schema, r?.totals?.turns, r?.totals?.toolCalls, r?.totals?.zeroToolRate], [json["schema"], BigInt(totals["turns"] ?? -1), BigInt(totals["tool_calls"] ?? -1), totals["zero_tool_rate"]], "totals");
+  assert.deepEqual(
+    [r?.schema, r?.totals?.turns, r?.totals?.toolCalls, r?.totals?.zeroToolRate],
+    [json["schema"], BigInt(totals["turns"] ?? -1), BigInt(totals["tool_calls"] ?? -1), totals["zero_tool_rate"]],
+    "totals",
+  );
   assert.deepEqual(r?.flags, json["flags"], "flags");
   assert.equal(r?.scannedFiles, 4n, "four files");
 });
 
 test("a scan of no report kind is refused naming the field", () => {
-  assert.throws(() => scanReportOf(ScanKind.UNSPECIFIED, corpus(), { root: "", topN: 0 }), (e: unknown) => e instanceof Error && e.message.includes("kind"), "kind");
+  assert.throws(
+    () => scanReportOf(ScanKind.UNSPECIFIED, corpus(), { root: "", topN: 0 }),
+    (e: unknown) => e instanceof Error && e.message.includes("kind"),
+    "kind",
+  );
 });

@@ -23,6 +23,10 @@ test("sends no reason that is not a value of crs.analytics.v1.ErrorReason", () =
 
 test("a rollout-fold code reaches the client as its ErrorReason value with the table's code", () => {
   const mapped = mapError(new RolloutError("PARTIAL_VERSION_MISMATCH", "partials of two versions", { field: "partials" }));
-  assert.deepEqual([mapped?.code, mapped?.reason, mapped?.metadata["field"]], [status.FAILED_PRECONDITION, "PARTIAL_VERSION_MISMATCH", "partials"], "mapped");
+  assert.deepEqual(
+    [mapped?.code, mapped?.reason, mapped?.metadata["field"]],
+    [status.FAILED_PRECONDITION, "PARTIAL_VERSION_MISMATCH", "partials"],
+    "mapped",
+  );
   assert.equal(reasons.runtime("SHUTTING_DOWN"), "SHUTTING_DOWN", "shutdown is ERROR_REASON_SHUTTING_DOWN");
 });

@@ -14,7 +14,10 @@ type Upload = MessageInitShape<typeof RolloutUploadSchema>;
 export const NOW_MS = 1_780_000_000_000n;
 
 /** Starts the service on free loopback ports (Redis is not needed here), runs `fn`, and stops it. */
-export async function withService<T>(env: Record<string, string>, fn: (client: RolloutClient, running: RunningService) => Promise<T>): Promise<T> {
+export async function withService<T>(
+  env: Record<string, string>,
+  fn: (client: RolloutClient, running: RunningService) => Promise<T>,
+): Promise<T> {
   const running = await startService(rolloutAnalytics, {
     GRPC_ADDRESS: "127.0.0.1:0",
     METRICS_ADDRESS: "127.0.0.1:0",

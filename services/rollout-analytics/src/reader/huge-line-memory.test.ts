@@ -41,19 +41,37 @@ async function writeHugeRollout(path: string): Promise<void> {
 
 if (process.env["HUGE_LINE_CHILD"] !== undefined) {
   const { rollout, bytes } = await readRolloutFile(process.env["HUGE_LINE_CHILD"]);
-  console.log(JSON.stringify({ bytes, kinds: rollout.records.map((r) => r.kind), oversized: rollout.oversized, lines: rollout.lines, rssKb: process.resourceUsage().maxRSS }));
+  console.log(
+    JSON.stringify({
+      bytes,
+      kinds: rollout.records.map((r) => r.kind),
+      oversized: rollout.oversized,
+      lines: rollout.lines,
+      rssKb: process.resourceUsage().maxRSS,
+    }),
+  );
 } else {
   test("a rollout with a 1 GiB line is read in bounded memory, the line classified from its head", async () => {
     const dir = await mkdtemp(join(tmpdir(), "huge-line-"));
     try {
       const path = join(dir, "rollout-huge.jsonl");
       await writeHugeRollout(path);
-      const child = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_CAP_MB}`, "--import", "tsx", fileURLToPath(import.meta.url)], {
-        env: { ...process.env, HUGE_LINE_CHILD: path },
-        encoding: "utf8",
-      });
+      const child = spawnSync(
+        process.execPath,
+        [`--max-old-space-size=${HEAP_CAP_MB}`, "--import", "tsx", fileURLToPath(import.meta.url)],
+        {
+          env: { ...process.env, HUGE_LINE_CHILD: path },
+          encoding: "utf8",
+        },
+      );
       assert.equal(child.status, 0, `the child read the file without running out of memory: ${child.stderr.slice(-1500)}`);
-      const got = JSON.parse(child.stdout.trim().split("\n").pop() ?? "{}") as { bytes: number; kinds: string[]; oversized: number; lines: number; rssKb: number };
+      const got = JSON.parse(child.stdout.trim().split("\n").pop() ?? "{}") as {
+        bytes: number;
+        kinds: string[];
+        oversized: number;
+        lines: number;
+        rssKb: number;
+      };
       assert.ok(got.bytes > LINE_BYTES, "the whole file was read");
       assert.deepEqual(got.kinds, ["task_started", "compacted", "task_complete"], "the huge line is a compacted record between the others");
       assert.deepEqual([got.oversized, got.lines], [1, 4], "one oversized line of four");

@@ -10,7 +10,10 @@ const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 function linesOf(data: Uint8Array, size: number, maxLineBytes = 1 << 20): string[] {
   const out: string[] = [];
   const splitter = new LineSplitter(maxLineBytes);
-  const sink = { line: (l: Uint8Array) => out.push(text(l).replace(/\r$/, "")), oversized: (h: Uint8Array, n: number) => out.push(`<${n}:${text(h)}>`) };
+  const sink = {
+    line: (l: Uint8Array) => out.push(text(l).replace(/\r$/, "")),
+    oversized: (h: Uint8Array, n: number) => out.push(`<${n}:${text(h)}>`),
+  };
   // A Buffer, as file reads deliver: its slice() shares memory, so kept pieces must be copied.
   const chunk = Buffer.alloc(size);
   for (let i = 0; i < data.length; i += size) {
@@ -45,8 +48,16 @@ test("a final line without a line feed is emitted at the end; a trailing line fe
 
 test("a line over the limit is passed as its length and head, and the lines around it are intact", () => {
   for (const size of [1, 3, 64]) {
-    assert.deepEqual(linesOf(bytes(`ok\n${"x".repeat(11)}\nrest`), size, 10), ["ok", `<11:${"x".repeat(11)}>`, "rest"], `terminated, chunk size ${size}`);
-    assert.deepEqual(linesOf(bytes(`ok\n${"x".repeat(11)}`), size, 10), ["ok", `<11:${"x".repeat(11)}>`], `unterminated, chunk size ${size}`);
+    assert.deepEqual(
+      linesOf(bytes(`ok\n${"x".repeat(11)}\nrest`), size, 10),
+      ["ok", `<11:${"x".repeat(11)}>`, "rest"],
+      `terminated, chunk size ${size}`,
+    );
+    assert.deepEqual(
+      linesOf(bytes(`ok\n${"x".repeat(11)}`), size, 10),
+      ["ok", `<11:${"x".repeat(11)}>`],
+      `unterminated, chunk size ${size}`,
+    );
   }
   assert.deepEqual(linesOf(bytes(`${"x".repeat(10)}\n`), 3, 10), ["x".repeat(10)], "a line exactly at the limit passes whole");
 });

@@ -45,8 +45,10 @@ function matches(entry: unknown, key: CacheKey, path: string): entry is CacheEnt
     e.mtimeMs === key.file.mtimeMs &&
     e.fresh === key.fresh &&
     e.maxLineBytes === key.maxLineBytes &&
-    typeof e.scan === "object" && e.scan !== null &&
-    typeof e.scan.cwd === "string" && typeof e.scan.bytes === "number" &&
+    typeof e.scan === "object" &&
+    e.scan !== null &&
+    typeof e.scan.cwd === "string" &&
+    typeof e.scan.bytes === "number" &&
     e.scan.partial?.version === PARTIAL_VERSION
   );
 }

@@ -41,11 +41,18 @@ test("the scan equals the merge of its per-file results in any sharding and orde
     const perFile = written.map((f, i) => libraryPartial(f.path, fresh[i] === true));
     assert.deepEqual(scan.partial, mergeAll(perFile), "scan equals the merge of the library's per-file partials");
     fc.assert(
-      fc.property(fc.shuffledSubarray(perFile.map((_, i) => i), { minLength: perFile.length }), fc.array(fc.integer({ min: 0, max: 3 }), { minLength: perFile.length, maxLength: perFile.length }), (order, shardOf) => {
-        const shards: CorpusPartial[][] = [[], [], [], []];
-        order.forEach((i, k) => shards[shardOf[k] ?? 0]?.push(perFile[i] ?? emptyPartial()));
-        assert.deepEqual(mergeAll(shards.map((s) => mergeAll(s))), scan.partial, `order ${order.join(",")}, shards ${shardOf.join(",")}`);
-      }),
+      fc.property(
+        fc.shuffledSubarray(
+          perFile.map((_, i) => i),
+          { minLength: perFile.length },
+        ),
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: perFile.length, maxLength: perFile.length }),
+        (order, shardOf) => {
+          const shards: CorpusPartial[][] = [[], [], [], []];
+          order.forEach((i, k) => shards[shardOf[k] ?? 0]?.push(perFile[i] ?? emptyPartial()));
+          assert.deepEqual(mergeAll(shards.map((s) => mergeAll(s))), scan.partial, `order ${order.join(",")}, shards ${shardOf.join(",")}`);
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -69,11 +76,22 @@ test("a rescan with one file touched reuses all the others and gives the same re
     await utimes(touched.path, (touched.mtimeMs + 1000) / 1000, (touched.mtimeMs + 1000) / 1000);
     const second = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
     assert.deepEqual([second.files.reused, second.files.scanned], [7, 8], "all but the touched file reused");
-    assert.equal(second.files.reusedBytes, first.files.bytes - (touched === undefined ? 0 : readFileSync(touched.path).length), "reused bytes");
+    assert.equal(
+      second.files.reusedBytes,
+      first.files.bytes - (touched === undefined ? 0 : readFileSync(touched.path).length),
+      "reused bytes",
+    );
     assert.deepEqual(second.partial, first.partial, "same merged partial");
-    assert.deepEqual(second.perFile.filter((f) => !f.reused).map((f) => f.path), [touched.path], "only the touched file read");
+    assert.deepEqual(
+      second.perFile.filter((f) => !f.reused).map((f) => f.path),
+      [touched.path],
+      "only the touched file read",
+    );
     // Growing the file changes its size: it is read again and its new content counts.
-    await appendFile(touched.path, `${JSON.stringify({ timestamp: "2026-03-02T00:00:00Z", type: "event_msg", payload: { type: "task_started", turn_id: "late" } })}\n`);
+    await appendFile(
+      touched.path,
+      `${JSON.stringify({ timestamp: "2026-03-02T00:00:00Z", type: "event_msg", payload: { type: "task_started", turn_id: "late" } })}\n`,
+    );
     const third = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
     assert.equal(third.files.reused, 7, "grown file read again");
     assert.equal(third.partial.lifecycle.totals.rawStarted, first.partial.lifecycle.totals.rawStarted + 1, "its new start is counted");
@@ -146,13 +164,19 @@ test("bad options are INVALID_ARGUMENT or CLOCK_REQUIRED naming the field", asyn
     [{ root: ".", now: NOW, freshMs: 1.5 }, "freshMs"],
   ];
   for (const [options, field] of cases) {
-    await assert.rejects(scanCorpus({ ...options, cacheDir: false }), (e: unknown) => e instanceof AnalyticsError && e.metadata["field"] === field, field);
+    await assert.rejects(
+      scanCorpus({ ...options, cacheDir: false }),
+      (e: unknown) => e instanceof AnalyticsError && e.metadata["field"] === field,
+      field,
+    );
   }
 });
 
 const REAL = resolve(process.env["CODEX_ROLLOUTS_DIR"] ?? join(import.meta.dirname, "../../../../../shared/codex-rollouts-real"));
 
-test("the real rollouts scanned equal what the library computes file by file", { skip: existsSync(REAL) ? false : `no real rollouts at ${REAL}` }, async () => {
+test("the real rollouts scanned equal what the library computes file by file", {
+  skip: existsSync(REAL) ? false : `no real rollouts at ${REAL}`,
+}, async () => {
   const scan = await scanCorpus({ root: REAL, now: NOW, workers: 2, cacheDir: false });
   const files = (await readdir(REAL)).filter((n) => n.endsWith(".jsonl"));
   assert.equal(scan.files.scanned, files.length, "every real rollout scanned");
@@ -164,7 +188,14 @@ test("a scan aborted midway rejects with the signal's reason, on one thread or s
     for (const workers of [1, 2]) {
       const controller = new AbortController();
       const reason = new Error(`stop ${workers}`);
-      const scan = scanCorpus({ root, now: NOW, workers, cacheDir: false, signal: controller.signal, onProgress: () => controller.abort(reason) });
+      const scan = scanCorpus({
+        root,
+        now: NOW,
+        workers,
+        cacheDir: false,
+        signal: controller.signal,
+        onProgress: () => controller.abort(reason),
+      });
       await assert.rejects(scan, (e: unknown) => e === reason, `workers ${workers}`);
     }
   });

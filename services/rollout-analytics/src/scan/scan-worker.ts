@@ -8,6 +8,7 @@ const port = parentPort;
 port?.on("message", (request: WorkerRequest) => {
   scanFile(request.task).then(
     (scan) => port.postMessage({ id: request.id, ok: true, scan } satisfies WorkerReply),
-    (e: unknown) => port.postMessage({ id: request.id, ok: false, code: (e as NodeJS.ErrnoException).code ?? "READ_FAILED" } satisfies WorkerReply),
+    (e: unknown) =>
+      port.postMessage({ id: request.id, ok: false, code: (e as NodeJS.ErrnoException).code ?? "READ_FAILED" } satisfies WorkerReply),
   );
 });

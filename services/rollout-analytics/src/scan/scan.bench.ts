@@ -61,7 +61,8 @@ class BenchFailure extends Error {}
 // The scan as a user runs it: the CLI when it has a scan command, else this file as the entry.
 function scanArgs(root: string, cacheDir: string): string[] {
   const cli = join(SERVICE, "src/cli/commands/scan.ts");
-  if (existsSync(cli)) return ["bin/rollouts.js", "scan", root, "--now", String(NOW), "--cache-dir", cacheDir, "--format", "json", "--out", "/dev/null"];
+  if (existsSync(cli))
+    return ["bin/rollouts.js", "scan", root, "--now", String(NOW), "--cache-dir", cacheDir, "--format", "json", "--out", "/dev/null"];
   return ["--import", "tsx", fileURLToPath(import.meta.url), "--scan", root, cacheDir];
 }
 
@@ -80,7 +81,11 @@ async function bench(): Promise<void> {
   const cacheDir = await mkdtemp(join(tmpdir(), "crs-scan-bench-cache-"));
   try {
     const cpu = cpus()[0]?.model ?? "unknown cpu";
-    console.log(`machine: ${availableParallelism()} cores (${cpu}), node ${process.version}, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    console.log(
+      `machine: ${availableParallelism()} cores (${cpu}), node ${process.version}, load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
+    );
     const entry = existsSync(join(SERVICE, "src/cli/commands/scan.ts")) ? "rollouts scan (CLI)" : "scanCorpus script entry";
     // One untimed pass warms the page cache for both sides.
     await run(["--input-type=module", "-e", BASELINE, root]);

@@ -26,7 +26,14 @@ export function rolloutText(seed: number, shape: RolloutShape, startMs: number):
     out.push(JSON.stringify({ timestamp: new Date(t).toISOString(), type, payload }));
   };
   const filler = (n: number): string => "abcdefghij".repeat(Math.ceil(n / 10)).slice(0, n);
-  line("session_meta", { id: `s-${seed}`, cwd: pick(CWDS), originator: "codex_cli_rs", cli_version: pick(["0.130.0", "0.135.0"]), source: "cli", model_provider: "openai" });
+  line("session_meta", {
+    id: `s-${seed}`,
+    cwd: pick(CWDS),
+    originator: "codex_cli_rs",
+    cli_version: pick(["0.130.0", "0.135.0"]),
+    source: "cli",
+    model_provider: "openai",
+  });
   for (let turn = 0; turn < shape.turns; turn += 1) {
     const id = `turn-${seed}-${turn}`;
     line("event_msg", { type: "task_started", turn_id: id, model_context_window: 258400 });
@@ -36,18 +43,32 @@ export function rolloutText(seed: number, shape: RolloutShape, startMs: number):
     for (let c = 0; c < calls; c += 1) {
       const callId = `call-${seed}-${turn}-${c}`;
       line("response_item", { type: "reasoning", summary: [], encrypted_content: filler(shape.bodyBytes) });
-      line("response_item", { type: "function_call", name: "shell_command", arguments: JSON.stringify({ command: pick(COMMANDS) }), call_id: callId });
+      line("response_item", {
+        type: "function_call",
+        name: "shell_command",
+        arguments: JSON.stringify({ command: pick(COMMANDS) }),
+        call_id: callId,
+      });
       if (rand() < 0.9) {
         const code = rand() < 0.8 ? 0 : pick([1, 2, 124]);
-        line("response_item", { type: "function_call_output", call_id: callId, output: `Exit code: ${code}\nWall time: ${(rand() * 9).toFixed(1)} seconds\nOutput:\n${filler(shape.bodyBytes)}` });
+        line("response_item", {
+          type: "function_call_output",
+          call_id: callId,
+          output: `Exit code: ${code}\nWall time: ${(rand() * 9).toFixed(1)} seconds\nOutput:\n${filler(shape.bodyBytes)}`,
+        });
       }
       line("event_msg", { type: "token_count", info: { last_token_usage: { input_tokens: 1000 + Math.floor(rand() * 150_000) } } });
     }
     if (rand() < 0.05) line("compacted", { message: filler(shape.bodyBytes) });
-    line("event_msg", { type: "agent_message", message: pick(["Done.", "I cannot do that.", "Here is the change."]), phase: "final_answer" });
+    line("event_msg", {
+      type: "agent_message",
+      message: pick(["Done.", "I cannot do that.", "Here is the change."]),
+      phase: "final_answer",
+    });
     const end = rand();
     // Most turns complete; some abort, and the last may be left open.
-    if (end < 0.8) line("event_msg", { type: "task_complete", turn_id: id, last_agent_message: "done", duration_ms: Math.floor(rand() * 60_000) });
+    if (end < 0.8)
+      line("event_msg", { type: "task_complete", turn_id: id, last_agent_message: "done", duration_ms: Math.floor(rand() * 60_000) });
     else if (end < 0.95 || turn < shape.turns - 1) line("event_msg", { type: "turn_aborted", turn_id: id, reason: "interrupted" });
   }
   return `${out.join("\n")}\n`;
@@ -60,13 +81,21 @@ export interface GeneratedFile {
 }
 
 /** Writes `files` rollouts under `root` in dated folders, with distinct, seeded mtimes. */
-export async function writeCorpus(root: string, options: { seed: number; files: number; shape: (i: number) => RolloutShape; baseMs?: number }): Promise<GeneratedFile[]> {
+export async function writeCorpus(
+  root: string,
+  options: { seed: number; files: number; shape: (i: number) => RolloutShape; baseMs?: number },
+): Promise<GeneratedFile[]> {
   const base = options.baseMs ?? Date.UTC(2026, 2, 1);
   const written: GeneratedFile[] = [];
   for (let i = 0; i < options.files; i += 1) {
     const startMs = base + i * 3_600_000;
     const d = new Date(startMs);
-    const dir = join(root, String(d.getUTCFullYear()), String(d.getUTCMonth() + 1).padStart(2, "0"), String(d.getUTCDate()).padStart(2, "0"));
+    const dir = join(
+      root,
+      String(d.getUTCFullYear()),
+      String(d.getUTCMonth() + 1).padStart(2, "0"),
+      String(d.getUTCDate()).padStart(2, "0"),
+    );
     await mkdir(dir, { recursive: true });
     const path = join(dir, `rollout-${d.toISOString().slice(0, 19).replace(/:/g, "-")}-${String(options.seed)}-${String(i)}.jsonl`);
     await writeFile(path, rolloutText(options.seed * 100_003 + i, options.shape(i), startMs));

@@ -26,7 +26,11 @@ function count(value: number | undefined, field: string, fallback: number, min: 
 export function checkOptions(options: ScanOptions): CheckedOptions {
   if (typeof options.root !== "string" || options.root.trim() === "") throw badField("root", "must name a directory");
   if (typeof options.now !== "number" || !Number.isFinite(options.now) || options.now <= 0) throw clockRequired("now");
-  if (options.cacheDir !== undefined && options.cacheDir !== false && (typeof options.cacheDir !== "string" || options.cacheDir.trim() === "")) {
+  if (
+    options.cacheDir !== undefined &&
+    options.cacheDir !== false &&
+    (typeof options.cacheDir !== "string" || options.cacheDir.trim() === "")
+  ) {
     throw badField("cacheDir", "must name a directory or be false");
   }
   return {

@@ -68,10 +68,15 @@ export class RolloutBody {
     const rollout = this.#reader.end();
     const sha256 = this.#hash.digest("hex");
     const { sizeBytes, sha256: declaredSha } = this.#declared;
-    if (sizeBytes > 0 && this.#bytes !== sizeBytes) throw malformedUpload("upload.size_bytes", `declares ${sizeBytes} bytes but ${this.#bytes} arrived`);
-    if (declaredSha !== "" && declaredSha !== sha256) throw malformedUpload("upload.sha256", "does not match the SHA-256 of the bytes received");
+    if (sizeBytes > 0 && this.#bytes !== sizeBytes)
+      throw malformedUpload("upload.size_bytes", `declares ${sizeBytes} bytes but ${this.#bytes} arrived`);
+    if (declaredSha !== "" && declaredSha !== sha256)
+      throw malformedUpload("upload.sha256", "does not match the SHA-256 of the bytes received");
     // An oversized line whose head named a record is counted once, as over the limit.
-    const skipped = Object.entries(rollout.skipped).reduce((sum, [reason, n]) => (DECODED_OR_EMPTY.has(reason) ? sum : sum + (n ?? 0)), 0) - (rollout.skipped.too_long ?? 0) + rollout.oversized;
+    const skipped =
+      Object.entries(rollout.skipped).reduce((sum, [reason, n]) => (DECODED_OR_EMPTY.has(reason) ? sum : sum + (n ?? 0)), 0) -
+      (rollout.skipped.too_long ?? 0) +
+      rollout.oversized;
     return { rollout, bytes: this.#bytes, sha256, lines: rollout.lines, linesSkipped: skipped };
   }
 }

@@ -19,10 +19,28 @@ function turnText(turn: number, startMs: number): string {
   const lines = [JSON.stringify({ timestamp: at(0), type: "event_msg", payload: { type: "task_started", turn_id: `t${turn}` } })];
   for (let c = 0; c < 10; c += 1) {
     const id = `c${turn}-${c}`;
-    lines.push(JSON.stringify({ timestamp: at(100 + c * 300), type: "response_item", payload: { type: "function_call", name: "shell", arguments: JSON.stringify({ command: "ls -la" }), call_id: id } }));
-    lines.push(JSON.stringify({ timestamp: at(200 + c * 300), type: "response_item", payload: { type: "function_call_output", call_id: id, output: `Exit code: 0\nWall time: 0.1 seconds\nOutput:\n${"x".repeat(OUTPUT_BYTES)}` } }));
+    lines.push(
+      JSON.stringify({
+        timestamp: at(100 + c * 300),
+        type: "response_item",
+        payload: { type: "function_call", name: "shell", arguments: JSON.stringify({ command: "ls -la" }), call_id: id },
+      }),
+    );
+    lines.push(
+      JSON.stringify({
+        timestamp: at(200 + c * 300),
+        type: "response_item",
+        payload: {
+          type: "function_call_output",
+          call_id: id,
+          output: `Exit code: 0\nWall time: 0.1 seconds\nOutput:\n${"x".repeat(OUTPUT_BYTES)}`,
+        },
+      }),
+    );
   }
-  lines.push(JSON.stringify({ timestamp: at(4000), type: "event_msg", payload: { type: "task_complete", turn_id: `t${turn}`, duration_ms: 4000 } }));
+  lines.push(
+    JSON.stringify({ timestamp: at(4000), type: "event_msg", payload: { type: "task_complete", turn_id: `t${turn}`, duration_ms: 4000 } }),
+  );
   return `${lines.join("\n")}\n`;
 }
 
@@ -42,7 +60,15 @@ if (process.env["UPLOAD_MEMORY_CHILD"] !== undefined) {
   const received = body.finish();
   const analytics = analyzeRollout({ meta: received.rollout.meta, records: received.rollout.records, fresh: false });
   const health = sessionHealth("upload", received.rollout.records, analytics);
-  console.log(JSON.stringify({ bytes: received.bytes, tasks: analytics.tasks.length, calls: analytics.calls, turns: health.turns, rssKb: process.resourceUsage().maxRSS }));
+  console.log(
+    JSON.stringify({
+      bytes: received.bytes,
+      tasks: analytics.tasks.length,
+      calls: analytics.calls,
+      turns: health.turns,
+      rssKb: process.resourceUsage().maxRSS,
+    }),
+  );
 } else {
   test("a 300 MB upload is folded in a heap smaller than the upload: bodies are dropped as they stream", () => {
     const child = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_CAP_MB}`, "--import", "tsx", fileURLToPath(import.meta.url)], {
@@ -50,7 +76,13 @@ if (process.env["UPLOAD_MEMORY_CHILD"] !== undefined) {
       encoding: "utf8",
     });
     assert.equal(child.status, 0, `the child folded the upload without running out of memory: ${child.stderr.slice(-1500)}`);
-    const got = JSON.parse(child.stdout.trim().split("\n").pop() ?? "{}") as { bytes: number; tasks: number; calls: number; turns: number; rssKb: number };
+    const got = JSON.parse(child.stdout.trim().split("\n").pop() ?? "{}") as {
+      bytes: number;
+      tasks: number;
+      calls: number;
+      turns: number;
+      rssKb: number;
+    };
     assert.ok(got.bytes >= UPLOAD_BYTES, "the whole upload was read");
     assert.ok(got.tasks > 10_000 && got.calls === got.tasks * 10, `every turn and call folded (${got.tasks} tasks, ${got.calls} calls)`);
     assert.ok(got.rssKb / 1024 < RSS_BOUND_MB, `peak RSS ${(got.rssKb / 1024).toFixed(0)} MB stays under ${RSS_BOUND_MB} MB`);

@@ -33,9 +33,17 @@ test("walks dated folders newest first, equal mtimes ordered by path, and cuts t
     await put(join(root, "2026/03/02/notes.txt"), 3000);
     await put(join(root, "old.jsonl"), 500);
     const all = await walkRollouts(root);
-    assert.deepEqual(all.files.map((f) => relative(root, f.path)), ["2026/03/02/rollout-c.jsonl", "2026/03/01/rollout-a.jsonl", "2026/03/01/rollout-b.jsonl", "old.jsonl"], "order");
+    assert.deepEqual(
+      all.files.map((f) => relative(root, f.path)),
+      ["2026/03/02/rollout-c.jsonl", "2026/03/01/rollout-a.jsonl", "2026/03/01/rollout-b.jsonl", "old.jsonl"],
+      "order",
+    );
     const two = await walkRollouts(root, { limit: 2 });
-    assert.deepEqual(two.files.map((f) => relative(root, f.path)), ["2026/03/02/rollout-c.jsonl", "2026/03/01/rollout-a.jsonl"], "limit keeps the newest");
+    assert.deepEqual(
+      two.files.map((f) => relative(root, f.path)),
+      ["2026/03/02/rollout-c.jsonl", "2026/03/01/rollout-a.jsonl"],
+      "limit keeps the newest",
+    );
     assert.equal(all.files[0]?.size, 3, "size from stat");
   });
 });
@@ -49,7 +57,11 @@ test("does not follow symbolic links that leave the root, nor linked directories
     await symlink(root, join(root, "2026/loop"));
     await symlink(join(root, "2026/03/01/rollout-a.jsonl"), join(root, "alias.jsonl"));
     const walk = await walkRollouts(root);
-    assert.deepEqual(walk.files.map((f) => relative(root, f.path)).sort(), ["2026/03/01/rollout-a.jsonl", "alias.jsonl"], "inside only, no cycle");
+    assert.deepEqual(
+      walk.files.map((f) => relative(root, f.path)).sort(),
+      ["2026/03/01/rollout-a.jsonl", "alias.jsonl"],
+      "inside only, no cycle",
+    );
     assert.equal(walk.outsideRoot, 1, "the link out is counted");
   });
 });
@@ -67,7 +79,11 @@ test("a root that is missing or not a directory is INVALID_ARGUMENT naming root"
   await withTree(async (root) => {
     await put(join(root, "file.jsonl"), 1000);
     for (const bad of [join(root, "missing"), join(root, "file.jsonl")]) {
-      await assert.rejects(walkRollouts(bad), (e: unknown) => e instanceof AnalyticsError && e.code === "INVALID_ARGUMENT" && e.metadata["field"] === "root", bad);
+      await assert.rejects(
+        walkRollouts(bad),
+        (e: unknown) => e instanceof AnalyticsError && e.code === "INVALID_ARGUMENT" && e.metadata["field"] === "root",
+        bad,
+      );
     }
   });
 });

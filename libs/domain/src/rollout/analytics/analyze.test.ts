@@ -6,7 +6,16 @@ import type { RolloutAnalytics } from "./types.js";
 import { rolloutAnalyticsJson } from "../report/rollout-report.js";
 import { signatureOf } from "../signature.js";
 import {
-  abortLine, callLine, completeLine, customCallLine, messageLine, metaLine, outputLine, startLine, tokenLine, unifiedOutput,
+  abortLine,
+  callLine,
+  completeLine,
+  customCallLine,
+  messageLine,
+  metaLine,
+  outputLine,
+  startLine,
+  tokenLine,
+  unifiedOutput,
 } from "../testing/lines.js";
 
 function analyze(lines: string[], fresh = false): RolloutAnalytics {
@@ -28,7 +37,11 @@ test("calls join to outputs and are classified from decoded envelopes", () => {
     completeLine(5, "t"),
   ]);
   assert.deepEqual(reasons(a), ["failure/exit_2/observed", "expected_negative/grep_no_match/observed"], "classes");
-  assert.deepEqual(a.outcomes.map((o) => o.spanMs), [2000, 500], "spans from call to output");
+  assert.deepEqual(
+    a.outcomes.map((o) => o.spanMs),
+    [2000, 500],
+    "spans from call to output",
+  );
   assert.equal(a.outcomes[0]?.turnId, "t", "owning task");
   assert.deepEqual(a.tasks[0]?.classes, { expected_negative: 1, failure: 1 }, "per-task classes");
 });
@@ -50,15 +63,19 @@ test("missing results are typed from the reconciled task boundary", () => {
     startLine(12, "next"),
     callLine(13, "c6", "exec_command", { cmd: "e" }),
   ]);
-  assert.deepEqual(reasons(a), [
-    "missing_result/no_owning_task/inferred",
-    "missing_result/task_completed_without_result/observed",
-    "missing_result/later_output_in_task/observed",
-    "ok/exit_0/observed",
-    "interrupted/task_boundary_aborted/inferred",
-    "interrupted/task_boundary_superseded/inferred",
-    "interrupted/task_boundary_process_death/inferred",
-  ], "missing-result typing");
+  assert.deepEqual(
+    reasons(a),
+    [
+      "missing_result/no_owning_task/inferred",
+      "missing_result/task_completed_without_result/observed",
+      "missing_result/later_output_in_task/observed",
+      "ok/exit_0/observed",
+      "interrupted/task_boundary_aborted/inferred",
+      "interrupted/task_boundary_superseded/inferred",
+      "interrupted/task_boundary_process_death/inferred",
+    ],
+    "missing-result typing",
+  );
   const live = analyze([startLine(0, "t"), callLine(1, "c", "exec_command", { cmd: "x" })], true);
   assert.deepEqual(reasons(live), ["live_tail/rollout_fresh_call_may_still_run/inferred"], "fresh tail");
 });
@@ -72,11 +89,11 @@ test("a dropped call the model moved past in a completed task is typed by the la
     callLine(4, "last", "exec_command", { cmd: "c" }),
     completeLine(5, "t"),
   ]);
-  assert.deepEqual(reasons(a), [
-    "missing_result/later_output_in_task/observed",
-    "ok/exit_0/observed",
-    "missing_result/task_completed_without_result/observed",
-  ], "later evidence first, then the completed boundary");
+  assert.deepEqual(
+    reasons(a),
+    ["missing_result/later_output_in_task/observed", "ok/exit_0/observed", "missing_result/task_completed_without_result/observed"],
+    "later evidence first, then the completed boundary",
+  );
 });
 
 test("a call id reused in another task joins the output of its own task", () => {
@@ -94,10 +111,22 @@ test("a call id reused in another task joins the output of its own task", () => 
 });
 
 test("sequential calls split the wall into tool and model time exactly", () => {
-  const a = analyze([startLine(0, "t"), callLine(2, "c", "exec_command", { cmd: "make" }), outputLine(5, "c", unifiedOutput(0)), completeLine(6, "t")]);
+  const a = analyze([
+    startLine(0, "t"),
+    callLine(2, "c", "exec_command", { cmd: "make" }),
+    outputLine(5, "c", unifiedOutput(0)),
+    completeLine(6, "t"),
+  ]);
   const t = a.tasks[0];
   assert.deepEqual([t?.wallMs, t?.toolMs, t?.modelMs, t?.waitMs, t?.idleMs], [6000, 3000, 3000, 0, 0], "split");
-  assert.deepEqual(t?.critical, [{ category: "model", ms: 3000 }, { category: "tool:exec_command", ms: 3000 }], "ties ranked by category");
+  assert.deepEqual(
+    t?.critical,
+    [
+      { category: "model", ms: 3000 },
+      { category: "tool:exec_command", ms: 3000 },
+    ],
+    "ties ranked by category",
+  );
 });
 
 test("parallel calls share their overlap instead of double-booking it", () => {
@@ -115,13 +144,23 @@ test("parallel calls share their overlap instead of double-booking it", () => {
 });
 
 test("gaps beyond the stall threshold are idle, and waits are their own bucket", () => {
-  const a = analyze([startLine(0, "t"), callLine(1, "s", "exec_command", { cmd: "sleep 10" }), outputLine(11, "s", unifiedOutput(0)), completeLine(411, "t")]);
+  const a = analyze([
+    startLine(0, "t"),
+    callLine(1, "s", "exec_command", { cmd: "sleep 10" }),
+    outputLine(11, "s", unifiedOutput(0)),
+    completeLine(411, "t"),
+  ]);
   const t = a.tasks[0];
   assert.deepEqual([t?.waitMs, t?.modelMs, t?.idleMs, t?.idleGaps], [10000, 301000, 100000, 1], "wait, model capped at 300 s, idle");
   assert.equal(a.behavior.stallGaps, 1, "stall gap");
   assert.equal(a.behavior.maxGapS, 400, "max gap seconds");
   assert.equal(a.behavior.sleepPolls, 1, "sleep poll");
-  const notSleep = analyze([startLine(0, "t"), callLine(1, "s", "exec_command", { cmd: "sleep-foo 10" }), outputLine(3, "s", unifiedOutput(0)), completeLine(4, "t")]);
+  const notSleep = analyze([
+    startLine(0, "t"),
+    callLine(1, "s", "exec_command", { cmd: "sleep-foo 10" }),
+    outputLine(3, "s", unifiedOutput(0)),
+    completeLine(4, "t"),
+  ]);
   assert.equal(notSleep.tasks[0]?.waitMs, 0, "sleep-foo is not a wait");
   assert.equal(notSleep.behavior.sleepPolls, 0, "nor a sleep poll");
 });
@@ -143,10 +182,14 @@ test("a late completion of a superseded turn gives its first-token figure to tha
     tokenLine(13, 500),
     completeLine(20, "new", { time_to_first_token_ms: 2500 }),
   ]);
-  assert.deepEqual(a.tasks.map((t) => [t.turnId, t.outcome, t.ttftMs, t.ttftSource]), [
-    ["old", "complete", 900, "producer"],
-    ["new", "complete", 2500, "producer"],
-  ], "each completion's figure goes to the turn it names");
+  assert.deepEqual(
+    a.tasks.map((t) => [t.turnId, t.outcome, t.ttftMs, t.ttftSource]),
+    [
+      ["old", "complete", 900, "producer"],
+      ["new", "complete", 2500, "producer"],
+    ],
+    "each completion's figure goes to the turn it names",
+  );
 });
 
 test("detectors find repeat failures, success loops, timeouts and edit churn", () => {
@@ -166,16 +209,25 @@ test("detectors find repeat failures, success loops, timeouts and edit churn", (
   }
   lines.push(completeLine(100, "t"));
   const b = analyze(lines).behavior;
-  assert.deepEqual(b.repeatFailures.map((r) => r.count), [3], "repeat failure at 3");
+  assert.deepEqual(
+    b.repeatFailures.map((r) => r.count),
+    [3],
+    "repeat failure at 3",
+  );
   assert.equal(b.maxRepeatFailure, 3, "max repeat failure");
-  assert.deepEqual(b.successLoops.map((r) => [r.tool, r.count]), [["exec_command", 8]], "success loop at 8");
+  assert.deepEqual(
+    b.successLoops.map((r) => [r.tool, r.count]),
+    [["exec_command", 8]],
+    "success loop at 8",
+  );
   assert.equal(b.timeoutKills, 1, "timeout kill");
   assert.deepEqual(b.editChurn, [{ file: "src/x.ts", count: 5 }], "freeform patch churn");
 });
 
 test("calls with unknown heads never form signature loops", () => {
   const lines = [startLine(0, "t")];
-  for (let i = 0; i < 10; i += 1) lines.push(callLine(i + 1, `c${i}`, "exec_command", "[REDACTED]"), outputLine(i + 1.5, `c${i}`, "[REDACTED]"));
+  for (let i = 0; i < 10; i += 1)
+    lines.push(callLine(i + 1, `c${i}`, "exec_command", "[REDACTED]"), outputLine(i + 1.5, `c${i}`, "[REDACTED]"));
   lines.push(completeLine(20, "t"));
   const b = analyze(lines).behavior;
   assert.deepEqual([b.successLoops.length, b.maxSuccessLoop], [0, 0], "no loop from empty heads");
@@ -188,13 +240,60 @@ test("analytics trailing abort uses the shared rule", () => {
 });
 
 test("rollout analytics JSON keeps the reference's field names and drops bodies", () => {
-  const a = analyze([startLine(0, "t"), callLine(1, "c", "exec_command", { cmd: "make SECRET=1" }), outputLine(2, "c", unifiedOutput(2, "private output")), completeLine(3, "t", { duration_ms: 3000 })]);
+  const a = analyze([
+    startLine(0, "t"),
+    callLine(1, "c", "exec_command", { cmd: "make SECRET=1" }),
+    outputLine(2, "c", unifiedOutput(2, "private output")),
+    completeLine(3, "t", { duration_ms: 3000 }),
+  ]);
   const json = rolloutAnalyticsJson(a);
   assert.deepEqual(Object.keys(json), ["meta", "tasks", "calls", "outcomes", "behavior", "substantive_completed"], "top-level fields");
-  assert.deepEqual(json["meta"], { rollout_id: "r1", provider: "openai", cli_version: "0.130.0", cwd: "/w", originator: "codex_cli_rs", source: "cli" }, "meta");
+  assert.deepEqual(
+    json["meta"],
+    { rollout_id: "r1", provider: "openai", cli_version: "0.130.0", cwd: "/w", originator: "codex_cli_rs", source: "cli" },
+    "meta",
+  );
   const task = (json["tasks"] as Record<string, unknown>[])[0];
-  assert.deepEqual(Object.keys(task ?? {}), ["turn_id", "outcome", "provenance", "wall_ms", "recorded_ms", "ttft_ms", "ttft_source", "tool_ms", "wait_ms", "model_ms", "idle_ms", "tool_calls", "classes", "critical"], "task fields");
-  assert.deepEqual((json["outcomes"] as unknown[])[0], { turn_id: "t", tool: "exec_command", class: "failure", reason: "exit_2", confidence: "observed", span_ms: 1000, sig: signatureOf("exec_command", "make SECRET=1") }, "outcome row");
-  assert.deepEqual(Object.keys(json["behavior"] as object), ["timeout_kills", "sleep_polls", "stall_gaps", "max_gap_s", "max_repeat_failure", "max_success_loop", "max_edit_churn"], "behavior fields");
-  assert.ok(!JSON.stringify(json).includes("private output") && !JSON.stringify(json).includes("SECRET"), "no bodies or heads in the report");
+  assert.deepEqual(
+    Object.keys(task ?? {}),
+    [
+      "turn_id",
+      "outcome",
+      "provenance",
+      "wall_ms",
+      "recorded_ms",
+      "ttft_ms",
+      "ttft_source",
+      "tool_ms",
+      "wait_ms",
+      "model_ms",
+      "idle_ms",
+      "tool_calls",
+      "classes",
+      "critical",
+    ],
+    "task fields",
+  );
+  assert.deepEqual(
+    (json["outcomes"] as unknown[])[0],
+    {
+      turn_id: "t",
+      tool: "exec_command",
+      class: "failure",
+      reason: "exit_2",
+      confidence: "observed",
+      span_ms: 1000,
+      sig: signatureOf("exec_command", "make SECRET=1"),
+    },
+    "outcome row",
+  );
+  assert.deepEqual(
+    Object.keys(json["behavior"] as object),
+    ["timeout_kills", "sleep_polls", "stall_gaps", "max_gap_s", "max_repeat_failure", "max_success_loop", "max_edit_churn"],
+    "behavior fields",
+  );
+  assert.ok(
+    !JSON.stringify(json).includes("private output") && !JSON.stringify(json).includes("SECRET"),
+    "no bodies or heads in the report",
+  );
 });

@@ -88,8 +88,7 @@ export function joinCalls(records: readonly RolloutRecord[], taskOf: Int32Array,
     const task = taskOf[i] ?? -1;
     const outIndex = outputOf.get(i);
     const out = outIndex === undefined ? undefined : records[outIndex];
-    const typed =
-      out?.kind === "tool_output" ? classifyOutcome(r.head, out.envelope) : missingResult(i, task, tails);
+    const typed = out?.kind === "tool_output" ? classifyOutcome(r.head, out.envelope) : missingResult(i, task, tails);
     const span = out !== undefined && out.tsMs !== null && r.tsMs !== null && out.tsMs > r.tsMs ? out.tsMs - r.tsMs : 0;
     calls.push({
       index: i,

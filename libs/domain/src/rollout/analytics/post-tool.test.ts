@@ -9,20 +9,33 @@ import { contextBand, ordinalBucket } from "./post-tool.js";
 
 test("post-tool spans are attributed to the tool, a stall, a compaction or the model", () => {
   const d = collectRollout([
-    metaLine("m"), startLine(0, "t"), tokenLine(0.5, 30_000),
-    callLine(1, "slow", "exec_command", { cmd: "a" }), outputLine(11, "slow", unifiedOutput(0)), callLine(12, "stall", "exec_command", { cmd: "b" }),
-    outputLine(13, "stall", unifiedOutput(0)), callLine(400, "comp", "exec_command", { cmd: "c" }),
-    outputLine(401, "comp", unifiedOutput(0)), compactedLine(402), callLine(410, "think", "exec_command", { cmd: "d" }),
-    outputLine(411, "think", unifiedOutput(0)), tokenLine(415, 120_000),
-    callLine(416, "tail", "exec_command", { cmd: "e" }), outputLine(417, "tail", unifiedOutput(0)),
+    metaLine("m"),
+    startLine(0, "t"),
+    tokenLine(0.5, 30_000),
+    callLine(1, "slow", "exec_command", { cmd: "a" }),
+    outputLine(11, "slow", unifiedOutput(0)),
+    callLine(12, "stall", "exec_command", { cmd: "b" }),
+    outputLine(13, "stall", unifiedOutput(0)),
+    callLine(400, "comp", "exec_command", { cmd: "c" }),
+    outputLine(401, "comp", unifiedOutput(0)),
+    compactedLine(402),
+    callLine(410, "think", "exec_command", { cmd: "d" }),
+    outputLine(411, "think", unifiedOutput(0)),
+    tokenLine(415, 120_000),
+    callLine(416, "tail", "exec_command", { cmd: "e" }),
+    outputLine(417, "tail", unifiedOutput(0)),
   ]);
   const spans = analyzeRollout({ meta: d.meta, records: d.records, fresh: false }).postTool;
-  assert.deepEqual(spans.map((s) => [s.ordinal, s.attribution, s.gapMs, s.band]), [
-    [1, "tool_slow", 1000, "25k_50k"],
-    [2, "stall_capped", 387000, "25k_50k"],
-    [3, "compaction_in_gap", 9000, "25k_50k"],
-    [4, "model_reasoning", 4000, "25k_50k"],
-  ], "attribution, and the tail result without a later model record is skipped");
+  assert.deepEqual(
+    spans.map((s) => [s.ordinal, s.attribution, s.gapMs, s.band]),
+    [
+      [1, "tool_slow", 1000, "25k_50k"],
+      [2, "stall_capped", 387000, "25k_50k"],
+      [3, "compaction_in_gap", 9000, "25k_50k"],
+      [4, "model_reasoning", 4000, "25k_50k"],
+    ],
+    "attribution, and the tail result without a later model record is skipped",
+  );
   const report = postToolReport(partialOfRollout({ rollout: d, fresh: false }), { root: "" });
   assert.equal(report.schema, "fak-codex-posttool/1", "schema");
   assert.deepEqual(report.attribution, { compaction_in_gap: 1, model_reasoning: 1, stall_capped: 1, tool_slow: 1 }, "attribution counts");
@@ -33,6 +46,14 @@ test("post-tool spans are attributed to the tool, a stall, a compaction or the m
 });
 
 test("context bands and ordinal buckets have fixed edges", () => {
-  assert.deepEqual([0, 9_999, 10_000, 24_999, 25_000, 50_000, 99_999, 100_000].map(contextBand), ["unobserved", "lt10k", "10k_25k", "10k_25k", "25k_50k", "50k_100k", "50k_100k", "gte100k"], "bands");
-  assert.deepEqual([1, 20, 21, 50, 51, 100, 101, 200, 201].map(ordinalBucket), ["1_20", "1_20", "21_50", "21_50", "51_100", "51_100", "101_200", "101_200", "gte201"], "buckets");
+  assert.deepEqual(
+    [0, 9_999, 10_000, 24_999, 25_000, 50_000, 99_999, 100_000].map(contextBand),
+    ["unobserved", "lt10k", "10k_25k", "10k_25k", "25k_50k", "50k_100k", "50k_100k", "gte100k"],
+    "bands",
+  );
+  assert.deepEqual(
+    [1, 20, 21, 50, 51, 100, 101, 200, 201].map(ordinalBucket),
+    ["1_20", "1_20", "21_50", "21_50", "51_100", "51_100", "101_200", "101_200", "gte201"],
+    "buckets",
+  );
 });

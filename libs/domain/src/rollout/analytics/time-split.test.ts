@@ -58,11 +58,11 @@ test("an output written before its call is not joined to it, and the call's time
 });
 
 test("time after an unanswered call up to the task boundary is model time, then idle", () => {
-  const t = onlyTask([
-    startLine(0, "t"),
-    callLine(1, "c1", "exec_command", { cmd: "make" }),
-    completeLine(401, "t"),
-  ]);
+  const t = onlyTask([startLine(0, "t"), callLine(1, "c1", "exec_command", { cmd: "make" }), completeLine(401, "t")]);
   assert.deepEqual(t.classes, { missing_result: 1 }, "the call has no result");
-  assert.deepEqual(split(t), { tool: 0, wait: 0, model: 301_000, idle: 100_000 }, "the gap to the boundary is model time up to the stall threshold");
+  assert.deepEqual(
+    split(t),
+    { tool: 0, wait: 0, model: 301_000, idle: 100_000 },
+    "the gap to the boundary is model time up to the stall threshold",
+  );
 });

@@ -29,33 +29,57 @@ type GeneratedRollout = { id: string; provider: string; exec: boolean; fresh: bo
 
 function partialOf(r: GeneratedRollout): CorpusPartial {
   if (r.unreadable && r.steps.length % 5 === 0) return unreadablePartial(3);
-  const meta = metaLine(r.id, { model_provider: r.provider, originator: r.exec ? "codex_exec" : "codex_cli_rs", source: r.exec ? "exec" : "cli" });
-  const goal = JSON.stringify({ timestamp: "2026-03-01T12:00:00Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: '<codex_internal_context source="goal">' }] } });
+  const meta = metaLine(r.id, {
+    model_provider: r.provider,
+    originator: r.exec ? "codex_exec" : "codex_cli_rs",
+    source: r.exec ? "exec" : "cli",
+  });
+  const goal = JSON.stringify({
+    timestamp: "2026-03-01T12:00:00Z",
+    type: "response_item",
+    payload: { type: "message", role: "user", content: [{ type: "input_text", text: '<codex_internal_context source="goal">' }] },
+  });
   return partialOfRollout({ rollout: collectRollout([meta, goal, ...linesOf(r.steps)]), fresh: r.fresh, session: r.id, outlierKeep: 3 });
 }
 
 function reports(p: CorpusPartial): string {
   return JSON.stringify([
-    lifecycleReport(p, { root: "/r" }), analyticsReport(p, { root: "/r", topN: 3 }), healthReport(p, { top: 2 }),
-    reconcileReport(p, { root: "/r" }), errorClassReport(p, { root: "/r" }), postToolReport(p, { root: "/r" }),
+    lifecycleReport(p, { root: "/r" }),
+    analyticsReport(p, { root: "/r", topN: 3 }),
+    healthReport(p, { top: 2 }),
+    reconcileReport(p, { root: "/r" }),
+    errorClassReport(p, { root: "/r" }),
+    postToolReport(p, { root: "/r" }),
   ]);
 }
 
 test("property: merging partials in any grouping and order equals one pass", () => {
   fc.assert(
-    fc.property(fc.array(rolloutArb, { maxLength: 7 }), fc.array(fc.nat(), { minLength: 8, maxLength: 8 }), fc.nat(), (rollouts, order, cut) => {
-      const partials = rollouts.map(partialOf);
-      const onePass = mergeAll(partials);
-      const shuffled = partials.map((p, i) => ({ p, k: order[i] ?? 0 })).sort((a, b) => a.k - b.k).map((x) => x.p);
-      const at = partials.length === 0 ? 0 : cut % (partials.length + 1);
-      const left = mergeAll(shuffled.slice(0, at), 3);
-      const right = mergeAll(shuffled.slice(at), 3);
-      const split = mergePartials(right, left);
-      assert.equal(JSON.stringify(split), JSON.stringify(mergePartials(onePass, emptyPartial(3))), "split merge equals one pass");
-      assert.equal(reports(split), reports(onePass), "reports equal");
-      const viaJson = JSON.parse(JSON.stringify(left)) as CorpusPartial;
-      assert.equal(JSON.stringify(mergePartials(viaJson, right)), JSON.stringify(mergePartials(left, right)), "partials survive a JSON round trip");
-    }),
+    fc.property(
+      fc.array(rolloutArb, { maxLength: 7 }),
+      fc.array(fc.nat(), { minLength: 8, maxLength: 8 }),
+      fc.nat(),
+      (rollouts, order, cut) => {
+        const partials = rollouts.map(partialOf);
+        const onePass = mergeAll(partials);
+        const shuffled = partials
+          .map((p, i) => ({ p, k: order[i] ?? 0 }))
+          .sort((a, b) => a.k - b.k)
+          .map((x) => x.p);
+        const at = partials.length === 0 ? 0 : cut % (partials.length + 1);
+        const left = mergeAll(shuffled.slice(0, at), 3);
+        const right = mergeAll(shuffled.slice(at), 3);
+        const split = mergePartials(right, left);
+        assert.equal(JSON.stringify(split), JSON.stringify(mergePartials(onePass, emptyPartial(3))), "split merge equals one pass");
+        assert.equal(reports(split), reports(onePass), "reports equal");
+        const viaJson = JSON.parse(JSON.stringify(left)) as CorpusPartial;
+        assert.equal(
+          JSON.stringify(mergePartials(viaJson, right)),
+          JSON.stringify(mergePartials(left, right)),
+          "partials survive a JSON round trip",
+        );
+      },
+    ),
     { numRuns: 150 },
   );
 });
@@ -75,7 +99,12 @@ test("property: merge is associative and commutative, with the empty partial as 
 
 test("merging refuses a partial of another format version", () => {
   const foreign = { ...emptyPartial(), version: PARTIAL_VERSION + 1 } as unknown as CorpusPartial;
-  assert.throws(() => mergePartials(emptyPartial(), foreign), (e: unknown) => e instanceof RolloutError && e.code === "PARTIAL_VERSION_MISMATCH" && e.field === "right" && e.message.startsWith("rollout: "), "version mismatch");
+  assert.throws(
+    () => mergePartials(emptyPartial(), foreign),
+    (e: unknown) =>
+      e instanceof RolloutError && e.code === "PARTIAL_VERSION_MISMATCH" && e.field === "right" && e.message.startsWith("rollout: "),
+    "version mismatch",
+  );
 });
 
 test("health rows that tie on their ranking keys still merge in one order whatever the grouping", () => {
@@ -85,8 +114,13 @@ test("health rows that tie on their ranking keys still merge in one order whatev
     for (let t = 0; t < 6; t += 1) {
       const base = t * 10;
       lines.push(startLine(base, `t${t}`));
-      if (t < 3) for (let c = 0; c < callsPerTurn; c += 1) lines.push(callLine(base + 1, `c${t}-${c}`, "exec_command", { cmd: "ls" }), outputLine(base + 2, `c${t}-${c}`, unifiedOutput(0)));
-      lines.push(messageLine(base + 3, t < 3 ? "done" : "The proposed tool call was refused by the fak kernel"), completeLine(base + 4, `t${t}`));
+      if (t < 3)
+        for (let c = 0; c < callsPerTurn; c += 1)
+          lines.push(callLine(base + 1, `c${t}-${c}`, "exec_command", { cmd: "ls" }), outputLine(base + 2, `c${t}-${c}`, unifiedOutput(0)));
+      lines.push(
+        messageLine(base + 3, t < 3 ? "done" : "The proposed tool call was refused by the fak kernel"),
+        completeLine(base + 4, `t${t}`),
+      );
     }
     return partialOfRollout({ rollout: collectRollout(lines), fresh: false, session: "same", outlierKeep: 3 });
   };

@@ -75,7 +75,9 @@ function mergeHealth(a: HealthPartial, b: HealthPartial): HealthPartial {
 
 function checkVersion(p: CorpusPartial, field: string): void {
   if (p.version !== PARTIAL_VERSION) {
-    throw new RolloutError("PARTIAL_VERSION_MISMATCH", `${field} has partial version ${String(p.version)}, want ${PARTIAL_VERSION}`, { field });
+    throw new RolloutError("PARTIAL_VERSION_MISMATCH", `${field} has partial version ${String(p.version)}, want ${PARTIAL_VERSION}`, {
+      field,
+    });
   }
 }
 

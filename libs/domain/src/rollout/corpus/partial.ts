@@ -6,7 +6,14 @@ import { errorsOf, postToolOf } from "./census.js";
 import { providerVersion } from "../decode/meta.js";
 import { sessionHealth, type SessionHealth } from "../health/session.js";
 import type { FoldReport } from "../lifecycle/types.js";
-import { countsAsFailure, DEFAULT_TOP_N, INFLATION_MIN_TURNS, INFLATION_RATIO, OUTLIER_CONTRIBUTORS, REFUSAL_LOOP_MIN } from "../vocabulary.js";
+import {
+  countsAsFailure,
+  DEFAULT_TOP_N,
+  INFLATION_MIN_TURNS,
+  INFLATION_RATIO,
+  OUTLIER_CONTRIBUTORS,
+  REFUSAL_LOOP_MIN,
+} from "../vocabulary.js";
 import { emptyCounts, emptyPartial } from "./empty.js";
 import { usageOfRecords } from "../usage/fold.js";
 import { sortedRecord, sortedSample, tallyKeys } from "./order.js";
@@ -140,7 +147,14 @@ function healthOf(h: SessionHealth, p: CorpusPartial["health"]): void {
     zeroTool: { ...h.zeroTool },
     occupancies: sortedSample(h.compactions),
   });
-  const row = { session: h.session, model: h.model, turns: h.turns, toolCalls: h.toolCalls, zeroToolTurns: zero, refusedTurns: h.zeroTool.guard_refused };
+  const row = {
+    session: h.session,
+    model: h.model,
+    turns: h.turns,
+    toolCalls: h.toolCalls,
+    zeroToolTurns: zero,
+    refusedTurns: h.zeroTool.guard_refused,
+  };
   if (row.refusedTurns >= REFUSAL_LOOP_MIN) p.refusalLoops = [row];
   if (h.turns >= INFLATION_MIN_TURNS && zero / h.turns >= INFLATION_RATIO) p.inflation = [row];
 }

@@ -5,7 +5,12 @@ import type { HealthSessionRow, Outlier } from "./types.js";
 export function compareOutliers(a: Outlier, b: Outlier): number {
   // Two rollouts may share an id (copies, forks) and implicit ids repeat per rollout, so the
   // keys alone are not unique; the full row makes the order total.
-  return b.durationS - a.durationS || compareText(a.session, b.session) || compareText(a.turnId, b.turnId) || compareText(JSON.stringify(a), JSON.stringify(b));
+  return (
+    b.durationS - a.durationS ||
+    compareText(a.session, b.session) ||
+    compareText(a.turnId, b.turnId) ||
+    compareText(JSON.stringify(a), JSON.stringify(b))
+  );
 }
 
 // Session names are file names and may repeat (a file sent again after it grew), so the

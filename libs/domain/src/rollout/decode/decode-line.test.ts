@@ -43,16 +43,37 @@ test("upstream aliases turn_started and turn_complete read as task kinds", () =>
 });
 
 test("the payload census counts aliases as written, and does not call them unknown", () => {
-  const d = collectRollout([eventLine(1, "turn_started", { turn_id: "a" }), eventLine(2, "turn_complete", { turn_id: "a" }), eventLine(3, "task_started", { turn_id: "b" })]);
+  const d = collectRollout([
+    eventLine(1, "turn_started", { turn_id: "a" }),
+    eventLine(2, "turn_complete", { turn_id: "a" }),
+    eventLine(3, "task_started", { turn_id: "b" }),
+  ]);
   assert.deepEqual(d.payloadTypes, { turn_started: 1, turn_complete: 1, task_started: 1 }, "raw payload types");
   assert.deepEqual(unknownPayloadTypes(d), {}, "aliases are read, so not unknown");
 });
 
 test("event types named like object members are counted as plain numbers by the census", () => {
   const d = collectRollout(["constructor", "toString", "__proto__", "__proto__", "task_started"].map((t, i) => eventLine(i, t)));
-  assert.deepEqual(Object.entries(d.payloadTypes).sort(), [["__proto__", 2], ["constructor", 1], ["task_started", 1], ["toString", 1]], "every type counted");
+  assert.deepEqual(
+    Object.entries(d.payloadTypes).sort(),
+    [
+      ["__proto__", 2],
+      ["constructor", 1],
+      ["task_started", 1],
+      ["toString", 1],
+    ],
+    "every type counted",
+  );
   const unknown = JSON.parse(JSON.stringify(unknownPayloadTypes(d))) as Record<string, unknown>;
-  assert.deepEqual(Object.entries(unknown).sort(), [["__proto__", 2], ["constructor", 1], ["toString", 1]], "unknown types survive JSON");
+  assert.deepEqual(
+    Object.entries(unknown).sort(),
+    [
+      ["__proto__", 2],
+      ["constructor", 1],
+      ["toString", 1],
+    ],
+    "unknown types survive JSON",
+  );
 });
 
 test("a wrongly typed field reads as absent instead of dropping the line", () => {
@@ -71,9 +92,7 @@ test("legacy unkeyed turn_aborted decodes with an empty turn id", () => {
 });
 
 test("subagent session_meta with an object source is decoded and labelled", () => {
-  const r = record(
-    metaLine("child", { source: { subagent: { thread_spawn: { parent_thread_id: "parent", depth: 1 } } } }),
-  );
+  const r = record(metaLine("child", { source: { subagent: { thread_spawn: { parent_thread_id: "parent", depth: 1 } } } }));
   assert.ok(r.kind === "session_meta", "meta kept");
   if (r.kind !== "session_meta") return;
   assert.equal(r.meta.rolloutId, "child", "own id");
@@ -103,12 +122,25 @@ test("the pre-wrapper legacy layout decodes meta and tool calls", () => {
   const d = collectRollout([
     JSON.stringify({ id: "legacy-1", timestamp: "2025-09-10T10:00:00Z", instructions: "x", git: { branch: "main" } }),
     JSON.stringify({ record_type: "state" }),
-    JSON.stringify({ type: "function_call", name: "shell", arguments: JSON.stringify({ command: ["bash", "-lc", "ls -la"] }), call_id: "c1" }),
-    JSON.stringify({ type: "function_call_output", call_id: "c1", output: JSON.stringify({ output: "x", metadata: { exit_code: 0, duration_seconds: 0.1 } }) }),
+    JSON.stringify({
+      type: "function_call",
+      name: "shell",
+      arguments: JSON.stringify({ command: ["bash", "-lc", "ls -la"] }),
+      call_id: "c1",
+    }),
+    JSON.stringify({
+      type: "function_call_output",
+      call_id: "c1",
+      output: JSON.stringify({ output: "x", metadata: { exit_code: 0, duration_seconds: 0.1 } }),
+    }),
     JSON.stringify({ type: "message", role: "assistant", content: [{ type: "output_text", text: "hi" }] }),
   ]);
   assert.equal(d.meta?.rolloutId, "legacy-1", "bare meta read");
-  assert.deepEqual(d.records.map((r) => r.kind), ["tool_call", "tool_output", "model_output"], "bare items read");
+  assert.deepEqual(
+    d.records.map((r) => r.kind),
+    ["tool_call", "tool_output", "model_output"],
+    "bare items read",
+  );
   const call = d.records[0];
   assert.ok(call?.kind === "tool_call" && call.head === "ls -la" && call.tsMs === null, "argv head, no timestamp");
   assert.equal(d.skipped.not_analysed, 1, "state marker skipped");
@@ -153,11 +185,24 @@ test("array outputs decode the envelope carried by their text items", () => {
   const line = JSON.stringify({
     timestamp: "2026-03-01T00:00:00Z",
     type: "response_item",
-    payload: { type: "function_call_output", call_id: "c", output: [{ type: "input_text", text: "Exit code: 3\nWall time: 1 seconds\nOutput:\nx" }, { type: "input_image", image_url: "data:" }] },
+    payload: {
+      type: "function_call_output",
+      call_id: "c",
+      output: [
+        { type: "input_text", text: "Exit code: 3\nWall time: 1 seconds\nOutput:\nx" },
+        { type: "input_image", image_url: "data:" },
+      ],
+    },
   });
   const r = record(line);
   assert.ok(r.kind === "tool_output" && r.envelope.kind === "text" && r.envelope.exitCode === 3, "text item decoded");
-  const images = record(JSON.stringify({ timestamp: "", type: "response_item", payload: { type: "custom_tool_call_output", call_id: "c", output: [{ type: "input_image" }] } }));
+  const images = record(
+    JSON.stringify({
+      timestamp: "",
+      type: "response_item",
+      payload: { type: "custom_tool_call_output", call_id: "c", output: [{ type: "input_image" }] },
+    }),
+  );
   assert.ok(images.kind === "tool_output" && images.envelope.kind === "opaque", "items without text stay opaque");
 });
 
@@ -165,7 +210,12 @@ test("user messages keep only that the user spoke; injected context items are no
   const e = record(eventLine(1, "user_message", { message: "my private prompt", images: [] }));
   assert.ok(e.kind === "user_message" && e.source === "event", "event-sourced");
   assert.ok(!JSON.stringify(e).includes("private"), "text dropped");
-  const item = (text: string) => JSON.stringify({ timestamp: "2026-03-01T00:00:00Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
+  const item = (text: string) =>
+    JSON.stringify({
+      timestamp: "2026-03-01T00:00:00Z",
+      type: "response_item",
+      payload: { type: "message", role: "user", content: [{ type: "input_text", text }] },
+    });
   const i = record(item("my private prompt"));
   assert.ok(i.kind === "user_message" && i.source === "item" && !JSON.stringify(i).includes("private"), "item-sourced, text dropped");
   assert.deepEqual(decodeLine(item("<environment_context>\n<cwd>/w</cwd>")), { ok: false, skip: "not_analysed" }, "environment context");

@@ -79,7 +79,10 @@ function decodeObject(parsed: unknown): DecodedLine {
     case "compacted":
       return { ok: true, record: { kind: "compacted", ...stamp } };
     case "turn_context":
-      return { ok: true, record: { kind: "turn_context", turnId: trimmed(payload, "turn_id"), model: trimmed(payload, "model"), ...stamp } };
+      return {
+        ok: true,
+        record: { kind: "turn_context", turnId: trimmed(payload, "turn_id"), model: trimmed(payload, "model"), ...stamp },
+      };
     default:
       return { ok: false, skip: IGNORED_TYPES.has(type) ? "not_analysed" : "unknown_type" };
   }

@@ -39,7 +39,14 @@ test("an output nested 200,000 levels deep decodes to a record instead of overfl
 test("property: a deeply nested field costs at most its own line, never the rollout", () => {
   fc.assert(
     fc.property(fc.integer({ min: 1, max: 60_000 }), fc.boolean(), fc.integer({ min: 0, max: 4 }), (depth, objects, where) => {
-      const lines = [metaLine("m"), startLine(1, "t"), callLine(2, "c1", "shell", { command: "ls" }), deepLine(depth, objects, where), outputLine(6, "c1", "ok"), completeLine(7, "t")];
+      const lines = [
+        metaLine("m"),
+        startLine(1, "t"),
+        callLine(2, "c1", "shell", { command: "ls" }),
+        deepLine(depth, objects, where),
+        outputLine(6, "c1", "ok"),
+        completeLine(7, "t"),
+      ];
       const d = collectRollout(lines);
       assert.equal(d.lines, lines.length, "every line read");
       const kinds = d.records.map((r) => r.kind);

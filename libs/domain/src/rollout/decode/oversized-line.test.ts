@@ -13,15 +13,22 @@ test("a huge compacted line is classified from its first bytes", () => {
 });
 
 test("a huge tool output keeps its call id and reads as an opaque result", () => {
-  const d = decodeOversizedLine(`{${TS},"type":"response_item","payload":{"type":"function_call_output","call_id":"c7","output":"Exit code: 0\\nxxxxxxxx`);
+  const d = decodeOversizedLine(
+    `{${TS},"type":"response_item","payload":{"type":"function_call_output","call_id":"c7","output":"Exit code: 0\\nxxxxxxxx`,
+  );
   assert.ok(d.ok && d.record.kind === "tool_output" && d.record.callId === "c7", "joined by call id");
   assert.ok(d.ok && d.record.kind === "tool_output" && d.record.envelope.kind === "opaque", "body unread");
 });
 
 test("members after nested values and escaped strings are still read from the prefix", () => {
-  const d = decodeOversizedLine(`{${TS},"type":"event_msg","payload":{"info":{"a":["}",{"b":"]\\""}]},"type":"task_complete","turn_id":"t\\u0031","duration_ms":42,"last_agent_message":"zzzz`);
+  const d = decodeOversizedLine(
+    `{${TS},"type":"event_msg","payload":{"info":{"a":["}",{"b":"]\\""}]},"type":"task_complete","turn_id":"t\\u0031","duration_ms":42,"last_agent_message":"zzzz`,
+  );
   assert.ok(d.ok && d.record.kind === "task_complete", "lifecycle kind read");
-  assert.ok(d.ok && d.record.kind === "task_complete" && d.record.turnId === "t1" && d.record.durationMs === 42, "scalars before the cut read");
+  assert.ok(
+    d.ok && d.record.kind === "task_complete" && d.record.turnId === "t1" && d.record.durationMs === 42,
+    "scalars before the cut read",
+  );
 });
 
 test("a number cut by the end of the prefix reads as absent, not as a shorter number", () => {
@@ -43,6 +50,10 @@ test("the collector counts oversized lines and keeps what they name in file orde
   const d = c.result();
   assert.equal(d.oversized, 1, "counted");
   assert.equal(d.lines, 4, "a line like the others");
-  assert.deepEqual(d.records.map((r) => r.kind), ["task_started", "compacted", "task_complete"], "order kept");
+  assert.deepEqual(
+    d.records.map((r) => r.kind),
+    ["task_started", "compacted", "task_complete"],
+    "order kept",
+  );
   assert.equal(collectRollout([metaLine("m")]).oversized, 0, "none when all lines fit");
 });

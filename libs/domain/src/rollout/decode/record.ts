@@ -106,6 +106,4 @@ export type SkipReason =
   | "too_deep";
 
 /** Result of decoding one line. */
-export type DecodedLine =
-  | { readonly ok: true; readonly record: RolloutRecord }
-  | { readonly ok: false; readonly skip: SkipReason };
+export type DecodedLine = { readonly ok: true; readonly record: RolloutRecord } | { readonly ok: false; readonly skip: SkipReason };

@@ -47,7 +47,10 @@ export function outputText(output: unknown): string {
   if (output === undefined || output === null) return "";
   if (typeof output === "string") return output;
   if (Array.isArray(output)) {
-    const texts = output.filter(isObject).map((item) => item["text"]).filter((t): t is string => typeof t === "string");
+    const texts = output
+      .filter(isObject)
+      .map((item) => item["text"])
+      .filter((t): t is string => typeof t === "string");
     if (texts.length > 0) return texts.join("\n");
   }
   // Nesting too deep to rebuild says nothing an envelope could read.

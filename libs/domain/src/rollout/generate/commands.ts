@@ -11,10 +11,30 @@ export interface CommandRun {
   readonly wallMs: number;
 }
 
-const FILES = ["src/index.ts", "src/server.ts", "src/store/journal.ts", "README.md", "package.json", "test/e2e.test.ts", "lib/util.go", "app/models.py"];
+const FILES = [
+  "src/index.ts",
+  "src/server.ts",
+  "src/store/journal.ts",
+  "README.md",
+  "package.json",
+  "test/e2e.test.ts",
+  "lib/util.go",
+  "app/models.py",
+];
 const WORDS = ["retry", "deadline", "snapshot", "TODO", "cursor", "flush", "backoff", "lease"];
 
-type CommandKind = "search_hit" | "search_miss" | "read" | "git" | "merge_probe" | "test_pass" | "test_fail" | "build_timeout" | "sleep" | "wait" | "make_fail";
+type CommandKind =
+  | "search_hit"
+  | "search_miss"
+  | "read"
+  | "git"
+  | "merge_probe"
+  | "test_pass"
+  | "test_fail"
+  | "build_timeout"
+  | "sleep"
+  | "wait"
+  | "make_fail";
 
 const WEIGHTS: Readonly<Record<CommandKind, number>> = {
   search_hit: 18,
@@ -42,17 +62,42 @@ export function pickCommand(rng: Prng, repeat: CommandRun | null): CommandRun {
     case "search_miss":
       return { cmd: `${rng.pick(["rg", "grep -rn"])} "${word}_${rng.hex(4)}" .`, exitCode: 1, timedOut: false, wallMs: rng.int(20, 600) };
     case "read":
-      return { cmd: rng.pick([`sed -n 1,${rng.int(40, 200)}p ${file}`, `cat ${file}`, `ls -la ${file.split("/")[0]}`, `wc -l ${file}`]), exitCode: 0, timedOut: false, wallMs: rng.int(5, 120) };
+      return {
+        cmd: rng.pick([`sed -n 1,${rng.int(40, 200)}p ${file}`, `cat ${file}`, `ls -la ${file.split("/")[0]}`, `wc -l ${file}`]),
+        exitCode: 0,
+        timedOut: false,
+        wallMs: rng.int(5, 120),
+      };
     case "git":
-      return { cmd: rng.pick(["git status --short", "git diff --stat", "git log --oneline -5", `git diff ${file}`]), exitCode: 0, timedOut: false, wallMs: rng.int(10, 300) };
+      return {
+        cmd: rng.pick(["git status --short", "git diff --stat", "git log --oneline -5", `git diff ${file}`]),
+        exitCode: 0,
+        timedOut: false,
+        wallMs: rng.int(10, 300),
+      };
     case "merge_probe":
       return { cmd: "git rev-parse -q --verify MERGE_HEAD", exitCode: 1, timedOut: false, wallMs: rng.int(5, 40) };
     case "test_pass":
-      return { cmd: rng.pick(["pnpm test", "go test ./...", "pytest -q", "cargo test"]), exitCode: 0, timedOut: false, wallMs: rng.int(2000, 90000) };
+      return {
+        cmd: rng.pick(["pnpm test", "go test ./...", "pytest -q", "cargo test"]),
+        exitCode: 0,
+        timedOut: false,
+        wallMs: rng.int(2000, 90000),
+      };
     case "test_fail":
-      return { cmd: rng.pick(["pnpm test", "go test ./...", "pytest -q", "npm run typecheck"]), exitCode: rng.pick([1, 1, 2]), timedOut: false, wallMs: rng.int(2000, 60000) };
+      return {
+        cmd: rng.pick(["pnpm test", "go test ./...", "pytest -q", "npm run typecheck"]),
+        exitCode: rng.pick([1, 1, 2]),
+        timedOut: false,
+        wallMs: rng.int(2000, 60000),
+      };
     case "build_timeout":
-      return { cmd: rng.pick(["npm run build", "make all", "cargo build --release"]), exitCode: 124, timedOut: true, wallMs: rng.int(10000, 120000) };
+      return {
+        cmd: rng.pick(["npm run build", "make all", "cargo build --release"]),
+        exitCode: 124,
+        timedOut: true,
+        wallMs: rng.int(10000, 120000),
+      };
     case "sleep":
       return { cmd: `sleep ${rng.int(1, 30)}`, exitCode: 0, timedOut: false, wallMs: rng.int(1000, 30000) };
     case "wait":

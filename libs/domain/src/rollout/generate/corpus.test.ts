@@ -21,14 +21,26 @@ const sample = take(OPTIONS, 160);
 
 test("a seed that does not fix the bytes would make benchmarks and pinned tests drift", () => {
   const again = take(OPTIONS, 20);
-  assert.deepEqual(again.map((r) => r.text), sample.slice(0, 20).map((r) => r.text), "same seed, same files");
+  assert.deepEqual(
+    again.map((r) => r.text),
+    sample.slice(0, 20).map((r) => r.text),
+    "same seed, same files",
+  );
   const other = take({ ...OPTIONS, seed: 43 }, 20);
-  assert.notDeepEqual(other.map((r) => r.text), again.map((r) => r.text), "another seed, other files");
+  assert.notDeepEqual(
+    other.map((r) => r.text),
+    again.map((r) => r.text),
+    "another seed, other files",
+  );
 });
 
 test("files are laid out as the producer names them, dated by their session start", () => {
   for (const r of sample) {
-    assert.match(r.relPath, /^\d{4}\/\d{2}\/\d{2}\/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.jsonl$/, r.relPath);
+    assert.match(
+      r.relPath,
+      /^\d{4}\/\d{2}\/\d{2}\/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.jsonl$/,
+      r.relPath,
+    );
     assert.equal(r.relPath.slice(0, 10).replaceAll("/", "-"), r.relPath.slice(19, 29), `${r.relPath}: folder date is the file's date`);
   }
 });
@@ -36,7 +48,10 @@ test("files are laid out as the producer names them, dated by their session star
 test("a corpus without every era and ending would leave the reader's edge cases untested", () => {
   const eras = new Set(sample.map((r) => r.era));
   assert.deepEqual([...eras].sort(), ["alias", "current", "early_keyed", "legacy", "unkeyed"], "every era appears");
-  assert.ok(sample.some((r) => r.tornTail), "some file has a torn tail");
+  assert.ok(
+    sample.some((r) => r.tornTail),
+    "some file has a torn tail",
+  );
   const outcomes = new Map<string, number>();
   const kinds = new Set<string>();
   let repeatedTotals = 0;
@@ -47,11 +62,24 @@ test("a corpus without every era and ending would leave the reader's edge cases 
     for (const rec of decoded.records) kinds.add(rec.kind === "tool_call" ? `${rec.kind}:${rec.payloadKind}` : rec.kind);
     const analytics = analyzeRollout({ meta: decoded.meta, records: decoded.records, fresh: false });
     for (const t of analytics.tasks) outcomes.set(t.outcome, (outcomes.get(t.outcome) ?? 0) + 1);
-    const totals = lines.filter((l) => l.includes('"total_token_usage"')).map((l) => JSON.stringify(JSON.parse(l).payload.info.total_token_usage));
+    const totals = lines
+      .filter((l) => l.includes('"total_token_usage"'))
+      .map((l) => JSON.stringify(JSON.parse(l).payload.info.total_token_usage));
     repeatedTotals += totals.filter((t, i) => i > 0 && t === totals[i - 1]).length;
   }
-  for (const outcome of ["complete", "aborted", "superseded", "process_death"]) assert.ok((outcomes.get(outcome) ?? 0) > 0, `some task ends ${outcome}`);
-  for (const kind of ["tool_call:function_call", "tool_call:custom_tool_call", "tool_call:local_shell_call", "tool_output", "token_count", "compacted", "turn_error", "user_message", "agent_message"]) {
+  for (const outcome of ["complete", "aborted", "superseded", "process_death"])
+    assert.ok((outcomes.get(outcome) ?? 0) > 0, `some task ends ${outcome}`);
+  for (const kind of [
+    "tool_call:function_call",
+    "tool_call:custom_tool_call",
+    "tool_call:local_shell_call",
+    "tool_output",
+    "token_count",
+    "compacted",
+    "turn_error",
+    "user_message",
+    "agent_message",
+  ]) {
     assert.ok(kinds.has(kind), `some record is ${kind}`);
   }
   assert.ok(repeatedTotals > 0, "some token_count repeats the previous totals");
@@ -73,7 +101,9 @@ test("cumulative token totals are the running sum of the per-reply figures", () 
 });
 
 test("planted secrets reach every body kind when asked, and never otherwise", () => {
-  const planted = take({ ...OPTIONS, plantSecrets: true }, 40).map((r) => r.text).join("\n");
+  const planted = take({ ...OPTIONS, plantSecrets: true }, 40)
+    .map((r) => r.text)
+    .join("\n");
   for (const place of ["prompt", "argument", "output", "reasoning", "error", "agent_message", "patch", "instructions"]) {
     assert.ok(planted.includes(`${PLANTED_SECRET_MARKER}-${place}-`), `a secret is planted in ${place}`);
   }

@@ -43,7 +43,11 @@ export interface TokenUsage {
 
 /** A `token_count` event; `info` null is what writers emit before the first model reply. */
 export function tokenCountLine(ms: number, info: { total: TokenUsage; last: TokenUsage; window: number } | null): string {
-  const rateLimits = { limit_id: "codex", limit_name: null, primary: { used_percent: 2, window_minutes: 300, resets_at: Math.floor(ms / 1000) + 9000 } };
+  const rateLimits = {
+    limit_id: "codex",
+    limit_name: null,
+    primary: { used_percent: 2, window_minutes: 300, resets_at: Math.floor(ms / 1000) + 9000 },
+  };
   const body = info === null ? null : { total_token_usage: info.total, last_token_usage: info.last, model_context_window: info.window };
   return eventLine(ms, { type: "token_count", info: body, rate_limits: rateLimits });
 }

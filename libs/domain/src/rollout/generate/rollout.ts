@@ -90,7 +90,17 @@ export function generateRollout(spec: RolloutSpec): GeneratedRollout {
   const { rng } = spec;
   const era = rng.weighted(ERA_WEIGHTS);
   const id = uuid7(rng, spec.startMs);
-  const s: SessionState = { rng, plant: spec.plant, era, model: rng.pick(MODELS[era]), tokens: tokenMeter(rng.int(9000, 16000)), lines: [], bytes: 0, now: spec.startMs, calls: 0 };
+  const s: SessionState = {
+    rng,
+    plant: spec.plant,
+    era,
+    model: rng.pick(MODELS[era]),
+    tokens: tokenMeter(rng.int(9000, 16000)),
+    lines: [],
+    bytes: 0,
+    now: spec.startMs,
+    calls: 0,
+  };
   const cwd = rng.pick(["/home/dev/api", "/home/dev/web", "/srv/repos/billing", "/Users/ana/code/cli"]);
   let tornTail = false;
   if (era === "legacy") writeLegacyRollout(s, id, spec.startMs, spec.targetBytes, spec.bigLineBytes);

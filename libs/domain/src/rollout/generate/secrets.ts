@@ -5,15 +5,7 @@
 export const PLANTED_SECRET_MARKER = "PLANTED-SECRET";
 
 /** The bodies a secret is planted in. */
-export type SecretPlace =
-  | "prompt"
-  | "argument"
-  | "output"
-  | "reasoning"
-  | "error"
-  | "agent_message"
-  | "patch"
-  | "instructions";
+export type SecretPlace = "prompt" | "argument" | "output" | "reasoning" | "error" | "agent_message" | "patch" | "instructions";
 
 /** Gives the text to append to a body of the given place ("" when planting is off). */
 export type SecretPlanter = (place: SecretPlace) => string;

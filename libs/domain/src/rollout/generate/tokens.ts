@@ -40,7 +40,13 @@ export function tokenMeter(baseContext: number): TokenMeter {
       const cached = Math.min(input, Math.floor(context * (0.6 + rng.next() * 0.35)));
       const reasoning = rng.chance(0.7) ? rng.int(0, 1500) : 0;
       const output = reasoning + rng.int(10, 1200);
-      const last = { input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: reasoning, total_tokens: input + output };
+      const last = {
+        input_tokens: input,
+        cached_input_tokens: cached,
+        output_tokens: output,
+        reasoning_output_tokens: reasoning,
+        total_tokens: input + output,
+      };
       total = add(total, last);
       context = input + output;
       latest = { total, last };

@@ -8,7 +8,15 @@ import type { SecretPlanter } from "./secrets.js";
 // arrays, `local_shell_call`, and `update_plan`.
 
 /** How a tool call is written. */
-export type ToolStyle = "exec_command" | "shell" | "shell_command" | "apply_patch_freeform" | "apply_patch_function" | "mcp" | "local_shell" | "update_plan";
+export type ToolStyle =
+  | "exec_command"
+  | "shell"
+  | "shell_command"
+  | "apply_patch_freeform"
+  | "apply_patch_function"
+  | "mcp"
+  | "local_shell"
+  | "update_plan";
 
 /** A planned tool exchange: the call item, its output item (null when none was written) and its span. */
 export interface ToolExchange {
@@ -43,7 +51,12 @@ function patchBody(rng: Prng, plant: SecretPlanter): { text: string; files: numb
   const parts = ["*** Begin Patch"];
   for (let i = 0; i < files; i++) {
     const path = rng.pick(["src/index.ts", "src/server.ts", "src/config.ts", "README.md", "test/e2e.test.ts"]);
-    parts.push(rng.chance(0.85) ? `*** Update File: ${path}` : `*** Add File: ${path}`, "@@", `-const limit = ${rng.int(1, 99)};`, `+const limit = ${rng.int(1, 99)};${plant("patch")}`);
+    parts.push(
+      rng.chance(0.85) ? `*** Update File: ${path}` : `*** Add File: ${path}`,
+      "@@",
+      `-const limit = ${rng.int(1, 99)};`,
+      `+const limit = ${rng.int(1, 99)};${plant("patch")}`,
+    );
   }
   parts.push("*** End Patch");
   return { text: parts.join("\n"), files };
@@ -68,7 +81,12 @@ function commandExchange(ctx: ToolContext): ToolExchange {
     case "shell_command": {
       const text = `Exit code: ${run.exitCode}\nWall time: ${(run.wallMs / 1000).toFixed(1)} seconds\nOutput:\n${body}`;
       return {
-        call: { type: "function_call", name: "shell_command", arguments: JSON.stringify({ command: cmd, workdir: "/repo" }), call_id: callId },
+        call: {
+          type: "function_call",
+          name: "shell_command",
+          arguments: JSON.stringify({ command: cmd, workdir: "/repo" }),
+          call_id: callId,
+        },
         output: { type: "function_call_output", call_id: callId, output: text },
         spanMs: run.wallMs,
         poll: null,
@@ -76,8 +94,17 @@ function commandExchange(ctx: ToolContext): ToolExchange {
     }
     case "local_shell":
       return {
-        call: { type: "local_shell_call", call_id: callId, status: "completed", action: { type: "exec", command: ["bash", "-lc", cmd], timeout_ms: 60000 } },
-        output: { type: "function_call_output", call_id: callId, output: JSON.stringify({ output: body, metadata: { exit_code: run.exitCode, duration_seconds: run.wallMs / 1000 } }) },
+        call: {
+          type: "local_shell_call",
+          call_id: callId,
+          status: "completed",
+          action: { type: "exec", command: ["bash", "-lc", cmd], timeout_ms: 60000 },
+        },
+        output: {
+          type: "function_call_output",
+          call_id: callId,
+          output: JSON.stringify({ output: body, metadata: { exit_code: run.exitCode, duration_seconds: run.wallMs / 1000 } }),
+        },
         spanMs: run.wallMs,
         poll: null,
       };
@@ -89,7 +116,12 @@ function commandExchange(ctx: ToolContext): ToolExchange {
       const pollId = `${callId}_poll`;
       const poll: ToolExchange | null = running
         ? {
-            call: { type: "function_call", name: "write_stdin", arguments: JSON.stringify({ session_id: rng.int(1, 99), chars: "", yield_time_ms: 30000 }), call_id: pollId },
+            call: {
+              type: "function_call",
+              name: "write_stdin",
+              arguments: JSON.stringify({ session_id: rng.int(1, 99), chars: "", yield_time_ms: 30000 }),
+              call_id: pollId,
+            },
             output: { type: "function_call_output", call_id: pollId, output: unifiedOutput(rng, run, body, false) },
             spanMs: run.wallMs - yieldMs,
             poll: null,
@@ -113,7 +145,9 @@ export function planExchange(ctx: ToolContext): ToolExchange {
     case "apply_patch_function": {
       const patch = patchBody(rng, plant);
       const ok = rng.chance(0.9);
-      const result = ok ? `Success. Updated the following files:\nM src/index.ts\n` : `apply_patch verification failed: context not found${plant("output")}`;
+      const result = ok
+        ? `Success. Updated the following files:\nM src/index.ts\n`
+        : `apply_patch verification failed: context not found${plant("output")}`;
       const out = JSON.stringify({ output: result, metadata: { exit_code: ok ? 0 : 1, duration_seconds: 0.1 } });
       const spanMs = rng.int(20, 400);
       if (ctx.style === "apply_patch_freeform") {
@@ -135,7 +169,12 @@ export function planExchange(ctx: ToolContext): ToolExchange {
       const text = `{"results":[{"title":"doc ${rng.hex(6)}","score":${rng.int(1, 99) / 100}}]}${plant("output")}`;
       const output = rng.chance(0.5) ? [{ type: "text", text }] : text;
       return {
-        call: { type: "function_call", name: rng.pick(["mcp__docs__search", "mcp__github__get_issue", "mcp__browser__open"]), arguments: JSON.stringify({ query: `${rng.hex(8)}${plant("argument")}` }), call_id: callId },
+        call: {
+          type: "function_call",
+          name: rng.pick(["mcp__docs__search", "mcp__github__get_issue", "mcp__browser__open"]),
+          arguments: JSON.stringify({ query: `${rng.hex(8)}${plant("argument")}` }),
+          call_id: callId,
+        },
         output: { type: "function_call_output", call_id: callId, output },
         spanMs: rng.int(300, 60000),
         poll: null,
@@ -143,7 +182,12 @@ export function planExchange(ctx: ToolContext): ToolExchange {
     }
     case "update_plan":
       return {
-        call: { type: "function_call", name: "update_plan", arguments: JSON.stringify({ plan: [{ step: `step ${rng.hex(4)}${plant("argument")}`, status: "in_progress" }] }), call_id: callId },
+        call: {
+          type: "function_call",
+          name: "update_plan",
+          arguments: JSON.stringify({ plan: [{ step: `step ${rng.hex(4)}${plant("argument")}`, status: "in_progress" }] }),
+          call_id: callId,
+        },
         output: { type: "function_call_output", call_id: callId, output: "Plan updated" },
         spanMs: rng.int(1, 20),
         poll: null,

@@ -28,7 +28,14 @@ const STYLE_WEIGHTS: Readonly<Record<ToolStyle, number>> = {
   update_plan: 4,
 };
 
-const ERROR_INFOS: readonly unknown[] = ["server_overloaded", "context_window_exceeded", { http_connection_failed: { http_status_code: 503 } }, { response_stream_disconnected: { http_status_code: null } }, "usage_limit_exceeded", null];
+const ERROR_INFOS: readonly unknown[] = [
+  "server_overloaded",
+  "context_window_exceeded",
+  { http_connection_failed: { http_status_code: 503 } },
+  { response_stream_disconnected: { http_status_code: null } },
+  "usage_limit_exceeded",
+  null,
+];
 
 function keyed(s: SessionState): boolean {
   return s.era !== "unkeyed";
@@ -67,14 +74,31 @@ function writeSteps(s: SessionState, plan: TurnPlan, dying: boolean): void {
   for (let step = 0; step < plan.steps; step++) {
     modelThinks(s);
     writeTokenCount(s);
-    if (s.rng.chance(0.25)) push(s, eventLine(advance(s, 5), { type: "agent_message", message: `Checking the tests next.${s.plant("agent_message")}`, phase: "commentary" }));
+    if (s.rng.chance(0.25))
+      push(
+        s,
+        eventLine(advance(s, 5), {
+          type: "agent_message",
+          message: `Checking the tests next.${s.plant("agent_message")}`,
+          phase: "commentary",
+        }),
+      );
     const parallel = s.rng.chance(0.1) ? 2 : 1;
     const exchanges: ToolExchange[] = [];
     for (let i = 0; i < parallel; i++) {
       // A big output is a command's (patch and plan tools answer briefly).
       const style = bigLeft > 0 ? "shell_command" : s.rng.weighted(STYLE_WEIGHTS);
       const useRepeat = repeat !== null && step < 4 && (style === "exec_command" || style === "shell_command");
-      exchanges.push(planExchange({ rng: s.rng, plant: s.plant, callId: nextCallId(s), style, repeat: useRepeat ? repeat : null, outputBytes: bigLeft > 0 ? bigLeft : s.rng.int(40, 3000) }));
+      exchanges.push(
+        planExchange({
+          rng: s.rng,
+          plant: s.plant,
+          callId: nextCallId(s),
+          style,
+          repeat: useRepeat ? repeat : null,
+          outputBytes: bigLeft > 0 ? bigLeft : s.rng.int(40, 3000),
+        }),
+      );
       bigLeft = 0;
     }
     const last = step === plan.steps - 1;
@@ -118,7 +142,11 @@ function writeEnding(s: SessionState, turnId: string, startedMs: number, firstTo
       push(s, itemLine(s.now, messageItem("assistant", message)));
       writeTokenCount(s);
       if (!keyed(s)) return;
-      const payload: Record<string, unknown> = { type: s.era === "alias" ? "turn_complete" : "task_complete", turn_id: turnId, last_agent_message: message };
+      const payload: Record<string, unknown> = {
+        type: s.era === "alias" ? "turn_complete" : "task_complete",
+        turn_id: turnId,
+        last_agent_message: message,
+      };
       advance(s, s.rng.int(2, 40));
       if (s.era === "current") {
         payload["completed_at"] = Math.floor(s.now / 1000);
@@ -132,7 +160,10 @@ function writeEnding(s: SessionState, turnId: string, startedMs: number, firstTo
     case "budget_limited":
     case "trailing_abort": {
       advance(s, ending === "trailing_abort" ? s.rng.int(100, 1500) : s.rng.int(500, 30000));
-      const payload: Record<string, unknown> = { type: "turn_aborted", reason: ending === "budget_limited" ? "budget_limited" : "interrupted" };
+      const payload: Record<string, unknown> = {
+        type: "turn_aborted",
+        reason: ending === "budget_limited" ? "budget_limited" : "interrupted",
+      };
       if (keyed(s) && s.era !== "early_keyed") payload["turn_id"] = turnId;
       else if (keyed(s) && s.rng.chance(0.5)) payload["turn_id"] = turnId;
       if (s.era === "current") {
@@ -140,11 +171,19 @@ function writeEnding(s: SessionState, turnId: string, startedMs: number, firstTo
         payload["duration_ms"] = s.now - startedMs;
       }
       push(s, eventLine(s.now, payload));
-      if (ending !== "trailing_abort") push(s, itemLine(advance(s, 2), messageItem("user", "<turn_aborted>\nThe user interrupted the previous turn.\n</turn_aborted>")));
+      if (ending !== "trailing_abort")
+        push(s, itemLine(advance(s, 2), messageItem("user", "<turn_aborted>\nThe user interrupted the previous turn.\n</turn_aborted>")));
       return;
     }
     case "error":
-      push(s, eventLine(advance(s, s.rng.int(1000, 60000)), { type: "error", message: `stream disconnected before completion: 503${s.plant("error")}`, codex_error_info: s.rng.pick(ERROR_INFOS) }));
+      push(
+        s,
+        eventLine(advance(s, s.rng.int(1000, 60000)), {
+          type: "error",
+          message: `stream disconnected before completion: 503${s.plant("error")}`,
+          codex_error_info: s.rng.pick(ERROR_INFOS),
+        }),
+      );
       return;
     case "superseded":
     case "dying":
@@ -158,7 +197,14 @@ export function writeTurn(s: SessionState, plan: TurnPlan, cwd: string): boolean
   advance(s, s.rng.int(2000, 600000));
   const startedMs = s.now;
   writeStart(s, turnId, startedMs);
-  const context: Record<string, unknown> = { cwd, approval_policy: "on-request", sandbox_policy: { type: "workspace-write" }, model: s.model, effort: "medium", summary: "auto" };
+  const context: Record<string, unknown> = {
+    cwd,
+    approval_policy: "on-request",
+    sandbox_policy: { type: "workspace-write" },
+    model: s.model,
+    effort: "medium",
+    summary: "auto",
+  };
   if (s.era === "current") context["turn_id"] = turnId;
   push(s, wrapped(advance(s, 3), "turn_context", context));
   const prompt = `Please fix the flaky retry in the uploader and add a test.${s.plant("prompt")}`;

@@ -11,8 +11,23 @@ function ev(kind: FoldEventKind, turnId: string, t: number, extra: Partial<FoldE
 }
 
 test("a completed task is observed complete; an aborted one keeps its reason", () => {
-  const r = fold([ev("task_started", "a", 0), ev("task_complete", "a", 5, { durationMs: 5000 }), ev("task_started", "b", 6), ev("turn_aborted", "b", 9, { reason: "interrupted" })], { fresh: false });
-  assert.deepEqual(r.tasks.map((t) => [t.turnId, t.outcome, t.provenance, t.reason]), [["a", "complete", "observed", ""], ["b", "aborted", "observed", "interrupted"]], "terminals");
+  const r = fold(
+    [
+      ev("task_started", "a", 0),
+      ev("task_complete", "a", 5, { durationMs: 5000 }),
+      ev("task_started", "b", 6),
+      ev("turn_aborted", "b", 9, { reason: "interrupted" }),
+    ],
+    { fresh: false },
+  );
+  assert.deepEqual(
+    r.tasks.map((t) => [t.turnId, t.outcome, t.provenance, t.reason]),
+    [
+      ["a", "complete", "observed", ""],
+      ["b", "aborted", "observed", "interrupted"],
+    ],
+    "terminals",
+  );
   assert.equal(r.tasks[0]?.endedAt, "T5", "ended at the terminal's timestamp");
   assert.equal(r.substantiveCompleted, true, "substantive");
 });
@@ -48,7 +63,9 @@ test("a reused id is reported and never reopened", () => {
 });
 
 test("terminals for unknown ids, or unkeyed with nothing open, are orphans", () => {
-  const r = fold([ev("task_started", "a", 0), ev("task_complete", "zzz", 1), ev("task_complete", "a", 2), ev("turn_aborted", "", 3)], { fresh: false });
+  const r = fold([ev("task_started", "a", 0), ev("task_complete", "zzz", 1), ev("task_complete", "a", 2), ev("turn_aborted", "", 3)], {
+    fresh: false,
+  });
   assert.equal(r.orphans.length, 2, "unknown id and unkeyed abort with nothing open");
   assert.equal(r.tasks[0]?.outcome, "complete", "the open task is not closed by an unknown id");
 });
@@ -66,8 +83,17 @@ test("a second observed terminal is multiply_terminated and the first stays", ()
 });
 
 test("a late observed terminal repairs a superseded task without changing the active one", () => {
-  const r = fold([ev("task_started", "a", 0), ev("task_started", "b", 2), ev("task_complete", "a", 3), ev("task_complete", "b", 4)], { fresh: false });
-  assert.deepEqual(r.tasks.map((t) => [t.outcome, t.provenance, t.repaired]), [["complete", "observed", true], ["complete", "observed", false]], "repaired");
+  const r = fold([ev("task_started", "a", 0), ev("task_started", "b", 2), ev("task_complete", "a", 3), ev("task_complete", "b", 4)], {
+    fresh: false,
+  });
+  assert.deepEqual(
+    r.tasks.map((t) => [t.outcome, t.provenance, t.repaired]),
+    [
+      ["complete", "observed", true],
+      ["complete", "observed", false],
+    ],
+    "repaired",
+  );
   const open = fold([ev("task_started", "a", 0), ev("task_started", "b", 2), ev("task_complete", "a", 3)], { fresh: false });
   assert.equal(open.tasks[1]?.outcome, "process_death", "b stays the open task");
 });
@@ -88,12 +114,35 @@ test("trailing empty abort needs a completed predecessor, no calls and a known s
 });
 
 test("thread_rolled_back marks the last finished tasks", () => {
-  const r = fold([ev("task_started", "a", 0), ev("task_complete", "a", 1), ev("task_started", "b", 2), ev("task_complete", "b", 3), { ...ev("thread_rolled_back", "", 4), numTurns: 1 }], { fresh: false });
-  assert.deepEqual(r.tasks.map((t) => t.rolledBack), [false, true], "last finished task rolled back");
+  const r = fold(
+    [
+      ev("task_started", "a", 0),
+      ev("task_complete", "a", 1),
+      ev("task_started", "b", 2),
+      ev("task_complete", "b", 3),
+      { ...ev("thread_rolled_back", "", 4), numTurns: 1 },
+    ],
+    { fresh: false },
+  );
+  assert.deepEqual(
+    r.tasks.map((t) => t.rolledBack),
+    [false, true],
+    "last finished task rolled back",
+  );
   assert.equal(r.tasks.length, 2, "still counted");
 });
 
-const kinds: FoldEventKind[] = ["task_started", "task_complete", "turn_aborted", "tool_call", "thread_rolled_back", "user_turn", "agent_output", "compacted", "turn_error"];
+const kinds: FoldEventKind[] = [
+  "task_started",
+  "task_complete",
+  "turn_aborted",
+  "tool_call",
+  "thread_rolled_back",
+  "user_turn",
+  "agent_output",
+  "compacted",
+  "turn_error",
+];
 const eventArb = fc.record({
   kind: fc.constantFrom(...kinds),
   turnId: fc.constantFrom("", "a", "b", "c", "d"),
@@ -102,32 +151,49 @@ const eventArb = fc.record({
   errorClass: fc.constantFrom(...TURN_ERROR_CLASSES.filter(affectsTurnStatus)),
 });
 // Half the runs open with turn evidence before any start, so implicit turns are exercised.
-const rolloutArb = fc.tuple(fc.array(fc.constantFrom<FoldEventKind>("user_turn", "agent_output", "compacted"), { maxLength: 3 }), fc.array(eventArb, { maxLength: 40 }));
+const rolloutArb = fc.tuple(
+  fc.array(fc.constantFrom<FoldEventKind>("user_turn", "agent_output", "compacted"), { maxLength: 3 }),
+  fc.array(eventArb, { maxLength: 40 }),
+);
 
 test("property: every start, written or implicit, gets exactly one terminal and none is unclassified", () => {
   fc.assert(
     fc.property(rolloutArb, fc.boolean(), ([lead, raw], fresh) => {
       const events = [
         ...lead.map((kind, i) => ev(kind, "", i, { seq: i })),
-        ...raw.map((e, i) => ev(e.kind, e.turnId, e.t, { durationMs: e.duration, numTurns: 1, errorClass: e.errorClass, seq: lead.length + i })),
+        ...raw.map((e, i) =>
+          ev(e.kind, e.turnId, e.t, { durationMs: e.duration, numTurns: 1, errorClass: e.errorClass, seq: lead.length + i }),
+        ),
       ];
       const r = fold(events, { fresh });
       const distinctStarts = new Set(events.filter((e) => e.kind === "task_started" && e.turnId !== "").map((e) => e.turnId));
       const implicit = r.tasks.filter((t) => t.implicit);
       assert.equal(r.tasks.length - implicit.length, distinctStarts.size, "one written row per distinct started id");
       const firstWritten = r.tasks.findIndex((t) => !t.implicit);
-      assert.ok(firstWritten < 0 || implicit.every((t) => r.tasks.indexOf(t) < firstWritten), "implicit turns only before the first written start");
+      assert.ok(
+        firstWritten < 0 || implicit.every((t) => r.tasks.indexOf(t) < firstWritten),
+        "implicit turns only before the first written start",
+      );
       implicit.forEach((t, i) => assert.equal(t.turnId, `implicit:${i + 1}`, "implicit ids count in file order"));
       for (const t of r.tasks) {
         assert.ok(OUTCOMES.includes(t.outcome), `typed outcome for ${t.turnId}`);
-        if (t.provenance === "observed") assert.ok(t.outcome === "complete" || t.outcome === "aborted", "observed terminals are complete or aborted");
-        else assert.ok(["superseded", "process_death", "live"].includes(t.outcome) || (t.implicit && t.outcome === "complete" && t.reason === REASON_IMPLICIT_NEXT_TURN), "synthesized terminals");
+        if (t.provenance === "observed")
+          assert.ok(t.outcome === "complete" || t.outcome === "aborted", "observed terminals are complete or aborted");
+        else
+          assert.ok(
+            ["superseded", "process_death", "live"].includes(t.outcome) ||
+              (t.implicit && t.outcome === "complete" && t.reason === REASON_IMPLICIT_NEXT_TURN),
+            "synthesized terminals",
+          );
         assert.equal(t.errorClass !== null, t.reason.startsWith(REASON_ERROR_PREFIX), "errors name their class");
       }
       const open = r.tasks.filter((t) => t.outcome === "live" || t.outcome === "process_death");
       assert.ok(open.length <= 1, "at most one task is left open");
       if (open.length === 1) assert.equal(open[0], r.tasks[r.tasks.length - 1], "only the last task can be open");
-      assert.ok(open.every((t) => (fresh ? t.outcome === "live" : t.outcome === "process_death")), "freshness decides the open tail");
+      assert.ok(
+        open.every((t) => (fresh ? t.outcome === "live" : t.outcome === "process_death")),
+        "freshness decides the open tail",
+      );
       const starts = events.filter((e) => e.kind === "task_started").length;
       const emptyStarts = events.filter((e) => e.kind === "task_started" && e.turnId === "").length;
       assert.equal(r.tasks.length - implicit.length + r.reused.length + emptyStarts, starts, "every start is a task, a reuse or an orphan");

@@ -1,6 +1,11 @@
 import type { TurnErrorClass } from "../turn-error.js";
 import {
-  IMPLICIT_TURN_PREFIX, REASON_ERROR_PREFIX, REASON_FRESH, REASON_IMPLICIT_NEXT_TURN, REASON_STALE, REASON_SUPERSEDED_PREFIX,
+  IMPLICIT_TURN_PREFIX,
+  REASON_ERROR_PREFIX,
+  REASON_FRESH,
+  REASON_IMPLICIT_NEXT_TURN,
+  REASON_STALE,
+  REASON_SUPERSEDED_PREFIX,
   TRAILING_ABORT_MAX_MS,
 } from "../vocabulary.js";
 import type { Outcome, Provenance } from "../vocabulary.js";
@@ -127,7 +132,12 @@ class Folder {
 
   private openImplicit(at: FoldEvent): void {
     this.implicitCount += 1;
-    this.open({ ...newRow(`${IMPLICIT_TURN_PREFIX}${this.implicitCount}`, at), implicit: true, openedAt: at.seq ?? null, toolCalls: this.pendingCalls });
+    this.open({
+      ...newRow(`${IMPLICIT_TURN_PREFIX}${this.implicitCount}`, at),
+      implicit: true,
+      openedAt: at.seq ?? null,
+      toolCalls: this.pendingCalls,
+    });
     this.pending = null;
     this.pendingCalls = 0;
   }
@@ -183,7 +193,12 @@ class Folder {
     }
     if (row.errorClass !== null && !row.confirmed) {
       // The failed turn's own closing record: it dates the end, the error keeps the outcome.
-      Object.assign<Row, Partial<Row>>(row, { endedAt: e.timestamp, endMs: e.tsMs, durationMs: e.durationMs ?? row.durationMs, confirmed: true });
+      Object.assign<Row, Partial<Row>>(row, {
+        endedAt: e.timestamp,
+        endMs: e.tsMs,
+        durationMs: e.durationMs ?? row.durationMs,
+        confirmed: true,
+      });
       return;
     }
     if (row.observed) {

@@ -87,7 +87,11 @@ export function findings(rows: readonly ReasonRowJson[], stallGaps: number, slee
     });
   }
   if (sleepPolls >= FINDING_FLOOR) {
-    out.push({ reason: "foreground_polling", count: sleepPolls, action: `${sleepPolls} foreground sleep polls \u2014 replace with event-driven waits` });
+    out.push({
+      reason: "foreground_polling",
+      count: sleepPolls,
+      action: `${sleepPolls} foreground sleep polls \u2014 replace with event-driven waits`,
+    });
   }
   return out;
 }

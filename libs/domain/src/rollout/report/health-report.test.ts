@@ -8,7 +8,18 @@ import { interpolatedPercentile } from "../corpus/percentiles.js";
 import { analyzeRollout } from "../analytics/analyze.js";
 import { sessionHealth } from "../health/session.js";
 import {
-  abortLine, callLine, compactedLine, completeLine, customCallLine, messageLine, metaLine, outputLine, startLine, tokenLine, turnContextLine, unifiedOutput,
+  abortLine,
+  callLine,
+  compactedLine,
+  completeLine,
+  customCallLine,
+  messageLine,
+  metaLine,
+  outputLine,
+  startLine,
+  tokenLine,
+  turnContextLine,
+  unifiedOutput,
 } from "../testing/lines.js";
 import { compactionStats, healthReport } from "./health-report.js";
 
@@ -19,12 +30,23 @@ function health(lines: string[], session = "s") {
 
 test("session health counts turns, every kind of tool call and classifies zero-tool completions", () => {
   const h = health([
-    metaLine("m"), turnContextLine(0, "gpt-a"), callLine(0.5, "pre", "exec_command", { cmd: "ls" }),
-    startLine(1, "t1"), customCallLine(2, "p", "apply_patch", "*** Begin Patch\n*** End Patch"), completeLine(3, "t1"),
-    startLine(4, "t2"), messageLine(5, "Here you go", "final_answer"), messageLine(5.5, "I'll use the skill", "commentary"), completeLine(6, "t2"),
-    startLine(7, "t3"), completeLine(8, "t3"),
-    startLine(9, "t4"), abortLine(10, "t4"),
-    startLine(11, "t5"), turnContextLine(11, "gpt-b"), startLine(12, "t6"),
+    metaLine("m"),
+    turnContextLine(0, "gpt-a"),
+    callLine(0.5, "pre", "exec_command", { cmd: "ls" }),
+    startLine(1, "t1"),
+    customCallLine(2, "p", "apply_patch", "*** Begin Patch\n*** End Patch"),
+    completeLine(3, "t1"),
+    startLine(4, "t2"),
+    messageLine(5, "Here you go", "final_answer"),
+    messageLine(5.5, "I'll use the skill", "commentary"),
+    completeLine(6, "t2"),
+    startLine(7, "t3"),
+    completeLine(8, "t3"),
+    startLine(9, "t4"),
+    abortLine(10, "t4"),
+    startLine(11, "t5"),
+    turnContextLine(11, "gpt-b"),
+    startLine(12, "t6"),
   ]);
   assert.deepEqual([h.turns, h.toolCalls, h.model], [6, 2, "gpt-b"], "turns, calls incl. freeform and pre-turn, last model");
   assert.deepEqual(h.zeroTool, { guard_refused: 0, preamble_noop: 0, talk_only: 1, silent: 1 }, "final answer outranks commentary");
@@ -32,7 +54,16 @@ test("session health counts turns, every kind of tool call and classifies zero-t
 });
 
 test("each compaction uses a fresh occupancy reading once", () => {
-  const h = health([startLine(0, "t"), compactedLine(1), tokenLine(2, 30000), tokenLine(3, 0), compactedLine(4), compactedLine(5), tokenLine(6, 90000), compactedLine(7)]);
+  const h = health([
+    startLine(0, "t"),
+    compactedLine(1),
+    tokenLine(2, 30000),
+    tokenLine(3, 0),
+    compactedLine(4),
+    compactedLine(5),
+    tokenLine(6, 90000),
+    compactedLine(7),
+  ]);
   assert.deepEqual(h.compactions, [30000, 90000], "no reading before the first, no repeat for the third");
 });
 
@@ -47,10 +78,23 @@ test("compaction stats bucket premature, near-budget and near-window occupancies
 test("health report flags zero-tool rate, refusal loops before truncation and premature compaction", () => {
   const refusing = (id: string, n: number): string[] => {
     const lines = [metaLine(id), turnContextLine(0, "gpt-x")];
-    for (let i = 0; i < n; i += 1) lines.push(startLine(i * 10 + 1, `${id}-${i}`), messageLine(i * 10 + 2, "the proposed tool call were refused"), completeLine(i * 10 + 3, `${id}-${i}`));
+    for (let i = 0; i < n; i += 1)
+      lines.push(
+        startLine(i * 10 + 1, `${id}-${i}`),
+        messageLine(i * 10 + 2, "the proposed tool call were refused"),
+        completeLine(i * 10 + 3, `${id}-${i}`),
+      );
     return lines;
   };
-  const working = [metaLine("w"), startLine(0, "w1"), callLine(1, "c", "exec_command", { cmd: "ls" }), outputLine(2, "c", unifiedOutput(0)), tokenLine(2, 20000), compactedLine(3), completeLine(4, "w1")];
+  const working = [
+    metaLine("w"),
+    startLine(0, "w1"),
+    callLine(1, "c", "exec_command", { cmd: "ls" }),
+    outputLine(2, "c", unifiedOutput(0)),
+    tokenLine(2, 20000),
+    compactedLine(3),
+    completeLine(4, "w1"),
+  ];
   const p = mergeAll([
     partialOfRollout({ rollout: collectRollout(refusing("a", 3)), fresh: false, session: "a" }),
     partialOfRollout({ rollout: collectRollout(refusing("b", 5)), fresh: false, session: "b" }),
@@ -62,12 +106,20 @@ test("health report flags zero-tool rate, refusal loops before truncation and pr
   assert.equal(r.sessions_with_turns, 3, "sessions without turns dropped");
   assert.deepEqual(r.totals, { turns: 9, tool_calls: 1, tool_calls_per_turn: 0.1, zero_tool_turns: 8, zero_tool_rate: 0.889 }, "totals");
   assert.deepEqual(r.guard_refusal_loops, [{ session: "b", model: "gpt-x", refused_turns: 5, turns: 5 }], "ranked and cut to top");
-  assert.deepEqual(r.turn_inflation.map((x) => x.session), ["b"], "inflation needs five turns");
-  assert.deepEqual(r.flags, [
-    "HIGH_ZERO_TOOL_RATE: 8/9 turns (89%) call no tool",
-    "GUARD_REFUSAL_LOOPS: 2 session(s) re-propose refused tool calls",
-    "PREMATURE_COMPACTION: 1 compaction(s) fired under 40K occupancy (stuck-loop symptom)",
-  ], "flags");
+  assert.deepEqual(
+    r.turn_inflation.map((x) => x.session),
+    ["b"],
+    "inflation needs five turns",
+  );
+  assert.deepEqual(
+    r.flags,
+    [
+      "HIGH_ZERO_TOOL_RATE: 8/9 turns (89%) call no tool",
+      "GUARD_REFUSAL_LOOPS: 2 session(s) re-propose refused tool calls",
+      "PREMATURE_COMPACTION: 1 compaction(s) fired under 40K occupancy (stuck-loop symptom)",
+    ],
+    "flags",
+  );
   assert.equal(r.scanned_files, 4, "every offered file counted");
 });
 

@@ -118,7 +118,12 @@ export function healthReport(partial: CorpusPartial, options: { readonly top?: n
     },
     zero_tool_breakdown: { ...h.zeroTool },
     compaction,
-    guard_refusal_loops: cut(h.refusalLoops, top).map((r) => ({ session: r.session, ...model(r), refused_turns: r.refusedTurns, turns: r.turns })),
+    guard_refusal_loops: cut(h.refusalLoops, top).map((r) => ({
+      session: r.session,
+      ...model(r),
+      refused_turns: r.refusedTurns,
+      turns: r.turns,
+    })),
     turn_inflation: cut(h.inflation, top).map((r) => ({
       session: r.session,
       ...model(r),

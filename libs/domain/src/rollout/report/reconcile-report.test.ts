@@ -13,27 +13,65 @@ function partial(lines: string[], fresh = false) {
 }
 
 test("reconcile rows put raw event counts beside the folded outcomes, in the reference's field names", () => {
-  const p = partial([
-    metaLine("a"), startLine(0, "t1"), startLine(1, "t2"), completeLine(2, "t2"), completeLine(3, "t2"), startLine(4, "t3"), abortLine(5, "zz"),
-  ], true);
+  const p = partial(
+    [
+      metaLine("a"),
+      startLine(0, "t1"),
+      startLine(1, "t2"),
+      completeLine(2, "t2"),
+      completeLine(3, "t2"),
+      startLine(4, "t3"),
+      abortLine(5, "zz"),
+    ],
+    true,
+  );
   const r = reconcileReport(p, { root: "/r" });
   assert.equal(r.schema, "fak-codex-reconcile/1", "schema");
-  assert.deepEqual(r.totals, {
-    rollouts: 1, task_started: 3, task_complete: 2, turn_aborted: 1, raw_unaccounted: 0, raw_unaccounted_pct: 0,
-    complete: 1, aborted: 0, superseded: 1, process_death: 0, live: 1, substantive_completed: 1,
-    closed_total: 2, residual_unaccounted: 1, residual_pct: 100 / 3,
-    unclassified_after: 0, orphans: 1, multiply_terminated: 1,
-  }, "raw counts say every start was answered; the fold says one live turn remains");
+  assert.deepEqual(
+    r.totals,
+    {
+      rollouts: 1,
+      task_started: 3,
+      task_complete: 2,
+      turn_aborted: 1,
+      raw_unaccounted: 0,
+      raw_unaccounted_pct: 0,
+      complete: 1,
+      aborted: 0,
+      superseded: 1,
+      process_death: 0,
+      live: 1,
+      substantive_completed: 1,
+      closed_total: 2,
+      residual_unaccounted: 1,
+      residual_pct: 100 / 3,
+      unclassified_after: 0,
+      orphans: 1,
+      multiply_terminated: 1,
+    },
+    "raw counts say every start was answered; the fold says one live turn remains",
+  );
   assert.equal(r.all_starts_typed, true, "every start typed");
 });
 
 test("reconcile percentages keep full precision in JSON, as the reference writes them", () => {
   // Seven starts, three completions and one abort: the reference reports 42.857142857142854.
   const p = mergeAll([
-    partial([metaLine("a", { model_provider: "fak", cli_version: "0.144.4" }), startLine(0, "a1"), startLine(1, "a2"), completeLine(2, "a2"), startLine(3, "a3")]),
+    partial([
+      metaLine("a", { model_provider: "fak", cli_version: "0.144.4" }),
+      startLine(0, "a1"),
+      startLine(1, "a2"),
+      completeLine(2, "a2"),
+      startLine(3, "a3"),
+    ]),
     partial([metaLine("b", { model_provider: "fak", cli_version: "0.144.4" }), startLine(0, "b1"), abortLine(1, "b1")]),
     partial([metaLine("c", { model_provider: "openai", cli_version: "0.142.2" }), startLine(0, "c1"), completeLine(1, "c1")]),
-    partial([metaLine("d", { model_provider: "openai", cli_version: "0.142.2" }), startLine(0, "d1"), startLine(1, "d2"), completeLine(2, "d2")]),
+    partial([
+      metaLine("d", { model_provider: "openai", cli_version: "0.142.2" }),
+      startLine(0, "d1"),
+      startLine(1, "d2"),
+      completeLine(2, "d2"),
+    ]),
     unreadablePartial(),
   ]);
   const r = reconcileReport(p, { root: "/r" });
@@ -50,33 +88,49 @@ test("reconcile percentages keep full precision in JSON, as the reference writes
 test("error-class report counts sessions, aborts, terminals and unknown types in the reference's field names", () => {
   const torn = partial([metaLine("a"), startLine(0, "t"), abortLine(1, "t", "interrupted"), '{"timestamp":"x","ty']);
   const other = partial([
-    metaLine("b"), eventLine(0, "item_completed"), eventLine(0, "thread_goal_updated"), eventLine(0, "item_completed"),
-    startLine(0, "u"), abortLine(1, "u", "replaced"), startLine(2, "v"),
+    metaLine("b"),
+    eventLine(0, "item_completed"),
+    eventLine(0, "thread_goal_updated"),
+    eventLine(0, "item_completed"),
+    startLine(0, "u"),
+    abortLine(1, "u", "replaced"),
+    startLine(2, "v"),
     completeLine(3, "v", { last_agent_message: "stream failed: HTTP 503 then 429 status 429" }),
-    startLine(4, "w"), completeLine(5, "w", { last_agent_message: "all good" }),
+    startLine(4, "w"),
+    completeLine(5, "w", { last_agent_message: "all good" }),
   ]);
   const quiet = partial([metaLine("c")]);
   const r = errorClassReport(mergeAll([torn, other, quiet, unreadablePartial()]), { root: "/r" });
-  assert.deepEqual(r, {
-    schema: "fak-codex-errorclass/1",
-    root: "/r",
-    sessions: 3,
-    unreadable: 1,
-    payload_types: { item_completed: 2, task_complete: 2, task_started: 4, thread_goal_updated: 1, turn_aborted: 2 },
-    unknown_payload_types: { item_completed: 2, thread_goal_updated: 1 },
-    unknown_payload_total: 3,
-    rollouts_with_unknown: 1,
-    torn_tail_rollouts: 1,
-    turn_aborted: 2,
-    abort_classes: { other_recorded: 1, process_death_tail: 1 },
-    task_complete: 2,
-    terminals_with_class: 1,
-    provider_error_classes: { http_429: 1, http_5xx: 1 },
-  }, "the whole report");
+  assert.deepEqual(
+    r,
+    {
+      schema: "fak-codex-errorclass/1",
+      root: "/r",
+      sessions: 3,
+      unreadable: 1,
+      payload_types: { item_completed: 2, task_complete: 2, task_started: 4, thread_goal_updated: 1, turn_aborted: 2 },
+      unknown_payload_types: { item_completed: 2, thread_goal_updated: 1 },
+      unknown_payload_total: 3,
+      rollouts_with_unknown: 1,
+      torn_tail_rollouts: 1,
+      turn_aborted: 2,
+      abort_classes: { other_recorded: 1, process_death_tail: 1 },
+      task_complete: 2,
+      terminals_with_class: 1,
+      provider_error_classes: { http_429: 1, http_5xx: 1 },
+    },
+    "the whole report",
+  );
 });
 
 test("error-class report counts error events by class, terminal or not, without their messages", () => {
-  const p = partial([metaLine("a"), startLine(0, "t"), errorLine(1, "thread_rollback_failed", "private"), errorLine(2, undefined, "private"), errorLine(3, "usage_limit_exceeded")]);
+  const p = partial([
+    metaLine("a"),
+    startLine(0, "t"),
+    errorLine(1, "thread_rollback_failed", "private"),
+    errorLine(2, undefined, "private"),
+    errorLine(3, "usage_limit_exceeded"),
+  ]);
   const r = errorClassReport(mergeAll([p, p]), { root: "/r" });
   assert.deepEqual(r.turn_error_classes, { thread_rollback_failed: 2, unclassified: 2, usage_limit_exceeded: 2 }, "classes summed");
   assert.ok(!JSON.stringify(r).includes("private"), "messages never reach the report");

@@ -7,7 +7,9 @@ type Json = Record<string, unknown>;
 // Mirrors the reference's omit-empty encoding: zero, "", false, null and empty lists drop out.
 function compact(o: Json): Json {
   return Object.fromEntries(
-    Object.entries(o).filter(([, v]) => !(v === undefined || v === null || v === "" || v === 0 || v === false || (Array.isArray(v) && v.length === 0))),
+    Object.entries(o).filter(
+      ([, v]) => !(v === undefined || v === null || v === "" || v === 0 || v === false || (Array.isArray(v) && v.length === 0)),
+    ),
   );
 }
 

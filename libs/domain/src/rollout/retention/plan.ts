@@ -14,7 +14,10 @@ function validate(sessions: readonly SessionRecord[], c: RetentionContract): { s
   requireCount(c.activeWithinMs, "active_within_ms");
   requireCount(c.warmWithinMs, "warm_within_ms");
   const cap = requireBytes(c.rawBytesCap, "raw_bytes_cap");
-  requireUniqueIds(sessions.map((s) => s.id), "sessions");
+  requireUniqueIds(
+    sessions.map((s) => s.id),
+    "sessions",
+  );
   let total = 0n;
   const sized = sessions.map((s, i) => {
     const bytes = requireBytes(s.bytes, `sessions[${i}].bytes`);
@@ -34,7 +37,8 @@ function classify({ session: s, bytes }: Sized, c: RetentionContract): Decision 
   if (protectedBy.length > 0) d.protected = [...protectedBy];
   if (s.compacted === true) d.class = "compacted";
   else if (s.live === true || age <= c.activeWithinMs) d.class = "active";
-  else if (protectedBy.length === 0 && age > c.warmWithinMs) Object.assign<Decision, Partial<Decision>>(d, { class: "expired", expire: true, reason: REASON_AGE });
+  else if (protectedBy.length === 0 && age > c.warmWithinMs)
+    Object.assign<Decision, Partial<Decision>>(d, { class: "expired", expire: true, reason: REASON_AGE });
   return d;
 }
 

@@ -45,7 +45,10 @@ function validate(items: readonly QuarantineItem[], bound: QuarantineBound): { s
   requireClock(bound.nowMs, "now_unix_ms");
   requireCount(bound.maxAgeMs, "max_age_ms");
   const maxBytes = requireBytes(bound.maxBytes, "max_bytes");
-  requireUniqueIds(items.map((i) => i.id), "items");
+  requireUniqueIds(
+    items.map((i) => i.id),
+    "items",
+  );
   let total = 0n;
   const sized = items.map((it, i) => {
     const bytes = requireBytes(it.bytes, `items[${i}].bytes`);

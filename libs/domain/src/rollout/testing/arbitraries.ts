@@ -1,7 +1,17 @@
 // Random rollouts for the property tests (test support only; fast-check is a dev dependency).
 import fc from "fast-check";
 import {
-  abortLine, callLine, compactedLine, completeLine, customCallLine, errorLine, messageLine, outputLine, startLine, tokenLine, unifiedOutput,
+  abortLine,
+  callLine,
+  compactedLine,
+  completeLine,
+  customCallLine,
+  errorLine,
+  messageLine,
+  outputLine,
+  startLine,
+  tokenLine,
+  unifiedOutput,
   userLine,
 } from "../testing/lines.js";
 
@@ -15,14 +25,29 @@ export type Step =
 
 const dt = fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: -5, max: 0 }), fc.constant(400));
 
-const ERROR_INFO = [undefined, "usage_limit_exceeded", { response_stream_disconnected: { http_status_code: 502 } }, "thread_rollback_failed"];
+const ERROR_INFO = [
+  undefined,
+  "usage_limit_exceeded",
+  { response_stream_disconnected: { http_status_code: 502 } },
+  "thread_rollback_failed",
+];
 
 /** Arbitrary steps, including out-of-order time, long gaps, overlapping calls, implicit turns and errors. */
 export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ op: fc.constantFrom("start" as const, "complete" as const, "abort" as const), turn: fc.integer({ min: 0, max: 4 }), dt }),
-  fc.record({ op: fc.constantFrom("call" as const, "output" as const), call: fc.integer({ min: 0, max: 6 }), exit: fc.constantFrom(0, 1, 2, 124), dt, cmd: fc.integer({ min: 0, max: 4 }) }),
+  fc.record({
+    op: fc.constantFrom("call" as const, "output" as const),
+    call: fc.integer({ min: 0, max: 6 }),
+    exit: fc.constantFrom(0, 1, 2, 124),
+    dt,
+    cmd: fc.integer({ min: 0, max: 4 }),
+  }),
   fc.record({ op: fc.constant("patch" as const), call: fc.integer({ min: 7, max: 9 }), dt, file: fc.integer({ min: 0, max: 2 }) }),
-  fc.record({ op: fc.constantFrom("token" as const, "message" as const, "compacted" as const), dt, n: fc.integer({ min: 0, max: 120_000 }) }),
+  fc.record({
+    op: fc.constantFrom("token" as const, "message" as const, "compacted" as const),
+    dt,
+    n: fc.integer({ min: 0, max: 120_000 }),
+  }),
   fc.record({ op: fc.constantFrom("user" as const, "error" as const), dt, n: fc.integer({ min: 0, max: 3 }) }),
 );
 

@@ -14,7 +14,15 @@ function line(ts: number, type: string, payload: Record<string, unknown>): strin
 
 /** A session_meta line. */
 export function metaLine(id: string, extra: Record<string, unknown> = {}, ts = 0): string {
-  return line(ts, "session_meta", { id, cwd: "/w", originator: "codex_cli_rs", cli_version: "0.130.0", source: "cli", model_provider: "openai", ...extra });
+  return line(ts, "session_meta", {
+    id,
+    cwd: "/w",
+    originator: "codex_cli_rs",
+    cli_version: "0.130.0",
+    source: "cli",
+    model_provider: "openai",
+    ...extra,
+  });
 }
 
 /** An event_msg line. */
@@ -39,7 +47,12 @@ export function abortLine(ts: number, turnId: string | undefined, reason = "inte
 
 /** A function_call line; object arguments are JSON-encoded as the writer does. */
 export function callLine(ts: number, callId: string, name: string, args: unknown): string {
-  return line(ts, "response_item", { type: "function_call", name, arguments: typeof args === "string" ? args : JSON.stringify(args), call_id: callId });
+  return line(ts, "response_item", {
+    type: "function_call",
+    name,
+    arguments: typeof args === "string" ? args : JSON.stringify(args),
+    call_id: callId,
+  });
 }
 
 /** A custom_tool_call line with raw input. */

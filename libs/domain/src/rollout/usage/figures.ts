@@ -65,7 +65,13 @@ export function addFigures(a: TokenFigures, b: TokenFigures): TokenFigures {
 
 /** `a − b` when no figure goes down, else null (the counter restarted). */
 export function growthOf(a: TokenFigures, b: TokenFigures): TokenFigures | null {
-  const d = { input: a.input - b.input, cachedInput: a.cachedInput - b.cachedInput, output: a.output - b.output, reasoning: a.reasoning - b.reasoning, total: a.total - b.total };
+  const d = {
+    input: a.input - b.input,
+    cachedInput: a.cachedInput - b.cachedInput,
+    output: a.output - b.output,
+    reasoning: a.reasoning - b.reasoning,
+    total: a.total - b.total,
+  };
   return d.input < 0 || d.cachedInput < 0 || d.output < 0 || d.reasoning < 0 || d.total < 0 ? null : d;
 }
 

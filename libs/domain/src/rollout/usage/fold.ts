@@ -54,7 +54,8 @@ export function usageOfRecords(records: readonly RolloutRecord[], session: strin
       lastMs = lastMs === null ? r.tsMs : Math.max(lastMs, r.tsMs);
     }
   }
-  const bySession = Object.keys(byModel).length === 0 ? {} : { [name]: { firstMs, lastMs, byModel: sortedRecord(Object.entries(byModel)) } };
+  const bySession =
+    Object.keys(byModel).length === 0 ? {} : { [name]: { firstMs, lastMs, byModel: sortedRecord(Object.entries(byModel)) } };
   const days = sortedRecord(Object.entries(byDay).map(([day, models]) => [day, sortedRecord(Object.entries(models))]));
   return { version: USAGE_VERSION, byDay: days, bySession, repeats };
 }

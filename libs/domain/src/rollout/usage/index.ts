@@ -3,5 +3,13 @@ export { tokenCountUsage, type TokenFigures, type TokenCountUsage } from "./figu
 export { usageOfRecords, replyDelta } from "./fold.js";
 export { emptyUsage, mergeUsage } from "./merge.js";
 export { parsePricing, costOf, type PricingTable, type ModelPrice } from "./pricing.js";
-export { usageReport, USAGE_SCHEMA, USAGE_GROUPINGS, type UsageGrouping, type UsageReportJson, type UsageRowJson, type UsageFiguresJson } from "./report.js";
+export {
+  usageReport,
+  USAGE_SCHEMA,
+  USAGE_GROUPINGS,
+  type UsageGrouping,
+  type UsageReportJson,
+  type UsageRowJson,
+  type UsageFiguresJson,
+} from "./report.js";
 export { USAGE_VERSION, UNKNOWN_MODEL, type UsagePartial, type SessionUsage } from "./types.js";

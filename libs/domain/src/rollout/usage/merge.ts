@@ -32,7 +32,10 @@ function mergeSession(a: SessionUsage, b: SessionUsage): SessionUsage {
 /** Sum of two usage partials (associative and commutative; two files of one session add up). */
 export function mergeUsage(a: UsagePartial, b: UsagePartial): UsagePartial {
   if (a.version !== USAGE_VERSION || b.version !== USAGE_VERSION) {
-    throw new RolloutError("PARTIAL_VERSION_MISMATCH", `usage partial version ${a.version === USAGE_VERSION ? b.version : a.version} is not ${USAGE_VERSION}`);
+    throw new RolloutError(
+      "PARTIAL_VERSION_MISMATCH",
+      `usage partial version ${a.version === USAGE_VERSION ? b.version : a.version} is not ${USAGE_VERSION}`,
+    );
   }
   const byDay: Record<string, Record<string, TokenFigures>> = { ...a.byDay };
   for (const [day, models] of Object.entries(b.byDay)) byDay[day] = mergeModels(byDay[day] ?? {}, models);
@@ -42,5 +45,10 @@ export function mergeUsage(a: UsagePartial, b: UsagePartial): UsagePartial {
     bySession[name] = had === undefined ? s : mergeSession(had, s);
   }
   // Byte-ordered keys, as every map of a partial, so merged partials compare equal as JSON.
-  return { version: USAGE_VERSION, byDay: sortedRecord(Object.entries(byDay)), bySession: sortedRecord(Object.entries(bySession)), repeats: a.repeats + b.repeats };
+  return {
+    version: USAGE_VERSION,
+    byDay: sortedRecord(Object.entries(byDay)),
+    bySession: sortedRecord(Object.entries(bySession)),
+    repeats: a.repeats + b.repeats,
+  };
 }

@@ -21,7 +21,8 @@ export interface PricingTable {
 }
 
 function price(value: unknown, field: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) throw invalidArgument(field, "must be a non-negative number (per million tokens)");
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+    throw invalidArgument(field, "must be a non-negative number (per million tokens)");
   return value;
 }
 
@@ -35,7 +36,8 @@ export function parsePricing(json: unknown, field: string): PricingTable {
   const asOf = json["as_of"];
   if (typeof asOf !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(asOf)) throw invalidArgument(`${field}.as_of`, "must be a YYYY-MM-DD date");
   const currency = json["currency"];
-  if (typeof currency !== "string" || !/^[A-Z]{3}$/.test(currency)) throw invalidArgument(`${field}.currency`, "must be a three-letter currency code");
+  if (typeof currency !== "string" || !/^[A-Z]{3}$/.test(currency))
+    throw invalidArgument(`${field}.currency`, "must be a three-letter currency code");
   const source = typeof json["source"] === "string" ? json["source"] : "";
   const models = json["models"];
   if (!isObject(models)) throw invalidArgument(`${field}.models`, "must be an object of model prices");

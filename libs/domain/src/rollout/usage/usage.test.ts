@@ -9,11 +9,30 @@ import { emptyUsage, mergeUsage } from "./merge.js";
 import { parsePricing } from "./pricing.js";
 import { usageReport } from "./report.js";
 
-type U = { input_tokens: number; cached_input_tokens: number; output_tokens: number; reasoning_output_tokens: number; total_tokens: number };
-const u = (input: number, cached: number, output: number, reasoning = 0): U => ({ input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: reasoning, total_tokens: input + output });
+type U = {
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+  reasoning_output_tokens: number;
+  total_tokens: number;
+};
+const u = (input: number, cached: number, output: number, reasoning = 0): U => ({
+  input_tokens: input,
+  cached_input_tokens: cached,
+  output_tokens: output,
+  reasoning_output_tokens: reasoning,
+  total_tokens: input + output,
+});
 
 function tokenLine(ts: string, total: U | null, last: U | null): string {
-  const info = total === null && last === null ? null : { ...(total === null ? {} : { total_token_usage: total }), ...(last === null ? {} : { last_token_usage: last }), model_context_window: 272000 };
+  const info =
+    total === null && last === null
+      ? null
+      : {
+          ...(total === null ? {} : { total_token_usage: total }),
+          ...(last === null ? {} : { last_token_usage: last }),
+          model_context_window: 272000,
+        };
   return JSON.stringify({ timestamp: ts, type: "event_msg", payload: { type: "token_count", info, rate_limits: null } });
 }
 
@@ -25,7 +44,10 @@ function records(lines: string[]): RolloutRecord[] {
   return lines.map(decodeLine).flatMap((d) => (d.ok ? [d.record] : []));
 }
 
-const PRICING = parsePricing({ as_of: "2026-06-01", currency: "USD", models: { "gpt-5": { input: 1.25, cached_input: 0.125, output: 10 } } }, "pricing");
+const PRICING = parsePricing(
+  { as_of: "2026-06-01", currency: "USD", models: { "gpt-5": { input: 1.25, cached_input: 0.125, output: 10 } } },
+  "pricing",
+);
 
 test("a token_count repeating the previous totals is not counted twice", () => {
   const lines = [
@@ -64,14 +86,24 @@ test("usage follows the model of the latest turn_context, and a reply before any
     tokenLine("2026-03-01T10:00:05.000Z", u(700, 0, 3), u(400, 0, 1)),
   ];
   const report = usageReport(usageOfRecords(records(lines), "s1"), "model", PRICING);
-  assert.deepEqual(report.rows.map((r) => [r.key, r.input_tokens]), [["o9-experimental", 400], ["gpt-5", 200], ["unknown", 100]]);
+  assert.deepEqual(
+    report.rows.map((r) => [r.key, r.input_tokens]),
+    [
+      ["o9-experimental", 400],
+      ["gpt-5", 200],
+      ["unknown", 100],
+    ],
+  );
   assert.deepEqual(report.totals.unpriced_models, ["o9-experimental", "unknown"], "models without a price are named");
   assert.equal(report.rows.find((r) => r.key === "o9-experimental")?.cost, null, "an unpriced row has no cost, not a zero cost");
   assert.equal(report.totals.cost, (200 * 1.25 + 2 * 0 + 1 * 10) / 1e6, "priced models only");
 });
 
 test("cost bills cached input at its own price and reasoning as output", () => {
-  const lines = [contextLine("2026-03-01T10:00:00.000Z", "gpt-5"), tokenLine("2026-03-01T10:00:01.000Z", u(1_000_000, 400_000, 100_000, 60_000), null)];
+  const lines = [
+    contextLine("2026-03-01T10:00:00.000Z", "gpt-5"),
+    tokenLine("2026-03-01T10:00:01.000Z", u(1_000_000, 400_000, 100_000, 60_000), null),
+  ];
   const report = usageReport(usageOfRecords(records(lines), "s1"), "day", PRICING);
   assert.equal(report.totals.cost, 0.6 * 1.25 + 0.4 * 0.125 + 0.1 * 10);
 });
@@ -79,15 +111,21 @@ test("cost bills cached input at its own price and reasoning as output", () => {
 test("merging per-file usage in any order gives the same report", () => {
   const perFile = (seed: number) =>
     usageOfRecords(
-      records([contextLine("2026-03-01T10:00:00.000Z", seed % 2 === 0 ? "gpt-5" : "o3"), tokenLine(`2026-03-0${1 + (seed % 3)}T10:00:01.000Z`, u(100 * seed, 10 * seed, seed), null)]),
+      records([
+        contextLine("2026-03-01T10:00:00.000Z", seed % 2 === 0 ? "gpt-5" : "o3"),
+        tokenLine(`2026-03-0${1 + (seed % 3)}T10:00:01.000Z`, u(100 * seed, 10 * seed, seed), null),
+      ]),
       `s${seed % 4}`,
     );
   fc.assert(
     fc.property(fc.array(fc.integer({ min: 1, max: 50 }), { maxLength: 12 }), fc.integer({ min: 0, max: 1000 }), (seeds, shuffle) => {
       const parts = seeds.map(perFile);
       const forward = parts.reduce(mergeUsage, emptyUsage());
-      const turned = [...parts].sort((a, b) => ((JSON.stringify(a).length * shuffle) % 7) - ((JSON.stringify(b).length * shuffle) % 7)).reduceRight(mergeUsage, emptyUsage());
-      for (const by of ["day", "month", "model", "session"] as const) assert.deepEqual(usageReport(turned, by, PRICING), usageReport(forward, by, PRICING));
+      const turned = [...parts]
+        .sort((a, b) => ((JSON.stringify(a).length * shuffle) % 7) - ((JSON.stringify(b).length * shuffle) % 7))
+        .reduceRight(mergeUsage, emptyUsage());
+      for (const by of ["day", "month", "model", "session"] as const)
+        assert.deepEqual(usageReport(turned, by, PRICING), usageReport(forward, by, PRICING));
     }),
   );
 });
@@ -101,6 +139,10 @@ test("a malformed price list is refused naming the field", () => {
     [{ as_of: "2026-06-01", currency: "USD", models: { "gpt-5": { input: 1, output: "ten" } } }, "pricing.models.gpt-5.output"],
   ];
   for (const [json, field] of cases) {
-    assert.throws(() => parsePricing(json, "pricing"), (e: unknown) => e instanceof RolloutError && e.code === "INVALID_ARGUMENT" && e.field === field, field);
+    assert.throws(
+      () => parsePricing(json, "pricing"),
+      (e: unknown) => e instanceof RolloutError && e.code === "INVALID_ARGUMENT" && e.field === field,
+      field,
+    );
   }
 });

@@ -40,7 +40,8 @@ function checkShape(r: AnalyticsRecord, field: string): void {
   if (!Array.isArray(r.cycles)) throw invalidArgument(`${field}.cycles`, "must be a list");
   r.cycles.forEach((c, i) => checkStrings(c, `${field}.cycles[${i}]`));
   checkStrings(r.path, `${field}.path`);
-  if (r.params === null || typeof r.params !== "object" || Array.isArray(r.params)) throw invalidArgument(`${field}.params`, "params must be an object");
+  if (r.params === null || typeof r.params !== "object" || Array.isArray(r.params))
+    throw invalidArgument(`${field}.params`, "params must be an object");
   for (const [k, v] of Object.entries(r.params)) {
     if (typeof v !== "string") throw invalidArgument(`${field}.params.${k}`, "params values must be strings");
   }
@@ -49,10 +50,13 @@ function checkShape(r: AnalyticsRecord, field: string): void {
 /** Checks a record in the reference's order; throws INVALID_ARGUMENT naming the field. */
 export function validateAnalyticsRecord(r: AnalyticsRecord, field: string): void {
   if (r === null || typeof r !== "object") throw invalidArgument(field, "analytics record must not be nil");
-  if (typeof r.queryType !== "string" || r.queryType === "") throw invalidArgument(`${field}.queryType`, "analytics query_type must not be empty");
+  if (typeof r.queryType !== "string" || r.queryType === "")
+    throw invalidArgument(`${field}.queryType`, "analytics query_type must not be empty");
   if (!isTimestamp(r.queryTime) || r.queryTime === 0) throw invalidArgument(`${field}.queryTime`, "analytics query_time must not be zero");
-  if (!Number.isSafeInteger(r.resultCount) || r.resultCount < 0) throw invalidArgument(`${field}.resultCount`, "analytics result_count must not be negative");
-  if (typeof r.executionMs !== "number" || !(r.executionMs >= 0)) throw invalidArgument(`${field}.executionMs`, "analytics execution_ms must not be negative");
+  if (!Number.isSafeInteger(r.resultCount) || r.resultCount < 0)
+    throw invalidArgument(`${field}.resultCount`, "analytics result_count must not be negative");
+  if (typeof r.executionMs !== "number" || !(r.executionMs >= 0))
+    throw invalidArgument(`${field}.executionMs`, "analytics execution_ms must not be negative");
   checkShape(r, field);
   if (r.queryType === "cycles" && r.resultCount > 0 && r.cycles.length === 0) {
     throw invalidArgument(`${field}.cycles`, "cycles query with results must populate Cycles field");

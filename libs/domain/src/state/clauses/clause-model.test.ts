@@ -34,14 +34,26 @@ const TTL = 100;
 const CAP = 3;
 const VARS = ["tool:a", "tool:b", "prev_tool:a", "outcome:success", "error:timeout"];
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ op: fc.constant("add" as const), id: fc.constantFrom("k1", "k2", "k3", "k4", "k5"), vars: fc.array(fc.constantFrom(...VARS), { minLength: 1, maxLength: 3 }), negs: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), session: fc.constantFrom("", "s1") }),
-  fc.record({ op: fc.constant("step" as const), session: fc.constantFrom("s1", "s2"), tool: fc.constantFrom("a", "b"), fail: fc.boolean() }),
+  fc.record({
+    op: fc.constant("add" as const),
+    id: fc.constantFrom("k1", "k2", "k3", "k4", "k5"),
+    vars: fc.array(fc.constantFrom(...VARS), { minLength: 1, maxLength: 3 }),
+    negs: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+    session: fc.constantFrom("", "s1"),
+  }),
+  fc.record({
+    op: fc.constant("step" as const),
+    session: fc.constantFrom("s1", "s2"),
+    tool: fc.constantFrom("a", "b"),
+    fail: fc.boolean(),
+  }),
   fc.record({ op: fc.constant("decide" as const), session: fc.constantFrom("s1", "s2"), tool: fc.constantFrom("a", "b") }),
   fc.record({ op: fc.constant("gc" as const), jump: fc.constantFrom(0, 60, 120) }),
   fc.record({ op: fc.constant("end" as const), session: fc.constantFrom("s1", "s2") }),
 );
 
-const sig = (ls: { variable: string; negated: boolean }[]): string => [...new Set(ls.map((l) => `${l.negated ? "-" : "+"}${l.variable}`))].sort().join("|");
+const sig = (ls: { variable: string; negated: boolean }[]): string =>
+  [...new Set(ls.map((l) => `${l.negated ? "-" : "+"}${l.variable}`))].sort().join("|");
 
 function modelDecide(m: Model, session: string, tool: string): ModelClause | undefined {
   const steps = m.steps.get(session) ?? [];
@@ -64,7 +76,14 @@ function step(m: Model, e: StateEngine, o: Op, now: number): void {
     case "add": {
       const literals = o.vars.map((variable, i) => ({ variable, negated: o.negs[i] ?? true }));
       const s = sig(literals);
-      const input = { id: o.id, literals, source: "hard" as const, failureType: "x", scope: o.session === "" ? ("project" as const) : ("session" as const), sessionId: o.session };
+      const input = {
+        id: o.id,
+        literals,
+        source: "hard" as const,
+        failureType: "x",
+        scope: o.session === "" ? ("project" as const) : ("session" as const),
+        sessionId: o.session,
+      };
       const dup = m.clauses.find((c) => c.sig === s && c.scope === input.scope && c.session === o.session);
       if (dup) {
         dup.useCount++;
@@ -74,7 +93,11 @@ function step(m: Model, e: StateEngine, o: Op, now: number): void {
         return;
       }
       if (m.clauses.some((c) => c.id === o.id)) {
-        assert.throws(() => e.addClause(input), (err: unknown) => isStateError(err, "CLAUSE_CONFLICT"), "id reuse is a conflict");
+        assert.throws(
+          () => e.addClause(input),
+          (err: unknown) => isStateError(err, "CLAUSE_CONFLICT"),
+          "id reuse is a conflict",
+        );
         return;
       }
       let evicted: string | undefined;
@@ -83,7 +106,17 @@ function step(m: Model, e: StateEngine, o: Op, now: number): void {
         evicted = lru.id;
         m.clauses = m.clauses.filter((c) => c !== lru);
       }
-      m.clauses.push({ id: o.id, literals, sig: s, scope: input.scope, session: o.session, learnedAt: now, refreshedAt: now, lastUsed: now, useCount: 0 });
+      m.clauses.push({
+        id: o.id,
+        literals,
+        sig: s,
+        scope: input.scope,
+        session: o.session,
+        learnedAt: now,
+        refreshedAt: now,
+        lastUsed: now,
+        useCount: 0,
+      });
       assert.equal(e.addClause(input).result.evicted, evicted, "same clause evicted");
       return;
     }
@@ -91,7 +124,16 @@ function step(m: Model, e: StateEngine, o: Op, now: number): void {
       const list = m.steps.get(o.session) ?? [];
       list.push({ tool: o.tool, outcome: o.fail ? "failure" : "success", error: o.fail ? "timeout" : "" });
       m.steps.set(o.session, list);
-      e.recordStep(makeStep({ sessionId: o.session, actor: "main_agent", decision: "execute_tool", tool: o.tool, outcome: o.fail ? "failure" : "success", errorCategory: o.fail ? "timeout" : "" }));
+      e.recordStep(
+        makeStep({
+          sessionId: o.session,
+          actor: "main_agent",
+          decision: "execute_tool",
+          tool: o.tool,
+          outcome: o.fail ? "failure" : "success",
+          errorCategory: o.fail ? "timeout" : "",
+        }),
+      );
       return;
     }
     case "decide": {
@@ -106,14 +148,20 @@ function step(m: Model, e: StateEngine, o: Op, now: number): void {
       return;
     }
     case "gc": {
-      const removed = m.clauses.filter((c) => now - c.refreshedAt > TTL).map((c) => c.id).sort(compareUtf8);
+      const removed = m.clauses
+        .filter((c) => now - c.refreshedAt > TTL)
+        .map((c) => c.id)
+        .sort(compareUtf8);
       m.clauses = m.clauses.filter((c) => now - c.refreshedAt <= TTL);
       assert.deepEqual(e.garbageCollectClauses().result, removed, "same clauses expire");
       return;
     }
     case "end": {
       m.steps.delete(o.session);
-      const removed = m.clauses.filter((c) => c.scope === "session" && c.session === o.session).map((c) => c.id).sort(compareUtf8);
+      const removed = m.clauses
+        .filter((c) => c.scope === "session" && c.session === o.session)
+        .map((c) => c.id)
+        .sort(compareUtf8);
       m.clauses = m.clauses.filter((c) => !(c.scope === "session" && c.session === o.session));
       assert.deepEqual(e.endSession(o.session).result, removed, "same session clauses end");
     }
@@ -130,7 +178,10 @@ describe("clause store against a naive model", () => {
         ops.forEach((o) => {
           now += 10 + (o.op === "gc" ? o.jump : 0);
           step(m, e, o, now);
-          const stored = e.snapshot().constraints.allClauses().map((c) => [c.id, c.useCount, c.lastUsed, c.refreshedAt]);
+          const stored = e
+            .snapshot()
+            .constraints.allClauses()
+            .map((c) => [c.id, c.useCount, c.lastUsed, c.refreshedAt]);
           const expected = [...m.clauses].sort((x, y) => compareUtf8(x.id, y.id)).map((c) => [c.id, c.useCount, c.lastUsed, c.refreshedAt]);
           assert.deepEqual(stored, expected, `clauses after ${o.op}`);
         });

@@ -3,7 +3,16 @@
 import { Map as IMap } from "immutable";
 import { compareUtf8 } from "../bytes.js";
 import { invalidArgument, StateError } from "../errors.js";
-import { clauseSignature, clauseString, isViolated, validateClause, type Assignment, type Clause, type ClauseScope, type Literal } from "./clause.js";
+import {
+  clauseSignature,
+  clauseString,
+  isViolated,
+  validateClause,
+  type Assignment,
+  type Clause,
+  type ClauseScope,
+  type Literal,
+} from "./clause.js";
 import { candidateClauses, EMPTY_WATCHES, unwatchClause, watchClause, type WatchIndex } from "./watch-index.js";
 import type { SignalSource } from "../signals.js";
 
@@ -106,7 +115,9 @@ export function addClause(store: ClauseStore, input: ClauseInput, at: number, ma
   const learnedAt = input.learnedAt === undefined || input.learnedAt === 0 ? at : input.learnedAt;
   // Malformed literal lists and literals are kept as given for validation to name.
   const literals = Array.isArray(input.literals)
-    ? Object.freeze(input.literals.map((l) => (l !== null && typeof l === "object" ? Object.freeze({ variable: l.variable, negated: l.negated }) : l)))
+    ? Object.freeze(
+        input.literals.map((l) => (l !== null && typeof l === "object" ? Object.freeze({ variable: l.variable, negated: l.negated }) : l)),
+      )
     : (input.literals ?? []);
   const clause: Clause = Object.freeze({
     id: input.id,
@@ -124,8 +135,18 @@ export function addClause(store: ClauseStore, input: ClauseInput, at: number, ma
   const dupId = store.bySignature.get(duplicateKey(clause));
   if (dupId !== undefined) {
     const old = store.clauses.get(dupId) as Clause;
-    const refreshed: Clause = Object.freeze({ ...old, useCount: old.useCount + 1, lastUsed: at, refreshedAt: Math.max(old.refreshedAt, at) });
-    return { store: { ...store, clauses: store.clauses.set(dupId, refreshed) }, clause: refreshed, outcome: "refreshed", evicted: undefined };
+    const refreshed: Clause = Object.freeze({
+      ...old,
+      useCount: old.useCount + 1,
+      lastUsed: at,
+      refreshedAt: Math.max(old.refreshedAt, at),
+    });
+    return {
+      store: { ...store, clauses: store.clauses.set(dupId, refreshed) },
+      clause: refreshed,
+      outcome: "refreshed",
+      evicted: undefined,
+    };
   }
   if (store.clauses.has(clause.id)) {
     throw new StateError("CLAUSE_CONFLICT", `clause ${clause.id} already exists with different literals`, { field: "id" });
@@ -148,7 +169,10 @@ export function touchClause(store: ClauseStore, id: string, at: number): ClauseS
 
 /** Removes clauses whose TTL (counted from their last refresh) has passed; returns removed ids sorted. */
 export function expireClauses(store: ClauseStore, at: number, ttlMs: number): { store: ClauseStore; removed: string[] } {
-  const removed = [...store.clauses.values()].filter((c) => at - c.refreshedAt > ttlMs).map((c) => c.id).sort(compareUtf8);
+  const removed = [...store.clauses.values()]
+    .filter((c) => at - c.refreshedAt > ttlMs)
+    .map((c) => c.id)
+    .sort(compareUtf8);
   return { store: removed.reduce(removeClause, store), removed };
 }
 

@@ -104,7 +104,8 @@ export function validateClause(c: Clause): void {
   if (!Array.isArray(c.literals) || c.literals.length === 0) throw invalidArgument("literals", "clause must have at least one literal");
   c.literals.forEach((l, i) => {
     if (l === null || typeof l !== "object") throw invalidArgument(`literals[${i}]`, `literal ${i} must not be nil`);
-    if (typeof l.variable !== "string" || l.variable === "") throw invalidArgument(`literals[${i}].variable`, `literal ${i} has empty variable`);
+    if (typeof l.variable !== "string" || l.variable === "")
+      throw invalidArgument(`literals[${i}].variable`, `literal ${i} has empty variable`);
     if (typeof l.negated !== "boolean") throw invalidArgument(`literals[${i}].negated`, `literal ${i} negated must be a boolean`);
   });
   if (!isValidSource(c.source) || !isHard(c.source)) throw invalidArgument("source", "clause source must be hard (CDCL rule)");

@@ -8,11 +8,21 @@ import { addClause, checkAssignment, EMPTY_CLAUSES, type ClauseInput } from "./c
 import { clauseString, closedWorldAssignment, explicitAssignment, isViolated, type Literal } from "./clause.js";
 
 const lit = (variable: string, negated = true): Literal => ({ variable, negated });
-const clause = (id: string, literals: Literal[], extra: Partial<ClauseInput> = {}): ClauseInput => ({ id, literals, source: "hard", failureType: "cycle_detected", ...extra });
+const clause = (id: string, literals: Literal[], extra: Partial<ClauseInput> = {}): ClauseInput => ({
+  id,
+  literals,
+  source: "hard",
+  failureType: "cycle_detected",
+  ...extra,
+});
 
 describe("clause values", () => {
   it("renders like the reference", () => {
-    assert.equal(clauseString({ literals: [lit("tool:a"), lit("outcome:success", false)] }), "(¬tool:a ∨ outcome:success)", "negation sign and disjunction");
+    assert.equal(
+      clauseString({ literals: [lit("tool:a"), lit("outcome:success", false)] }),
+      "(¬tool:a ∨ outcome:success)",
+      "negation sign and disjunction",
+    );
     assert.equal(clauseString({ literals: [] }), "(empty)", "empty clause");
   });
 
@@ -34,16 +44,32 @@ describe("clause values", () => {
       [clause("c", [lit("x")], { scope: "session" }), "sessionId"],
     ];
     for (const [input, field] of bad) {
-      assert.throws(() => e.addClause(input), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === field, `rejects ${field}`);
+      assert.throws(
+        () => e.addClause(input),
+        (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === field,
+        `rejects ${field}`,
+      );
     }
     assert.equal(e.generation, 0, "rejections change nothing");
   });
 
   it("rejects a nil clause, a literal list that is not a list and nil literals with named fields", () => {
     const e = new StateEngine();
-    assert.throws(() => e.addClause(null as never), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "clause" && err.message.includes("clause must not be nil"), "nil clause");
-    assert.throws(() => e.addClause(clause("c", "x" as never)), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "literals", "literals not a list");
-    assert.throws(() => e.addClause(clause("c", [lit("x"), null as never])), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "literals[1]", "nil literal");
+    assert.throws(
+      () => e.addClause(null as never),
+      (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "clause" && err.message.includes("clause must not be nil"),
+      "nil clause",
+    );
+    assert.throws(
+      () => e.addClause(clause("c", "x" as never)),
+      (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "literals",
+      "literals not a list",
+    );
+    assert.throws(
+      () => e.addClause(clause("c", [lit("x"), null as never])),
+      (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "literals[1]",
+      "nil literal",
+    );
     assert.equal(e.generation, 0, "rejections change nothing");
   });
 });
@@ -51,7 +77,16 @@ describe("clause values", () => {
 describe("clause store", () => {
   it("lets clauses with positive literals block under the closed-world assignment", () => {
     const e = new StateEngine();
-    e.recordStep(makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "build", outcome: "failure", errorCategory: "timeout" }));
+    e.recordStep(
+      makeStep({
+        sessionId: "s",
+        actor: "main_agent",
+        decision: "execute_tool",
+        tool: "build",
+        outcome: "failure",
+        errorCategory: "timeout",
+      }),
+    );
     // "Do not retry unless the last step succeeded."
     e.addClause(clause("retry-after-failure", [lit("tool:retry"), lit("outcome:success", false)]));
     const v = e.checkDecisionAllowed("s", "retry").result;
@@ -93,7 +128,11 @@ describe("clause store", () => {
   it("rejects an id reused for different literals", () => {
     const e = new StateEngine();
     e.addClause(clause("c1", [lit("x")]));
-    assert.throws(() => e.addClause(clause("c1", [lit("y")])), (err: unknown) => isStateError(err, "CLAUSE_CONFLICT"), "CLAUSE_CONFLICT");
+    assert.throws(
+      () => e.addClause(clause("c1", [lit("y")])),
+      (err: unknown) => isStateError(err, "CLAUSE_CONFLICT"),
+      "CLAUSE_CONFLICT",
+    );
     assert.equal(e.state.clauses.clauses.get("c1")?.literals[0]?.variable, "x", "original kept");
   });
 
@@ -106,7 +145,14 @@ describe("clause store", () => {
     e.checkDecisionAllowed("s", "a"); // marks "old" as used
     const r = e.addClause(clause("new", [lit("tool:c")]));
     assert.equal(r.result.evicted, "used", "least recently used goes");
-    assert.deepEqual(e.snapshot().constraints.allClauses().map((c) => c.id), ["new", "old"], "sorted by id");
+    assert.deepEqual(
+      e
+        .snapshot()
+        .constraints.allClauses()
+        .map((c) => c.id),
+      ["new", "old"],
+      "sorted by id",
+    );
   });
 
   it("ends session-scoped clauses with their session", () => {
@@ -115,34 +161,73 @@ describe("clause store", () => {
     e.addClause(clause("other", [lit("y")], { scope: "session", sessionId: "s2" }));
     e.addClause(clause("proj", [lit("z")]));
     assert.deepEqual(e.endSession("s1").result, ["mine"], "only s1's session clauses");
-    assert.deepEqual(e.snapshot().constraints.allClauses().map((c) => c.id), ["other", "proj"], "rest kept");
+    assert.deepEqual(
+      e
+        .snapshot()
+        .constraints.allClauses()
+        .map((c) => c.id),
+      ["other", "proj"],
+      "rest kept",
+    );
   });
 
   it("keeps a clause learned for a longer lifetime when an equal session clause ends", () => {
     const e = new StateEngine();
     e.addClause(clause("s1-only", [lit("x")], { scope: "session", sessionId: "s1" }));
-    assert.equal(e.addClause(clause("proj", [lit("x")])).result.outcome, "added", "a project clause is not a duplicate of a session clause");
-    assert.equal(e.addClause(clause("s2-only", [lit("x")], { scope: "session", sessionId: "s2" })).result.outcome, "added", "nor is another session's");
-    assert.equal(e.addClause(clause("again", [lit("x")], { scope: "session", sessionId: "s1" })).result.outcome, "refreshed", "the same session's is");
+    assert.equal(
+      e.addClause(clause("proj", [lit("x")])).result.outcome,
+      "added",
+      "a project clause is not a duplicate of a session clause",
+    );
+    assert.equal(
+      e.addClause(clause("s2-only", [lit("x")], { scope: "session", sessionId: "s2" })).result.outcome,
+      "added",
+      "nor is another session's",
+    );
+    assert.equal(
+      e.addClause(clause("again", [lit("x")], { scope: "session", sessionId: "s1" })).result.outcome,
+      "refreshed",
+      "the same session's is",
+    );
     assert.deepEqual(e.endSession("s1").result, ["s1-only"], "s1's clause ends with s1");
-    assert.deepEqual(e.snapshot().constraints.allClauses().map((c) => c.id), ["proj", "s2-only"], "the others outlive s1");
+    assert.deepEqual(
+      e
+        .snapshot()
+        .constraints.allClauses()
+        .map((c) => c.id),
+      ["proj", "s2-only"],
+      "the others outlive s1",
+    );
     const back = StateEngine.fromDocument(JSON.parse(JSON.stringify(e.exportDocument())));
-    assert.deepEqual(back.snapshot().constraints.allClauses().map((c) => c.id), ["proj", "s2-only"], "equal literal sets of different lifetimes import");
+    assert.deepEqual(
+      back
+        .snapshot()
+        .constraints.allClauses()
+        .map((c) => c.id),
+      ["proj", "s2-only"],
+      "equal literal sets of different lifetimes import",
+    );
   });
 
   it("finds exactly the violated clauses a brute-force scan finds (watched-literal index)", () => {
     const vars = ["a", "b", "c", "d"];
     const litArb = fc.record({ variable: fc.constantFrom(...vars), negated: fc.boolean() });
     fc.assert(
-      fc.property(fc.array(fc.array(litArb, { minLength: 1, maxLength: 3 }), { maxLength: 12 }), fc.dictionary(fc.constantFrom(...vars), fc.boolean()), (sets, values) => {
-        let store = EMPTY_CLAUSES;
-        sets.forEach((literals, i) => {
-          store = addClause(store, clause(`c${String(i).padStart(2, "0")}`, literals), i, 1000).store;
-        });
-        const assignment = explicitAssignment(values);
-        const brute = [...store.clauses.values()].filter((c) => isViolated(c, assignment)).sort((x, y) => x.learnedAt - y.learnedAt || (x.id < y.id ? -1 : 1));
-        assert.equal(checkAssignment(store, assignment).violatedClause?.id, brute[0]?.id, "index and brute force agree");
-      }),
+      fc.property(
+        fc.array(fc.array(litArb, { minLength: 1, maxLength: 3 }), { maxLength: 12 }),
+        fc.dictionary(fc.constantFrom(...vars), fc.boolean()),
+        (sets, values) => {
+          let store = EMPTY_CLAUSES;
+          sets.forEach((literals, i) => {
+            store = addClause(store, clause(`c${String(i).padStart(2, "0")}`, literals), i, 1000).store;
+          });
+          const assignment = explicitAssignment(values);
+          const brute = [...store.clauses.values()]
+            .filter((c) => isViolated(c, assignment))
+            .sort((x, y) => x.learnedAt - y.learnedAt || (x.id < y.id ? -1 : 1));
+          assert.equal(checkAssignment(store, assignment).violatedClause?.id, brute[0]?.id, "index and brute force agree");
+        },
+      ),
       { numRuns: 200 },
     );
   });

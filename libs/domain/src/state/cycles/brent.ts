@@ -3,7 +3,16 @@
  * keep a detector outside the project state, plus the reference's state-key builders.
  */
 
-import { DEFAULT_CYCLE_HISTORY, detectorStats, emptyDetector, feedDetector, resetDetector, type CycleDetection, type CycleDetectorState, type CycleDetectorStats } from "./detector-state.js";
+import {
+  DEFAULT_CYCLE_HISTORY,
+  detectorStats,
+  emptyDetector,
+  feedDetector,
+  resetDetector,
+  type CycleDetection,
+  type CycleDetectorState,
+  type CycleDetectorStats,
+} from "./detector-state.js";
 
 /** Brent's cycle detector over a bounded window of recent states. */
 export class BrentCycleDetector {

@@ -11,9 +11,21 @@ describe("cycle detectors as state", () => {
   it("bumps the generation on every feed, each feed one journaled event", () => {
     const e = new StateEngine({ now: () => 5 });
     const ms = feed(e, "s", ["a", "b", "c"]);
-    assert.deepEqual(ms.map((m) => m.generation), [1, 2, 3], "one generation per feed");
-    assert.deepEqual(ms.map((m) => m.event?.type), ["cycle_checked", "cycle_checked", "cycle_checked"], "one event per feed");
-    assert.deepEqual(e.snapshot().cycles.stats("s"), { stepsProcessed: 3, cyclesDetected: 0, windowSize: 3, maxHistory: 1000, lastCycleAt: 0 }, "stats readable from a snapshot");
+    assert.deepEqual(
+      ms.map((m) => m.generation),
+      [1, 2, 3],
+      "one generation per feed",
+    );
+    assert.deepEqual(
+      ms.map((m) => m.event?.type),
+      ["cycle_checked", "cycle_checked", "cycle_checked"],
+      "one event per feed",
+    );
+    assert.deepEqual(
+      e.snapshot().cycles.stats("s"),
+      { stepsProcessed: 3, cyclesDetected: 0, windowSize: 3, maxHistory: 1000, lastCycleAt: 0 },
+      "stats readable from a snapshot",
+    );
   });
 
   it("disproves the loop, records a breaker step and a delta record in the same generation", () => {
@@ -32,7 +44,11 @@ describe("cycle detectors as state", () => {
     const record = s.deltaHistory.byGeneration(hit.generation);
     assert.equal(record?.label, "cycle_detector", "delta record labelled");
     assert.equal(record?.metadata.reason?.startsWith("cycle_detected:["), true, "reason kept");
-    assert.deepEqual(s.cycles.stats("s"), { stepsProcessed: 0, cyclesDetected: 1, windowSize: 0, maxHistory: 1000, lastCycleAt: 7 }, "detector reset, lifetime count kept");
+    assert.deepEqual(
+      s.cycles.stats("s"),
+      { stepsProcessed: 0, cyclesDetected: 1, windowSize: 0, maxHistory: 1000, lastCycleAt: 7 },
+      "detector reset, lifetime count kept",
+    );
   });
 
   it("replays feeds and resets to the very same detectors, disproofs and steps", () => {
@@ -68,7 +84,11 @@ describe("cycle detectors as state", () => {
     feed(e, "s", ["a", "a"]);
     const r = e.resetCycleDetector("s", { maxHistory: 3 });
     assert.equal(r.generation, 3, "a reset is a mutation");
-    assert.deepEqual(r.result, { stepsProcessed: 0, cyclesDetected: 1, windowSize: 0, maxHistory: 3, lastCycleAt: 0 }, "count kept, window changed");
+    assert.deepEqual(
+      r.result,
+      { stepsProcessed: 0, cyclesDetected: 1, windowSize: 0, maxHistory: 3, lastCycleAt: 0 },
+      "count kept, window changed",
+    );
     feed(e, "s", ["1", "2", "3", "4"]);
     assert.deepEqual(e.snapshot().cycles.window("s"), ["2", "3", "4"], "the window holds maxHistory states");
   });

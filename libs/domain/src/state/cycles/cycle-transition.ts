@@ -12,7 +12,15 @@ import type { ProjectState } from "../project-state.js";
 import { makeStep, type StepRecord } from "../steps/step-record.js";
 import { recordStep } from "../steps/step-store.js";
 import { bump, deltaRecord, type TransitionContext } from "../engine/transitions.js";
-import { detectorStats, emptyDetector, feedDetector, MAX_CYCLE_HISTORY, resetDetector, type CycleDetection, type CycleDetectorStats } from "./detector-state.js";
+import {
+  detectorStats,
+  emptyDetector,
+  feedDetector,
+  MAX_CYCLE_HISTORY,
+  resetDetector,
+  type CycleDetection,
+  type CycleDetectorStats,
+} from "./detector-state.js";
 
 /** What feeding one state key did. */
 export interface CycleCheckResult {
@@ -47,14 +55,23 @@ function validateSession(sessionId: string): void {
  * detected loop: every distinct state of the loop becomes a hard disproven proof entry and a
  * forced circuit-breaker step is recorded, all under this one generation.
  */
-export function cycleCheckTransition(state: ProjectState, sessionId: string, stateKey: string, maxHistory: number, ctx: TransitionContext): { state: ProjectState; result: CycleCheckResult } {
+export function cycleCheckTransition(
+  state: ProjectState,
+  sessionId: string,
+  stateKey: string,
+  maxHistory: number,
+  ctx: TransitionContext,
+): { state: ProjectState; result: CycleCheckResult } {
   validateSession(sessionId);
   if (typeof stateKey !== "string" || stateKey === "") throw invalidArgument("stateKey", "state_key must not be empty");
   validateMaxHistory(maxHistory);
   const { detector, detection } = feedDetector(state.cycles.get(sessionId) ?? emptyDetector(maxHistory), stateKey, ctx.at);
   const cycles = state.cycles.set(sessionId, detector);
   if (!detection.detected) {
-    return { state: bump(state, { ...state, cycles }), result: { detection, disproven: [], breakerStep: undefined, stats: detectorStats(detector) } };
+    return {
+      state: bump(state, { ...state, cycles }),
+      result: { detection, disproven: [], breakerStep: undefined, stats: detectorStats(detector) },
+    };
   }
   const loop = `[${detection.cycle.join(" ")}]`;
   const updates: ProofEntry[] = [...new Set(detection.cycle)].map((key) => {
@@ -72,7 +89,12 @@ export function cycleCheckTransition(state: ProjectState, sessionId: string, sta
     reasoning: `Brent's algorithm detected cycle of length ${detection.cycleLength}: ${loop}`,
   });
   const recorded = recordStep(state.steps, breaker, ctx.at, ctx.config.maxStepsPerSession);
-  const record = deltaRecord({ kind: "proof", source: "hard", updates }, { sessionId, metadata: { reason: `cycle_detected:${loop}` }, label: "cycle_detector" }, state.generation + 1, ctx.at);
+  const record = deltaRecord(
+    { kind: "proof", source: "hard", updates },
+    { sessionId, metadata: { reason: `cycle_detected:${loop}` }, label: "cycle_detector" },
+    state.generation + 1,
+    ctx.at,
+  );
   const deltaHistory = pushDeltaRecord(state.deltaHistory, record, ctx.config.maxDeltaRecords);
   const disproven = updates.map((u) => u.nodeId);
   const next = bump(state, { ...state, cycles, proofs, steps: recorded.store, deltaHistory }, { proof: disproven });
@@ -80,7 +102,11 @@ export function cycleCheckTransition(state: ProjectState, sessionId: string, sta
 }
 
 /** Resets the session's detector (creating an empty one when absent) with window `maxHistory`. */
-export function cycleResetTransition(state: ProjectState, sessionId: string, maxHistory: number): { state: ProjectState; result: CycleDetectorStats } {
+export function cycleResetTransition(
+  state: ProjectState,
+  sessionId: string,
+  maxHistory: number,
+): { state: ProjectState; result: CycleDetectorStats } {
   validateSession(sessionId);
   validateMaxHistory(maxHistory);
   const current = state.cycles.get(sessionId);

@@ -35,11 +35,18 @@ describe("Brent cycle detector", () => {
   });
 
   it("reports nothing for a stream without repeats, and resets after a detection", () => {
-    assert.ok(feed(["a", "b", "c", "d", "e"]).every((r) => !r.detected), "no repeats");
+    assert.ok(
+      feed(["a", "b", "c", "d", "e"]).every((r) => !r.detected),
+      "no repeats",
+    );
     const d = new BrentCycleDetector();
     d.addStep("a");
     assert.equal(d.addStep("a").detected, true, "immediate repeat");
-    assert.deepEqual(d.stats(), { stepsProcessed: 0, cyclesDetected: 1, windowSize: 0, maxHistory: 1000, lastCycleAt: 0 }, "reset after detection keeps the lifetime count");
+    assert.deepEqual(
+      d.stats(),
+      { stepsProcessed: 0, cyclesDetected: 1, windowSize: 0, maxHistory: 1000, lastCycleAt: 0 },
+      "reset after detection keeps the lifetime count",
+    );
   });
 
   it("builds state keys like the reference", () => {
@@ -51,8 +58,20 @@ describe("Brent cycle detector", () => {
 
 describe("Tarjan SCC and session analysis", () => {
   it("finds components in completion order", () => {
-    const sccs = tarjanScc({ nodes: ["a", "b", "c", "d"], edges: [["a", "b"], ["b", "c"], ["c", "a"], ["c", "d"]] });
-    assert.deepEqual(sccs.map((c) => [...c].sort()), [["d"], ["a", "b", "c"]], "d completes first");
+    const sccs = tarjanScc({
+      nodes: ["a", "b", "c", "d"],
+      edges: [
+        ["a", "b"],
+        ["b", "c"],
+        ["c", "a"],
+        ["c", "d"],
+      ],
+    });
+    assert.deepEqual(
+      sccs.map((c) => [...c].sort()),
+      [["d"], ["a", "b", "c"]],
+      "d completes first",
+    );
   });
 
   it("handles deep chains without recursion limits", () => {

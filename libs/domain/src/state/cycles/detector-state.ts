@@ -70,7 +70,16 @@ export interface CycleDetectorStats {
 
 /** A fresh detector with a window of `maxHistory` states. */
 export function emptyDetector(maxHistory = DEFAULT_CYCLE_HISTORY): CycleDetectorState {
-  return Object.freeze({ maxHistory, power: 1, lambda: 0, tortoise: undefined, window: List<string>(), stepsProcessed: 0, cyclesDetected: 0, lastCycleAt: 0 });
+  return Object.freeze({
+    maxHistory,
+    power: 1,
+    lambda: 0,
+    tortoise: undefined,
+    window: List<string>(),
+    stepsProcessed: 0,
+    cyclesDetected: 0,
+    lastCycleAt: 0,
+  });
 }
 
 /** Forgets the stream; the lifetime count and the last detection time are kept. */
@@ -81,16 +90,29 @@ export function resetDetector(d: CycleDetectorState, maxHistory = d.maxHistory):
 const notDetected = (stateKey: string): CycleDetection => ({ detected: false, cycle: [], cycleLength: 0, tailLength: 0, stateKey });
 
 /** Feeds the next state at Unix ms `at`. */
-export function feedDetector(d: CycleDetectorState, state: string, at: number): { detector: CycleDetectorState; detection: CycleDetection } {
+export function feedDetector(
+  d: CycleDetectorState,
+  state: string,
+  at: number,
+): { detector: CycleDetectorState; detection: CycleDetection } {
   const stepsProcessed = d.stepsProcessed + 1;
   if (d.tortoise === undefined) {
-    return { detector: Object.freeze({ ...d, tortoise: state, stepsProcessed, window: push(d.window, state, d.maxHistory) }), detection: notDetected(state) };
+    return {
+      detector: Object.freeze({ ...d, tortoise: state, stepsProcessed, window: push(d.window, state, d.maxHistory) }),
+      detection: notDetected(state),
+    };
   }
   const lambda = d.lambda + 1;
   if (state === d.tortoise && lambda <= d.window.size) {
     // The window before this state ends with the lambda states from the tortoise on: the cycle.
     const cycle = d.window.skip(d.window.size - lambda).toArray();
-    const detection: CycleDetection = { detected: true, cycle, cycleLength: lambda, tailLength: stepsProcessed - 1 - lambda, stateKey: state };
+    const detection: CycleDetection = {
+      detected: true,
+      cycle,
+      cycleLength: lambda,
+      tailLength: stepsProcessed - 1 - lambda,
+      stateKey: state,
+    };
     return { detector: resetDetector({ ...d, cyclesDetected: d.cyclesDetected + 1, lastCycleAt: at }), detection };
   }
   const window = push(d.window, state, d.maxHistory);
@@ -106,5 +128,11 @@ function push(window: List<string>, state: string, max: number): List<string> {
 
 /** Current counters. */
 export function detectorStats(d: CycleDetectorState): CycleDetectorStats {
-  return { stepsProcessed: d.stepsProcessed, cyclesDetected: d.cyclesDetected, windowSize: d.window.size, maxHistory: d.maxHistory, lastCycleAt: d.lastCycleAt };
+  return {
+    stepsProcessed: d.stepsProcessed,
+    cyclesDetected: d.cyclesDetected,
+    windowSize: d.window.size,
+    maxHistory: d.maxHistory,
+    lastCycleAt: d.lastCycleAt,
+  };
 }

@@ -4,7 +4,14 @@
  * produced; a failure throws before anything is returned, so the caller's state is untouched.
  */
 
-import { analyticsDoneKey, analyticsFoundKey, hasResults, pushAnalytics, storedRecord, validateAnalyticsRecord } from "../analytics/analytics-record.js";
+import {
+  analyticsDoneKey,
+  analyticsFoundKey,
+  hasResults,
+  pushAnalytics,
+  storedRecord,
+  validateAnalyticsRecord,
+} from "../analytics/analytics-record.js";
 import type { StateConfig } from "../config.js";
 import { freezeConstraint, validateConstraint } from "../constraints/constraint.js";
 import { addEdge, hasEdge, reaches, removeEdge } from "../dependency/dependency-index.js";
@@ -48,16 +55,26 @@ function applyProof(state: ProjectState, d: ProofDelta): ProjectState {
     seen.add(u.nodeId);
     validateProofNumber(u, f);
     // Per entry: the delta cannot vouch for more than it is, and hard actions need a hard entry.
-    if (isHard(u.source) && !isHard(d.source)) throw hardViolation(`${f}.source`, `${d.source} delta cannot carry a ${u.source} entry for node ${u.nodeId}`);
+    if (isHard(u.source) && !isHard(d.source))
+      throw hardViolation(`${f}.source`, `${d.source} delta cannot carry a ${u.source} entry for node ${u.nodeId}`);
     if (isHardAction(u) && !isHard(u.source)) {
       throw hardViolation(`${f}.status`, `node ${u.nodeId} cannot be marked ${u.status.toUpperCase()} or exhausted by ${u.source} signal`);
     }
     // Replacing a decided value is a reset or revival, which is a hard action too.
     const current = proofs.get(u.nodeId);
     if (current !== undefined && isHardAction(current) && !isHard(u.source)) {
-      throw hardViolation(`${f}.source`, `node ${u.nodeId} is ${current.status.toUpperCase()} and cannot be replaced by ${u.source} signal`);
+      throw hardViolation(
+        `${f}.source`,
+        `node ${u.nodeId} is ${current.status.toUpperCase()} and cannot be replaced by ${u.source} signal`,
+      );
     }
-    const value: ProofNumber = Object.freeze({ proof: u.proof, disproof: u.disproof, status: u.status, source: u.source, updatedAt: u.updatedAt });
+    const value: ProofNumber = Object.freeze({
+      proof: u.proof,
+      disproof: u.disproof,
+      status: u.status,
+      source: u.source,
+      updatedAt: u.updatedAt,
+    });
     proofs = proofs.set(u.nodeId, value);
   });
   return { ...state, proofs };
@@ -65,7 +82,8 @@ function applyProof(state: ProjectState, d: ProofDelta): ProjectState {
 
 /** A delta cannot vouch for more than it is: a soft delta carries only soft entries. */
 function checkEntrySource(d: { readonly source: SignalSource }, entrySource: SignalSource, field: string): void {
-  if (isHard(entrySource) && !isHard(d.source)) throw hardViolation(`${field}.source`, `${d.source} delta cannot carry a ${entrySource} entry`);
+  if (isHard(entrySource) && !isHard(d.source))
+    throw hardViolation(`${field}.source`, `${d.source} delta cannot carry a ${entrySource} entry`);
 }
 
 /**
@@ -84,7 +102,8 @@ function applyConstraint(state: ProjectState, d: ConstraintDelta): ProjectState 
     checkEntrySource(d, c.source, `update[${i}]`);
     if (updated.has(c.id)) throw invalidDelta(`update[${i}].id`, `duplicate update of constraint ${c.id}`);
     updated.add(c.id);
-    if (!before.has(c.id)) throw new StateError("CONSTRAINT_NOT_FOUND", `index not found: constraint ${c.id}`, { field: `update[${i}].id` });
+    if (!before.has(c.id))
+      throw new StateError("CONSTRAINT_NOT_FOUND", `index not found: constraint ${c.id}`, { field: `update[${i}].id` });
   });
   const added = new Set<string>();
   d.add.forEach((c, i) => {
@@ -104,7 +123,8 @@ function applyConstraint(state: ProjectState, d: ConstraintDelta): ProjectState 
 function applyDependency(state: ProjectState, d: DependencyDelta): ProjectState {
   let dependency = state.dependency;
   d.remove.forEach((e, i) => {
-    if (!hasEdge(dependency, e.from, e.to)) throw new StateError("EDGE_NOT_FOUND", `dependency edge ${e.from} -> ${e.to} not found`, { field: `remove[${i}]` });
+    if (!hasEdge(dependency, e.from, e.to))
+      throw new StateError("EDGE_NOT_FOUND", `dependency edge ${e.from} -> ${e.to} not found`, { field: `remove[${i}]` });
     dependency = removeEdge(dependency, e.from, e.to);
   });
   d.add.forEach((e, i) => {
@@ -161,7 +181,8 @@ function checkShape(d: Delta): void {
     const list = (d as unknown as Record<string, unknown>)[f];
     if (!Array.isArray(list)) throw invalidDelta(f, `${f} must be a list`);
     list.forEach((item, i) => {
-      if (item === null || (typeof item !== "object" && typeof item !== "string")) throw invalidDelta(`${f}[${i}]`, "list entries must be objects");
+      if (item === null || (typeof item !== "object" && typeof item !== "string"))
+        throw invalidDelta(`${f}[${i}]`, "list entries must be objects");
     });
   }
 }
@@ -169,7 +190,8 @@ function checkShape(d: Delta): void {
 function applyOne(state: ProjectState, d: Delta, ctx: ApplyContext): ProjectState {
   if (d === null || typeof d !== "object") throw invalidDelta("", "delta must not be nil");
   checkShape(d);
-  if (d.kind !== "composite" && !isValidSource(d.source)) throw invalidDelta("source", `source ${String(d.source)} is not valid (must be hard, soft, or safety)`);
+  if (d.kind !== "composite" && !isValidSource(d.source))
+    throw invalidDelta("source", `source ${String(d.source)} is not valid (must be hard, soft, or safety)`);
   switch (d.kind) {
     case "proof":
       return applyProof(state, d);

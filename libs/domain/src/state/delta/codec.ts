@@ -40,14 +40,19 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 export function deltaToJson(d: Delta): DeltaJson {
   if (!isObject(d)) return d as unknown as DeltaJson;
   if (d.kind === "proof" && Array.isArray(d.updates)) {
-    const updates = d.updates.map((u: unknown) => (isObject(u) ? { ...u, proof: uint64ToJson(u.proof), disproof: uint64ToJson(u.disproof) } : u));
+    const updates = d.updates.map((u: unknown) =>
+      isObject(u) ? { ...u, proof: uint64ToJson(u.proof), disproof: uint64ToJson(u.disproof) } : u,
+    );
     return { ...d, updates } as DeltaJson;
   }
   if (d.kind === "composite" && Array.isArray(d.deltas)) return { kind: "composite", deltas: d.deltas.map(deltaToJson) } as DeltaJson;
   try {
     return structuredClone(d) as unknown as DeltaJson;
   } catch (err) {
-    throw new StateError("INVALID_DELTA", "delta must be plain data (objects, lists, strings, numbers, booleans)", { field: "", cause: err });
+    throw new StateError("INVALID_DELTA", "delta must be plain data (objects, lists, strings, numbers, booleans)", {
+      field: "",
+      cause: err,
+    });
   }
 }
 
@@ -58,12 +63,21 @@ export function deltaFromJson(j: DeltaJson, field = "delta"): Delta {
     return {
       ...j,
       updates: j.updates.map((u, i) =>
-        isObject(u) ? { ...u, proof: uint64FromJson(u.proof, `${field}.updates[${i}].proof`), disproof: uint64FromJson(u.disproof, `${field}.updates[${i}].disproof`) } : u,
+        isObject(u)
+          ? {
+              ...u,
+              proof: uint64FromJson(u.proof, `${field}.updates[${i}].proof`),
+              disproof: uint64FromJson(u.disproof, `${field}.updates[${i}].disproof`),
+            }
+          : u,
       ),
     } as Delta;
   }
   if (j.kind === "composite" && Array.isArray(j.deltas)) {
-    return { kind: "composite", deltas: j.deltas.map((c, i) => (isObject(c) ? deltaFromJson(c as DeltaJson, `${field}.deltas[${i}]`) : c)) as Delta[] };
+    return {
+      kind: "composite",
+      deltas: j.deltas.map((c, i) => (isObject(c) ? deltaFromJson(c as DeltaJson, `${field}.deltas[${i}]`) : c)) as Delta[],
+    };
   }
   return j as Delta;
 }

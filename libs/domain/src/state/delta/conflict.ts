@@ -23,7 +23,10 @@ export function deltasConflict(d: Delta, o: Delta): boolean {
   if (d.kind !== o.kind) return d.kind === "analytics" || o.kind === "analytics" ? proofOverlapWithAnalytics(d, o) : false;
   switch (d.kind) {
     case "proof":
-      return overlaps(d.updates.map((u) => u.nodeId), (o as typeof d).updates.map((u) => u.nodeId));
+      return overlaps(
+        d.updates.map((u) => u.nodeId),
+        (o as typeof d).updates.map((u) => u.nodeId),
+      );
     case "constraint": {
       const p = o as typeof d;
       const touched = (x: typeof d): string[] => [...x.add.map((c) => c.id), ...x.remove, ...x.update.map((c) => c.id)];
@@ -44,7 +47,10 @@ export function deltasConflict(d: Delta, o: Delta): boolean {
     }
     case "history": {
       const p = o as typeof d;
-      return overlaps(d.entries.map((e) => e.id), p.entries.map((e) => e.id));
+      return overlaps(
+        d.entries.map((e) => e.id),
+        p.entries.map((e) => e.id),
+      );
     }
     case "streaming":
       return false;

@@ -10,7 +10,16 @@ import { describeDelta } from "./describe.js";
 import { compositeDelta, deltaSource, indexesAffected, type Delta, type ProofDelta } from "./delta.js";
 import { mergeDeltas, mergeDeltasStrict } from "./merge.js";
 
-const con = (id: string, extra: Partial<Constraint> = {}): Constraint => ({ id, type: "ordering", nodes: ["a", "b"], expression: "", active: true, source: "soft", createdAt: 1, ...extra });
+const con = (id: string, extra: Partial<Constraint> = {}): Constraint => ({
+  id,
+  type: "ordering",
+  nodes: ["a", "b"],
+  expression: "",
+  active: true,
+  source: "soft",
+  createdAt: 1,
+  ...extra,
+});
 const proof = (source: ProofDelta["source"], nodeId: string, entry: Partial<ProofDelta["updates"][number]> = {}): ProofDelta => ({
   kind: "proof",
   source,
@@ -18,7 +27,11 @@ const proof = (source: ProofDelta["source"], nodeId: string, entry: Partial<Proo
 });
 const rejects = (e: StateEngine, d: Delta, code: StateErrorCode, field?: string): void => {
   const before = e.state;
-  assert.throws(() => e.apply(d), (err: unknown) => isStateError(err, code) && (field === undefined || err.field === field), `expected ${code}${field ? ` at ${field}` : ""}`);
+  assert.throws(
+    () => e.apply(d),
+    (err: unknown) => isStateError(err, code) && (field === undefined || err.field === field),
+    `expected ${code}${field ? ` at ${field}` : ""}`,
+  );
   assert.equal(e.state, before, "rejected delta leaves the state untouched");
 };
 
@@ -29,12 +42,26 @@ describe("delta validation", () => {
     rejects(e, proof("soft", "n", { status: "proven", proof: 0n }), "HARD_SIGNAL_VIOLATION", "updates[0].status");
     rejects(e, proof("soft", "n", { proof: PROOF_INFINITY }), "HARD_SIGNAL_VIOLATION", "updates[0].status");
     rejects(e, proof("soft", "n", { source: "hard" }), "HARD_SIGNAL_VIOLATION", "updates[0].source");
-    rejects(e, { ...proof("hard", "n"), updates: [{ ...proof("hard", "n").updates[0]!, status: "disproven", source: "soft" }] }, "HARD_SIGNAL_VIOLATION", "updates[0].status");
+    rejects(
+      e,
+      { ...proof("hard", "n"), updates: [{ ...proof("hard", "n").updates[0]!, status: "disproven", source: "soft" }] },
+      "HARD_SIGNAL_VIOLATION",
+      "updates[0].status",
+    );
     rejects(e, proof("unknown", "n"), "INVALID_DELTA", "source");
-    rejects(e, { kind: "proof", source: "hard", updates: [proof("hard", "n").updates[0]!, proof("hard", "n").updates[0]!] }, "INVALID_DELTA", "updates[1].nodeId");
+    rejects(
+      e,
+      { kind: "proof", source: "hard", updates: [proof("hard", "n").updates[0]!, proof("hard", "n").updates[0]!] },
+      "INVALID_DELTA",
+      "updates[1].nodeId",
+    );
     e.validate(proof("hard", "n", { status: "disproven", proof: PROOF_INFINITY }));
     assert.equal(e.generation, 0, "validation alone changes nothing");
-    assert.throws(() => e.validate(proof("soft", "n", { status: "disproven", proof: PROOF_INFINITY })), (err: unknown) => isStateError(err, "HARD_SIGNAL_VIOLATION"), "validate reports what apply would");
+    assert.throws(
+      () => e.validate(proof("soft", "n", { status: "disproven", proof: PROOF_INFINITY })),
+      (err: unknown) => isStateError(err, "HARD_SIGNAL_VIOLATION"),
+      "validate reports what apply would",
+    );
     e.apply(proof("hard", "n", { status: "disproven", proof: PROOF_INFINITY }));
     assert.equal(e.state.proofs.get("n")?.status, "disproven", "hard disproof accepted");
   });
@@ -45,7 +72,12 @@ describe("delta validation", () => {
     e.apply(proof("hard", "p", { status: "proven", proof: 0n }));
     rejects(e, proof("soft", "d"), "HARD_SIGNAL_VIOLATION", "updates[0].source");
     rejects(e, proof("soft", "p"), "HARD_SIGNAL_VIOLATION", "updates[0].source");
-    rejects(e, { kind: "proof", source: "hard", updates: [{ ...proof("soft", "d").updates[0]! }] }, "HARD_SIGNAL_VIOLATION", "updates[0].source");
+    rejects(
+      e,
+      { kind: "proof", source: "hard", updates: [{ ...proof("soft", "d").updates[0]! }] },
+      "HARD_SIGNAL_VIOLATION",
+      "updates[0].source",
+    );
     assert.equal(e.state.proofs.get("d")?.status, "disproven", "disproof kept");
     e.apply(proof("hard", "d"));
     assert.equal(e.state.proofs.get("d")?.status, "expanded", "a hard entry may still revive it");
@@ -53,9 +85,19 @@ describe("delta validation", () => {
 
   it("does not let a soft delta carry hard constraints or history entries", () => {
     const e = new StateEngine();
-    rejects(e, { kind: "constraint", source: "soft", add: [con("c1", { source: "hard" })], remove: [], update: [] }, "HARD_SIGNAL_VIOLATION", "add[0].source");
+    rejects(
+      e,
+      { kind: "constraint", source: "soft", add: [con("c1", { source: "hard" })], remove: [], update: [] },
+      "HARD_SIGNAL_VIOLATION",
+      "add[0].source",
+    );
     e.apply({ kind: "constraint", source: "soft", add: [con("c1")], remove: [], update: [] });
-    rejects(e, { kind: "constraint", source: "soft", add: [], remove: [], update: [con("c1", { source: "safety" })] }, "HARD_SIGNAL_VIOLATION", "update[0].source");
+    rejects(
+      e,
+      { kind: "constraint", source: "soft", add: [], remove: [], update: [con("c1", { source: "safety" })] },
+      "HARD_SIGNAL_VIOLATION",
+      "update[0].source",
+    );
     const entry = { id: "h", nodeId: "n", action: "a", result: "r", source: "hard" as const, timestamp: 1, metadata: {} };
     rejects(e, { kind: "history", source: "soft", entries: [entry] }, "HARD_SIGNAL_VIOLATION", "entries[0].source");
     e.apply({ kind: "history", source: "hard", entries: [entry] });
@@ -67,24 +109,55 @@ describe("delta validation", () => {
     const e = new StateEngine();
     e.apply({ kind: "constraint", source: "soft", add: [con("c1"), con("c2")], remove: [], update: [] });
     e.apply({ kind: "constraint", source: "soft", add: [], remove: ["c1", "c2", "c2"], update: [con("c1", { type: "resource" })] });
-    assert.deepEqual([e.state.constraints.get("c1")?.type, e.state.constraints.has("c2")], ["resource", false], "update applied after the remove; a repeated remove is one remove");
+    assert.deepEqual(
+      [e.state.constraints.get("c1")?.type, e.state.constraints.has("c2")],
+      ["resource", false],
+      "update applied after the remove; a repeated remove is one remove",
+    );
   });
 
   it("checks constraints in remove, update, add order", () => {
     const e = new StateEngine();
     e.apply({ kind: "constraint", source: "soft", add: [con("c1")], remove: [], update: [] });
     rejects(e, { kind: "constraint", source: "soft", add: [con("c1")], remove: [], update: [] }, "CONSTRAINT_EXISTS", "add[0].id");
-    rejects(e, { kind: "constraint", source: "soft", add: [con("c2"), con("c2")], remove: [], update: [] }, "CONSTRAINT_EXISTS", "add[1].id");
-    assert.throws(() => e.apply({ kind: "constraint", source: "soft", add: [con("c2"), con("c2")], remove: [], update: [] }), (err: unknown) => err instanceof Error && err.message.includes("duplicate constraint ID c2"), "the reference's text for a duplicate within add");
+    rejects(
+      e,
+      { kind: "constraint", source: "soft", add: [con("c2"), con("c2")], remove: [], update: [] },
+      "CONSTRAINT_EXISTS",
+      "add[1].id",
+    );
+    assert.throws(
+      () => e.apply({ kind: "constraint", source: "soft", add: [con("c2"), con("c2")], remove: [], update: [] }),
+      (err: unknown) => err instanceof Error && err.message.includes("duplicate constraint ID c2"),
+      "the reference's text for a duplicate within add",
+    );
     rejects(e, { kind: "constraint", source: "soft", add: [], remove: ["nope"], update: [] }, "CONSTRAINT_NOT_FOUND", "remove[0]");
     rejects(e, { kind: "constraint", source: "soft", add: [], remove: [], update: [con("nope")] }, "CONSTRAINT_NOT_FOUND", "update[0].id");
-    rejects(e, { kind: "constraint", source: "soft", add: [con("c1", { type: "resource" })], remove: ["c1"], update: [] }, "CONSTRAINT_EXISTS", "add[0].id");
-    rejects(e, { kind: "constraint", source: "soft", add: [], remove: [], update: [con("c1"), con("c1")] }, "INVALID_DELTA", "update[1].id");
+    rejects(
+      e,
+      { kind: "constraint", source: "soft", add: [con("c1", { type: "resource" })], remove: ["c1"], update: [] },
+      "CONSTRAINT_EXISTS",
+      "add[0].id",
+    );
+    rejects(
+      e,
+      { kind: "constraint", source: "soft", add: [], remove: [], update: [con("c1"), con("c1")] },
+      "INVALID_DELTA",
+      "update[1].id",
+    );
   });
 
   it("stores dependency edges and refuses self edges, cycles and missing removals", () => {
     const e = new StateEngine();
-    e.apply({ kind: "dependency", source: "hard", add: [{ from: "a", to: "b" }, { from: "b", to: "c" }], remove: [] });
+    e.apply({
+      kind: "dependency",
+      source: "hard",
+      add: [
+        { from: "a", to: "b" },
+        { from: "b", to: "c" },
+      ],
+      remove: [],
+    });
     assert.deepEqual(e.snapshot().dependency.dependsOn("a"), ["b"], "edges are real state");
     rejects(e, { kind: "dependency", source: "hard", add: [{ from: "x", to: "x" }], remove: [] }, "INVALID_DELTA", "add[0]");
     rejects(e, { kind: "dependency", source: "hard", add: [{ from: "c", to: "a" }], remove: [] }, "DEPENDENCY_CYCLE", "add[0]");
@@ -95,9 +168,24 @@ describe("delta validation", () => {
     const e = new StateEngine();
     const entry = { id: "h1", nodeId: "n", action: "a", result: "r", source: "soft" as const, timestamp: 1, metadata: {} };
     rejects(e, { kind: "history", source: "soft", entries: [{ ...entry, id: "" }] }, "INVALID_ARGUMENT", "entries[0].id");
-    rejects(e, { kind: "history", source: "soft", entries: [{ ...entry, metadata: { "": "v" } }] }, "INVALID_ARGUMENT", "entries[0].metadata");
-    rejects(e, { kind: "history", source: "soft", entries: [{ ...entry, metadata: { ["é".repeat(129)]: "v" } }] }, "INVALID_ARGUMENT", "entries[0].metadata");
-    rejects(e, { kind: "history", source: "soft", entries: [{ ...entry, metadata: { k: "x".repeat(4097) } }] }, "INVALID_ARGUMENT", "entries[0].metadata.k");
+    rejects(
+      e,
+      { kind: "history", source: "soft", entries: [{ ...entry, metadata: { "": "v" } }] },
+      "INVALID_ARGUMENT",
+      "entries[0].metadata",
+    );
+    rejects(
+      e,
+      { kind: "history", source: "soft", entries: [{ ...entry, metadata: { ["é".repeat(129)]: "v" } }] },
+      "INVALID_ARGUMENT",
+      "entries[0].metadata",
+    );
+    rejects(
+      e,
+      { kind: "history", source: "soft", entries: [{ ...entry, metadata: { k: "x".repeat(4097) } }] },
+      "INVALID_ARGUMENT",
+      "entries[0].metadata.k",
+    );
     rejects(e, { kind: "history", source: "soft", entries: [entry, entry] }, "INVALID_DELTA", "entries[1].id");
   });
 
@@ -107,19 +195,38 @@ describe("delta validation", () => {
     rejects(e, { kind: "history", source: "soft", entries: [entry] }, "INVALID_ARGUMENT", "entries[0].metadata");
     const before = e.state;
     for (const metadata of ["ab", ["v"]]) {
-      assert.throws(() => e.apply({ kind: "history", source: "soft", entries: [] }, { metadata: metadata as never }), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "metadata", `apply metadata ${JSON.stringify(metadata)}`);
+      assert.throws(
+        () => e.apply({ kind: "history", source: "soft", entries: [] }, { metadata: metadata as never }),
+        (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "metadata",
+        `apply metadata ${JSON.stringify(metadata)}`,
+      );
     }
     assert.equal(e.state, before, "nothing applied");
   });
 
   it("rejects zero streaming increments, which would count unseen items", () => {
     const e = new StateEngine();
-    rejects(e, { kind: "streaming", source: "soft", increments: [{ item: "x", count: 0 }], observed: [] }, "INVALID_ARGUMENT", "increments[0].count");
+    rejects(
+      e,
+      { kind: "streaming", source: "soft", increments: [{ item: "x", count: 0 }], observed: [] },
+      "INVALID_ARGUMENT",
+      "increments[0].count",
+    );
   });
 
   it("validates analytics records in the reference's order and requires a hard source", () => {
     const e = new StateEngine();
-    const rec = { id: "", queryType: "cycles", queryTime: 5, resultCount: 1, results: [], cycles: [["a", "b"]], path: [], executionMs: 1, params: {} };
+    const rec = {
+      id: "",
+      queryType: "cycles",
+      queryTime: 5,
+      resultCount: 1,
+      results: [],
+      cycles: [["a", "b"]],
+      path: [],
+      executionMs: 1,
+      params: {},
+    };
     rejects(e, { kind: "analytics", source: "hard", record: { ...rec, queryType: "" } }, "INVALID_ARGUMENT", "record.queryType");
     rejects(e, { kind: "analytics", source: "hard", record: { ...rec, queryTime: 0 } }, "INVALID_ARGUMENT", "record.queryTime");
     rejects(e, { kind: "analytics", source: "hard", record: { ...rec, cycles: [] } }, "INVALID_ARGUMENT", "record.cycles");
@@ -130,19 +237,44 @@ describe("delta validation", () => {
     assert.equal(s.analytics.last("cycles")?.id, "analytics-cycles-5-1", "derived id is deterministic");
     assert.equal(s.proof.get("analytics:cycles:done")?.source, "hard", "marker keeps the delta's source");
     assert.equal(s.proof.get("analytics:cycles:found")?.status, "proven", "found marker set");
-    assert.deepEqual([s.proof.get("analytics:cycles:done")?.proof, s.proof.get("analytics:cycles:done")?.disproof], [1n, 0n], "the reference's marker numbers");
+    assert.deepEqual(
+      [s.proof.get("analytics:cycles:done")?.proof, s.proof.get("analytics:cycles:done")?.disproof],
+      [1n, 0n],
+      "the reference's marker numbers",
+    );
   });
 });
 
 describe("analytics record shape", () => {
   it("rejects records with missing or malformed lists and params as INVALID_ARGUMENT naming the field", () => {
     const e = new StateEngine();
-    const rec = { id: "", queryType: "hotspots", queryTime: 5, resultCount: 1, results: ["a"], cycles: [], path: [], executionMs: 1, params: {} };
+    const rec = {
+      id: "",
+      queryType: "hotspots",
+      queryTime: 5,
+      resultCount: 1,
+      results: ["a"],
+      cycles: [],
+      path: [],
+      executionMs: 1,
+      params: {},
+    };
     const without = (k: string): unknown => Object.fromEntries(Object.entries(rec).filter(([key]) => key !== k));
-    for (const k of ["results", "cycles", "path", "params"]) rejects(e, { kind: "analytics", source: "hard", record: without(k) as never }, "INVALID_ARGUMENT", `record.${k}`);
+    for (const k of ["results", "cycles", "path", "params"])
+      rejects(e, { kind: "analytics", source: "hard", record: without(k) as never }, "INVALID_ARGUMENT", `record.${k}`);
     rejects(e, { kind: "analytics", source: "hard", record: { ...rec, results: [1] as never } }, "INVALID_ARGUMENT", "record.results[0]");
-    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, cycles: [["a", 2]] as never } }, "INVALID_ARGUMENT", "record.cycles[0][1]");
-    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, params: { limit: 5 } as never } }, "INVALID_ARGUMENT", "record.params.limit");
+    rejects(
+      e,
+      { kind: "analytics", source: "hard", record: { ...rec, cycles: [["a", 2]] as never } },
+      "INVALID_ARGUMENT",
+      "record.cycles[0][1]",
+    );
+    rejects(
+      e,
+      { kind: "analytics", source: "hard", record: { ...rec, params: { limit: 5 } as never } },
+      "INVALID_ARGUMENT",
+      "record.params.limit",
+    );
     rejects(e, { kind: "analytics", source: "hard", record: { ...rec, id: 7 as never } }, "INVALID_ARGUMENT", "record.id");
     assert.equal(e.generation, 0, "nothing applied");
   });
@@ -151,9 +283,22 @@ describe("analytics record shape", () => {
 describe("analytics ids", () => {
   it("are distinct for equal runs derived in one composite", () => {
     const e = new StateEngine();
-    const rec = { id: "", queryType: "hotspots", queryTime: 5, resultCount: 0, results: [], cycles: [], path: [], executionMs: 1, params: {} };
+    const rec = {
+      id: "",
+      queryType: "hotspots",
+      queryTime: 5,
+      resultCount: 0,
+      results: [],
+      cycles: [],
+      path: [],
+      executionMs: 1,
+      params: {},
+    };
     e.apply(compositeDelta({ kind: "analytics", source: "hard", record: rec }, { kind: "analytics", source: "hard", record: rec }));
-    const ids = e.snapshot().analytics.all().map((r) => r.id);
+    const ids = e
+      .snapshot()
+      .analytics.all()
+      .map((r) => r.id);
     assert.equal(new Set(ids).size, 2, `distinct ids: ${ids.join(", ")}`);
     assert.equal(ids[0], "analytics-hotspots-5-1", "the first keeps the plain derived id");
   });
@@ -162,24 +307,35 @@ describe("analytics ids", () => {
 describe("composite deltas", () => {
   it("validate each child against the state its earlier siblings produced", () => {
     const e = new StateEngine();
-    e.apply(compositeDelta(
-      { kind: "constraint", source: "soft", add: [con("c1")], remove: [], update: [] },
-      { kind: "constraint", source: "soft", add: [], remove: [], update: [con("c1", { active: false })] },
-    ));
+    e.apply(
+      compositeDelta(
+        { kind: "constraint", source: "soft", add: [con("c1")], remove: [], update: [] },
+        { kind: "constraint", source: "soft", add: [], remove: [], update: [con("c1", { active: false })] },
+      ),
+    );
     assert.equal(e.state.constraints.get("c1")?.active, false, "update saw the sibling's add");
     assert.equal(e.generation, 1, "a composite bumps the generation once");
   });
 
   it("are atomic: a failing child leaves no trace of earlier children", () => {
     const e = new StateEngine();
-    rejects(e, compositeDelta(proof("hard", "n1"), { kind: "constraint", source: "soft", add: [], remove: ["missing"], update: [] }), "CONSTRAINT_NOT_FOUND", "deltas[1].remove[0]");
+    rejects(
+      e,
+      compositeDelta(proof("hard", "n1"), { kind: "constraint", source: "soft", add: [], remove: ["missing"], update: [] }),
+      "CONSTRAINT_NOT_FOUND",
+      "deltas[1].remove[0]",
+    );
     assert.equal(e.state.proofs.has("n1"), false, "first child not applied");
   });
 
   it("are only as strong as their weakest child", () => {
     assert.equal(deltaSource(compositeDelta(proof("hard", "a"), proof("soft", "b"))), "soft", "mixed is soft");
     assert.equal(deltaSource(compositeDelta()), "soft", "empty is soft");
-    assert.deepEqual(indexesAffected(compositeDelta(proof("hard", "a"), { kind: "analytics", source: "hard", record: {} as never }, proof("soft", "b"))), ["proof", "analytics"], "de-duplicated first-seen");
+    assert.deepEqual(
+      indexesAffected(compositeDelta(proof("hard", "a"), { kind: "analytics", source: "hard", record: {} as never }, proof("soft", "b"))),
+      ["proof", "analytics"],
+      "de-duplicated first-seen",
+    );
   });
 });
 
@@ -201,7 +357,10 @@ describe("merge and conflicts", () => {
   });
 
   it("merges similarity pairs canonically and different kinds into a composite", () => {
-    const m = mergeDeltas({ kind: "similarity", source: "soft", updates: [{ a: "a", b: "b", distance: 1 }] }, { kind: "similarity", source: "soft", updates: [{ a: "b", b: "a", distance: 2 }] });
+    const m = mergeDeltas(
+      { kind: "similarity", source: "soft", updates: [{ a: "a", b: "b", distance: 1 }] },
+      { kind: "similarity", source: "soft", updates: [{ a: "b", b: "a", distance: 2 }] },
+    );
     assert.deepEqual(m.kind === "similarity" ? m.updates : [], [{ a: "b", b: "a", distance: 2 }], "reversed pair is the same pair");
     assert.equal(mergeDeltas(proof("hard", "a"), m).kind, "composite", "different kinds");
   });
@@ -213,9 +372,20 @@ describe("merge and conflicts", () => {
     assert.equal(deltasConflict(remove, add), true, "remove vs add");
     assert.equal(deltasConflict(compositeDelta(add), compositeDelta(remove)), true, "composite vs composite");
     assert.equal(deltasConflict(proof("hard", "a"), proof("hard", "b")), false, "disjoint proofs");
-    assert.throws(() => mergeDeltasStrict(add, remove), (err: unknown) => isStateError(err, "DELTA_CONFLICT"), "strict merge refuses conflicts");
+    assert.throws(
+      () => mergeDeltasStrict(add, remove),
+      (err: unknown) => isStateError(err, "DELTA_CONFLICT"),
+      "strict merge refuses conflicts",
+    );
     assert.equal(mergeDeltasStrict(proof("hard", "a"), proof("hard", "b")).kind, "proof", "strict merge of disjoint deltas");
-    assert.equal(deltasConflict({ kind: "streaming", source: "soft", increments: [], observed: [] }, { kind: "streaming", source: "soft", increments: [], observed: [] }), false, "streaming commutes");
+    assert.equal(
+      deltasConflict(
+        { kind: "streaming", source: "soft", increments: [], observed: [] },
+        { kind: "streaming", source: "soft", increments: [], observed: [] },
+      ),
+      false,
+      "streaming commutes",
+    );
   });
 });
 
@@ -226,24 +396,40 @@ describe("dependency conflicts", () => {
     assert.equal(deltasConflict(ab, ba), true, "opposite edges");
     assert.equal(deltasConflict(ba, ab), true, "symmetric");
     assert.equal(deltasConflict(ab, ab), false, "the same edge twice is idempotent");
-    assert.throws(() => mergeDeltasStrict(ab, ba), (err: unknown) => isStateError(err, "DELTA_CONFLICT"), "strict merge refuses them");
+    assert.throws(
+      () => mergeDeltasStrict(ab, ba),
+      (err: unknown) => isStateError(err, "DELTA_CONFLICT"),
+      "strict merge refuses them",
+    );
   });
 });
 
 describe("delta JSON", () => {
   it("round-trips with uint64 values as decimal strings", () => {
-    const d = compositeDelta(proof("hard", "n", { proof: PROOF_INFINITY }), { kind: "similarity", source: "soft", updates: [{ a: "a", b: "b", distance: 0.5 }] });
+    const d = compositeDelta(proof("hard", "n", { proof: PROOF_INFINITY }), {
+      kind: "similarity",
+      source: "soft",
+      updates: [{ a: "a", b: "b", distance: 0.5 }],
+    });
     const json = JSON.parse(JSON.stringify(deltaToJson(d)));
     assert.equal(json.deltas[0].updates[0].proof, "18446744073709551615", "string encoding");
     assert.deepEqual(deltaFromJson(json), d, "decoded equals original");
-    assert.throws(() => deltaFromJson({ ...json, deltas: [{ ...json.deltas[0], updates: [{ ...json.deltas[0].updates[0], proof: "-1" }] }] }), (err: unknown) => isStateError(err, "INVALID_ARGUMENT"), "bad number rejected");
+    assert.throws(
+      () => deltaFromJson({ ...json, deltas: [{ ...json.deltas[0], updates: [{ ...json.deltas[0].updates[0], proof: "-1" }] }] }),
+      (err: unknown) => isStateError(err, "INVALID_ARGUMENT"),
+      "bad number rejected",
+    );
   });
 });
 
 describe("delta summaries", () => {
   it("describes each kind in one line", () => {
     assert.equal(describeDelta(proof("hard", "a")), "Updated proof numbers for 1 symbol(s)", "proof");
-    assert.equal(describeDelta({ kind: "constraint", source: "soft", add: [con("a")], remove: ["b", "c"], update: [] }), "Constraints: +1 -2 ~0", "constraint");
+    assert.equal(
+      describeDelta({ kind: "constraint", source: "soft", add: [con("a")], remove: ["b", "c"], update: [] }),
+      "Constraints: +1 -2 ~0",
+      "constraint",
+    );
     assert.equal(describeDelta({ kind: "history", source: "soft", entries: [] }), "Added 0 history entries", "history counts entries");
     assert.equal(describeDelta(compositeDelta(proof("hard", "a"))), "Composite delta with 1 sub-delta(s)", "composite");
   });
@@ -259,7 +445,11 @@ describe("malformed deltas", () => {
       [{ kind: "teleport", source: "hard" }, "kind"],
     ];
     for (const [d, field] of cases) {
-      assert.throws(() => e.apply(d as Delta), (err: unknown) => isStateError(err, "INVALID_DELTA") && err.field === field, `rejects ${field}`);
+      assert.throws(
+        () => e.apply(d as Delta),
+        (err: unknown) => isStateError(err, "INVALID_DELTA") && err.field === field,
+        `rejects ${field}`,
+      );
     }
     assert.equal(e.generation, 0, "nothing applied");
   });

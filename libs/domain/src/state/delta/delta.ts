@@ -125,7 +125,16 @@ export type Delta =
 export type DeltaKind = Delta["kind"];
 
 /** All kinds in enum order. */
-export const DELTA_KINDS: readonly DeltaKind[] = ["proof", "constraint", "similarity", "dependency", "history", "streaming", "composite", "analytics"];
+export const DELTA_KINDS: readonly DeltaKind[] = [
+  "proof",
+  "constraint",
+  "similarity",
+  "dependency",
+  "history",
+  "streaming",
+  "composite",
+  "analytics",
+];
 
 /** Index names a delta may touch. */
 export type IndexName = "proof" | "constraint" | "similarity" | "dependency" | "history" | "streaming" | "analytics";

@@ -56,7 +56,12 @@ export function mergeDeltas(d: Delta, o: Delta): Delta {
       return mergeSimilarity(d, o as SimilarityDelta);
     case "dependency": {
       const p = o as typeof d;
-      return { kind: "dependency", source: weakerSource(d.source, p.source), add: [...d.add, ...p.add], remove: [...d.remove, ...p.remove] };
+      return {
+        kind: "dependency",
+        source: weakerSource(d.source, p.source),
+        add: [...d.add, ...p.add],
+        remove: [...d.remove, ...p.remove],
+      };
     }
     case "history": {
       const p = o as typeof d;
@@ -80,6 +85,7 @@ export function mergeDeltas(d: Delta, o: Delta): Delta {
 
 /** Like {@link mergeDeltas}, but DELTA_CONFLICT when the two deltas touch the same entries. */
 export function mergeDeltasStrict(d: Delta, o: Delta): Delta {
-  if (deltasConflict(d, o)) throw new StateError("DELTA_CONFLICT", "delta conflict detected: the deltas touch the same entries", { field: "delta" });
+  if (deltasConflict(d, o))
+    throw new StateError("DELTA_CONFLICT", "delta conflict detected: the deltas touch the same entries", { field: "delta" });
   return mergeDeltas(d, o);
 }

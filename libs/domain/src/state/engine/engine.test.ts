@@ -6,8 +6,13 @@ import type { ProofDelta } from "../delta/delta.js";
 import { makeStep } from "../steps/step-record.js";
 import { StateEngine } from "./engine.js";
 
-const pd = (nodeId: string, proof = 1n): ProofDelta => ({ kind: "proof", source: "soft", updates: [{ nodeId, proof, disproof: 1n, status: "expanded", source: "soft", updatedAt: 1 }] });
-const step = (sessionId: string, tool: string, extra = {}) => makeStep({ sessionId, actor: "main_agent", decision: "execute_tool", tool, outcome: "success", ...extra });
+const pd = (nodeId: string, proof = 1n): ProofDelta => ({
+  kind: "proof",
+  source: "soft",
+  updates: [{ nodeId, proof, disproof: 1n, status: "expanded", source: "soft", updatedAt: 1 }],
+});
+const step = (sessionId: string, tool: string, extra = {}) =>
+  makeStep({ sessionId, actor: "main_agent", decision: "execute_tool", tool, outcome: "success", ...extra });
 const json = (e: StateEngine): string => JSON.stringify(e.exportDocument());
 
 describe("generation and events", () => {
@@ -23,8 +28,25 @@ describe("generation and events", () => {
       e.restore(e.checkpoint()).event,
       e.endSession("s").event,
     ];
-    assert.deepEqual(events.map((x) => x?.generation), [1, 2, 3, 4, 5, 6, 7, 8], "one generation per mutation");
-    assert.deepEqual(events.map((x) => x?.type), ["delta_applied", "proof_updated", "step_recorded", "clause_added", "clause_used", "similarity_recorded", "state_restored", "session_ended"], "event types");
+    assert.deepEqual(
+      events.map((x) => x?.generation),
+      [1, 2, 3, 4, 5, 6, 7, 8],
+      "one generation per mutation",
+    );
+    assert.deepEqual(
+      events.map((x) => x?.type),
+      [
+        "delta_applied",
+        "proof_updated",
+        "step_recorded",
+        "clause_added",
+        "clause_used",
+        "similarity_recorded",
+        "state_restored",
+        "session_ended",
+      ],
+      "event types",
+    );
     for (const ev of events) assert.deepEqual(JSON.parse(JSON.stringify(ev)), ev, `${ev?.type} is plain JSON-safe data`);
   });
 
@@ -57,7 +79,11 @@ describe("generation and events", () => {
   it("refuses a mutation when the expected generation differs", () => {
     const e = new StateEngine();
     e.apply(pd("a"));
-    assert.throws(() => e.apply(pd("b"), { expectedGeneration: 0 }), (err: unknown) => isStateError(err, "GENERATION_MISMATCH") && err.field === "expectedGeneration", "mismatch");
+    assert.throws(
+      () => e.apply(pd("b"), { expectedGeneration: 0 }),
+      (err: unknown) => isStateError(err, "GENERATION_MISMATCH") && err.field === "expectedGeneration",
+      "mismatch",
+    );
     assert.equal(e.apply(pd("b"), { expectedGeneration: 1 }).generation, 2, "match applies");
   });
 
@@ -75,7 +101,11 @@ describe("generation and events", () => {
     const e = new StateEngine({ now: () => 77 });
     e.apply(pd("n"), { sessionId: "s1", metadata: { why: "test" } });
     const r = e.snapshot().deltaHistory.byGeneration(1);
-    assert.deepEqual([r?.id, r?.kind, r?.source, r?.sessionId, r?.at, r?.affectedNodes], ["delta_1", "proof", "soft", "s1", 77, ["n"]], "record fields");
+    assert.deepEqual(
+      [r?.id, r?.kind, r?.source, r?.sessionId, r?.at, r?.affectedNodes],
+      ["delta_1", "proof", "soft", "s1", 77, ["n"]],
+      "record fields",
+    );
   });
 
   it("detects a replayed event that does not fit the state", () => {
@@ -83,7 +113,11 @@ describe("generation and events", () => {
     const ev = e.apply(pd("n")).event as StateEvent;
     const other = new StateEngine();
     other.apply(pd("x"));
-    assert.throws(() => other.replay(ev), (err: unknown) => isStateError(err, "REPLAY_DIVERGED"), "generation 2 recorded as 1");
+    assert.throws(
+      () => other.replay(ev),
+      (err: unknown) => isStateError(err, "REPLAY_DIVERGED"),
+      "generation 2 recorded as 1",
+    );
   });
 });
 
@@ -103,7 +137,11 @@ describe("snapshots", () => {
     const e = new StateEngine({ config: { snapshotRingSize: 3 } });
     for (let i = 1; i <= 5; i++) e.apply(pd("n", BigInt(i)));
     assert.equal(e.snapshotAt(4).proof.get("n")?.proof, 4n, "generation 4 retained");
-    assert.throws(() => e.snapshotAt(2), (err: unknown) => isStateError(err, "SNAPSHOT_NOT_FOUND"), "generation 2 left the ring");
+    assert.throws(
+      () => e.snapshotAt(2),
+      (err: unknown) => isStateError(err, "SNAPSHOT_NOT_FOUND"),
+      "generation 2 left the ring",
+    );
   });
 
   it("measure staleness and report stale ones", () => {
@@ -111,7 +149,11 @@ describe("snapshots", () => {
     const s = e.snapshot();
     for (let i = 0; i < 3; i++) e.apply(pd(`n${i}`));
     assert.equal(e.staleness(s), 3, "three generations behind");
-    assert.throws(() => e.assertFresh(s), (err: unknown) => isStateError(err, "SNAPSHOT_STALE"), "over the limit");
+    assert.throws(
+      () => e.assertFresh(s),
+      (err: unknown) => isStateError(err, "SNAPSHOT_STALE"),
+      "over the limit",
+    );
     e.assertFresh(e.snapshot());
     assert.equal(e.staleness(e.snapshot()), 0, "current snapshot is fresh");
   });
@@ -125,7 +167,8 @@ describe("checkpoint, restore, fork", () => {
     const cp = e.checkpoint();
     assert.equal(cp.id, "checkpoint-2", "deterministic checkpoint id");
     // Content only: generations and modification generations move forward with every restore.
-    const content = (): string => JSON.stringify({ ...e.exportDocument(), generation: 0, deltaHistory: [] }, (k, v) => (k === "modGeneration" ? undefined : v));
+    const content = (): string =>
+      JSON.stringify({ ...e.exportDocument(), generation: 0, deltaHistory: [] }, (k, v) => (k === "modGeneration" ? undefined : v));
     const image = content();
     e.apply(pd("n", 9n));
     e.restore(cp);
@@ -140,8 +183,23 @@ describe("checkpoint, restore, fork", () => {
     const e = new StateEngine();
     e.apply(pd("n", 1n));
     const cp = e.checkpoint();
-    for (let i = 0; i < 5; i++) e.recordStep(makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "Grep", outcome: "success" }));
-    e.apply({ kind: "analytics", source: "hard", record: { id: "", queryType: "hotspots", queryTime: 3, resultCount: 0, results: [], cycles: [], path: [], executionMs: 1, params: {} } });
+    for (let i = 0; i < 5; i++)
+      e.recordStep(makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "Grep", outcome: "success" }));
+    e.apply({
+      kind: "analytics",
+      source: "hard",
+      record: {
+        id: "",
+        queryType: "hotspots",
+        queryTime: 3,
+        resultCount: 0,
+        results: [],
+        cycles: [],
+        path: [],
+        executionMs: 1,
+        params: {},
+      },
+    });
     e.apply(pd("n", 9n));
     assert.equal(e.checkCircuitBreaker("s", "Grep").shouldFire, true, "five Grep calls fire the breaker");
     e.restore(cp);
@@ -159,7 +217,11 @@ describe("checkpoint, restore, fork", () => {
     const f = e.fork();
     f.apply(pd("n", 2n));
     e.apply(pd("m", 3n));
-    assert.deepEqual([e.state.proofs.get("n")?.proof, f.state.proofs.get("n")?.proof, f.state.proofs.has("m")], [1n, 2n, false], "no sharing of changes");
+    assert.deepEqual(
+      [e.state.proofs.get("n")?.proof, f.state.proofs.get("n")?.proof, f.state.proofs.has("m")],
+      [1n, 2n, false],
+      "no sharing of changes",
+    );
   });
 
   it("replays a restore event from its embedded document", () => {
@@ -177,17 +239,33 @@ describe("checkpoint, restore, fork", () => {
 describe("steps through the engine", () => {
   it("sanitizes step text before storing and journaling it", () => {
     const e = new StateEngine();
-    const m = e.recordStep(step("s", "t", { reasoning: "login with password=hunter2x now", metadata: { "api_key=abcdefghijklmnopqrstuv": "x" } }));
+    const m = e.recordStep(
+      step("s", "t", { reasoning: "login with password=hunter2x now", metadata: { "api_key=abcdefghijklmnopqrstuv": "x" } }),
+    );
     assert.equal(m.result.reasoning, "login with [REDACTED] now", "unquoted password redacted");
     assert.deepEqual(Object.keys(m.result.metadata), ["[REDACTED]"], "metadata key redacted");
-    assert.equal(m.event?.type === "step_recorded" ? m.event.step.reasoning : "", "login with [REDACTED] now", "event carries the sanitized text");
+    assert.equal(
+      m.event?.type === "step_recorded" ? m.event.step.reasoning : "",
+      "login with [REDACTED] now",
+      "event carries the sanitized text",
+    );
   });
 
   it("builds the decision assignment from the session's last two steps", () => {
     const e = new StateEngine();
     e.recordStep(step("s", "grep"));
     e.recordStep(step("s", "read", { outcome: "failure", errorCategory: "timeout" }));
-    e.addClause({ id: "c", literals: [{ variable: "prev_prev_tool:grep", negated: true }, { variable: "prev_tool:read", negated: true }, { variable: "error:timeout", negated: true }, { variable: "tool:grep", negated: true }], source: "hard", failureType: "x" });
+    e.addClause({
+      id: "c",
+      literals: [
+        { variable: "prev_prev_tool:grep", negated: true },
+        { variable: "prev_tool:read", negated: true },
+        { variable: "error:timeout", negated: true },
+        { variable: "tool:grep", negated: true },
+      ],
+      source: "hard",
+      failureType: "x",
+    });
     assert.equal(e.checkDecisionAllowed("s", "grep").result.allowed, false, "grep, read(timeout), grep is blocked");
     assert.equal(e.checkDecisionAllowed("other", "grep").result.allowed, true, "other session allowed");
     assert.deepEqual(e.checkDecisionAllowed("", "grep").result, { allowed: true, reason: "", clause: undefined }, "empty input allowed");
@@ -204,9 +282,13 @@ describe("values handed out", () => {
     assert.ok(Object.isFrozen(s.proof.get("n")), "proof value frozen");
     assert.ok(Object.isFrozen(rec?.delta) && Object.isFrozen(rec?.affectedNodes), "delta record frozen");
     assert.ok(Object.isFrozen(s.steps.last("s")?.metadata), "step metadata frozen");
-    assert.throws(() => {
-      (s.proof.get("n") as { proof: bigint }).proof = 99n;
-    }, TypeError, "assignment to a frozen value throws in strict mode");
+    assert.throws(
+      () => {
+        (s.proof.get("n") as { proof: bigint }).proof = 99n;
+      },
+      TypeError,
+      "assignment to a frozen value throws in strict mode",
+    );
   });
 
   it("are frozen also when set by an incremental update or a disproof propagation", () => {
@@ -217,9 +299,13 @@ describe("values handed out", () => {
     const s = e.snapshot();
     assert.ok(Object.isFrozen(s.proof.get("n")), "updated value frozen");
     assert.ok(Object.isFrozen(s.proof.get("p")), "propagated value frozen");
-    assert.throws(() => {
-      (s.proof.get("n") as { proof: bigint }).proof = 99n;
-    }, TypeError, "a snapshot cannot be edited through an updated value");
+    assert.throws(
+      () => {
+        (s.proof.get("n") as { proof: bigint }).proof = 99n;
+      },
+      TypeError,
+      "a snapshot cannot be edited through an updated value",
+    );
     assert.equal(s.proof.get("n")?.proof, 11n, "snapshot unchanged");
   });
 
@@ -230,15 +316,32 @@ describe("values handed out", () => {
     e.recordStep(step("s", "t"));
     e.addClause({ id: "c", literals: [{ variable: "tool:t", negated: true }], source: "hard", failureType: "x" });
     const imported = StateEngine.fromDocument(e.exportDocument());
-    for (const [name, st] of [["live", e.snapshot().state], ["imported", imported.snapshot().state], ["empty", new StateEngine().snapshot().state]] as const) {
-      const objects = { clauses: st.clauses, watches: st.clauses.watches, similarity: st.similarity, dependency: st.dependency, history: st.history, streaming: st.streaming, frequency: st.streaming.frequency, cardinality: st.streaming.cardinality };
+    for (const [name, st] of [
+      ["live", e.snapshot().state],
+      ["imported", imported.snapshot().state],
+      ["empty", new StateEngine().snapshot().state],
+    ] as const) {
+      const objects = {
+        clauses: st.clauses,
+        watches: st.clauses.watches,
+        similarity: st.similarity,
+        dependency: st.dependency,
+        history: st.history,
+        streaming: st.streaming,
+        frequency: st.streaming.frequency,
+        cardinality: st.streaming.cardinality,
+      };
       for (const [k, o] of Object.entries(objects)) assert.ok(Object.isFrozen(o), `${name}: ${k} frozen`);
       if (name !== "empty") assert.ok(Object.isFrozen(st.steps.get("s")), `${name}: session steps frozen`);
     }
     const s = e.snapshot();
-    assert.throws(() => {
-      (s.state.similarity as { pairCount: number }).pairCount = 0;
-    }, TypeError, "cannot edit the pair count");
+    assert.throws(
+      () => {
+        (s.state.similarity as { pairCount: number }).pairCount = 0;
+      },
+      TypeError,
+      "cannot edit the pair count",
+    );
     assert.equal(e.snapshot().similarity.size(), 1, "state unchanged");
   });
 
@@ -246,15 +349,23 @@ describe("values handed out", () => {
     const e = new StateEngine();
     e.apply(pd("n"));
     const mine = e.snapshot();
-    assert.throws(() => {
-      (mine as { state: unknown }).state = new StateEngine().state;
-    }, TypeError, "snapshot fields are read-only at run time");
+    assert.throws(
+      () => {
+        (mine as { state: unknown }).state = new StateEngine().state;
+      },
+      TypeError,
+      "snapshot fields are read-only at run time",
+    );
     assert.equal(e.snapshotAt(1).proof.size(), 1, "the ring's snapshot still shows generation 1");
   });
 
   it("do not alias the caller's delta", () => {
     const e = new StateEngine();
-    const d = { kind: "history" as const, source: "soft" as const, entries: [{ id: "h", nodeId: "n", action: "a", result: "r", source: "soft" as const, timestamp: 1, metadata: { k: "v" } }] };
+    const d = {
+      kind: "history" as const,
+      source: "soft" as const,
+      entries: [{ id: "h", nodeId: "n", action: "a", result: "r", source: "soft" as const, timestamp: 1, metadata: { k: "v" } }],
+    };
     e.apply(d);
     d.entries[0]!.metadata.k = "changed";
     assert.equal(e.snapshot().history.recent(1)[0]?.metadata.k, "v", "history entry copied");

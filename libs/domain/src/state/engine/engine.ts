@@ -94,7 +94,8 @@ export class StateEngine {
   /** Throws SNAPSHOT_STALE when `s` is more than the configured limit behind. */
   assertFresh(s: Snapshot, limit = this.config.staleGenerationLimit): void {
     const behind = this.staleness(s);
-    if (behind > limit) throw new StateError("SNAPSHOT_STALE", `snapshot is stale: ${behind} generations behind (limit ${limit})`, { field: "generation" });
+    if (behind > limit)
+      throw new StateError("SNAPSHOT_STALE", `snapshot is stale: ${behind} generations behind (limit ${limit})`, { field: "generation" });
   }
 
   private checkPreconditions(opts: MutationOptions): void {
@@ -112,7 +113,11 @@ export class StateEngine {
    * event is frozen at its top; what it holds is the engine's own copy of the caller's input
    * (a delta's JSON is shared, deep-frozen, with its delta-history record).
    */
-  private commit<B extends EventBody>(opts: MutationOptions, body: B, recorded?: (result: TransitionResults[B["type"]]) => B): Mutation<TransitionResults[B["type"]]> {
+  private commit<B extends EventBody>(
+    opts: MutationOptions,
+    body: B,
+    recorded?: (result: TransitionResults[B["type"]]) => B,
+  ): Mutation<TransitionResults[B["type"]]> {
     this.checkPreconditions(opts);
     const at = this.now();
     const { state, result } = runEvent(this.current, body, this.ctx(at));
@@ -120,7 +125,12 @@ export class StateEngine {
     this.current = state;
     this.ring.push(new Snapshot(state, at));
     const journaled = recorded === undefined ? body : recorded(result);
-    const event = Object.freeze({ formatVersion: STATE_EVENT_FORMAT, generation: state.generation, at, ...journaled }) as unknown as StateEvent;
+    const event = Object.freeze({
+      formatVersion: STATE_EVENT_FORMAT,
+      generation: state.generation,
+      at,
+      ...journaled,
+    }) as unknown as StateEvent;
     return { result, generation: state.generation, event };
   }
 
@@ -159,16 +169,27 @@ export class StateEngine {
   /** Records a step after sanitizing its text; returns the stored step (numbered and stamped), which is also what is journaled. */
   recordStep(step: StepRecord, opts: MutationOptions = {}): Mutation<StepRecord> {
     if (step === null || typeof step !== "object") throw invalidArgument("step", "step must not be nil");
-    return this.commit(opts, { type: "step_recorded", step: this.sanitizeStep(step) }, (stored) => ({ type: "step_recorded", step: stored }));
+    return this.commit(opts, { type: "step_recorded", step: this.sanitizeStep(step) }, (stored) => ({
+      type: "step_recorded",
+      step: stored,
+    }));
   }
 
   private sanitizeStep(step: StepRecord): StepRecord {
     const s = this.sanitize;
     if (s === undefined) return step;
     // Non-object metadata is left for validation to reject with a named field.
-    const metadata = isObject(step.metadata) ? Object.fromEntries(Object.entries(step.metadata).map(([k, v]) => [s(k), typeof v === "string" ? s(v) : v])) : step.metadata;
+    const metadata = isObject(step.metadata)
+      ? Object.fromEntries(Object.entries(step.metadata).map(([k, v]) => [s(k), typeof v === "string" ? s(v) : v]))
+      : step.metadata;
     const text = <T>(v: T): T => (typeof v === "string" ? (s(v) as T) : v);
-    return { ...step, errorMessage: text(step.errorMessage), reasoning: text(step.reasoning), resultSummary: text(step.resultSummary), metadata };
+    return {
+      ...step,
+      errorMessage: text(step.errorMessage),
+      reasoning: text(step.reasoning),
+      resultSummary: text(step.resultSummary),
+      metadata,
+    };
   }
 
   /** Ends a session: drops its steps, session-scoped clauses and cycle detector; returns removed clause ids. */
@@ -177,7 +198,10 @@ export class StateEngine {
   }
 
   /** Learns a clause, or refreshes an equal one. */
-  addClause(input: ClauseInput, opts: MutationOptions = {}): Mutation<{ clause: Clause; outcome: "added" | "refreshed"; evicted: string | undefined }> {
+  addClause(
+    input: ClauseInput,
+    opts: MutationOptions = {},
+  ): Mutation<{ clause: Clause; outcome: "added" | "refreshed"; evicted: string | undefined }> {
     const m = this.commit(opts, { type: "clause_added", clause: clauseInputCopy(input) });
     const { clause, outcome, evicted } = m.result;
     return { ...m, result: { clause, outcome, evicted } };
@@ -227,7 +251,11 @@ export class StateEngine {
   /** Resets the session's cycle detector (its window becomes `maxHistory`); the lifetime count is kept. */
   resetCycleDetector(sessionId: string, opts: CycleOptions = {}): Mutation<CycleDetectorStats> {
     const current = this.current.cycles.get(sessionId);
-    return this.commit(opts, { type: "cycle_detector_reset", sessionId, maxHistory: opts.maxHistory ?? current?.maxHistory ?? this.config.cycleHistory });
+    return this.commit(opts, {
+      type: "cycle_detector_reset",
+      sessionId,
+      maxHistory: opts.maxHistory ?? current?.maxHistory ?? this.config.cycleHistory,
+    });
   }
 
   /** Circuit-breaker verdict for a tool in a session. */
@@ -242,7 +270,12 @@ export class StateEngine {
 
   /** Captures the current state in O(1) (cycle detectors included). */
   checkpoint(): Checkpoint {
-    return Object.freeze({ id: `checkpoint-${this.current.generation}`, generation: this.current.generation, createdAt: this.now(), state: this.current });
+    return Object.freeze({
+      id: `checkpoint-${this.current.generation}`,
+      generation: this.current.generation,
+      createdAt: this.now(),
+      state: this.current,
+    });
   }
 
   /**
@@ -250,7 +283,8 @@ export class StateEngine {
    * history are kept, and the generation moves forward.
    */
   restore(cp: Checkpoint, opts: MutationOptions = {}): Mutation<void> {
-    if (cp === null || typeof cp !== "object" || cp.state === undefined) throw new StateError("INVALID_ARGUMENT", "restore: invalid checkpoint", { field: "checkpoint" });
+    if (cp === null || typeof cp !== "object" || cp.state === undefined)
+      throw new StateError("INVALID_ARGUMENT", "restore: invalid checkpoint", { field: "checkpoint" });
     return this.commit(opts, { type: "state_restored", checkpointId: cp.id, document: toDocument(cp.state) });
   }
 
@@ -262,7 +296,12 @@ export class StateEngine {
 
   /** A new engine starting from this one's current state, with the same options. */
   fork(options: Omit<EngineOptions, "initial" | "config"> = {}): StateEngine {
-    return new StateEngine({ config: this.config, now: options.now ?? this.now, sanitizer: options.sanitizer ?? this.sanitize ?? false, initial: this.current });
+    return new StateEngine({
+      config: this.config,
+      now: options.now ?? this.now,
+      sanitizer: options.sanitizer ?? this.sanitize ?? false,
+      initial: this.current,
+    });
   }
 
   /** Applies a journaled event (for recovery); REPLAY_DIVERGED when it does not fit. */

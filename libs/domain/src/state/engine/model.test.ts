@@ -45,14 +45,26 @@ const leaf: fc.Arbitrary<Op> = fc.oneof(
     status: fc.constantFrom<ProofStatus>("unknown", "expanded", "proven", "disproven"),
     proof: fc.constantFrom(0n, 5n, PROOF_INFINITY - 1n, PROOF_INFINITY),
   }),
-  fc.record({ op: fc.constant("constraint" as const), action: fc.constantFrom("add" as const, "remove" as const, "update" as const), id: fc.constantFrom("c1", "c2", "c3") }),
-  fc.record({ op: fc.constant("similarity" as const), a: node, b: node, d: fc.constantFrom(0, 0.5, 2, -1, Number.NaN, Number.POSITIVE_INFINITY) }),
+  fc.record({
+    op: fc.constant("constraint" as const),
+    action: fc.constantFrom("add" as const, "remove" as const, "update" as const),
+    id: fc.constantFrom("c1", "c2", "c3"),
+  }),
+  fc.record({
+    op: fc.constant("similarity" as const),
+    a: node,
+    b: node,
+    d: fc.constantFrom(0, 0.5, 2, -1, Number.NaN, Number.POSITIVE_INFINITY),
+  }),
   fc.record({ op: fc.constant("edge" as const), action: fc.constantFrom("add" as const, "remove" as const), from: node, to: node }),
   fc.record({ op: fc.constant("history" as const), id: fc.constantFrom("h1", "h2", "h3", "h4", "h5", "h6", "h7") }),
   fc.record({ op: fc.constant("increment" as const), node, source }),
   fc.record({ op: fc.constant("step" as const), session: fc.constantFrom("s1", "s2") }),
 );
-const opArb: fc.Arbitrary<Op> = fc.oneof({ weight: 6, arbitrary: leaf }, { weight: 1, arbitrary: fc.record({ op: fc.constant("composite" as const), ops: fc.array(leaf, { maxLength: 3 }) }) });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 6, arbitrary: leaf },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("composite" as const), ops: fc.array(leaf, { maxLength: 3 }) }) },
+);
 
 // Every other kind of mutation, for the replay, snapshot and export properties.
 type Extra =
@@ -71,7 +83,13 @@ type Extra =
   | { op: "import" };
 
 const extraArb: fc.Arbitrary<Extra> = fc.oneof(
-  fc.record({ op: fc.constant("clause" as const), id: fc.constantFrom("k1", "k2", "k3", "k4"), vars: fc.array(fc.constantFrom("tool:Grep", "prev_tool:Grep", "outcome:success", "tool:x"), { minLength: 1, maxLength: 3 }), negs: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), session: fc.constantFrom("", "s1") }),
+  fc.record({
+    op: fc.constant("clause" as const),
+    id: fc.constantFrom("k1", "k2", "k3", "k4"),
+    vars: fc.array(fc.constantFrom("tool:Grep", "prev_tool:Grep", "outcome:success", "tool:x"), { minLength: 1, maxLength: 3 }),
+    negs: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+    session: fc.constantFrom("", "s1"),
+  }),
   fc.record({ op: fc.constant("decide" as const), session: fc.constantFrom("s1", "s2"), tool: fc.constantFrom("Grep", "x") }),
   fc.record({ op: fc.constant("gc" as const), jump: fc.constantFrom(0, 50, 150) }),
   fc.record({ op: fc.constant("end" as const), session: fc.constantFrom("s1", "s2") }),
@@ -90,17 +108,36 @@ const anyOpArb: fc.Arbitrary<Op | Extra> = fc.oneof(opArb, extraArb);
 function toDelta(o: Op): Delta | undefined {
   switch (o.op) {
     case "proof":
-      return { kind: "proof", source: o.source, updates: [{ nodeId: o.node, proof: o.proof, disproof: 1n, status: o.status, source: o.entrySource, updatedAt: 1 }] };
+      return {
+        kind: "proof",
+        source: o.source,
+        updates: [{ nodeId: o.node, proof: o.proof, disproof: 1n, status: o.status, source: o.entrySource, updatedAt: 1 }],
+      };
     case "constraint": {
       const c = { id: o.id, type: "ordering" as const, nodes: ["a"], expression: "", active: true, source: "soft" as const, createdAt: 1 };
-      return { kind: "constraint", source: "soft", add: o.action === "add" ? [c] : [], remove: o.action === "remove" ? [o.id] : [], update: o.action === "update" ? [c] : [] };
+      return {
+        kind: "constraint",
+        source: "soft",
+        add: o.action === "add" ? [c] : [],
+        remove: o.action === "remove" ? [o.id] : [],
+        update: o.action === "update" ? [c] : [],
+      };
     }
     case "similarity":
       return { kind: "similarity", source: "soft", updates: [{ a: o.a, b: o.b, distance: o.d }] };
     case "edge":
-      return { kind: "dependency", source: "hard", add: o.action === "add" ? [{ from: o.from, to: o.to }] : [], remove: o.action === "remove" ? [{ from: o.from, to: o.to }] : [] };
+      return {
+        kind: "dependency",
+        source: "hard",
+        add: o.action === "add" ? [{ from: o.from, to: o.to }] : [],
+        remove: o.action === "remove" ? [{ from: o.from, to: o.to }] : [],
+      };
     case "history":
-      return { kind: "history", source: "soft", entries: [{ id: o.id, nodeId: "a", action: "x", result: "ok", source: "soft", timestamp: 1, metadata: {} }] };
+      return {
+        kind: "history",
+        source: "soft",
+        entries: [{ id: o.id, nodeId: "a", action: "x", result: "ok", source: "soft", timestamp: 1, metadata: {} }],
+      };
     case "composite":
       return { kind: "composite", deltas: o.ops.map(toDelta).filter((d): d is Delta => d !== undefined) };
     default:
@@ -127,7 +164,14 @@ function reaches(edges: Set<string>, from: string, to: string): boolean {
 
 /** Applies `o` to a copy of the model; returns undefined when the model rejects it. */
 function modelApply(m: Model, o: Op): Model | undefined {
-  const n: Model = { ...m, proofs: new Map(m.proofs), constraints: new Set(m.constraints), similarity: new Map(m.similarity), edges: new Set(m.edges), history: [...m.history] };
+  const n: Model = {
+    ...m,
+    proofs: new Map(m.proofs),
+    constraints: new Set(m.constraints),
+    similarity: new Map(m.similarity),
+    edges: new Set(m.edges),
+    history: [...m.history],
+  };
   const ok = modelStep(n, o);
   if (!ok) return undefined;
   n.generation++;
@@ -142,7 +186,12 @@ function modelStep(n: Model, o: Op): boolean {
       const hardAction = o.status === "proven" || o.status === "disproven" || o.proof === PROOF_INFINITY;
       if (hardAction && !hard(o.entrySource)) return false;
       const cur = n.proofs.get(o.node);
-      if (cur !== undefined && (cur.status === "proven" || cur.status === "disproven" || cur.proof === PROOF_INFINITY) && !hard(o.entrySource)) return false;
+      if (
+        cur !== undefined &&
+        (cur.status === "proven" || cur.status === "disproven" || cur.proof === PROOF_INFINITY) &&
+        !hard(o.entrySource)
+      )
+        return false;
       n.proofs.set(o.node, { proof: o.proof, status: o.status, source: o.entrySource });
       return true;
     }
@@ -191,7 +240,9 @@ let clock = 0;
 function engineApply(e: StateEngine, o: Op): StateEvent | undefined {
   clock += 7;
   if (o.op === "increment") return e.updateProof({ nodeId: o.node, type: "increment", delta: 1n, reason: "", source: o.source }).event;
-  if (o.op === "step") return e.recordStep(makeStep({ sessionId: o.session, actor: "main_agent", decision: "execute_tool", tool: "Grep", outcome: "success" })).event;
+  if (o.op === "step")
+    return e.recordStep(makeStep({ sessionId: o.session, actor: "main_agent", decision: "execute_tool", tool: "Grep", outcome: "success" }))
+      .event;
   return e.apply(toDelta(o) as Delta).event;
 }
 
@@ -201,7 +252,14 @@ function engineApplyAny(e: StateEngine, o: Op | Extra): StateEvent | undefined {
   switch (o.op) {
     case "clause": {
       const literals = o.vars.map((variable, i) => ({ variable, negated: o.negs[i] ?? true }));
-      return e.addClause({ id: o.id, literals, source: "hard", failureType: "cycle_detected", scope: o.session === "" ? "project" : "session", sessionId: o.session }).event;
+      return e.addClause({
+        id: o.id,
+        literals,
+        source: "hard",
+        failureType: "cycle_detected",
+        scope: o.session === "" ? "project" : "session",
+        sessionId: o.session,
+      }).event;
     }
     case "decide":
       return e.checkDecisionAllowed(o.session, o.tool).event;
@@ -228,7 +286,21 @@ function engineApplyAny(e: StateEngine, o: Op | Extra): StateEvent | undefined {
     case "import":
       return e.importDocument(JSON.parse(JSON.stringify(e.exportDocument()))).event;
     case "analytics":
-      return e.apply({ kind: "analytics", source: "hard", record: { id: "", queryType: o.type, queryTime: clock + 1, resultCount: o.count, results: [], cycles: [], path: o.count > 0 ? ["a", "b"] : [], executionMs: 1, params: {} } }).event;
+      return e.apply({
+        kind: "analytics",
+        source: "hard",
+        record: {
+          id: "",
+          queryType: o.type,
+          queryTime: clock + 1,
+          resultCount: o.count,
+          results: [],
+          cycles: [],
+          path: o.count > 0 ? ["a", "b"] : [],
+          executionMs: 1,
+          params: {},
+        },
+      }).event;
     default:
       return engineApply(e, o);
   }
@@ -256,12 +328,27 @@ function assertAgrees(e: StateEngine, m: Model, ctx: string): void {
   const proofs = new Map(s.proof.all().map((p) => [p.nodeId, { proof: p.proof, status: p.status, source: p.source }]));
   assert.deepEqual(proofs, m.proofs, `${ctx}: proofs`);
   assert.deepEqual(new Set(s.constraints.all().map((c) => c.id)), m.constraints, `${ctx}: constraints`);
-  assert.deepEqual(new Map(s.similarity.allPairs().pairs.map((p) => [JSON.stringify([p.from, p.to]), p.distance])), m.similarity, `${ctx}: similarity`);
+  assert.deepEqual(
+    new Map(s.similarity.allPairs().pairs.map((p) => [JSON.stringify([p.from, p.to]), p.distance])),
+    m.similarity,
+    `${ctx}: similarity`,
+  );
   assert.deepEqual(new Set(s.dependency.allEdges().map((x) => JSON.stringify([x.from, x.to]))), m.edges, `${ctx}: edges`);
-  assert.deepEqual(s.history.recent(100).map((h) => h.id), m.history, `${ctx}: history`);
+  assert.deepEqual(
+    s.history.recent(100).map((h) => h.id),
+    m.history,
+    `${ctx}: history`,
+  );
 }
 
-const empty = (): Model => ({ generation: 0, proofs: new Map(), constraints: new Set(), similarity: new Map(), edges: new Set(), history: [] });
+const empty = (): Model => ({
+  generation: 0,
+  proofs: new Map(),
+  constraints: new Set(),
+  similarity: new Map(),
+  edges: new Set(),
+  history: [],
+});
 const newEngine = (): StateEngine => new StateEngine({ config: CONFIG, now: () => clock });
 const doc = (e: StateEngine): string => JSON.stringify(e.exportDocument());
 const RUNS = { numRuns: 60 };
@@ -280,7 +367,11 @@ describe("engine against a simple model", () => {
           } catch (err) {
             threw = err;
           }
-          assert.equal(threw === undefined, expected !== undefined, `op ${i} ${JSON.stringify(o, (_, v) => (typeof v === "bigint" ? `${v}n` : v))}: engine ${threw === undefined ? "accepted" : `rejected (${String(threw)})`}`);
+          assert.equal(
+            threw === undefined,
+            expected !== undefined,
+            `op ${i} ${JSON.stringify(o, (_, v) => (typeof v === "bigint" ? `${v}n` : v))}: engine ${threw === undefined ? "accepted" : `rejected (${String(threw)})`}`,
+          );
           if (threw !== undefined) assert.ok(isStateError(threw), `op ${i}: rejection must be a StateError, got ${String(threw)}`);
           if (expected !== undefined) m = expected;
           assertAgrees(e, m, `after op ${i}`);

@@ -63,7 +63,10 @@ export function runEvent<B extends EventBody>(state: ProjectState, event: B, ctx
 function run(state: ProjectState, e: EventBody, ctx: t.TransitionContext): TransitionOutcome<StateEventType> {
   switch (e.type) {
     case "delta_applied":
-      return { state: t.deltaTransition(state, e.delta, { sessionId: e.sessionId, metadata: e.metadata, label: e.label ?? "" }, ctx), result: undefined };
+      return {
+        state: t.deltaTransition(state, e.delta, { sessionId: e.sessionId, metadata: e.metadata, label: e.label ?? "" }, ctx),
+        result: undefined,
+      };
     case "proof_updated": {
       const next = t.proofUpdateTransition(state, { ...e.update, delta: uint64FromJson(e.update.delta, "delta") }, ctx);
       return { state: next, result: next.proofs.get(e.update.nodeId) as ProofNumber };
@@ -112,10 +115,15 @@ function run(state: ProjectState, e: EventBody, ctx: t.TransitionContext): Trans
  * the field was journaled before events were tagged, in the same format, so it reads as 1.
  */
 export function checkEventFormat(event: { readonly formatVersion?: unknown }): void {
-  if (event === null || typeof event !== "object") throw new StateError("INVALID_ARGUMENT", "replay: event must be an object", { field: "event" });
+  if (event === null || typeof event !== "object")
+    throw new StateError("INVALID_ARGUMENT", "replay: event must be an object", { field: "event" });
   if (event.formatVersion !== STATE_EVENT_FORMAT && event.formatVersion !== undefined) {
-    throw new StateError("UNSUPPORTED_FORMAT", `replay: event format ${String(event.formatVersion)} is not supported (this engine reads ${STATE_EVENT_FORMAT})`, {
-      field: "formatVersion",
-    });
+    throw new StateError(
+      "UNSUPPORTED_FORMAT",
+      `replay: event format ${String(event.formatVersion)} is not supported (this engine reads ${STATE_EVENT_FORMAT})`,
+      {
+        field: "formatVersion",
+      },
+    );
   }
 }

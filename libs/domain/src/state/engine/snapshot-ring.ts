@@ -35,6 +35,9 @@ export class SnapshotRing {
 
   /** Retained generations, oldest first. */
   generations(): number[] {
-    return this.slots.filter((s): s is Snapshot => s !== undefined).map((s) => s.generation).sort((a, b) => a - b);
+    return this.slots
+      .filter((s): s is Snapshot => s !== undefined)
+      .map((s) => s.generation)
+      .sort((a, b) => a - b);
   }
 }

@@ -70,7 +70,8 @@ function checkOrigin(origin: DeltaOrigin): void {
   if (typeof origin.sessionId !== "string") throw invalidArgument("sessionId", "session_id must be a string");
   if (typeof origin.label !== "string") throw invalidArgument("label", "label must be a string");
   const { metadata } = origin;
-  if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) throw invalidArgument("metadata", "metadata must be an object");
+  if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata))
+    throw invalidArgument("metadata", "metadata must be an object");
   for (const [k, v] of Object.entries(metadata)) {
     if (typeof v !== "string") throw invalidArgument(`metadata.${k}`, "metadata values must be strings");
   }
@@ -98,7 +99,11 @@ export function deltaTransition(state: ProjectState, json: DeltaJson, origin: De
   const delta = deltaFromJson(json);
   const applied = applyDeltaToState(state, delta, ctx);
   const record = deltaRecord(delta, origin, state.generation + 1, ctx.at, json);
-  return bump(state, { ...applied, deltaHistory: pushDeltaRecord(applied.deltaHistory, record, ctx.config.maxDeltaRecords) }, deltaTouches(delta));
+  return bump(
+    state,
+    { ...applied, deltaHistory: pushDeltaRecord(applied.deltaHistory, record, ctx.config.maxDeltaRecords) },
+    deltaTouches(delta),
+  );
 }
 
 /** Applies an incremental proof update. */
@@ -112,7 +117,11 @@ export function proofUpdateTransition(state: ProjectState, u: ProofUpdate, ctx: 
  * the depth limit. Returns the state (unchanged generation when nothing was affected) and the
  * affected nodes in visit order.
  */
-export function propagateDisproofTransition(state: ProjectState, nodeId: string, ctx: TransitionContext): { state: ProjectState; affected: string[] } {
+export function propagateDisproofTransition(
+  state: ProjectState,
+  nodeId: string,
+  ctx: TransitionContext,
+): { state: ProjectState; affected: string[] } {
   if (typeof nodeId !== "string" || nodeId === "") throw invalidArgument("nodeId", "node_id must not be empty");
   let proofs = state.proofs;
   const visited = new Set<string>([nodeId]);
@@ -156,7 +165,11 @@ export function endSessionTransition(state: ProjectState, sessionId: string): { 
 }
 
 /** Learns or refreshes a clause. */
-export function clauseTransition(state: ProjectState, input: ClauseInput, ctx: TransitionContext): { state: ProjectState; result: ReturnType<typeof addClause> } {
+export function clauseTransition(
+  state: ProjectState,
+  input: ClauseInput,
+  ctx: TransitionContext,
+): { state: ProjectState; result: ReturnType<typeof addClause> } {
   const result = addClause(state.clauses, input, ctx.at, ctx.config.maxClauses);
   const touched = result.evicted === undefined ? [result.clause.id] : [result.evicted, result.clause.id];
   return { state: bump(state, { ...state, clauses: result.store }, { clause: touched }), result };
@@ -186,7 +199,12 @@ export function similarityTransition(state: ProjectState, a: string, b: string, 
 
 /** Every entry of `next` marked as changed at the next generation: a restore or import replaces them all. */
 function replaced(state: ProjectState, next: Omit<ProjectState, "generation" | "modGenerations">): ProjectState {
-  const keys = { proof: next.proofs.keys(), constraint: next.constraints.keys(), clause: next.clauses.clauses.keys(), similarity: allPairs(next.similarity).map((p) => similarityEntryKey(p.from, p.to)) };
+  const keys = {
+    proof: next.proofs.keys(),
+    constraint: next.constraints.keys(),
+    clause: next.clauses.clauses.keys(),
+    similarity: allPairs(next.similarity).map((p) => similarityEntryKey(p.from, p.to)),
+  };
   return bump(state, { ...next, modGenerations: allModified(keys, state.generation + 1) });
 }
 

@@ -4,8 +4,18 @@ import type { Delta } from "../delta/delta.js";
 import { StateEngine } from "../engine/engine.js";
 import { isStateError } from "../errors.js";
 
-const proof = (nodeId: string, p: bigint): Delta => ({ kind: "proof", source: "soft", updates: [{ nodeId, proof: p, disproof: 1n, status: "expanded", source: "soft", updatedAt: 1 }] });
-const constraint = (id: string): Delta => ({ kind: "constraint", source: "soft", add: [{ id, type: "ordering", nodes: ["a"], expression: "", active: true, source: "soft", createdAt: 1 }], remove: [], update: [] });
+const proof = (nodeId: string, p: bigint): Delta => ({
+  kind: "proof",
+  source: "soft",
+  updates: [{ nodeId, proof: p, disproof: 1n, status: "expanded", source: "soft", updatedAt: 1 }],
+});
+const constraint = (id: string): Delta => ({
+  kind: "constraint",
+  source: "soft",
+  add: [{ id, type: "ordering", nodes: ["a"], expression: "", active: true, source: "soft", createdAt: 1 }],
+  remove: [],
+  update: [],
+});
 
 describe("per-entry modification generations", () => {
   it("records the generation that last changed each entry, and forgets removed ones", () => {
@@ -16,7 +26,17 @@ describe("per-entry modification generations", () => {
     e.addClause({ id: "k", literals: [{ variable: "tool:x", negated: true }], source: "hard", failureType: "f" });
     e.apply(proof("n", 2n));
     const s = e.snapshot();
-    assert.deepEqual([s.modGeneration("proof", "n"), s.modGeneration("constraint", "c"), s.modGeneration("similarity", '["x","y"]'), s.modGeneration("similarity", '["y","x"]'), s.modGeneration("clause", "k")], [5, 2, 3, 3, 4], "last change per entry, pair keys in either order");
+    assert.deepEqual(
+      [
+        s.modGeneration("proof", "n"),
+        s.modGeneration("constraint", "c"),
+        s.modGeneration("similarity", '["x","y"]'),
+        s.modGeneration("similarity", '["y","x"]'),
+        s.modGeneration("clause", "k"),
+      ],
+      [5, 2, 3, 3, 4],
+      "last change per entry, pair keys in either order",
+    );
     e.apply({ kind: "constraint", source: "soft", add: [], remove: ["c"], update: [] });
     assert.equal(e.snapshot().modGeneration("constraint", "c"), 0, "a removed entry reads 0");
     assert.equal(JSON.stringify(e.exportDocument().proofs.map((p) => p.modGeneration)), "[5]", "exported with the entry");
@@ -30,11 +50,18 @@ describe("per-entry modification generations", () => {
     assert.throws(
       () => e.apply(proof("m", 1n), { expectedEntries: [{ index: "proof", key: "n", modGeneration: 1 }] }),
       (err: unknown) =>
-        isStateError(err, "ENTRY_MODIFIED") && err.field === "expectedEntries[0].key" && err.metadata.key === "n" && err.metadata.actual === "2" && err.metadata.expected === "1",
+        isStateError(err, "ENTRY_MODIFIED") &&
+        err.field === "expectedEntries[0].key" &&
+        err.metadata.key === "n" &&
+        err.metadata.actual === "2" &&
+        err.metadata.expected === "1",
       "stale read refused",
     );
     assert.equal(e.state, before, "nothing changed");
-    const m = e.updateProof({ nodeId: "n", type: "increment", delta: 1n, reason: "", source: "soft" }, { expectedEntries: [{ index: "proof", key: "n", modGeneration: 2 }] });
+    const m = e.updateProof(
+      { nodeId: "n", type: "increment", delta: 1n, reason: "", source: "soft" },
+      { expectedEntries: [{ index: "proof", key: "n", modGeneration: 2 }] },
+    );
     assert.equal(m.generation, 3, "a current read passes, for any kind of mutation");
   });
 
@@ -52,11 +79,21 @@ describe("per-entry modification generations", () => {
       [[{ index: "steps", key: "n", modGeneration: 1 }], "expectedEntries[0].index"],
       [[{ index: "proof", key: "", modGeneration: 1 }], "expectedEntries[0].key"],
       [[{ index: "proof", key: "n", modGeneration: -1 }], "expectedEntries[0].modGeneration"],
-      [[{ index: "proof", key: "n", modGeneration: 9 }, { index: "similarity", key: "x", modGeneration: 0 }], "expectedEntries[1].key"],
+      [
+        [
+          { index: "proof", key: "n", modGeneration: 9 },
+          { index: "similarity", key: "x", modGeneration: 0 },
+        ],
+        "expectedEntries[1].key",
+      ],
       ["n", "expectedEntries"],
     ];
     for (const [expectedEntries, field] of bad) {
-      assert.throws(() => e.apply(proof("m", 1n), { expectedEntries } as never), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === field, field);
+      assert.throws(
+        () => e.apply(proof("m", 1n), { expectedEntries } as never),
+        (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === field,
+        field,
+      );
     }
     assert.equal(e.generation, 1, "nothing changed");
   });
@@ -74,7 +111,21 @@ describe("per-entry modification generations", () => {
     const e = new StateEngine();
     e.apply(proof("n", 1n), { label: "planner-v2", sessionId: "s" });
     e.apply(proof("n", 2n));
-    assert.deepEqual(e.snapshot().deltaHistory.all().map((r) => [r.label, r.source]), [["planner-v2", "soft"], ["", "soft"]], "labels");
-    assert.throws(() => e.apply(proof("n", 3n), { label: 5 as never }), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "label", "label must be text");
+    assert.deepEqual(
+      e
+        .snapshot()
+        .deltaHistory.all()
+        .map((r) => [r.label, r.source]),
+      [
+        ["planner-v2", "soft"],
+        ["", "soft"],
+      ],
+      "labels",
+    );
+    assert.throws(
+      () => e.apply(proof("n", 3n), { label: 5 as never }),
+      (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "label",
+      "label must be text",
+    );
   });
 });

@@ -21,15 +21,25 @@ const UNIVERSE: [EntryIndex, string][] = [
   ...NODES.map((n): [EntryIndex, string] => ["proof", n]),
   ["constraint", "c1"],
   ["constraint", "c2"],
-  ...NODES.flatMap((a) => NODES.filter((b) => compareUtf8(a, b) < 0).map((b): [EntryIndex, string] => ["similarity", similarityEntryKey(a, b)])),
+  ...NODES.flatMap((a) =>
+    NODES.filter((b) => compareUtf8(a, b) < 0).map((b): [EntryIndex, string] => ["similarity", similarityEntryKey(a, b)]),
+  ),
 ];
 const expect = fc.constantFrom<Expect>("none", "none", "current", "stale");
 const leaf: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("proof" as const), node: fc.constantFrom(...NODES), expect }),
-  fc.record({ op: fc.constant("constraint" as const), action: fc.constantFrom("add" as const, "remove" as const, "update" as const), id: fc.constantFrom("c1", "c2"), expect }),
+  fc.record({
+    op: fc.constant("constraint" as const),
+    action: fc.constantFrom("add" as const, "remove" as const, "update" as const),
+    id: fc.constantFrom("c1", "c2"),
+    expect,
+  }),
   fc.record({ op: fc.constant("similarity" as const), a: fc.constantFrom(...NODES), b: fc.constantFrom(...NODES), expect }),
 );
-const opArb: fc.Arbitrary<Op> = fc.oneof({ weight: 5, arbitrary: leaf }, { weight: 1, arbitrary: fc.record({ op: fc.constant("pair" as const), ops: fc.array(leaf, { minLength: 2, maxLength: 2 }) }) });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 5, arbitrary: leaf },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("pair" as const), ops: fc.array(leaf, { minLength: 2, maxLength: 2 }) }) },
+);
 
 function target(o: Exclude<Op, { op: "pair" }>): [EntryIndex, string] {
   if (o.op === "proof") return ["proof", o.node];
@@ -40,10 +50,20 @@ function target(o: Exclude<Op, { op: "pair" }>): [EntryIndex, string] {
 function toDelta(o: Op): Delta {
   switch (o.op) {
     case "proof":
-      return { kind: "proof", source: "soft", updates: [{ nodeId: o.node, proof: 3n, disproof: 1n, status: "expanded", source: "soft", updatedAt: 1 }] };
+      return {
+        kind: "proof",
+        source: "soft",
+        updates: [{ nodeId: o.node, proof: 3n, disproof: 1n, status: "expanded", source: "soft", updatedAt: 1 }],
+      };
     case "constraint": {
       const c = { id: o.id, type: "ordering" as const, nodes: ["a"], expression: "", active: true, source: "soft" as const, createdAt: 1 };
-      return { kind: "constraint", source: "soft", add: o.action === "add" ? [c] : [], remove: o.action === "remove" ? [o.id] : [], update: o.action === "update" ? [c] : [] };
+      return {
+        kind: "constraint",
+        source: "soft",
+        add: o.action === "add" ? [c] : [],
+        remove: o.action === "remove" ? [o.id] : [],
+        update: o.action === "update" ? [c] : [],
+      };
     }
     case "similarity":
       return { kind: "similarity", source: "soft", updates: [{ a: o.a, b: o.b, distance: 1 }] };

@@ -48,7 +48,12 @@ export function canonicalSimilarityKey(key: string, field: string): string {
 }
 
 /** Records that `touched` keys changed at `generation`; `exists` tells which ones are still present. */
-export function markModified(mods: ModGenerations, touched: TouchedEntries, generation: number, exists: (index: EntryIndex, key: string) => boolean): ModGenerations {
+export function markModified(
+  mods: ModGenerations,
+  touched: TouchedEntries,
+  generation: number,
+  exists: (index: EntryIndex, key: string) => boolean,
+): ModGenerations {
   let next = mods;
   for (const index of ENTRY_INDEXES) {
     const keys = touched[index];
@@ -66,5 +71,10 @@ export function allModified(keys: Record<EntryIndex, Iterable<string>>, generati
     IMap<string, number>().withMutations((m) => {
       for (const k of list) m.set(k, generation);
     });
-  return Object.freeze({ proof: build(keys.proof), constraint: build(keys.constraint), clause: build(keys.clause), similarity: build(keys.similarity) });
+  return Object.freeze({
+    proof: build(keys.proof),
+    constraint: build(keys.constraint),
+    clause: build(keys.clause),
+    similarity: build(keys.similarity),
+  });
 }

@@ -32,9 +32,11 @@ export function checkExpectedEntries(state: ProjectState, expected: readonly Exp
   const keys = expected.map((e: ExpectedEntry, i) => {
     const f = `expectedEntries[${i}]`;
     if (e === null || typeof e !== "object") throw invalidArgument(f, "expected entry must be an object");
-    if (!ENTRY_INDEXES.includes(e.index)) throw invalidArgument(`${f}.index`, `index ${String(e.index)} is not one of ${ENTRY_INDEXES.join(", ")}`);
+    if (!ENTRY_INDEXES.includes(e.index))
+      throw invalidArgument(`${f}.index`, `index ${String(e.index)} is not one of ${ENTRY_INDEXES.join(", ")}`);
     if (typeof e.key !== "string" || e.key === "") throw invalidArgument(`${f}.key`, "key must not be empty");
-    if (!Number.isSafeInteger(e.modGeneration) || e.modGeneration < 0) throw invalidArgument(`${f}.modGeneration`, "mod_generation must be a non-negative integer");
+    if (!Number.isSafeInteger(e.modGeneration) || e.modGeneration < 0)
+      throw invalidArgument(`${f}.modGeneration`, "mod_generation must be a non-negative integer");
     return e.index === "similarity" ? canonicalSimilarityKey(e.key, `${f}.key`) : e.key;
   });
   expected.forEach((e: ExpectedEntry, i) => {

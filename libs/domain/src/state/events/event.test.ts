@@ -10,7 +10,14 @@ import { applyEvent } from "./replay.js";
 describe("events", () => {
   it("carry the format version, and are frozen plain JSON", () => {
     const e = new StateEngine({ now: () => 4 });
-    const m = e.apply({ kind: "proof", source: "hard", updates: [{ nodeId: "n", proof: 1n, disproof: 2n, status: "expanded", source: "hard", updatedAt: 1 }] }, { label: "me" });
+    const m = e.apply(
+      {
+        kind: "proof",
+        source: "hard",
+        updates: [{ nodeId: "n", proof: 1n, disproof: 2n, status: "expanded", source: "hard", updatedAt: 1 }],
+      },
+      { label: "me" },
+    );
     const ev = m.event as StateEvent;
     assert.equal(ev.formatVersion, STATE_EVENT_FORMAT, "version stamped");
     assert.deepEqual(JSON.parse(JSON.stringify(ev)), ev, "JSON round trip is lossless");
@@ -27,11 +34,16 @@ describe("events", () => {
         `version ${String(formatVersion)}`,
       );
     }
-    assert.throws(() => StateEngine.fromEvents([{ ...ev, formatVersion: 2 } as never]), (err: unknown) => isStateError(err, "UNSUPPORTED_FORMAT"), "fromEvents");
+    assert.throws(
+      () => StateEngine.fromEvents([{ ...ev, formatVersion: 2 } as never]),
+      (err: unknown) => isStateError(err, "UNSUPPORTED_FORMAT"),
+      "fromEvents",
+    );
   });
 
   it("reads an event journaled before events carried a version as version 1", () => {
-    const { formatVersion: _, ...untagged } = new StateEngine().apply({ kind: "history", source: "soft", entries: [] }).event as StateEvent & { label: string };
+    const { formatVersion: _, ...untagged } = new StateEngine().apply({ kind: "history", source: "soft", entries: [] })
+      .event as StateEvent & { label: string };
     const { label: __, ...older } = untagged as typeof untagged & { label: string };
     const replayed = StateEngine.fromEvents([older as never]);
     assert.deepEqual([replayed.generation, replayed.snapshot().deltaHistory.all()[0]?.label], [1, ""], "replayed, label empty");

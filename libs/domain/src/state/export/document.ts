@@ -128,7 +128,17 @@ export interface StateDocument {
 /** The document form of a detector. */
 export function detectorToDocument(sessionId: string, d: CycleDetectorState): CycleDetectorDocument {
   const { maxHistory, power, lambda, stepsProcessed, cyclesDetected, lastCycleAt } = d;
-  return { sessionId, maxHistory, power, lambda, tortoise: d.tortoise ?? null, window: d.window.toArray(), stepsProcessed, cyclesDetected, lastCycleAt };
+  return {
+    sessionId,
+    maxHistory,
+    power,
+    lambda,
+    tortoise: d.tortoise ?? null,
+    window: d.window.toArray(),
+    stepsProcessed,
+    cyclesDetected,
+    lastCycleAt,
+  };
 }
 
 const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";
@@ -152,9 +162,19 @@ export function toDocument(state: ProjectState): StateDocument {
     generation: state.generation,
     proofs: sortUtf8(state.proofs.keys()).map((nodeId) => {
       const p = state.proofs.get(nodeId)!;
-      return { nodeId, proof: p.proof.toString(), disproof: p.disproof.toString(), status: p.status, source: p.source, updatedAt: p.updatedAt, modGeneration: mod("proof", nodeId) };
+      return {
+        nodeId,
+        proof: p.proof.toString(),
+        disproof: p.disproof.toString(),
+        status: p.status,
+        source: p.source,
+        updatedAt: p.updatedAt,
+        modGeneration: mod("proof", nodeId),
+      };
     }),
-    constraints: [...state.constraints.values()].sort((a, b) => compareUtf8(a.id, b.id)).map((c) => ({ ...c, modGeneration: mod("constraint", c.id) })),
+    constraints: [...state.constraints.values()]
+      .sort((a, b) => compareUtf8(a.id, b.id))
+      .map((c) => ({ ...c, modGeneration: mod("constraint", c.id) })),
     clauses: allClauses(state.clauses).map((c) => ({ ...c, modGeneration: mod("clause", c.id) })),
     similarity: allPairs(state.similarity).map((p) => ({ ...p, modGeneration: mod("similarity", similarityEntryKey(p.from, p.to)) })),
     dependencies: allEdges(state.dependency),

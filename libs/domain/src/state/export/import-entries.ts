@@ -25,19 +25,32 @@ function importDetector(d: CycleDetectorDocument, field: string): CycleDetectorS
     throw isStateError(err) ? err.withFieldPrefix(field) : err;
   }
   const { power, lambda, stepsProcessed, cyclesDetected, lastCycleAt, tortoise } = d;
-  if (!Number.isSafeInteger(power) || power < 1 || (power & (power - 1)) !== 0) throw invalidArgument(`${field}.power`, "power must be a power of two");
+  if (!Number.isSafeInteger(power) || power < 1 || (power & (power - 1)) !== 0)
+    throw invalidArgument(`${field}.power`, "power must be a power of two");
   if (!isCount(lambda) || lambda >= power) throw invalidArgument(`${field}.lambda`, "lambda must be within 0..power-1");
-  if (!isCount(stepsProcessed) || !isCount(cyclesDetected)) throw invalidArgument(`${field}.stepsProcessed`, "counters must be non-negative integers");
+  if (!isCount(stepsProcessed) || !isCount(cyclesDetected))
+    throw invalidArgument(`${field}.stepsProcessed`, "counters must be non-negative integers");
   if (!isTimestamp(lastCycleAt)) throw invalidArgument(`${field}.lastCycleAt`, "lastCycleAt must be non-negative Unix ms");
-  if (tortoise !== null && (typeof tortoise !== "string" || tortoise === "")) throw invalidArgument(`${field}.tortoise`, "tortoise must be a state key or null");
-  if ((tortoise === null) !== (stepsProcessed === 0)) throw invalidArgument(`${field}.tortoise`, "tortoise is null exactly when no state was fed since the reset");
+  if (tortoise !== null && (typeof tortoise !== "string" || tortoise === ""))
+    throw invalidArgument(`${field}.tortoise`, "tortoise must be a state key or null");
+  if ((tortoise === null) !== (stepsProcessed === 0))
+    throw invalidArgument(`${field}.tortoise`, "tortoise is null exactly when no state was fed since the reset");
   if (!Array.isArray(d.window) || d.window.length > d.maxHistory || d.window.length > stepsProcessed) {
     throw invalidArgument(`${field}.window`, "window must be a list of at most maxHistory states fed since the reset");
   }
   d.window.forEach((s, i) => {
     if (typeof s !== "string" || s === "") throw invalidArgument(`${field}.window[${i}]`, "window entries must be state keys");
   });
-  return Object.freeze({ maxHistory: d.maxHistory, power, lambda, tortoise: tortoise ?? undefined, window: List(d.window), stepsProcessed, cyclesDetected, lastCycleAt });
+  return Object.freeze({
+    maxHistory: d.maxHistory,
+    power,
+    lambda,
+    tortoise: tortoise ?? undefined,
+    window: List(d.window),
+    stepsProcessed,
+    cyclesDetected,
+    lastCycleAt,
+  });
 }
 
 /** The detectors of a document, by session id; sessions must be non-empty and unique. */
@@ -46,7 +59,8 @@ export function importCycleDetectors(docs: readonly CycleDetectorDocument[]): IM
     docs.forEach((d, i) => {
       const field = `cycleDetectors[${i}]`;
       const detector = importDetector(d, field);
-      if (typeof d.sessionId !== "string" || d.sessionId === "" || m.has(d.sessionId)) throw invalidArgument(`${field}.sessionId`, "session ids must be non-empty and unique");
+      if (typeof d.sessionId !== "string" || d.sessionId === "" || m.has(d.sessionId))
+        throw invalidArgument(`${field}.sessionId`, "session ids must be non-empty and unique");
       m.set(d.sessionId, detector);
     });
   });

@@ -37,16 +37,20 @@ function importStreaming(doc: StreamingDocument): StreamingIndex {
   const { width, depth, precision } = doc;
   if (!Number.isSafeInteger(width) || width <= 0) throw invalidArgument("streaming.width", "width must be a positive integer");
   if (!Number.isSafeInteger(depth) || depth <= 0) throw invalidArgument("streaming.depth", "depth must be a positive integer");
-  if (!Number.isSafeInteger(precision) || precision < 4 || precision > 18) throw invalidArgument("streaming.precision", "precision must be within 4..18");
+  if (!Number.isSafeInteger(precision) || precision < 4 || precision > 18)
+    throw invalidArgument("streaming.precision", "precision must be within 4..18");
   if (!Number.isSafeInteger(doc.total) || doc.total < 0) throw invalidArgument("streaming.total", "total must be a non-negative integer");
-  const counters = List<number>().setSize(width * depth).map(() => 0).withMutations((l) => {
-    list<readonly [number, number]>(doc.counters, "streaming.counters").forEach(([i, v], k) => {
-      if (!Number.isSafeInteger(i) || i < 0 || i >= width * depth || !Number.isSafeInteger(v) || v <= 0) {
-        throw invalidArgument(`streaming.counters[${k}]`, "counter must be [index, positive value] within the sketch");
-      }
-      l.set(i, v);
+  const counters = List<number>()
+    .setSize(width * depth)
+    .map(() => 0)
+    .withMutations((l) => {
+      list<readonly [number, number]>(doc.counters, "streaming.counters").forEach(([i, v], k) => {
+        if (!Number.isSafeInteger(i) || i < 0 || i >= width * depth || !Number.isSafeInteger(v) || v <= 0) {
+          throw invalidArgument(`streaming.counters[${k}]`, "counter must be [index, positive value] within the sketch");
+        }
+        l.set(i, v);
+      });
     });
-  });
   if (typeof doc.registers !== "string" || doc.registers.length !== 2 ** precision) {
     throw invalidArgument("streaming.registers", "registers must hold one digit per register");
   }
@@ -72,7 +76,11 @@ function importClauses(clauses: readonly (Clause & ModGenerationField)[], mods: 
     const sig = duplicateKey(c);
     if (store.clauses.has(c.id) || store.bySignature.has(sig)) throw invalidArgument(`clauses[${i}]`, `duplicate clause ${c.id}`);
     const frozen: Clause = Object.freeze({ ...c, literals: Object.freeze(c.literals.map((l) => Object.freeze({ ...l }))) });
-    store = { clauses: store.clauses.set(c.id, frozen), bySignature: store.bySignature.set(sig, c.id), watches: watchClause(store.watches, frozen) };
+    store = {
+      clauses: store.clauses.set(c.id, frozen),
+      bySignature: store.bySignature.set(sig, c.id),
+      watches: watchClause(store.watches, frozen),
+    };
   });
   return store;
 }
@@ -80,25 +88,33 @@ function importClauses(clauses: readonly (Clause & ModGenerationField)[], mods: 
 function importSteps(doc: StateDocument, config: StateConfig): StepStore {
   let store: StepStore = IMap();
   list<StateDocument["steps"][number]>(doc.steps, "steps").forEach((session, i) => {
-    if (!Number.isSafeInteger(session.nextNumber) || session.nextNumber < 1) throw invalidArgument(`steps[${i}].nextNumber`, "nextNumber must be >= 1");
+    if (!Number.isSafeInteger(session.nextNumber) || session.nextNumber < 1)
+      throw invalidArgument(`steps[${i}].nextNumber`, "nextNumber must be >= 1");
     list(session.steps, `steps[${i}].steps`).forEach((step, j) => {
       try {
         validateStep(step as never);
-        if ((step as { sessionId: string }).sessionId !== session.sessionId) throw invalidArgument("sessionId", "step belongs to another session");
+        if ((step as { sessionId: string }).sessionId !== session.sessionId)
+          throw invalidArgument("sessionId", "step belongs to another session");
         store = recordStep(store, step as never, 0, config.maxStepsPerSession).store;
       } catch (err) {
         throw isStateError(err) ? err.withFieldPrefix(`steps[${i}].steps[${j}]`) : err;
       }
     });
     const bucket = store.get(session.sessionId);
-    if (bucket !== undefined) store = store.set(session.sessionId, Object.freeze({ ...bucket, nextNumber: Math.max(bucket.nextNumber, session.nextNumber) }));
+    if (bucket !== undefined)
+      store = store.set(session.sessionId, Object.freeze({ ...bucket, nextNumber: Math.max(bucket.nextNumber, session.nextNumber) }));
   });
   return store;
 }
 
 /** Collects the modification generations of the imported entries. */
 class ModCollector {
-  private readonly maps: Record<EntryIndex, Map<string, number>> = { proof: new Map(), constraint: new Map(), clause: new Map(), similarity: new Map() };
+  private readonly maps: Record<EntryIndex, Map<string, number>> = {
+    proof: new Map(),
+    constraint: new Map(),
+    clause: new Map(),
+    similarity: new Map(),
+  };
 
   constructor(private readonly generation: number) {}
 
@@ -115,7 +131,8 @@ class ModCollector {
 function build(doc: StateDocument, config: StateConfig): ProjectState {
   if (doc === null || typeof doc !== "object") throw invalidArgument("", "document must be an object");
   if (typeof doc.formatVersion !== "number") throw invalidArgument("formatVersion", "formatVersion must be a number");
-  if (!Number.isSafeInteger(doc.generation) || doc.generation < 0) throw invalidArgument("generation", "generation must be a non-negative integer");
+  if (!Number.isSafeInteger(doc.generation) || doc.generation < 0)
+    throw invalidArgument("generation", "generation must be a non-negative integer");
   const mods = new ModCollector(doc.generation);
   const proofs = IMap<string, ProofNumber>().withMutations((m) => {
     list<StateDocument["proofs"][number]>(doc.proofs, "proofs").forEach((p, i) => {
@@ -127,7 +144,8 @@ function build(doc: StateDocument, config: StateConfig): ProjectState {
         updatedAt: p.updatedAt,
       });
       validateProofNumber(value, `proofs[${i}]`);
-      if (typeof p.nodeId !== "string" || p.nodeId === "" || m.has(p.nodeId)) throw invalidArgument(`proofs[${i}].nodeId`, "node ids must be non-empty and unique");
+      if (typeof p.nodeId !== "string" || p.nodeId === "" || m.has(p.nodeId))
+        throw invalidArgument(`proofs[${i}].nodeId`, "node ids must be non-empty and unique");
       mods.add("proof", p.nodeId, p.modGeneration, `proofs[${i}]`);
       m.set(p.nodeId, value);
     });
@@ -178,33 +196,40 @@ function build(doc: StateDocument, config: StateConfig): ProjectState {
     if (!Array.isArray(r.affectedNodes)) throw invalidArgument(`deltaHistory[${i}].affectedNodes`, "affectedNodes must be a list");
     if (typeof r.label !== "string") throw invalidArgument(`deltaHistory[${i}].label`, "label must be a string");
   });
-  return Object.freeze(freezeIndexes({
-    generation: doc.generation,
-    proofs,
-    constraints,
-    clauses: importClauses(list<Clause & ModGenerationField>(doc.clauses, "clauses"), mods),
-    similarity,
-    dependency,
-    history,
-    streaming: importStreaming(doc.streaming),
-    steps: importSteps(doc, config),
-    analytics,
-    deltaHistory: List(records.map((r) => deepFreeze(structuredClone(r)))),
-    cycles: importCycleDetectors(list(doc.cycleDetectors, "cycleDetectors")),
-    modGenerations: mods.build(),
-  }));
+  return Object.freeze(
+    freezeIndexes({
+      generation: doc.generation,
+      proofs,
+      constraints,
+      clauses: importClauses(list<Clause & ModGenerationField>(doc.clauses, "clauses"), mods),
+      similarity,
+      dependency,
+      history,
+      streaming: importStreaming(doc.streaming),
+      steps: importSteps(doc, config),
+      analytics,
+      deltaHistory: List(records.map((r) => deepFreeze(structuredClone(r)))),
+      cycles: importCycleDetectors(list(doc.cycleDetectors, "cycleDetectors")),
+      modGenerations: mods.build(),
+    }),
+  );
 }
 
 /** Rebuilds state from a document; IMPORT_INVALID (with the field) when anything is wrong. */
 export function fromDocument(doc: StateDocument, config: StateConfig): ProjectState {
   // A document of another version is not malformed: it needs another reader, so say that.
   if (doc !== null && typeof doc === "object" && typeof doc.formatVersion === "number" && doc.formatVersion !== STATE_DOCUMENT_FORMAT) {
-    throw new StateError("UNSUPPORTED_FORMAT", `import: document format ${doc.formatVersion} is not supported (this engine reads ${STATE_DOCUMENT_FORMAT})`, { field: "formatVersion" });
+    throw new StateError(
+      "UNSUPPORTED_FORMAT",
+      `import: document format ${doc.formatVersion} is not supported (this engine reads ${STATE_DOCUMENT_FORMAT})`,
+      { field: "formatVersion" },
+    );
   }
   try {
     return build(doc, config);
   } catch (err) {
-    if (isStateError(err)) throw new StateError("IMPORT_INVALID", `import: ${err.message.replace(/^state: /, "")}`, { field: err.field, cause: err });
+    if (isStateError(err))
+      throw new StateError("IMPORT_INVALID", `import: ${err.message.replace(/^state: /, "")}`, { field: err.field, cause: err });
     throw new StateError("IMPORT_INVALID", "import: malformed document", { cause: err });
   }
 }

@@ -66,17 +66,39 @@ export function referenceExport(state: ProjectState, sessionId: string, timestam
       proof: {
         entries: sortUtf8(state.proofs.keys()).map((id) => {
           const p = state.proofs.get(id)!;
-          return { node_id: id, proof: p.proof.toString(), disproof: p.disproof.toString(), status: p.status, source: p.source, updated_at: rfc3339(p.updatedAt) };
+          return {
+            node_id: id,
+            proof: p.proof.toString(),
+            disproof: p.disproof.toString(),
+            status: p.status,
+            source: p.source,
+            updated_at: rfc3339(p.updatedAt),
+          };
         }),
       },
       constraint: {
         constraints: sortUtf8(state.constraints.keys()).map((id) => {
           const c = state.constraints.get(id)!;
-          return { id, type: c.type, nodes: [...c.nodes], ...(c.expression === "" ? {} : { expression: c.expression }), active: c.active, source: c.source, created_at: rfc3339(c.createdAt) };
+          return {
+            id,
+            type: c.type,
+            nodes: [...c.nodes],
+            ...(c.expression === "" ? {} : { expression: c.expression }),
+            active: c.active,
+            source: c.source,
+            created_at: rfc3339(c.createdAt),
+          };
         }),
       },
-      similarity: { pair_count: state.similarity.pairCount, pairs: allPairs(state.similarity).map((p) => ({ from_id: p.from, to_id: p.to, similarity: p.distance })) },
-      dependency: { edge_count: state.dependency.edgeCount, edges: allEdges(state.dependency).map((e) => ({ from_id: e.from, to_id: e.to })), source: "state" },
+      similarity: {
+        pair_count: state.similarity.pairCount,
+        pairs: allPairs(state.similarity).map((p) => ({ from_id: p.from, to_id: p.to, similarity: p.distance })),
+      },
+      dependency: {
+        edge_count: state.dependency.edgeCount,
+        edges: allEdges(state.dependency).map((e) => ({ from_id: e.from, to_id: e.to })),
+        source: "state",
+      },
       history: { entry_count: state.history.entries.size, recent_entries: state.history.entries.takeLast(100).toArray() },
       streaming: { cardinality: streamingCardinality(state.streaming), approximate_bytes: streamingBytes(state.streaming) },
     },

@@ -48,12 +48,15 @@ export function validateHistoryEntry(e: HistoryEntry, field: string): void {
   }
   requireSource(e.source, `${field}.source`);
   if (!isTimestamp(e.timestamp)) throw invalidArgument(`${field}.timestamp`, "timestamp must be non-negative Unix ms");
-  if (e.metadata === null || typeof e.metadata !== "object" || Array.isArray(e.metadata)) throw invalidArgument(`${field}.metadata`, "metadata must be an object");
+  if (e.metadata === null || typeof e.metadata !== "object" || Array.isArray(e.metadata))
+    throw invalidArgument(`${field}.metadata`, "metadata must be an object");
   for (const [k, v] of Object.entries(e.metadata)) {
     if (k === "") throw invalidArgument(`${field}.metadata`, `history entry ${e.id} has empty metadata key`);
-    if (utf8Length(k) > MAX_METADATA_KEY_BYTES) throw invalidArgument(`${field}.metadata`, `history entry ${e.id} metadata key too long (max 256)`);
+    if (utf8Length(k) > MAX_METADATA_KEY_BYTES)
+      throw invalidArgument(`${field}.metadata`, `history entry ${e.id} metadata key too long (max 256)`);
     if (typeof v !== "string") throw invalidArgument(`${field}.metadata.${k}`, "metadata values must be strings");
-    if (utf8Length(v) > MAX_METADATA_VALUE_BYTES) throw invalidArgument(`${field}.metadata.${k}`, `history entry ${e.id} metadata value too long (max 4096)`);
+    if (utf8Length(v) > MAX_METADATA_VALUE_BYTES)
+      throw invalidArgument(`${field}.metadata.${k}`, `history entry ${e.id} metadata value too long (max 4096)`);
   }
 }
 

@@ -40,9 +40,13 @@ export function validateProofUpdate(u: ProofUpdate): void {
 
 function hardOnly(u: ProofUpdate, what: string): void {
   if (!isHard(u.source)) {
-    throw new StateError("HARD_SIGNAL_VIOLATION", `soft signal cannot perform hard action: node ${u.nodeId} cannot be ${what} by ${u.source} signal`, {
-      field: "source",
-    });
+    throw new StateError(
+      "HARD_SIGNAL_VIOLATION",
+      `soft signal cannot perform hard action: node ${u.nodeId} cannot be ${what} by ${u.source} signal`,
+      {
+        field: "source",
+      },
+    );
   }
 }
 

@@ -6,7 +6,13 @@ import { makeStep } from "../steps/step-record.js";
 import { DEFAULT_PROOF_NUMBER, PROOF_INFINITY } from "./proof-number.js";
 import type { ProofUpdate } from "./proof-update.js";
 
-const upd = (nodeId: string, type: ProofUpdate["type"], source: ProofUpdate["source"] = "hard", delta = 1n): ProofUpdate => ({ nodeId, type, delta, reason: "r", source });
+const upd = (nodeId: string, type: ProofUpdate["type"], source: ProofUpdate["source"] = "hard", delta = 1n): ProofUpdate => ({
+  nodeId,
+  type,
+  delta,
+  reason: "r",
+  source,
+});
 
 describe("proof numbers", () => {
   it("uses the reference's constants", () => {
@@ -21,7 +27,11 @@ describe("proof numbers", () => {
     assert.equal(v.disproof, 10n, "disproof untouched");
     assert.equal(v.status, "expanded", "unknown becomes expanded");
     assert.equal(v.updatedAt, 42, "stamped with the injected clock");
-    assert.equal(e.updateProof(upd("n", "increment", "hard", PROOF_INFINITY)).result.proof, PROOF_INFINITY, "hard increment saturates at infinity");
+    assert.equal(
+      e.updateProof(upd("n", "increment", "hard", PROOF_INFINITY)).result.proof,
+      PROOF_INFINITY,
+      "hard increment saturates at infinity",
+    );
   });
 
   it("soft increments stop one below infinity: exhausting a node is a hard action", () => {
@@ -40,14 +50,26 @@ describe("proof numbers", () => {
   it("lets only hard signals disprove, prove, or reset a decided node", () => {
     const e = new StateEngine();
     for (const type of ["disproven", "proven"] as const) {
-      assert.throws(() => e.updateProof(upd("n", type, "soft")), (err: unknown) => isStateError(err, "HARD_SIGNAL_VIOLATION"), `soft ${type} rejected`);
+      assert.throws(
+        () => e.updateProof(upd("n", type, "soft")),
+        (err: unknown) => isStateError(err, "HARD_SIGNAL_VIOLATION"),
+        `soft ${type} rejected`,
+      );
     }
     assert.equal(e.generation, 0, "rejections change nothing");
     const d = e.updateProof(upd("n", "disproven", "safety")).result;
     assert.equal(d.proof, PROOF_INFINITY, "disproven sets infinity");
     assert.equal(d.status, "disproven", "status disproven");
-    assert.throws(() => e.updateProof(upd("n", "reset", "soft")), (err: unknown) => isStateError(err, "HARD_SIGNAL_VIOLATION"), "soft reset of a disproven node rejected");
-    assert.throws(() => e.updateProof(upd("n", "decrement", "soft")), (err: unknown) => isStateError(err, "HARD_SIGNAL_VIOLATION"), "soft decrement cannot revive a disproven node");
+    assert.throws(
+      () => e.updateProof(upd("n", "reset", "soft")),
+      (err: unknown) => isStateError(err, "HARD_SIGNAL_VIOLATION"),
+      "soft reset of a disproven node rejected",
+    );
+    assert.throws(
+      () => e.updateProof(upd("n", "decrement", "soft")),
+      (err: unknown) => isStateError(err, "HARD_SIGNAL_VIOLATION"),
+      "soft decrement cannot revive a disproven node",
+    );
     const r = e.updateProof(upd("n", "reset", "hard")).result;
     assert.deepEqual([r.proof, r.disproof, r.status], [10n, 10n, "unknown"], "hard reset restores defaults");
   });
@@ -61,7 +83,11 @@ describe("proof numbers", () => {
       [upd("n", "increment", "hard", 0n), "delta", "delta must be > 0"],
     ];
     for (const [u, field, text] of cases) {
-      assert.throws(() => e.updateProof(u), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === field && err.message.includes(text), `rejects ${field}`);
+      assert.throws(
+        () => e.updateProof(u),
+        (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === field && err.message.includes(text),
+        `rejects ${field}`,
+      );
     }
   });
 
@@ -69,7 +95,17 @@ describe("proof numbers", () => {
     const e = new StateEngine({ now: () => 9 });
     const m = e.updateProof(upd("n", "increment", "hard", 2n));
     assert.equal(m.generation, 1, "generation bumped");
-    assert.deepEqual(m.event, { type: "proof_updated", update: { nodeId: "n", type: "increment", delta: "2", reason: "r", source: "hard" }, formatVersion: 1, generation: 1, at: 9 }, "event is JSON-safe");
+    assert.deepEqual(
+      m.event,
+      {
+        type: "proof_updated",
+        update: { nodeId: "n", type: "increment", delta: "2", reason: "r", source: "hard" },
+        formatVersion: 1,
+        generation: 1,
+        at: 9,
+      },
+      "event is JSON-safe",
+    );
   });
 });
 
@@ -104,7 +140,11 @@ describe("circuit breaker", () => {
   it("uses the proof entry when present", () => {
     const e = new StateEngine();
     const below = e.checkCircuitBreaker("s", "t");
-    assert.deepEqual([below.shouldFire, below.proofNumber, below.reason], [false, 10n, "no proof data, execution count below threshold"], "no data");
+    assert.deepEqual(
+      [below.shouldFire, below.proofNumber, below.reason],
+      [false, 10n, "no proof data, execution count below threshold"],
+      "no data",
+    );
     e.updateProof(upd("session:s:tool:t", "disproven", "hard"));
     const r = e.checkCircuitBreaker("s", "t");
     assert.deepEqual([r.shouldFire, r.reason, r.status], [true, "tool t is disproven", "disproven"], "disproven fires");
@@ -120,7 +160,12 @@ describe("disproof propagation", () => {
   it("increments each dependent once, breadth-first, and continues only through exhausted nodes", () => {
     const e = new StateEngine();
     // p1 and p2 depend on x; q depends on both p1 and p2 (a diamond).
-    chain(e, [["p1", "x"], ["p2", "x"], ["q", "p1"], ["q", "p2"]]);
+    chain(e, [
+      ["p1", "x"],
+      ["p2", "x"],
+      ["q", "p1"],
+      ["q", "p2"],
+    ]);
     e.updateProof(upd("p1", "increment", "hard", PROOF_INFINITY));
     e.updateProof(upd("p2", "increment", "hard", PROOF_INFINITY));
     const g = e.generation;
@@ -144,6 +189,10 @@ describe("disproof propagation", () => {
     const e = new StateEngine();
     const m = e.propagateDisproof("lonely");
     assert.deepEqual([m.result, m.event, e.generation], [[], undefined, 0], "no event, no bump");
-    assert.throws(() => e.propagateDisproof(""), (err: unknown) => isStateError(err, "INVALID_ARGUMENT"), "empty id rejected");
+    assert.throws(
+      () => e.propagateDisproof(""),
+      (err: unknown) => isStateError(err, "INVALID_ARGUMENT"),
+      "empty id rejected",
+    );
   });
 });

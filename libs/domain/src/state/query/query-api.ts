@@ -179,7 +179,10 @@ export class QueryAPI {
   /** Statistics for one node, or undefined when no index knows it. */
   nodeStats(id: string): NodeStats | undefined {
     const s = this.state;
-    const constraintIds = [...s.constraints.values()].filter((c) => c.nodes.includes(id)).map((c) => c.id).sort(compareUtf8);
+    const constraintIds = [...s.constraints.values()]
+      .filter((c) => c.nodes.includes(id))
+      .map((c) => c.id)
+      .sort(compareUtf8);
     const neighbors = nearestNeighbors(s.similarity, id, 10);
     const trace = s.history.entries.filter((e) => e.nodeId === id);
     const stats: NodeStats = {
@@ -196,7 +199,13 @@ export class QueryAPI {
       accessFrequency: streamingEstimate(s.streaming, id),
     };
     const known =
-      stats.proof !== undefined || constraintIds.length > 0 || stats.similarNodeCount > 0 || stats.dependsOnCount > 0 || stats.dependedByCount > 0 || stats.historyEntryCount > 0 || stats.accessFrequency > 0;
+      stats.proof !== undefined ||
+      constraintIds.length > 0 ||
+      stats.similarNodeCount > 0 ||
+      stats.dependsOnCount > 0 ||
+      stats.dependedByCount > 0 ||
+      stats.historyEntryCount > 0 ||
+      stats.accessFrequency > 0;
     return known ? stats : undefined;
   }
 }

@@ -36,7 +36,11 @@ describe("secret sanitizer", () => {
   });
 
   it("redacts metadata keys as well as values", () => {
-    assert.deepEqual(sanitizeMetadata({ "password=abc": "x", note: "api_key=abcdefghijklmnopqrstu" }), { [REDACTED]: "x", note: REDACTED }, "both sides");
+    assert.deepEqual(
+      sanitizeMetadata({ "password=abc": "x", note: "api_key=abcdefghijklmnopqrstu" }),
+      { [REDACTED]: "x", note: REDACTED },
+      "both sides",
+    );
     const odd = sanitizeMetadata(JSON.parse('{"__proto__": "v"}'));
     assert.equal(Object.getPrototypeOf(odd), Object.prototype, "a __proto__ key does not replace the prototype");
     assert.deepEqual(Object.keys(odd), ["__proto__"], "it stays an ordinary key");

@@ -18,7 +18,11 @@ export interface SecretPattern {
 /** The rules, applied in this order. */
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Whole PEM blocks first, so the key body never survives; an unterminated block is cut to the end.
-  { name: "private_key_block", pattern: /-----BEGIN (?:RSA |DSA |EC |OPENSSH |ENCRYPTED )?PRIVATE KEY-----[\s\S]*?(?:-----END (?:RSA |DSA |EC |OPENSSH |ENCRYPTED )?PRIVATE KEY-----|$)/g },
+  {
+    name: "private_key_block",
+    pattern:
+      /-----BEGIN (?:RSA |DSA |EC |OPENSSH |ENCRYPTED )?PRIVATE KEY-----[\s\S]*?(?:-----END (?:RSA |DSA |EC |OPENSSH |ENCRYPTED )?PRIVATE KEY-----|$)/g,
+  },
   { name: "aws_access_key", pattern: /(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}/g },
   { name: "aws_secret_key", pattern: /(?:aws)?[_-]?secret[_-]?(?:access)?[_-]?key\s*[=:]\s*["']?[a-zA-Z0-9/+=]{40}["']?/gi },
   { name: "gcp_api_key", pattern: /AIza[0-9A-Za-z_-]{35}/g },
@@ -38,7 +42,10 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: "npm_token", pattern: /npm_[a-zA-Z0-9]{36}/g },
   { name: "pypi_token", pattern: /pypi-AgEIcHlwaS5vcmc[a-zA-Z0-9_-]+/g },
   { name: "discord_token", pattern: /[MN][A-Za-z\d]{23,}\.[\w-]{6}\.[\w-]{27}/g },
-  { name: "heroku_key", pattern: /heroku[_-]?(?:api)?[_-]?key\s*[=:]\s*["']?[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}["']?/gi },
+  {
+    name: "heroku_key",
+    pattern: /heroku[_-]?(?:api)?[_-]?key\s*[=:]\s*["']?[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}["']?/gi,
+  },
 ];
 
 /** Redacts every secret in `text`. */

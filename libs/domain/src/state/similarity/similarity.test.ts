@@ -24,7 +24,11 @@ describe("similarity", () => {
       ["a", "b", Number.POSITIVE_INFINITY, "finite"],
     ];
     for (const [a, b, d, text] of bad) {
-      assert.throws(() => e.recordSimilarity({ a: a, b: b, distance: d }), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.message.includes(text), `rejects ${a}-${b}:${d}`);
+      assert.throws(
+        () => e.recordSimilarity({ a: a, b: b, distance: d }),
+        (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.message.includes(text),
+        `rejects ${a}-${b}:${d}`,
+      );
     }
     assert.equal(e.generation, 0, "nothing changed");
   });
@@ -35,9 +39,21 @@ describe("similarity", () => {
     e.recordSimilarity({ a: "a", b: "c", distance: 1 });
     e.recordSimilarity({ a: "b", b: "a", distance: 0.25 });
     assert.equal(e.snapshot().similarity.distance("a", "b"), 0.25, "update of a zero-distance pair at the cap");
-    assert.throws(() => e.recordSimilarity({ a: "c", b: "d", distance: 1 }), (err: unknown) => isStateError(err, "CAPACITY_EXCEEDED"), "new pair refused loudly");
     assert.throws(
-      () => e.apply({ kind: "similarity", source: "soft", updates: [{ a: "a", b: "b", distance: 3 }, { a: "x", b: "y", distance: 1 }] }),
+      () => e.recordSimilarity({ a: "c", b: "d", distance: 1 }),
+      (err: unknown) => isStateError(err, "CAPACITY_EXCEEDED"),
+      "new pair refused loudly",
+    );
+    assert.throws(
+      () =>
+        e.apply({
+          kind: "similarity",
+          source: "soft",
+          updates: [
+            { a: "a", b: "b", distance: 3 },
+            { a: "x", b: "y", distance: 1 },
+          ],
+        }),
       (err: unknown) => isStateError(err, "CAPACITY_EXCEEDED") && err.field === "updates[1]",
       "delta naming the offending entry",
     );
@@ -51,7 +67,11 @@ describe("similarity", () => {
     e.recordSimilarity({ a: "n", b: "m", distance: 0.5 });
     e.recordSimilarity({ a: "x", b: "y", distance: 0.1 });
     const s = e.snapshot();
-    assert.deepEqual(s.similarity.nearestNeighbors("n", 3).map((x) => x.id), ["m", "a", "z"], "ties by id");
+    assert.deepEqual(
+      s.similarity.nearestNeighbors("n", 3).map((x) => x.id),
+      ["m", "a", "z"],
+      "ties by id",
+    );
     assert.deepEqual(s.similarity.nearestNeighbors("n", 0), [], "k <= 0");
     const page = s.similarity.allPairs(2);
     assert.deepEqual([page.pairs.length, page.truncated], [2, true], "capped listing is flagged");

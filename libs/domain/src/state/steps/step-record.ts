@@ -24,7 +24,15 @@ export type ErrorCategory =
 /** Valid actors. */
 export const ACTORS: readonly Actor[] = ["router", "main_agent", "system"];
 /** Valid decisions. */
-export const DECISIONS: readonly Decision[] = ["select_tool", "execute_tool", "synthesize", "circuit_breaker", "retry", "complete", "error"];
+export const DECISIONS: readonly Decision[] = [
+  "select_tool",
+  "execute_tool",
+  "synthesize",
+  "circuit_breaker",
+  "retry",
+  "complete",
+  "error",
+];
 /** Valid outcomes. */
 export const OUTCOMES: readonly Outcome[] = ["success", "failure", "skipped", "forced"];
 /** Valid error categories. */
@@ -104,7 +112,8 @@ export function validateStep(s: StepRecord): void {
   if (!DECISIONS.includes(s.decision)) throw invalidArgument("decision", `decision "${s.decision}" is not a valid decision`);
   if (!s.outcome) throw invalidArgument("outcome", "outcome must not be empty");
   if (!OUTCOMES.includes(s.outcome)) throw invalidArgument("outcome", `outcome "${s.outcome}" is not a valid outcome`);
-  if (!ERROR_CATEGORIES.includes(s.errorCategory)) throw invalidArgument("errorCategory", `error_category "${s.errorCategory}" is not valid`);
+  if (!ERROR_CATEGORIES.includes(s.errorCategory))
+    throw invalidArgument("errorCategory", `error_category "${s.errorCategory}" is not valid`);
   if (s.outcome === "failure" && s.errorCategory === "") {
     throw invalidArgument("errorCategory", "error_category is required when outcome is failure");
   }
@@ -118,7 +127,8 @@ export function validateStep(s: StepRecord): void {
   for (const key of ["tool", "errorMessage", "reasoning", "resultSummary"] as const) {
     if (typeof s[key] !== "string") throw invalidArgument(key, `${key} must be a string`);
   }
-  if (s.metadata === null || typeof s.metadata !== "object" || Array.isArray(s.metadata)) throw invalidArgument("metadata", "metadata must be an object");
+  if (s.metadata === null || typeof s.metadata !== "object" || Array.isArray(s.metadata))
+    throw invalidArgument("metadata", "metadata must be an object");
   for (const [k, v] of Object.entries(s.metadata)) {
     if (typeof v !== "string") throw invalidArgument(`metadata.${k}`, "metadata values must be strings");
   }

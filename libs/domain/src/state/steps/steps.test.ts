@@ -4,7 +4,8 @@ import { isStateError } from "../errors.js";
 import { StateEngine } from "../engine/engine.js";
 import { makeStep, type StepRecord } from "./step-record.js";
 
-const step = (extra: Partial<StepRecord> = {}): StepRecord => makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "t", outcome: "success", ...extra });
+const step = (extra: Partial<StepRecord> = {}): StepRecord =>
+  makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "t", outcome: "success", ...extra });
 
 describe("step records", () => {
   it("validate in the reference's order with named fields", () => {
@@ -20,7 +21,11 @@ describe("step records", () => {
       [{ durationMs: -1 }, "durationMs", "duration_ms must be non-negative"],
     ];
     for (const [patch, field, text] of cases) {
-      assert.throws(() => e.recordStep(step(patch)), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === field && err.message.includes(text), `rejects ${field}`);
+      assert.throws(
+        () => e.recordStep(step(patch)),
+        (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === field && err.message.includes(text),
+        `rejects ${field}`,
+      );
     }
     assert.deepEqual(e.snapshot().steps.sessions(), [], "rejected steps create no session bucket");
   });
@@ -29,7 +34,11 @@ describe("step records", () => {
     for (const sanitizer of [undefined, false] as const) {
       const e = new StateEngine({ sanitizer });
       for (const metadata of [null, "abc", ["v"]]) {
-        assert.throws(() => e.recordStep(step({ metadata: metadata as never })), (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "metadata", `rejects ${JSON.stringify(metadata)}`);
+        assert.throws(
+          () => e.recordStep(step({ metadata: metadata as never })),
+          (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "metadata",
+          `rejects ${JSON.stringify(metadata)}`,
+        );
       }
       assert.equal(e.generation, 0, "nothing recorded");
     }
@@ -39,7 +48,11 @@ describe("step records", () => {
     const e = new StateEngine({ now: () => 500, config: { maxStepsPerSession: 2 } });
     for (let i = 0; i < 4; i++) e.recordStep(step());
     const h = e.snapshot().steps.history("s");
-    assert.deepEqual(h.map((s) => s.stepNumber), [3, 4], "oldest evicted, numbers keep rising");
+    assert.deepEqual(
+      h.map((s) => s.stepNumber),
+      [3, 4],
+      "oldest evicted, numbers keep rising",
+    );
     assert.equal(h[0]?.timestamp, 500, "stamped with the injected clock");
   });
 
@@ -47,9 +60,17 @@ describe("step records", () => {
     const e = new StateEngine({ config: { maxStepsPerSession: 2 } });
     e.recordStep(step({ tool: "a" }));
     e.recordStep(step({ tool: "b" }));
-    assert.throws(() => e.recordStep(step({ confidence: 2 })), (err: unknown) => isStateError(err), "invalid step");
+    assert.throws(
+      () => e.recordStep(step({ confidence: 2 })),
+      (err: unknown) => isStateError(err),
+      "invalid step",
+    );
     const s = e.snapshot();
-    assert.deepEqual(s.steps.history("s").map((x) => x.tool), ["a", "b"], "nothing evicted by the invalid step");
+    assert.deepEqual(
+      s.steps.history("s").map((x) => x.tool),
+      ["a", "b"],
+      "nothing evicted by the invalid step",
+    );
     e.recordStep(step({ tool: "c" }));
     assert.equal(e.snapshot().steps.countToolExecutions("s", "a"), 0, "evicted execution uncounted");
     assert.equal(e.snapshot().steps.countToolExecutions("s", "c"), 1, "new execution counted");
@@ -61,8 +82,16 @@ describe("step records", () => {
     e.recordStep(step({ outcome: "failure", errorCategory: "network" }));
     e.recordStep(step());
     const s = e.snapshot();
-    assert.deepEqual(s.steps.byActor("s", "router").map((x) => x.stepNumber), [1], "by actor");
-    assert.deepEqual(s.steps.byOutcome("s", "success").map((x) => x.stepNumber), [1, 3], "by outcome");
+    assert.deepEqual(
+      s.steps.byActor("s", "router").map((x) => x.stepNumber),
+      [1],
+      "by actor",
+    );
+    assert.deepEqual(
+      s.steps.byOutcome("s", "success").map((x) => x.stepNumber),
+      [1, 3],
+      "by outcome",
+    );
     assert.equal(s.steps.last("s")?.stepNumber, 3, "last step");
     assert.equal(s.steps.countToolExecutions("s", "t"), 2, "execute_tool steps counted whatever the outcome");
     e.endSession("s");

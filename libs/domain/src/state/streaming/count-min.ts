@@ -29,7 +29,14 @@ export const DEFAULT_SKETCH_DEPTH = 5;
 
 /** An empty sketch of the given shape. */
 export function emptyCountMin(width = DEFAULT_SKETCH_WIDTH, depth = DEFAULT_SKETCH_DEPTH): CountMinSketch {
-  return { width, depth, counters: List<number>().setSize(width * depth).map(() => 0), total: 0 };
+  return {
+    width,
+    depth,
+    counters: List<number>()
+      .setSize(width * depth)
+      .map(() => 0),
+    total: 0,
+  };
 }
 
 function cells(sketch: CountMinSketch, item: string): number[] {
@@ -38,7 +45,7 @@ function cells(sketch: CountMinSketch, item: string): number[] {
   const h2 = murmur3(item, 0x9747b28c) | 1;
   const out: number[] = [];
   for (let row = 0; row < sketch.depth; row++) {
-    out.push(row * sketch.width + ((h1 + Math.imul(row, h2)) >>> 0) % sketch.width);
+    out.push(row * sketch.width + (((h1 + Math.imul(row, h2)) >>> 0) % sketch.width));
   }
   return out;
 }

@@ -24,7 +24,12 @@ export const DEFAULT_HLL_PRECISION = 14;
 /** An empty estimator; precision must be within 4..18. */
 export function emptyHyperLogLog(precision = DEFAULT_HLL_PRECISION): HyperLogLog {
   const m = 2 ** precision;
-  return { precision, registers: List<number>().setSize(m).map(() => 0) };
+  return {
+    precision,
+    registers: List<number>()
+      .setSize(m)
+      .map(() => 0),
+  };
 }
 
 function position(item: string, precision: number): { index: number; rank: number } {

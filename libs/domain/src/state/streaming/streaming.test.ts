@@ -58,7 +58,11 @@ describe("HyperLogLog", () => {
     let hll = emptyHyperLogLog(14);
     const se = hyperLogLogStandardError(hll);
     assert.ok(Math.abs(se - 0.008125) < 1e-6, "1.04/sqrt(16384) = 0.81%");
-    const checkpoints = new Map([[100, 0], [1000, 0], [20_000, 0]]);
+    const checkpoints = new Map([
+      [100, 0],
+      [1000, 0],
+      [20_000, 0],
+    ]);
     for (let i = 1; i <= 20_000; i++) {
       hll = hyperLogLogAdd(hll, `distinct-${i}`);
       if (checkpoints.has(i)) {
@@ -74,14 +78,26 @@ describe("streaming index through deltas", () => {
   it("keeps bounded memory and answers estimates and cardinality", () => {
     const e = new StateEngine();
     const before = e.snapshot().streaming.sizeBytes();
-    e.apply({ kind: "streaming", source: "soft", increments: [{ item: "a", count: 3 }, { item: "b", count: 1 }], observed: ["c", "a"] });
+    e.apply({
+      kind: "streaming",
+      source: "soft",
+      increments: [
+        { item: "a", count: 3 },
+        { item: "b", count: 1 },
+      ],
+      observed: ["c", "a"],
+    });
     for (let i = 0; i < 50; i++) e.apply({ kind: "streaming", source: "soft", increments: [{ item: `x${i}`, count: 1 }], observed: [] });
     const s = e.snapshot();
     assert.equal(s.streaming.estimate("a"), 3, "exact while collisions are absent");
     assert.equal(s.streaming.estimate("c"), 1, "an item only observed counts once, as in the reference");
     assert.equal(s.streaming.cardinality(), 53, "a, b, c and 50 more");
     assert.equal(s.streaming.sizeBytes(), before, "memory does not grow with items");
-    assert.equal(s.streaming.errorBounds().frequencyAdditive, (Math.E / 1024) * 55, "additive bound uses the total, the observed item included");
+    assert.equal(
+      s.streaming.errorBounds().frequencyAdditive,
+      (Math.E / 1024) * 55,
+      "additive bound uses the total, the observed item included",
+    );
   });
 
   it("gives an item seen only for cardinality an estimate of 1, and leaves a counted item's count alone", () => {
@@ -94,12 +110,25 @@ describe("streaming index through deltas", () => {
 
   it("refuses increments that would push the total past 2^53-1, so the export stays importable", () => {
     const e = new StateEngine();
-    const big = { kind: "streaming" as const, source: "soft" as const, increments: [{ item: "a", count: Number.MAX_SAFE_INTEGER - 1 }], observed: [] };
+    const big = {
+      kind: "streaming" as const,
+      source: "soft" as const,
+      increments: [{ item: "a", count: Number.MAX_SAFE_INTEGER - 1 }],
+      observed: [],
+    };
     e.apply(big);
     const before = e.state;
-    assert.throws(() => e.apply({ ...big, increments: [{ item: "b", count: 2 }] }), (err: unknown) => isStateError(err, "CAPACITY_EXCEEDED") && err.field === "increments[0].count", "total would lose precision");
+    assert.throws(
+      () => e.apply({ ...big, increments: [{ item: "b", count: 2 }] }),
+      (err: unknown) => isStateError(err, "CAPACITY_EXCEEDED") && err.field === "increments[0].count",
+      "total would lose precision",
+    );
     assert.equal(e.state, before, "rejected increment changes nothing");
     e.apply({ ...big, increments: [{ item: "b", count: 1 }] });
-    assert.equal(StateEngine.fromDocument(e.exportDocument()).exportDocument().streaming.total, Number.MAX_SAFE_INTEGER, "export at the limit imports");
+    assert.equal(
+      StateEngine.fromDocument(e.exportDocument()).exportDocument().streaming.total,
+      Number.MAX_SAFE_INTEGER,
+      "export at the limit imports",
+    );
   });
 });

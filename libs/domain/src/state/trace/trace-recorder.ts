@@ -66,7 +66,9 @@ export class TraceRecorder {
       tool: sanitizeSecrets(input.tool),
       durationMs: input.durationMs,
       symbolsFound: Object.freeze(this.options.recordSymbols === false ? [] : input.symbolsFound.map(sanitizeSecrets)),
-      dependenciesFound: Object.freeze(input.dependenciesFound.map((e) => Object.freeze({ from: sanitizeSecrets(e.from), to: sanitizeSecrets(e.to) }))),
+      dependenciesFound: Object.freeze(
+        input.dependenciesFound.map((e) => Object.freeze({ from: sanitizeSecrets(e.from), to: sanitizeSecrets(e.to) })),
+      ),
       error: sanitizeSecrets(input.error),
       metadata: Object.freeze(this.options.recordMetadata === false ? {} : sanitizeMetadata(input.metadata)),
     });
@@ -92,7 +94,14 @@ export class TraceRecorder {
   }
 
   /** Summary of the retained trace. */
-  export(sessionId: string): { sessionId: string; totalSteps: number; totalDurationMs: number; startTime: number; endTime: number; trace: TraceStep[] } {
+  export(sessionId: string): {
+    sessionId: string;
+    totalSteps: number;
+    totalDurationMs: number;
+    startTime: number;
+    endTime: number;
+    trace: TraceStep[];
+  } {
     const first = this.steps[0];
     const last = this.last();
     return {

@@ -20,7 +20,11 @@ describe("trace recorder", () => {
   it("numbers steps monotonically across eviction and stamps with the injected clock", () => {
     const t = new TraceRecorder({ maxSteps: 2, now: () => 99 });
     for (let i = 0; i < 3; i++) t.record(input());
-    assert.deepEqual(t.all().map((s) => s.step), [2, 3], "bounded, numbers not reused");
+    assert.deepEqual(
+      t.all().map((s) => s.step),
+      [2, 3],
+      "bounded, numbers not reused",
+    );
     assert.equal(t.last()?.timestamp, 99, "stamped");
     t.clear();
     assert.equal(t.record(input()).step, 1, "clear restarts numbering");
@@ -40,18 +44,30 @@ describe("trace recorder", () => {
     t.record(input({ symbolsFound: ["a"], dependenciesFound: [{ from: "a", to: "b" }], metadata: { k: "v" } }));
     const s = t.all()[0] as TraceStep;
     assert.throws(() => (s.symbolsFound as string[]).push("x"), TypeError, "symbols frozen");
-    assert.throws(() => {
-      (s.dependenciesFound[0] as { from: string }).from = "z";
-    }, TypeError, "edges frozen");
-    assert.throws(() => {
-      (s.metadata as Record<string, string>).k = "w";
-    }, TypeError, "metadata frozen");
+    assert.throws(
+      () => {
+        (s.dependenciesFound[0] as { from: string }).from = "z";
+      },
+      TypeError,
+      "edges frozen",
+    );
+    assert.throws(
+      () => {
+        (s.metadata as Record<string, string>).k = "w";
+      },
+      TypeError,
+      "metadata frozen",
+    );
     assert.deepEqual(t.last()?.symbolsFound, ["a"], "recorded step unchanged");
   });
 
   it("converts to a step record keeping dependencies", () => {
     const r = traceStepToStepRecord({ ...input({ error: "boom", dependenciesFound: [{ from: "a", to: "b" }] }), step: 4 }, "s");
-    assert.deepEqual([r.stepNumber, r.actor, r.outcome, r.errorCategory, r.resultSummary], [4, "system", "failure", "internal", "search: main.go"], "fields");
+    assert.deepEqual(
+      [r.stepNumber, r.actor, r.outcome, r.errorCategory, r.resultSummary],
+      [4, "system", "failure", "internal", "search: main.go"],
+      "fields",
+    );
     assert.equal(r.metadata.dependencies_found, "a->b", "dependencies kept");
   });
 });

@@ -30,7 +30,8 @@ export function generateCommand(program: Command, io: CliIo): void {
     .action(async (dir: string, flags: GenerateFlags) => {
       if (flags.size === undefined && flags.files === undefined) throw badField("--size", "or --files is required");
       const bigLineShare = flags.bigLines === undefined ? undefined : Number(flags.bigLines);
-      if (bigLineShare !== undefined && !(bigLineShare >= 0 && bigLineShare <= 1)) throw badField("--big-lines", "must be a share between 0 and 1");
+      if (bigLineShare !== undefined && !(bigLineShare >= 0 && bigLineShare <= 1))
+        throw badField("--big-lines", "must be a share between 0 and 1");
       const result = await writeCorpus({
         dir,
         seed: parseInteger("--seed", flags.seed, 0),

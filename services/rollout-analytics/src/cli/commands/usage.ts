@@ -28,7 +28,16 @@ function usageTable(r: UsageReportJson): string {
     row.models.join(", "),
   ]);
   const t = r.totals;
-  rows.push(["total", displayNumber(t.input_tokens), displayNumber(t.cached_input_tokens), displayNumber(t.output_tokens), displayNumber(t.reasoning_output_tokens), displayNumber(t.total_tokens), cost(t.cost), ""]);
+  rows.push([
+    "total",
+    displayNumber(t.input_tokens),
+    displayNumber(t.cached_input_tokens),
+    displayNumber(t.output_tokens),
+    displayNumber(t.reasoning_output_tokens),
+    displayNumber(t.total_tokens),
+    cost(t.cost),
+    "",
+  ]);
   const head = [r.by, "input", "cached input", "output", "reasoning", "total", `cost ${r.pricing.currency}`, "models"];
   const notes = [`prices as of ${r.pricing.as_of}${r.pricing.source === "" ? "" : ` (${r.pricing.source})`}`];
   if (t.unpriced_models.length > 0) notes.push(`no price for: ${t.unpriced_models.join(", ")} (their tokens are not in the cost)`);

@@ -55,14 +55,23 @@ function splitRows(analytics: Json): Json[] {
     }
     // Only the top contributors are kept per task; the rest of its duration is shown as other.
     row.other += Math.max(0, num(t["duration_s"]) - counted);
-    return { label: row.label, model: round(row.model), tool: round(row.tool), wait: round(row.wait), idle: round(row.idle), other: round(row.other) };
+    return {
+      label: row.label,
+      model: round(row.model),
+      tool: round(row.tool),
+      wait: round(row.wait),
+      idle: round(row.idle),
+      other: round(row.other),
+    };
   });
 }
 
 function table(headers: readonly string[], rows: readonly (readonly unknown[])[]): string {
   if (rows.length === 0) return `<p class="empty">none</p>`;
   const th = headers.map((h) => `<th>${escapeHtml(h)}</th>`).join("");
-  const body = rows.map((r) => `<tr>${r.map((c) => `<td${typeof c === "number" ? ' class="n"' : ""}>${escapeHtml(displayScalar(c))}</td>`).join("")}</tr>`).join("\n");
+  const body = rows
+    .map((r) => `<tr>${r.map((c) => `<td${typeof c === "number" ? ' class="n"' : ""}>${escapeHtml(displayScalar(c))}</td>`).join("")}</tr>`)
+    .join("\n");
   return `<table><thead><tr>${th}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
@@ -96,13 +105,34 @@ export function renderReportPage(input: ReportPageInput): string {
   const hard = num(classes["failure"]) + num(classes["timeout"]);
   const tasks = num(a["tasks"]);
   const when = new Date(input.now).toISOString();
-  const slowest = list(a["top_tasks"]).map((t) => [t["session"], t["turn_id"], t["outcome"], num(t["duration_s"]), t["ttft_s"], num(t["idle_s"])]);
+  const slowest = list(a["top_tasks"]).map((t) => [
+    t["session"],
+    t["turn_id"],
+    t["outcome"],
+    num(t["duration_s"]),
+    t["ttft_s"],
+    num(t["idle_s"]),
+  ]);
   const byProvider = Object.entries(obj(l["by_provider_version"])).map(([k, v]) => {
     const c = obj(v);
-    return [k, num(c["rollouts"]), num(c["starts"]), num(c["complete"]), num(c["aborted"]), num(c["superseded"]), num(c["process_death"]), num(c["live"])];
+    return [
+      k,
+      num(c["rollouts"]),
+      num(c["starts"]),
+      num(c["complete"]),
+      num(c["aborted"]),
+      num(c["superseded"]),
+      num(c["process_death"]),
+      num(c["live"]),
+    ];
   });
-  const findings = [...list(a["findings"]).map((f) => `${String(f["reason"])}: ${String(f["action"])}`), ...(Array.isArray(h["flags"]) ? h["flags"].map(String) : [])];
-  const reasons = list(a["reasons"]).slice(0, 12).map((r) => [r["class"], r["reason"], num(r["count"])]);
+  const findings = [
+    ...list(a["findings"]).map((f) => `${String(f["reason"])}: ${String(f["action"])}`),
+    ...(Array.isArray(h["flags"]) ? h["flags"].map(String) : []),
+  ];
+  const reasons = list(a["reasons"])
+    .slice(0, 12)
+    .map((r) => [r["class"], r["reason"], num(r["count"])]);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Rollout report — ${escapeHtml(input.root)}</title><style>${STYLE}</style></head>

@@ -17,14 +17,20 @@ export function textTable(headers: readonly string[], rows: readonly (readonly s
   // A column of numbers is right-aligned; a mixed column reads better left-aligned.
   const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => NUMERIC.test(r[i] ?? "")));
   const line = (cells: readonly string[]) =>
-    cells.map((c, i) => (numeric[i] === true ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join("  ").trimEnd();
+    cells
+      .map((c, i) => (numeric[i] === true ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
   return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
 function rowsTable(rows: readonly Row[]): string {
   const columns: string[] = [];
   for (const r of rows) for (const k of Object.keys(r)) if (!columns.includes(k)) columns.push(k);
-  return textTable(columns.map(label), rows.map((r) => columns.map((c) => displayScalar(r[c]))));
+  return textTable(
+    columns.map(label),
+    rows.map((r) => columns.map((c) => displayScalar(r[c]))),
+  );
 }
 
 function section(title: string, value: unknown, depth: number): string[] {
@@ -39,11 +45,24 @@ function section(title: string, value: unknown, depth: number): string[] {
     return ["", title, rowsTable(entries.map(([k, v]) => ({ key: k, ...(v as Row) })))];
   }
   if (entries.every(([, v]) => isScalar(v))) {
-    return ["", title, textTable(["key", "value"], entries.map(([k, v]) => [label(k), displayScalar(v)]))];
+    return [
+      "",
+      title,
+      textTable(
+        ["key", "value"],
+        entries.map(([k, v]) => [label(k), displayScalar(v)]),
+      ),
+    ];
   }
   const out = ["", `${"#".repeat(Math.min(depth + 1, 4))} ${title}`];
   const scalars = entries.filter(([, v]) => isScalar(v));
-  if (scalars.length > 0) out.push(textTable(["key", "value"], scalars.map(([k, v]) => [label(k), displayScalar(v)])));
+  if (scalars.length > 0)
+    out.push(
+      textTable(
+        ["key", "value"],
+        scalars.map(([k, v]) => [label(k), displayScalar(v)]),
+      ),
+    );
   for (const [k, v] of entries) if (!isScalar(v)) out.push(...section(label(k), v, depth + 1));
   return out;
 }

@@ -1,0 +1,32 @@
+/** Options, observers and counters of the store-backed project host. */
+
+import type { BatchReport } from "../journal/group-commit.js";
+import type { StoreOptions } from "../config/store-options.js";
+
+/** What the host reports as it works (wired to logs and metrics by the service). */
+export interface HostEvents {
+  /** A synced batch finished or failed. */
+  readonly batch?: (r: BatchReport) => void;
+  /** Something an operator should hear about: a repair, a skipped corruption, a lost project, the store failing or recovering. */
+  readonly notice?: (event: string, fields: Record<string, string | number>) => void;
+}
+
+/** Options of {@link StoreHost}. */
+export interface StoreHostOptions extends Partial<Omit<StoreOptions, "dataDir">> {
+  /** Clock in Unix ms (engine stamps, commit times). @defaultValue Date.now */
+  readonly now?: () => number;
+  /** Observers. */
+  readonly events?: HostEvents;
+}
+
+/** Counters an operator reads (the service exports them as metrics). */
+export interface HostCounters {
+  /** Torn last records cut by repair. */
+  tornTailsCut: number;
+  /** Journals cut after corruption because skip-corrupted was set. */
+  corruptionsSkipped: number;
+  /** Snapshots passed over because they failed verification. */
+  corruptSnapshots: number;
+  /** Synced batches that failed. */
+  writeFailures: number;
+}
