@@ -8,6 +8,7 @@
 
 import assert from "node:assert/strict";
 import { credentials, type ServiceError } from "@grpc/grpc-js";
+import { createPrng } from "@crs/domain/rollout";
 import { createClient } from "@crs/runtime";
 import { SimilarityService } from "@crs/contracts/gen/crs/state/v1/similarity_pb";
 import { StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
@@ -49,18 +50,6 @@ export interface CrashReport {
   replaysChecked: number;
 }
 
-/** Deterministic random numbers in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function clients(port: number) {
   const insecure = { credentials: credentials.createInsecure() };
   return {
@@ -100,7 +89,7 @@ async function applied(c: Clients, project: string): Promise<{ generation: bigin
 export async function runCrashTest(options: CrashOptions): Promise<CrashReport> {
   const built = await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "crs-state"]);
   assert.equal(built.code, 0, `build: ${built.stderr}`);
-  const rand = random(options.seed);
+  const rng = createPrng(options.seed);
   const projects = Array.from({ length: options.projects ?? 3 }, (_, i) => `crash-${i}`);
   const acked = new Map(projects.map((p) => [p, new Map<string, string>()]));
   let inFlight: { project: string; key: string }[] = [];
@@ -141,7 +130,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
       for (const p of projects) {
         const entries = [...(acked.get(p) as Map<string, string>)];
         for (let i = 0; i < Math.min(2, entries.length); i++) {
-          const [key, first] = entries[Math.floor(rand() * entries.length)] as [string, string];
+          const [key, first] = entries[rng.int(0, entries.length - 1)] as [string, string];
           const r = await apply(c, p, key);
           assert.equal(r.header?.replayed, true, `retry of acknowledged ${p}/${key} is a replay ${where()}`);
           assert.equal(answerKey(r.header), first, `retry of ${p}/${key} answers the first result ${where()}`);
@@ -158,7 +147,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
       const pending = new Map<string, { project: string; key: string }>();
       const drive = async () => {
         while (alive) {
-          const project = projects[Math.floor(rand() * projects.length)] as string;
+          const project = projects[rng.int(0, projects.length - 1)] as string;
           const key = `k${counter++}`;
           pending.set(key, { project, key });
           let header;
@@ -177,7 +166,7 @@ export async function runCrashTest(options: CrashOptions): Promise<CrashReport> 
       const runs = Array.from({ length: options.clients ?? 8 }, () => drive());
       // The kill lands at a random moment after traffic is flowing (or after 10 s without any ack).
       await Promise.race([acking, new Promise((r) => setTimeout(r, 10_000))]);
-      await new Promise((r) => setTimeout(r, Math.floor(rand() * (options.maxRunMs ?? 150))));
+      await new Promise((r) => setTimeout(r, rng.int(0, Math.max(0, (options.maxRunMs ?? 150) - 1))));
       alive = false;
       await server.stop("SIGKILL");
       await Promise.all(runs);

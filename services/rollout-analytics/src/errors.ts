@@ -4,7 +4,6 @@ export type AnalyticsErrorCode =
   | "CLOCK_REQUIRED"
   | "MALFORMED_UPLOAD"
   | "ROLLOUT_TOO_LARGE"
-  | "LINE_TOO_LONG"
   | "QUEUE_UNAVAILABLE"
   | "SCAN_WORKER_FAILED";
 

@@ -16,7 +16,6 @@ export const STATUS_OF: Readonly<Record<AnalyticsFailureCode, StatusMapping<Erro
   CLOCK_REQUIRED: { code: status.INVALID_ARGUMENT, reason: ErrorReason.CLOCK_REQUIRED },
   MALFORMED_UPLOAD: { code: status.INVALID_ARGUMENT, reason: ErrorReason.MALFORMED_UPLOAD },
   ROLLOUT_TOO_LARGE: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.ROLLOUT_TOO_LARGE },
-  LINE_TOO_LONG: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.LINE_TOO_LONG },
   QUEUE_UNAVAILABLE: { code: status.UNAVAILABLE, reason: ErrorReason.QUEUE_UNAVAILABLE },
   SCAN_WORKER_FAILED: { code: status.INTERNAL, reason: ErrorReason.SCAN_FAILED },
   PARTIAL_VERSION_MISMATCH: { code: status.FAILED_PRECONDITION, reason: ErrorReason.PARTIAL_VERSION_MISMATCH },

@@ -130,7 +130,8 @@ export enum ErrorReason {
   ROLLOUT_TOO_LARGE = 14,
 
   /**
-   * RESOURCE_EXHAUSTED: an uploaded rollout has a line longer than the line limit (64 MiB).
+   * No longer sent: a line over the line limit is skipped and counted in `lines_skipped`. Kept so
+   * clients built against it still decode the value.
    *
    * @generated from enum value: ERROR_REASON_LINE_TOO_LONG = 15;
    */
