@@ -184,3 +184,25 @@ test("a unary or client-stream handler that returns nothing answers INTERNAL, no
     await server.shutdown(1000);
   }
 });
+
+test("a call that was answered is not aborted when grpc-js closes its stream afterwards", async () => {
+  let seen: { signal: AbortSignal; peer: string; deadline: Date | undefined } | undefined;
+  const handlers: Echo = {
+    echo: async (request, ctx) => {
+      seen = { signal: ctx.signal, peer: ctx.peer, deadline: ctx.deadline };
+      return { message: request.message };
+    },
+  };
+  const { server, client } = await startEchoServer({}, handlers);
+  try {
+    assert.equal((await client.echo({ message: "done" }, { deadline: 60_000 })).message, "done", "answered");
+    // grpc-js reports the closed stream of every finished call as "cancelled" on a later tick.
+    await sleep(100);
+    assert.equal(seen?.signal.aborted, false, "the signal of an answered call stays unaborted");
+    assert.match(seen?.peer ?? "", /127\.0\.0\.1:\d+/, "the peer is the client's address");
+    assert.ok(seen?.deadline instanceof Date, "the client's deadline is handed to the handler");
+  } finally {
+    client.close();
+    await server.shutdown(1000);
+  }
+});

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { clone, create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import { EntryIndex, type MutationOptions } from "@crs/contracts/gen/crs/state/v1/common_pb";
-import { invalidArgument, requireSafeCount } from "@crs/runtime";
+import { encodedMessage, invalidArgument, requireSafeCount, type EncodedMessage } from "@crs/runtime";
 import type { Mutation, StateEngine } from "@crs/domain/state";
 import type { MutationOutcome, MutationRequest, ProjectHeader, ProjectHost } from "../projects/index.js";
 import { optionalId, requireAtMost, requireKey } from "./ids.js";
@@ -64,15 +64,26 @@ export interface MutationCall<Req extends DescMessage, Res extends DescMessage> 
 }
 
 // SHA-256 of the method name and the request with its request id cleared: the same id with any
-// other content is a different request (REQUEST_ID_REUSED).
+// other content is a different request (REQUEST_ID_REUSED). The id is cleared in place for the
+// encoding and put back, which costs far less than cloning the request.
 function fingerprint<Req extends DescMessage>(
   method: string,
   schema: Req,
   request: MessageShape<Req> & { readonly options?: MutationOptions | undefined },
 ): Uint8Array {
-  const copy = clone(schema, request) as MessageShape<Req> & { options?: MutationOptions };
-  if (copy.options !== undefined) copy.options.requestId = "";
-  return createHash("sha256").update(method).update(toBinary(schema, copy)).digest();
+  const options = request.options;
+  const requestId = options?.requestId ?? "";
+  let bytes: Uint8Array;
+  if (options === undefined || requestId === "") bytes = toBinary(schema, request);
+  else {
+    options.requestId = "";
+    try {
+      bytes = toBinary(schema, request);
+    } finally {
+      options.requestId = requestId;
+    }
+  }
+  return createHash("sha256").update(method).update(bytes).digest();
 }
 
 /** The host's view of a mutation and the engine preconditions its body must pass on. */
@@ -107,10 +118,14 @@ export function encodeAnswer<Res extends DescMessage>(schema: Res, init: Message
   return toBinary(schema, create(schema, init));
 }
 
-/** Decodes the host's answer and marks a replayed one in its header. */
-export function decodeAnswer<Res extends DescMessage>(schema: Res, outcome: MutationOutcome): MessageShape<Res> {
+/**
+ * The host's answer as sent: a fresh answer goes out in the bytes the host stored (they already
+ * say `replayed: false`); a replayed one is decoded to mark it replayed in its header.
+ */
+export function decodeAnswer<Res extends DescMessage>(schema: Res, outcome: MutationOutcome): MessageShape<Res> | EncodedMessage<Res> {
+  if (!outcome.replayed) return encodedMessage(schema, outcome.answer);
   const answer = fromBinary(schema, outcome.answer) as MessageShape<Res> & { header?: { replayed: boolean } };
-  if (answer.header !== undefined) answer.header.replayed = outcome.replayed;
+  if (answer.header !== undefined) answer.header.replayed = true;
   return answer;
 }
 
@@ -123,7 +138,7 @@ export async function runMutation<Req extends DescMessage, Res extends DescMessa
   call: MutationCall<Req, Res>,
   body: (engine: StateEngine, options: EngineOptions) => Mutation<R>,
   respond: (result: R, header: ProjectHeader) => MessageInitShape<Res>,
-): Promise<MessageShape<Res>> {
+): Promise<MessageShape<Res> | EncodedMessage<Res>> {
   const { request, engineOptions } = prepareMutation(call);
   const outcome = await host.mutate(
     call.projectId,
