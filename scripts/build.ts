@@ -23,7 +23,7 @@ const BANNER = 'import { createRequire as __createRequire } from "node:module";\
 // Bundles besides dist/main.js, by output name. A worker thread's module must be a bundle of its
 // own in the same folder, since the code that starts it finds it beside itself.
 const EXTRA_ENTRIES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  "rollout-analytics": { cli: "src/cli/main.ts", "scan-worker": "src/scan/scan-worker.ts" },
+  "rollout-analytics": { cli: "src/cli/main.ts", "scan-worker": "src/scan/scan-worker.ts", "usage-worker": "src/usage/usage-worker.ts" },
 };
 
 const services =
