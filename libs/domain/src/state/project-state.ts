@@ -4,6 +4,7 @@ import { List, Map as IMap } from "immutable";
 import type { AnalyticsRecord } from "./analytics/analytics-record.js";
 import { EMPTY_CLAUSES, type ClauseStore } from "./clauses/clause-store.js";
 import type { Constraint } from "./constraints/constraint.js";
+import { DEFAULT_STATE_CONFIG, type StateConfig } from "./config.js";
 import type { CycleDetectorState } from "./cycles/detector-state.js";
 import type { DeltaRecord } from "./delta-history/delta-record.js";
 import { EMPTY_DEPENDENCY, type DependencyIndex } from "./dependency/dependency-index.js";
@@ -42,6 +43,8 @@ export interface ProjectState {
   readonly cycles: IMap<string, CycleDetectorState>;
   /** Generation that last changed each proof entry, constraint, clause and similarity pair. */
   readonly modGenerations: ModGenerations;
+  /** The project's limits: state like any index, changed only by a journaled config update. */
+  readonly config: StateConfig;
 }
 
 /** True when the entry `key` of `index` exists in `state` (similarity keys are canonical pair keys). */
@@ -98,5 +101,11 @@ export const EMPTY_STATE: ProjectState = Object.freeze(
     deltaHistory: List<DeltaRecord>(),
     cycles: IMap<string, CycleDetectorState>(),
     modGenerations: EMPTY_MOD_GENERATIONS,
+    config: DEFAULT_STATE_CONFIG,
   }),
 );
+
+/** The empty state under `config` (already resolved). */
+export function emptyState(config: StateConfig): ProjectState {
+  return config === DEFAULT_STATE_CONFIG ? EMPTY_STATE : Object.freeze({ ...EMPTY_STATE, config });
+}

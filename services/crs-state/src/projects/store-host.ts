@@ -180,7 +180,7 @@ export class StoreHost implements ProjectHost {
     body: (engine: StateEngine) => Mutation<R>,
     answer: (result: R, header: ProjectHeader) => Uint8Array,
   ): MutationOutcome {
-    const scratch = new StateEngine({ config: p.engine.config, now: this.now, initial: p.committed });
+    const scratch = new StateEngine({ now: this.now, initial: p.committed });
     checkGeneration(req.expectedGeneration, scratch.generation);
     const m = body(scratch);
     const header: ProjectHeader = {
@@ -240,12 +240,13 @@ export class StoreHost implements ProjectHost {
           field: "target_project_id",
           projectId: targetId,
         });
-      const { meta, snapshot, metaBytes } = forkedProject(targetId, source.meta.config, state, this.now());
+      // The fork's catalogue keeps the limits it starts with; its snapshot carries them too.
+      const { meta, snapshot, metaBytes } = forkedProject(targetId, state.config, state, this.now());
       await this.committer.submit([
         { op: "putSnapshot", projectUid: meta.projectUid, seq: 0, bytes: snapshot },
         { op: "putMeta", projectId: targetId, bytes: metaBytes },
       ]);
-      const p = this.adopt(meta, new StateEngine({ config: source.engine.config, now: this.now, initial: state }), 0, [0]);
+      const p = this.adopt(meta, new StateEngine({ now: this.now, initial: state }), 0, [0]);
       return p.header();
     });
   }

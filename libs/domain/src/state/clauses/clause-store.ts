@@ -151,6 +151,19 @@ export function addClause(store: ClauseStore, input: ClauseInput, at: number, ma
   return { store: insert(next, clause), clause, outcome: "added", evicted };
 }
 
+/** Evicts least recently used clauses until at most `max` remain (the rule a new clause follows); returns the evicted ids in order. */
+export function evictToCapacity(store: ClauseStore, max: number): { store: ClauseStore; evicted: string[] } {
+  let next = store;
+  const evicted: string[] = [];
+  while (next.clauses.size > max) {
+    const victim = leastRecentlyUsed(next);
+    if (victim === undefined) break;
+    next = removeClause(next, victim.id);
+    evicted.push(victim.id);
+  }
+  return { store: next, evicted };
+}
+
 /** Marks a clause as used at `at`; returns the store and the clause as stored now. CLAUSE_NOT_FOUND when absent. */
 export function touchClause(store: ClauseStore, id: string, at: number): { store: ClauseStore; clause: Clause } {
   const c = store.clauses.get(id);

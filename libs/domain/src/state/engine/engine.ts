@@ -25,7 +25,7 @@ import { fromDocument } from "../export/import.js";
 import { checkCircuitBreaker, type CircuitBreakerResult } from "../proof/circuit-breaker.js";
 import type { ProofNumber } from "../proof/proof-number.js";
 import type { ProofUpdate } from "../proof/proof-update.js";
-import { EMPTY_STATE, type ProjectState } from "../project-state.js";
+import { emptyState, type ProjectState } from "../project-state.js";
 import { sanitizeSecrets } from "../sanitize/secret-sanitizer.js";
 import { Snapshot } from "../snapshot.js";
 import type { StepRecord } from "../steps/step-record.js";
@@ -50,21 +50,34 @@ function clauseInputCopy(input: ClauseInput): ClauseInput {
 
 /** One project's engine. Not thread-safe by design: the owner serializes calls. */
 export class StateEngine {
-  /** Resolved limits. */
-  readonly config: StateConfig;
   private readonly now: () => number;
   private readonly sanitize: ((text: string) => string) | undefined;
   private current: ProjectState;
   private readonly ring: SnapshotRing;
 
-  /** Creates an engine; INVALID_CONFIG when limits are out of range. */
+  /**
+   * Creates an engine; INVALID_CONFIG when limits are out of range. A given `initial` state
+   * brings its own limits; `config` sets those of a new, empty state.
+   */
   constructor(options: EngineOptions = {}) {
-    this.config = resolveConfig(options.config);
     this.now = options.now ?? (() => 0);
     this.sanitize = options.sanitizer === false ? undefined : (options.sanitizer ?? sanitizeSecrets);
-    this.current = options.initial ?? EMPTY_STATE;
+    this.current = options.initial ?? emptyState(resolveConfig(options.config));
     this.ring = new SnapshotRing(this.config.snapshotRingSize);
     this.ring.push(new Snapshot(this.current, this.now()));
+  }
+
+  /** Limits in force: part of the state, changed by {@link StateEngine.updateConfig}. */
+  get config(): StateConfig {
+    return this.current.config;
+  }
+
+  // Moves to `state`, keeping as many snapshots as its configuration asks for.
+  private advance(state: ProjectState, at: number): void {
+    const previous = this.current.config.snapshotRingSize;
+    this.current = state;
+    if (state.config.snapshotRingSize !== previous) this.ring.resize(state.config.snapshotRingSize);
+    this.ring.push(new Snapshot(state, at));
   }
 
   /** Current generation. */
@@ -125,8 +138,7 @@ export class StateEngine {
     const at = this.now();
     const { state, result } = runEvent(this.current, body, this.ctx(at));
     if (state === this.current) return { result, generation: this.current.generation, event: undefined };
-    this.current = state;
-    this.ring.push(new Snapshot(state, at));
+    this.advance(state, at);
     const journaled = recorded === undefined ? body : recorded(result);
     const event = Object.freeze({
       formatVersion: STATE_EVENT_FORMAT,
@@ -208,6 +220,17 @@ export class StateEngine {
     const m = this.commit(opts, { type: "clause_added", clause: clauseInputCopy(input) });
     const { clause, outcome, evicted } = m.result;
     return { ...m, result: { clause, outcome, evicted } };
+  }
+
+  /**
+   * Replaces the limits with `config` over the current ones (a given circuit-breaker map
+   * replaces the whole map). Indexes above a lowered limit are cut by their own eviction rules
+   * in the same mutation; INVALID_CONFIG for an out-of-range value, CAPACITY_BELOW_CONTENT for a
+   * similarity cap below the stored pairs. Returns the configuration now in force.
+   */
+  updateConfig(config: Partial<StateConfig>, opts: MutationOptions = {}): Mutation<StateConfig> {
+    if (config === null || typeof config !== "object") throw invalidArgument("config", "config must not be nil");
+    return this.commit(opts, { type: "config_updated", config: resolveConfig({ ...this.config, ...config }) });
   }
 
   /** Checks an explicit assignment against the clauses; read-only. */
@@ -308,9 +331,7 @@ export class StateEngine {
 
   /** Applies a journaled event (for recovery); REPLAY_DIVERGED when it does not fit. */
   replay(event: StateEvent): void {
-    const state = applyEvent(this.current, event, this.config);
-    this.current = state;
-    this.ring.push(new Snapshot(state, event.at));
+    this.advance(applyEvent(this.current, event), event.at);
   }
 
   /** Lossless document of the current state. */
