@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
 import { scanWorkerFailed } from "../errors.js";
 import { type FileUsage, usageOfFile } from "./usage-file.js";
@@ -18,7 +19,7 @@ export interface UsageReply {
 /** Called as each file finishes, in completion order, with its index in the path list. */
 export type OnUsageDone = (index: number, file: FileUsage | null) => void;
 
-// Files a thread reads at once, so one file's reads overlap another's work.
+// Files queued at a worker, so it never waits for the next path while its reply travels.
 const FILES_IN_FLIGHT = 3;
 
 // Compiled (a bundle), the worker is usage-worker.js beside this module. From the TypeScript
@@ -32,22 +33,20 @@ function workerEntry(): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
 }
 
+// Files are read one after another; the event loop gets a turn between files, so progress is
+// drawn and an abort is seen.
 async function readHere(paths: readonly string[], maxLineBytes: number, onDone: OnUsageDone, signal?: AbortSignal): Promise<void> {
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    for (let i = next++; i < paths.length; i = next++) {
-      signal?.throwIfAborted();
-      let file: FileUsage | null;
-      try {
-        file = await usageOfFile(paths[i] ?? "", maxLineBytes, signal);
-      } catch (e) {
-        if (signal?.aborted === true) throw e;
-        file = null;
-      }
-      onDone(i, file);
+  for (let i = 0; i < paths.length; i += 1) {
+    signal?.throwIfAborted();
+    let file: FileUsage | null;
+    try {
+      file = usageOfFile(paths[i] ?? "", maxLineBytes);
+    } catch {
+      file = null;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, paths.length) }, lane));
+    onDone(i, file);
+    await yieldToLoop();
+  }
 }
 
 async function readOnWorkers(
