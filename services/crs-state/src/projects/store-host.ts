@@ -102,6 +102,7 @@ export class StoreHost implements ProjectHost {
         createdAt: this.now(),
         config: { ...(opts.config ?? {}) },
         createRequestId: opts.requestId ?? "",
+        baseGeneration: 0,
       };
       await this.committer.submit([{ op: "putMeta", projectId, bytes: encodeMeta(meta) }]);
       const engine = new StateEngine({ config, now: this.now });
@@ -223,7 +224,9 @@ export class StoreHost implements ProjectHost {
     }
     const after = page.pageToken === undefined || page.pageToken === "" ? undefined : idFromPageToken(page.pageToken);
     const rows = await this.store.listMeta({ after, limit: page.pageSize + 1 });
-    const projects = rows.slice(0, page.pageSize).map((row) => projectSummary(row, this.cache.peek(row.projectId)?.committed.generation));
+    const projects = await Promise.all(
+      rows.slice(0, page.pageSize).map((row) => projectSummary(this.store, row, this.cache.peek(row.projectId))),
+    );
     const last = projects.at(-1);
     return { projects, nextPageToken: rows.length > page.pageSize && last !== undefined ? pageTokenAfter(last.projectId) : "" };
   }
