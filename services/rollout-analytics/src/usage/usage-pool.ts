@@ -49,6 +49,8 @@ async function readHere(paths: readonly string[], maxLineBytes: number, onDone: 
   }
 }
 
+// The calling thread reads files too, taking the next path from the same queue as the workers,
+// so `threads` threads need only `threads - 1` workers to start.
 async function readOnWorkers(
   paths: readonly string[],
   maxLineBytes: number,
@@ -62,38 +64,62 @@ async function readOnWorkers(
   let remaining = paths.length;
   try {
     await new Promise<void>((resolve, reject) => {
-      const onAbort = (): void => reject(signal?.reason);
+      let failed = false;
+      const fail = (e: unknown): void => {
+        failed = true;
+        reject(e);
+      };
+      const onAbort = (): void => fail(signal?.reason);
       signal?.addEventListener("abort", onAbort, { once: true });
+      const finish = (index: number, file: FileUsage | null): void => {
+        onDone(index, file);
+        remaining -= 1;
+        if (remaining === 0) {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        }
+      };
       const feed = (worker: Worker): void => {
         if (next >= paths.length) return;
         const id = next++;
         worker.postMessage({ id, path: paths[id] ?? "", maxLineBytes } satisfies UsageRequest);
       };
-      for (let w = 0; w < threads; w += 1) {
+      for (let w = 1; w < threads; w += 1) {
         const worker = new Worker(workerEntry());
         pool.push(worker);
         worker.on("message", (reply: UsageReply) => {
-          onDone(reply.id, reply.file);
-          remaining -= 1;
-          if (remaining === 0) {
-            signal?.removeEventListener("abort", onAbort);
-            resolve();
-          } else feed(worker);
+          feed(worker);
+          finish(reply.id, reply.file);
         });
         // A worker that dies (not a file that fails to read) fails the whole read.
-        worker.on("error", (e) => reject(scanWorkerFailed(e.message, e)));
+        worker.on("error", (e) => fail(scanWorkerFailed(e.message, e)));
         worker.on("exit", (code) => {
-          if (remaining > 0) reject(scanWorkerFailed(`exited with code ${code} before the usage read ended`));
+          if (remaining > 0) fail(scanWorkerFailed(`exited with code ${code} before the usage read ended`));
         });
         for (let k = 0; k < FILES_IN_FLIGHT; k += 1) feed(worker);
       }
+      const here = async (): Promise<void> => {
+        while (next < paths.length && !failed) {
+          const id = next++;
+          let file: FileUsage | null;
+          try {
+            file = usageOfFile(paths[id] ?? "", maxLineBytes);
+          } catch {
+            file = null;
+          }
+          finish(id, file);
+          // Workers' replies are taken between this thread's files.
+          await yieldToLoop();
+        }
+      };
+      here().catch(fail);
     });
   } finally {
     await Promise.all(pool.map((w) => w.terminate()));
   }
 }
 
-/** Reads the usage of every path, on `threads` worker threads when more than one is asked for. */
+/** Reads the usage of every path on `threads` threads: this one, and workers when more than one is asked for. */
 export async function readUsage(
   paths: readonly string[],
   maxLineBytes: number,
