@@ -66,7 +66,8 @@ test("a server stream whose handler rejects with an AbortError at shutdown ends 
 test("a call whose deadline passes is recorded as DEADLINE_EXCEEDED, not CANCELLED", async () => {
   let reason: unknown;
   const handlers: Echo = {
-    echo: async (_request, ctx) => {
+    echo: async (request, ctx) => {
+      if (request.message === "warm") return {};
       try {
         await sleep(60_000, undefined, { signal: ctx.signal });
       } finally {
@@ -77,6 +78,8 @@ test("a call whose deadline passes is recorded as DEADLINE_EXCEEDED, not CANCELL
   };
   const { server, client } = await startEchoServer({}, handlers);
   try {
+    // Connected first: on a busy machine the handshake alone can outlast the deadline, and the call never reaches the server.
+    await client.echo({ message: "warm" });
     const error = await rejection(client.echo({ message: "slow" }, { deadline: 200 }));
     assert.equal(error.code, status.DEADLINE_EXCEEDED, "client sees DEADLINE_EXCEEDED");
     assert.ok(await eventually(() => reason !== undefined), "the handler was aborted");

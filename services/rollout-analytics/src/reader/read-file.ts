@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import type { DecodedRollout } from "@crs/domain/rollout";
 import { RolloutReader, type ReaderLimits } from "./rollout-reader.js";
@@ -25,6 +26,31 @@ export async function readRolloutFile(path: string, limits?: ReaderLimits, signa
     }
   } finally {
     await handle.close();
+  }
+  return { rollout: reader.end(), bytes: reader.bytes };
+}
+
+// One chunk buffer per thread serves every blocking read, since they never interleave.
+let syncBuffer: Buffer | null = null;
+
+/**
+ * Reads and decodes one rollout file with blocking reads, for a scan worker thread that has
+ * nothing else to do meanwhile (each awaited read would cost a round trip through the event
+ * loop and the thread pool); I/O errors throw.
+ */
+export function readRolloutFileSync(path: string, limits?: ReaderLimits): ReadRollout {
+  const reader = new RolloutReader(limits);
+  syncBuffer ??= Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  const buffer = syncBuffer;
+  const fd = openSync(path, "r");
+  try {
+    for (;;) {
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      reader.push(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    closeSync(fd);
   }
   return { rollout: reader.end(), bytes: reader.bytes };
 }

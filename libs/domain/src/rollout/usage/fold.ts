@@ -16,8 +16,10 @@ export function replyDelta(usage: TokenCountUsage, previous: TokenFigures | null
   return isZeroFigures(growth) ? null : growth;
 }
 
-function dayOf(ms: number | null): string {
-  return ms === null ? UNDATED : new Date(ms).toISOString().slice(0, 10);
+const MS_PER_DAY = 86_400_000;
+
+function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
 }
 
 function bump(table: Record<string, TokenFigures>, key: string, f: TokenFigures): void {
@@ -25,37 +27,70 @@ function bump(table: Record<string, TokenFigures>, key: string, f: TokenFigures)
   table[key] = had === undefined ? f : addFigures(had, f);
 }
 
-/** Token usage of one rollout's records, named `session` (a file name loses its `.jsonl`). */
-export function usageOfRecords(records: readonly RolloutRecord[], session: string): UsagePartial {
-  const name = session.endsWith(".jsonl") ? session.slice(0, -".jsonl".length) : session;
-  const byDay: Record<string, Record<string, TokenFigures>> = {};
-  const byModel: Record<string, TokenFigures> = {};
-  let model = UNKNOWN_MODEL;
-  let previous: TokenFigures | null = null;
-  let repeats = 0;
-  let firstMs: number | null = null;
-  let lastMs: number | null = null;
-  for (const r of records) {
+/**
+ * Token usage of one rollout folded record by record, in file order. The scan folds a decoded
+ * rollout's records through it and the usage-only reader folds the few lines it decodes, so both
+ * answer alike. Only `turn_context` (the model) and `token_count` (the figures) records matter.
+ */
+export class UsageFold {
+  readonly #byDay: Record<string, Record<string, TokenFigures>> = {};
+  readonly #byModel: Record<string, TokenFigures> = {};
+  #model = UNKNOWN_MODEL;
+  #previous: TokenFigures | null = null;
+  #repeats = 0;
+  #firstMs: number | null = null;
+  #lastMs: number | null = null;
+  // The UTC day of the last dated reply: replies come in runs of one day, and formatting a date
+  // for each would cost more than the rest of the fold.
+  #dayStart = Number.NaN;
+  #day = "";
+
+  #dayKey(ms: number | null): string {
+    if (ms === null) return UNDATED;
+    if (!(ms >= this.#dayStart && ms < this.#dayStart + MS_PER_DAY)) {
+      this.#dayStart = Math.floor(ms / MS_PER_DAY) * MS_PER_DAY;
+      this.#day = dayOf(ms);
+    }
+    return this.#day;
+  }
+
+  /** Folds the next record of the rollout; records other than the two above change nothing. */
+  push(r: RolloutRecord): void {
     if (r.kind === "turn_context") {
-      if (r.model !== "") model = r.model;
-      continue;
+      if (r.model !== "") this.#model = r.model;
+      return;
     }
-    if (r.kind !== "token_count" || r.usage === null) continue;
-    const delta = replyDelta(r.usage, previous);
-    if (r.usage.total !== null) previous = r.usage.total;
+    if (r.kind !== "token_count" || r.usage === null) return;
+    const delta = replyDelta(r.usage, this.#previous);
+    if (r.usage.total !== null) this.#previous = r.usage.total;
     if (delta === null) {
-      repeats += 1;
-      continue;
+      this.#repeats += 1;
+      return;
     }
-    bump((byDay[dayOf(r.tsMs)] ??= {}), model, delta);
-    bump(byModel, model, delta);
+    bump((this.#byDay[this.#dayKey(r.tsMs)] ??= {}), this.#model, delta);
+    bump(this.#byModel, this.#model, delta);
     if (r.tsMs !== null) {
-      firstMs = firstMs === null ? r.tsMs : Math.min(firstMs, r.tsMs);
-      lastMs = lastMs === null ? r.tsMs : Math.max(lastMs, r.tsMs);
+      this.#firstMs = this.#firstMs === null ? r.tsMs : Math.min(this.#firstMs, r.tsMs);
+      this.#lastMs = this.#lastMs === null ? r.tsMs : Math.max(this.#lastMs, r.tsMs);
     }
   }
-  const bySession =
-    Object.keys(byModel).length === 0 ? {} : { [name]: { firstMs, lastMs, byModel: sortedRecord(Object.entries(byModel)) } };
-  const days = sortedRecord(Object.entries(byDay).map(([day, models]) => [day, sortedRecord(Object.entries(models))]));
-  return { version: USAGE_VERSION, byDay: days, bySession, repeats };
+
+  /** The usage folded so far, named `session` (a file name loses its `.jsonl`). */
+  result(session: string): UsagePartial {
+    const name = session.endsWith(".jsonl") ? session.slice(0, -".jsonl".length) : session;
+    const byModel = this.#byModel;
+    const bySession =
+      Object.keys(byModel).length === 0
+        ? {}
+        : { [name]: { firstMs: this.#firstMs, lastMs: this.#lastMs, byModel: sortedRecord(Object.entries(byModel)) } };
+    const days = sortedRecord(Object.entries(this.#byDay).map(([day, models]) => [day, sortedRecord(Object.entries(models))]));
+    return { version: USAGE_VERSION, byDay: days, bySession, repeats: this.#repeats };
+  }
+}
+
+/** Token usage of one rollout's records, named `session` (a file name loses its `.jsonl`). */
+export function usageOfRecords(records: readonly RolloutRecord[], session: string): UsagePartial {
+  const fold = new UsageFold();
+  for (const r of records) fold.push(r);
+  return fold.result(session);
 }

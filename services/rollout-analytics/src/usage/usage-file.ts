@@ -1,0 +1,51 @@
+import { closeSync, openSync, readSync } from "node:fs";
+import { basename } from "node:path";
+import { UsageCollector, usageLineVerdict, type RolloutUsage } from "@crs/domain/rollout";
+import { READ_CHUNK_BYTES } from "../reader/index.js";
+import { LineFilter } from "./line-filter.js";
+
+/** The usage of one readable rollout file, with the bytes read. */
+export interface FileUsage extends RolloutUsage {
+  readonly bytes: number;
+}
+
+const utf8 = new TextDecoder("utf-8");
+
+// One read buffer per thread: a file is read start to end without yielding, so no two reads share it.
+let chunk: Buffer | null = null;
+
+/**
+ * Reads one rollout file for its token usage alone: lines are judged by their first bytes and
+ * only `token_count`, `turn_context` and the first `session_meta` are decoded. The figures equal
+ * those of the scan's full decoding of the same file. Reads are synchronous: a file's work is a
+ * few milliseconds, and promise-based reads cost more than the work. I/O errors throw.
+ */
+export function usageOfFile(path: string, maxLineBytes: number): FileUsage {
+  const collector = new UsageCollector();
+  const filter = new LineFilter(
+    maxLineBytes,
+    (bytes, start, end) => {
+      const verdict = usageLineVerdict(bytes, start, end);
+      return verdict === "decode" || (verdict === "meta" && collector.wantsMeta);
+    },
+    {
+      // Bytes become text only here, for a kept line, as the scan's reader decodes them.
+      line: (bytes) => collector.push(utf8.decode(bytes)),
+      oversized: (head) => collector.pushOversized(utf8.decode(head)),
+    },
+  );
+  chunk ??= Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let bytes = 0;
+  const fd = openSync(path, "r");
+  try {
+    for (let n = readSync(fd, chunk, 0, chunk.length, null); n > 0; n = readSync(fd, chunk, 0, chunk.length, null)) {
+      bytes += n;
+      filter.push(chunk.subarray(0, n));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  filter.end();
+  // Sessions are named by file name, as the scan names them.
+  return { ...collector.result(basename(path)), bytes };
+}
