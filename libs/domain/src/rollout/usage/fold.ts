@@ -25,37 +25,53 @@ function bump(table: Record<string, TokenFigures>, key: string, f: TokenFigures)
   table[key] = had === undefined ? f : addFigures(had, f);
 }
 
-/** Token usage of one rollout's records, named `session` (a file name loses its `.jsonl`). */
-export function usageOfRecords(records: readonly RolloutRecord[], session: string): UsagePartial {
-  const name = session.endsWith(".jsonl") ? session.slice(0, -".jsonl".length) : session;
-  const byDay: Record<string, Record<string, TokenFigures>> = {};
-  const byModel: Record<string, TokenFigures> = {};
-  let model = UNKNOWN_MODEL;
-  let previous: TokenFigures | null = null;
-  let repeats = 0;
-  let firstMs: number | null = null;
-  let lastMs: number | null = null;
-  for (const r of records) {
+/** Token usage of one rollout as its records stream in: per day and model, never per reply. */
+export class UsageFold {
+  readonly #byDay: Record<string, Record<string, TokenFigures>> = {};
+  readonly #byModel: Record<string, TokenFigures> = {};
+  #model = UNKNOWN_MODEL;
+  #previous: TokenFigures | null = null;
+  #repeats = 0;
+  #firstMs: number | null = null;
+  #lastMs: number | null = null;
+
+  /** Takes the next record. */
+  push(r: RolloutRecord): void {
     if (r.kind === "turn_context") {
-      if (r.model !== "") model = r.model;
-      continue;
+      if (r.model !== "") this.#model = r.model;
+      return;
     }
-    if (r.kind !== "token_count" || r.usage === null) continue;
-    const delta = replyDelta(r.usage, previous);
-    if (r.usage.total !== null) previous = r.usage.total;
+    if (r.kind !== "token_count" || r.usage === null) return;
+    const delta = replyDelta(r.usage, this.#previous);
+    if (r.usage.total !== null) this.#previous = r.usage.total;
     if (delta === null) {
-      repeats += 1;
-      continue;
+      this.#repeats += 1;
+      return;
     }
-    bump((byDay[dayOf(r.tsMs)] ??= {}), model, delta);
-    bump(byModel, model, delta);
+    bump((this.#byDay[dayOf(r.tsMs)] ??= {}), this.#model, delta);
+    bump(this.#byModel, this.#model, delta);
     if (r.tsMs !== null) {
-      firstMs = firstMs === null ? r.tsMs : Math.min(firstMs, r.tsMs);
-      lastMs = lastMs === null ? r.tsMs : Math.max(lastMs, r.tsMs);
+      this.#firstMs = this.#firstMs === null ? r.tsMs : Math.min(this.#firstMs, r.tsMs);
+      this.#lastMs = this.#lastMs === null ? r.tsMs : Math.max(this.#lastMs, r.tsMs);
     }
   }
-  const bySession =
-    Object.keys(byModel).length === 0 ? {} : { [name]: { firstMs, lastMs, byModel: sortedRecord(Object.entries(byModel)) } };
-  const days = sortedRecord(Object.entries(byDay).map(([day, models]) => [day, sortedRecord(Object.entries(models))]));
-  return { version: USAGE_VERSION, byDay: days, bySession, repeats };
+
+  /** The usage so far, named `session` (a file name loses its `.jsonl`). */
+  result(session: string): UsagePartial {
+    const name = session.endsWith(".jsonl") ? session.slice(0, -".jsonl".length) : session;
+    const byModel = this.#byModel;
+    const bySession =
+      Object.keys(byModel).length === 0
+        ? {}
+        : { [name]: { firstMs: this.#firstMs, lastMs: this.#lastMs, byModel: sortedRecord(Object.entries(byModel)) } };
+    const days = sortedRecord(Object.entries(this.#byDay).map(([day, models]) => [day, sortedRecord(Object.entries(models))]));
+    return { version: USAGE_VERSION, byDay: days, bySession, repeats: this.#repeats };
+  }
+}
+
+/** Token usage of one rollout's records, named `session` (a file name loses its `.jsonl`). */
+export function usageOfRecords(records: readonly RolloutRecord[], session: string): UsagePartial {
+  const usage = new UsageFold();
+  for (const r of records) usage.push(r);
+  return usage.result(session);
 }
