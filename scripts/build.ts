@@ -1,6 +1,8 @@
-// Builds each service into one ES module, services/<name>/dist/main.js, that production runs with
-// plain `node` (no TypeScript loader). Our packages and the pure-JS libraries are bundled; native
-// and optional modules stay external and load from node_modules at run time.
+// Builds each service into ES module bundles that production runs with plain `node` (no
+// TypeScript loader): services/<name>/dist/main.js, plus the extra entry points a service names
+// below (the rollouts CLI and the scan worker it starts beside itself). Our packages and the
+// pure-JS libraries are bundled; native and optional modules stay external and load from
+// node_modules at run time.
 //
 // Usage: node --import tsx scripts/build.ts [service ...]   (no argument: every service)
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
@@ -18,6 +20,12 @@ const EXTERNAL = ["classic-level", "msgpackr-extract", "@grpc/grpc-js", "@grpc/r
 // CommonJS libraries inside an ES module bundle call require() for Node's own modules.
 const BANNER = 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);';
 
+// Bundles besides dist/main.js, by output name. A worker thread's module must be a bundle of its
+// own in the same folder, since the code that starts it finds it beside itself.
+const EXTRA_ENTRIES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  "rollout-analytics": { cli: "src/cli/main.ts", "scan-worker": "src/scan/scan-worker.ts", "usage-worker": "src/usage/usage-worker.ts" },
+};
+
 const services =
   process.argv.length > 2
     ? process.argv.slice(2)
@@ -25,9 +33,10 @@ const services =
 
 for (const name of services.sort()) {
   const dir = join(root, "services", name);
+  const entries = { main: "src/main.ts", ...EXTRA_ENTRIES[name] };
   const result = await build({
-    entryPoints: [join(dir, "src", "main.ts")],
-    outfile: join(dir, "dist", "main.js"),
+    entryPoints: Object.entries(entries).map(([out, entry]) => ({ in: join(dir, entry), out })),
+    outdir: join(dir, "dist"),
     bundle: true,
     platform: "node",
     target: "node20",
@@ -47,6 +56,10 @@ for (const name of services.sort()) {
     writeFileSync(`${file.path}.tmp`, file.contents);
     renameSync(`${file.path}.tmp`, file.path);
   }
-  const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
-  console.log(`build: services/${name}/dist/main.js (${(bytes / 1024 / 1024).toFixed(1)} MiB with its source map)`);
+  for (const out of Object.keys(entries)) {
+    const bytes = Object.entries(result.metafile.outputs)
+      .filter(([path]) => path.endsWith(`/dist/${out}.js`) || path.endsWith(`/dist/${out}.js.map`))
+      .reduce((sum, [, output]) => sum + output.bytes, 0);
+    console.log(`build: services/${name}/dist/${out}.js (${(bytes / 1024 / 1024).toFixed(1)} MiB with its source map)`);
+  }
 }

@@ -132,6 +132,9 @@ export {
   tokenCountUsage,
   usageOfRecords,
   replyDelta,
+  UsageCollector,
+  usageLineVerdict,
+  USAGE_HEAD_BYTES,
   emptyUsage,
   mergeUsage,
   parsePricing,
@@ -151,4 +154,6 @@ export {
   type UsageFiguresJson,
   type UsagePartial,
   type SessionUsage,
+  type RolloutUsage,
+  type UsageLineVerdict,
 } from "./usage/index.js";

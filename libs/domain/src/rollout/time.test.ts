@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { parseTimestamp } from "./time.js";
 
 test("RFC 3339 timestamps parse to Unix ms, fractions and offsets included", () => {
@@ -68,4 +69,24 @@ test("timestamps follow the reference parser's edges: case, separators, offsets 
   ]) {
     assert.equal(parseTimestamp(raw), null, JSON.stringify(raw));
   }
+});
+
+test("property: a UTC `Z` timestamp reads as the same instant written with a +00:00 offset, valid or not", () => {
+  const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^\\d{${min},${max}}$`));
+  fc.assert(
+    fc.property(
+      fc.tuple(digits(4, 4), digits(2, 2), digits(2, 2), digits(1, 2), digits(2, 2), digits(2, 2)),
+      fc.oneof(
+        fc.constant(""),
+        digits(0, 12).map((f) => `.${f}`),
+        digits(1, 4).map((f) => `,${f}`),
+        fc.constantFrom(".x1", ".1a", ":5"),
+      ),
+      ([y, mo, d, h, mi, s], frac) => {
+        const stem = `${y}-${mo}-${d}T${h}:${mi}:${s}${frac}`;
+        assert.equal(parseTimestamp(`${stem}Z`), parseTimestamp(`${stem}+00:00`), stem);
+      },
+    ),
+    { numRuns: 3000 },
+  );
 });

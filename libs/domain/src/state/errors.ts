@@ -37,6 +37,8 @@ export type StateErrorCode =
   | "CAPACITY_EXCEEDED"
   /** Two deltas touch the same entries and cannot be combined. */
   | "DELTA_CONFLICT"
+  /** A configuration would cap an index below what it holds, and that index never evicts. */
+  | "CAPACITY_BELOW_CONTENT"
   /** An export document is malformed or inconsistent. */
   | "IMPORT_INVALID"
   /** Replaying an event did not reproduce the recorded generation. */
@@ -65,6 +67,7 @@ export const STATE_ERROR_CODES: readonly StateErrorCode[] = [
   "CLAUSE_NOT_FOUND",
   "CAPACITY_EXCEEDED",
   "DELTA_CONFLICT",
+  "CAPACITY_BELOW_CONTENT",
   "IMPORT_INVALID",
   "REPLAY_DIVERGED",
   "INVALID_CONFIG",

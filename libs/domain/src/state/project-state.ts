@@ -4,6 +4,7 @@ import { List, Map as IMap } from "immutable";
 import type { AnalyticsRecord } from "./analytics/analytics-record.js";
 import { EMPTY_CLAUSES, type ClauseStore } from "./clauses/clause-store.js";
 import type { Constraint } from "./constraints/constraint.js";
+import { DEFAULT_STATE_CONFIG, type StateConfig } from "./config.js";
 import type { CycleDetectorState } from "./cycles/detector-state.js";
 import type { DeltaRecord } from "./delta-history/delta-record.js";
 import { EMPTY_DEPENDENCY, type DependencyIndex } from "./dependency/dependency-index.js";
@@ -42,6 +43,8 @@ export interface ProjectState {
   readonly cycles: IMap<string, CycleDetectorState>;
   /** Generation that last changed each proof entry, constraint, clause and similarity pair. */
   readonly modGenerations: ModGenerations;
+  /** The project's limits: state like any index, changed only by a journaled config update. */
+  readonly config: StateConfig;
 }
 
 /** True when the entry `key` of `index` exists in `state` (similarity keys are canonical pair keys). */
@@ -62,22 +65,24 @@ export function entryExists(state: ProjectState, index: EntryIndex, key: string)
 
 /**
  * Freezes the plain objects that wrap the indexes (the collections inside are immutable
- * already), so a state shared by snapshots cannot be edited in place. O(1).
+ * already), so a state shared by snapshots cannot be edited in place. O(1). Objects shared with
+ * `previous`, a state frozen before, are skipped.
  */
-export function freezeIndexes<T extends Omit<ProjectState, "generation">>(s: T): T {
-  for (const o of [
-    s.clauses,
-    s.clauses.watches,
-    s.similarity,
-    s.dependency,
-    s.history,
-    s.streaming,
-    s.streaming.frequency,
-    s.streaming.cardinality,
-    s.modGenerations,
-  ])
-    Object.freeze(o);
+export function freezeIndexes<T extends Omit<ProjectState, "generation">>(s: T, previous?: Omit<ProjectState, "generation">): T {
+  freezeNew(s.clauses, previous?.clauses);
+  freezeNew(s.clauses.watches, previous?.clauses.watches);
+  freezeNew(s.similarity, previous?.similarity);
+  freezeNew(s.dependency, previous?.dependency);
+  freezeNew(s.history, previous?.history);
+  freezeNew(s.streaming, previous?.streaming);
+  freezeNew(s.streaming.frequency, previous?.streaming.frequency);
+  freezeNew(s.streaming.cardinality, previous?.streaming.cardinality);
+  freezeNew(s.modGenerations, previous?.modGenerations);
   return s;
+}
+
+function freezeNew(o: object, old: object | undefined): void {
+  if (o !== old) Object.freeze(o);
 }
 
 /** The state of a project nothing has happened to. */
@@ -96,5 +101,11 @@ export const EMPTY_STATE: ProjectState = Object.freeze(
     deltaHistory: List<DeltaRecord>(),
     cycles: IMap<string, CycleDetectorState>(),
     modGenerations: EMPTY_MOD_GENERATIONS,
+    config: DEFAULT_STATE_CONFIG,
   }),
 );
+
+/** The empty state under `config` (already resolved). */
+export function emptyState(config: StateConfig): ProjectState {
+  return config === DEFAULT_STATE_CONFIG ? EMPTY_STATE : Object.freeze({ ...EMPTY_STATE, config });
+}

@@ -2,7 +2,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { FieldMask } from "@bufbuild/protobuf/wkt";
 import type { ProjectConfig, ProjectConfigSchema } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { invalidArgument, requireSafeCount } from "@crs/runtime";
-import { DEFAULT_STATE_CONFIG, type StateConfig } from "@crs/domain/state";
+import { DEFAULT_STATE_CONFIG, StateError, isStateError, type StateConfig } from "@crs/domain/state";
 import { requireKey } from "./ids.js";
 
 /** Scalar config fields: proto name, wire field, engine field. Zero on the wire means the default. */
@@ -24,18 +24,22 @@ const SCALARS = [
 
 type Scalar = (typeof SCALARS)[number];
 type WireScalar = Scalar[1];
-type EngineScalar = Scalar[2];
 
 /** Most per-tool circuit-breaker thresholds a configuration may hold. */
 export const MAX_THRESHOLDS = 1000;
+
+/** The proto path of one circuit-breaker threshold entry, as a map key is written in a field path. */
+export function thresholdPath(tool: string): string {
+  return `config.circuit_breaker_thresholds[${JSON.stringify(tool)}]`;
+}
 
 function thresholdsIn(map: Readonly<Record<string, number>>): Record<string, number> {
   const entries = Object.entries(map);
   if (entries.length > MAX_THRESHOLDS)
     throw invalidArgument("config.circuit_breaker_thresholds", `at most ${MAX_THRESHOLDS} tools`, "LIMIT_EXCEEDED");
   for (const [tool, value] of entries) {
-    requireKey(tool, `config.circuit_breaker_thresholds.${tool}`);
-    if (value <= 0) throw invalidArgument(`config.circuit_breaker_thresholds.${tool}`, "must be > 0");
+    requireKey(tool, thresholdPath(tool));
+    if (value <= 0) throw invalidArgument(thresholdPath(tool), "must be > 0");
   }
   return { ...map };
 }
@@ -59,23 +63,47 @@ export function configIn(config: ProjectConfig | undefined): Partial<StateConfig
   return out as Partial<StateConfig>;
 }
 
-/** The config overrides an update mask selects; a named field at zero reverts to the default. */
+/**
+ * The config overrides an update mask selects (AIP-134): a named field at zero reverts to the
+ * default, a named map is replaced whole; an empty mask, `*` or an unknown path is
+ * INVALID_ARGUMENT naming `update_mask.paths`. Fields the mask does not name are not read.
+ */
 export function configUpdateIn(config: ProjectConfig | undefined, mask: FieldMask | undefined): Partial<StateConfig> {
   const paths = mask?.paths ?? [];
-  if (paths.length === 0) throw invalidArgument("update_mask", "must name at least one field");
-  const given = configIn(config);
+  if (paths.length === 0) throw invalidArgument("update_mask.paths", "must name at least one field");
   const out: Record<string, unknown> = {};
   for (const path of paths) {
     if (path === "circuit_breaker_thresholds") {
-      out["circuitBreakerThresholds"] = given.circuitBreakerThresholds ?? DEFAULT_STATE_CONFIG.circuitBreakerThresholds;
+      const given = config?.circuitBreakerThresholds ?? {};
+      out["circuitBreakerThresholds"] =
+        Object.keys(given).length === 0 ? DEFAULT_STATE_CONFIG.circuitBreakerThresholds : thresholdsIn(given);
       continue;
     }
     const row = SCALARS.find(([name]) => name === path);
-    if (row === undefined) throw invalidArgument("update_mask", `unknown field ${path}`);
-    const engine: EngineScalar = row[2];
-    out[engine] = (given as Record<string, unknown>)[engine] ?? DEFAULT_STATE_CONFIG[engine];
+    if (row === undefined) throw invalidArgument("update_mask.paths", `unknown field ${JSON.stringify(path)} of ProjectConfig`);
+    const [name, wire, engine] = row;
+    out[engine] = (config === undefined ? undefined : scalarIn(config, wire, name)) ?? DEFAULT_STATE_CONFIG[engine];
   }
   return out as Partial<StateConfig>;
+}
+
+/** The proto path (`config.max_clauses`) of an engine config field (`maxClauses`). */
+export function configFieldPath(engineField: string): string {
+  if (engineField.startsWith("circuitBreakerThresholds.")) return thresholdPath(engineField.slice("circuitBreakerThresholds.".length));
+  const row = SCALARS.find(([, , engine]) => engine === engineField);
+  return row === undefined ? "config" : `config.${row[0]}`;
+}
+
+/** Runs `fn`, renaming the engine field of a configuration error to its proto path. */
+export function withConfigFields<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (isStateError(e, "INVALID_CONFIG") || isStateError(e, "CAPACITY_BELOW_CONTENT")) {
+      throw new StateError(e.code, e.message, { field: configFieldPath(e.field ?? ""), cause: e, metadata: e.metadata });
+    }
+    throw e;
+  }
 }
 
 /** The wire form of a resolved engine config. */

@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
-import { clone, create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import { EntryIndex, type MutationOptions } from "@crs/contracts/gen/crs/state/v1/common_pb";
 import { invalidArgument, requireSafeCount } from "@crs/runtime";
 import type { Mutation, StateEngine } from "@crs/domain/state";
 import type { MutationOutcome, MutationRequest, ProjectHeader, ProjectHost } from "../projects/index.js";
 import { optionalId, requireAtMost, requireKey } from "./ids.js";
+import { requestFingerprint } from "./request-fingerprint.js";
 
 /** Most entry preconditions one mutation may carry. */
 export const MAX_EXPECTED_ENTRIES = 100;
@@ -63,18 +63,6 @@ export interface MutationCall<Req extends DescMessage, Res extends DescMessage> 
   readonly validateOnly?: boolean;
 }
 
-// SHA-256 of the method name and the request with its request id cleared: the same id with any
-// other content is a different request (REQUEST_ID_REUSED).
-function fingerprint<Req extends DescMessage>(
-  method: string,
-  schema: Req,
-  request: MessageShape<Req> & { readonly options?: MutationOptions | undefined },
-): Uint8Array {
-  const copy = clone(schema, request) as MessageShape<Req> & { options?: MutationOptions };
-  if (copy.options !== undefined) copy.options.requestId = "";
-  return createHash("sha256").update(method).update(toBinary(schema, copy)).digest();
-}
-
 /** The host's view of a mutation and the engine preconditions its body must pass on. */
 export interface PreparedMutation {
   /** Idempotency key, fingerprint and host-checked preconditions. */
@@ -93,7 +81,7 @@ export function prepareMutation<Req extends DescMessage, Res extends DescMessage
   return {
     request: {
       method: call.method,
-      ...(requestId === "" ? {} : { requestId, fingerprint: fingerprint(call.method, call.requestSchema, call.request) }),
+      ...(requestId === "" ? {} : { requestId, fingerprint: requestFingerprint(call.method, call.requestSchema, call.request) }),
       ...(expectedUid === "" ? {} : { expectedUid }),
       ...(generation === undefined ? {} : { expectedGeneration: requireSafeCount(generation, "options.expected_generation") }),
       ...(call.validateOnly === true ? { validateOnly: true } : {}),

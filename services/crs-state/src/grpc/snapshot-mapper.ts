@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { IndexSizeSchema, ProjectStateSchema, StreamingSummarySchema } from "@crs/contracts/gen/crs/state/v1/types_pb";
-import { compareUtf8, type Snapshot, type StateConfig } from "@crs/domain/state";
+import { compareUtf8, type Snapshot } from "@crs/domain/state";
 import { configOut } from "./config-mapper.js";
 import { INDEX_KINDS } from "./enum-mapper.js";
 import { analyticsOut, clauseOut, constraintOut, edgeOut, historyEntryOut, proofEntryOut, similarityOut, stepOut } from "./value-mapper.js";
@@ -38,8 +38,8 @@ export function streamingSummaryOut(snapshot: Snapshot): MessageInitShape<typeof
   };
 }
 
-/** The whole content of a snapshot, every list in its documented order. */
-export function projectStateOut(snapshot: Snapshot, config: StateConfig): MessageInitShape<typeof ProjectStateSchema> {
+/** The whole content of a snapshot, every list in its documented order, with the limits in force at its generation. */
+export function projectStateOut(snapshot: Snapshot): MessageInitShape<typeof ProjectStateSchema> {
   return {
     proofs: snapshot.proof.all().map((e) => proofEntryOut(snapshot, e.nodeId, e)),
     constraints: snapshot.constraints.all().map((c) => constraintOut(snapshot, c)),
@@ -53,6 +53,6 @@ export function projectStateOut(snapshot: Snapshot, config: StateConfig): Messag
       .map((c) => clauseOut(snapshot, c)),
     steps: snapshot.steps.sessions().flatMap((sid) => snapshot.steps.history(sid).map(stepOut)),
     analytics: snapshot.analytics.all().map(analyticsOut),
-    config: configOut(config),
+    config: configOut(snapshot.state.config),
   };
 }

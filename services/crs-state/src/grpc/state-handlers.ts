@@ -1,8 +1,14 @@
 import type { ServiceHandlers } from "@crs/runtime";
 import { requireSafeCount } from "@crs/runtime";
-import { ApplyRequestSchema, ApplyResponseSchema, type StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
-import { StateError, deltaFromJson, deltasConflict, type Delta, type StateEngine } from "@crs/domain/state";
-import { configIn, configOut } from "./config-mapper.js";
+import {
+  ApplyRequestSchema,
+  ApplyResponseSchema,
+  UpdateProjectConfigRequestSchema,
+  UpdateProjectConfigResponseSchema,
+  type StateService,
+} from "@crs/contracts/gen/crs/state/v1/state_pb";
+import { StateError, deltaFromJson, deltasConflict, resolveConfig, type Delta, type StateEngine } from "@crs/domain/state";
+import { configIn, configOut, configUpdateIn, withConfigFields } from "./config-mapper.js";
 import { applyMetricsOut, deltaIn } from "./delta-mapper.js";
 import type { HandlerDeps } from "./deps.js";
 import { optionalId, requireId, requireMetadata, requireTextAtMost } from "./ids.js";
@@ -38,18 +44,17 @@ function checkBasis(engine: Pick<StateEngine, "generation" | "config" | "snapsho
   }
 }
 
-/**
- * StateService without its checkpoint and fork methods (see checkpoint-handlers.ts).
- * UpdateProjectConfig is not served: the engine has no journaled configuration change yet.
- */
+/** StateService without its checkpoint and fork methods (see checkpoint-handlers.ts). */
 export function projectHandlers({ host, elapsed }: HandlerDeps): ServiceHandlers<typeof StateService.method> {
   return {
     async createProject(req) {
       const projectId = requireId(req.projectId, "project_id");
       const requestId = optionalId(req.requestId, "request_id");
-      const header = await host.create(projectId, { config: configIn(req.config), ...(requestId === "" ? {} : { requestId }) });
-      const config = await host.read(projectId, (view) => configOut(view.config), { expectedUid: header.projectUid });
-      return { header: responseHeader(header), config };
+      const config = configIn(req.config);
+      withConfigFields(() => resolveConfig(config));
+      const header = await host.create(projectId, { config, ...(requestId === "" ? {} : { requestId }) });
+      const created = await host.read(projectId, (view) => configOut(view.config), { expectedUid: header.projectUid });
+      return { header: responseHeader(header), config: created };
     },
 
     async apply(req) {
@@ -107,7 +112,7 @@ export function projectHandlers({ host, elapsed }: HandlerDeps): ServiceHandlers
           indexSizes: indexSizesOut(snapshot),
           generationsBehind: BigInt(view.header.generation - snapshot.generation),
         },
-        ...(req.includeState ? { state: projectStateOut(snapshot, view.config) } : {}),
+        ...(req.includeState ? { state: projectStateOut(snapshot) } : {}),
       }));
     },
 
@@ -126,6 +131,24 @@ export function projectHandlers({ host, elapsed }: HandlerDeps): ServiceHandlers
     async getProjectConfig(req) {
       const projectId = requireId(req.projectId, "project_id");
       return host.read(projectId, (view) => ({ header: responseHeader(view.header), config: configOut(view.config) }));
+    },
+
+    async updateProjectConfig(req) {
+      const projectId = requireId(req.projectId, "project_id");
+      const update = configUpdateIn(req.config, req.updateMask);
+      return runMutation(
+        host,
+        {
+          method: "UpdateProjectConfig",
+          projectId,
+          requestSchema: UpdateProjectConfigRequestSchema,
+          request: req,
+          responseSchema: UpdateProjectConfigResponseSchema,
+          validateOnly: req.validateOnly,
+        },
+        (engine, options) => withConfigFields(() => engine.updateConfig(update, options)),
+        (config, header) => ({ header: responseHeader(header), config: configOut(config) }),
+      );
     },
   };
 }

@@ -207,14 +207,6 @@ describe("StateService through gRPC", () => {
     await s.state.deleteCheckpoint({ projectId: "p-cp", checkpointId: "before" });
     await expectError(s.state.getCheckpoint({ projectId: "p-cp", checkpointId: "before" }), status.NOT_FOUND, "CHECKPOINT_NOT_FOUND");
   });
-
-  it("answers UNIMPLEMENTED for the configuration update the engine cannot journal yet", async () => {
-    await s.state.createProject({ projectId: "p-cfg" });
-    await assert.rejects(
-      s.state.updateProjectConfig({ projectId: "p-cfg", updateMask: { paths: ["max_clauses"] } }),
-      (e: { code: number }) => e.code === status.UNIMPLEMENTED,
-    );
-  });
 });
 
 describe("StateService on the durable store", () => {

@@ -58,6 +58,8 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   CLAUSE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CLAUSE_NOT_FOUND },
   // The similarity index is the bounded one clients fill; streaming totals cannot realistically reach 2^53.
   CAPACITY_EXCEEDED: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.SIMILARITY_CAPACITY },
+  // A configuration capping similarity below the stored pairs fits once pairs are fewer: the state is wrong, not the value.
+  CAPACITY_BELOW_CONTENT: { code: status.FAILED_PRECONDITION, reason: ErrorReason.SIMILARITY_CAPACITY },
   // A journal that does not replay to its recorded generation is corrupt.
   REPLAY_DIVERGED: { code: status.DATA_LOSS, reason: ErrorReason.JOURNAL_CORRUPTED },
 };

@@ -106,7 +106,7 @@ export class HostCheckpoints implements CheckpointHost {
   async stateOf(p: LoadedProject, checkpointId: string): Promise<ProjectState> {
     const { cp } = await this.load(p, checkpointId);
     try {
-      return fromDocument(cp.document, p.engine.config);
+      return fromDocument(cp.document, p.committed.config);
     } catch (e) {
       throw new CrsStateError(
         "SNAPSHOT_CORRUPTED",

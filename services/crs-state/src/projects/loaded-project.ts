@@ -118,14 +118,14 @@ export class LoadedProject {
   /** The committed view handed to read callbacks. */
   view(): ProjectView {
     const engine = this.committedEngine();
-    return { header: this.header(), config: this.engine.config, snapshot: engine.snapshot(), engine };
+    return { header: this.header(), config: this.committed.config, snapshot: engine.snapshot(), engine };
   }
 
   /** An engine over the committed state (the working one when nothing is pending). */
   committedEngine(): ReadOnlyEngine & StateEngine {
     if (this.engine.state === this.committed) return this.engine;
     if (this.readEngine?.state !== this.committed) {
-      this.readEngine = new StateEngine({ config: this.engine.config, now: this.now, sanitizer: false, initial: this.committed });
+      this.readEngine = new StateEngine({ now: this.now, sanitizer: false, initial: this.committed });
     }
     return this.readEngine;
   }

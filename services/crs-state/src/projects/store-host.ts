@@ -102,6 +102,7 @@ export class StoreHost implements ProjectHost {
         createdAt: this.now(),
         config: { ...(opts.config ?? {}) },
         createRequestId: opts.requestId ?? "",
+        baseGeneration: 0,
       };
       await this.committer.submit([{ op: "putMeta", projectId, bytes: encodeMeta(meta) }]);
       const engine = new StateEngine({ config, now: this.now });
@@ -180,7 +181,7 @@ export class StoreHost implements ProjectHost {
     body: (engine: StateEngine) => Mutation<R>,
     answer: (result: R, header: ProjectHeader) => Uint8Array,
   ): MutationOutcome {
-    const scratch = new StateEngine({ config: p.engine.config, now: this.now, initial: p.committed });
+    const scratch = new StateEngine({ now: this.now, initial: p.committed });
     checkGeneration(req.expectedGeneration, scratch.generation);
     const m = body(scratch);
     const header: ProjectHeader = {
@@ -223,7 +224,9 @@ export class StoreHost implements ProjectHost {
     }
     const after = page.pageToken === undefined || page.pageToken === "" ? undefined : idFromPageToken(page.pageToken);
     const rows = await this.store.listMeta({ after, limit: page.pageSize + 1 });
-    const projects = rows.slice(0, page.pageSize).map((row) => projectSummary(row, this.cache.peek(row.projectId)?.committed.generation));
+    const projects = await Promise.all(
+      rows.slice(0, page.pageSize).map((row) => projectSummary(this.store, row, this.cache.peek(row.projectId))),
+    );
     const last = projects.at(-1);
     return { projects, nextPageToken: rows.length > page.pageSize && last !== undefined ? pageTokenAfter(last.projectId) : "" };
   }
@@ -240,12 +243,13 @@ export class StoreHost implements ProjectHost {
           field: "target_project_id",
           projectId: targetId,
         });
-      const { meta, snapshot, metaBytes } = forkedProject(targetId, source.meta.config, state, this.now());
+      // The fork's catalogue keeps the limits it starts with; its snapshot carries them too.
+      const { meta, snapshot, metaBytes } = forkedProject(targetId, state.config, state, this.now());
       await this.committer.submit([
         { op: "putSnapshot", projectUid: meta.projectUid, seq: 0, bytes: snapshot },
         { op: "putMeta", projectId: targetId, bytes: metaBytes },
       ]);
-      const p = this.adopt(meta, new StateEngine({ config: source.engine.config, now: this.now, initial: state }), 0, [0]);
+      const p = this.adopt(meta, new StateEngine({ now: this.now, initial: state }), 0, [0]);
       return p.header();
     });
   }

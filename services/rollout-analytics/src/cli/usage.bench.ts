@@ -52,6 +52,12 @@ async function ccusageBin(): Promise<string | null> {
   }
 }
 
+// The command runs its bundle (dist/cli.js and its workers), so the bench builds it from the
+// current sources first: a stale bundle would measure old code.
+async function buildCli(): Promise<void> {
+  await run(process.execPath, ["--import", "tsx", join(SERVICE, "../../scripts/build.ts"), "rollout-analytics"], { cwd: SERVICE });
+}
+
 async function main(): Promise<void> {
   const root = join(HOME, "sessions");
   if (!existsSync(join(HOME, ".complete"))) {
@@ -61,6 +67,7 @@ async function main(): Promise<void> {
       JSON.stringify(await writeCorpus({ dir: root, seed: 11, bytes: BYTES })),
     );
   }
+  await buildCli();
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, node ${process.version}`);
   const baseline = await timed(process.execPath, ["-e", BASELINE, root]);
   const ours = await timed(process.execPath, ["bin/rollouts.js", "usage", root, "--no-cache", "--now", "2026-06-01"]);

@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { PARTIAL_VERSION } from "@crs/domain/rollout";
 import type { RolloutFile } from "../walk/index.js";
+import { pruneCache, type PruneOutcome } from "./prune-cache.js";
 import type { FileScan } from "./scan-file.js";
 
 /** Version of the cache entry layout; bumped when it changes, so old entries are recomputed. */
@@ -83,30 +85,64 @@ export class PartialCache {
     return matches(entry, key, path) ? entry.scan : null;
   }
 
-  /** Stores the scan of a file; a failure to write only costs the reuse. */
-  async put(key: CacheKey, scan: FileScan): Promise<boolean> {
-    const path = resolve(key.file.path);
-    const entry: CacheEntry = {
+  // The entry's text around the scan's JSON, so a scan serialised once (by a worker, to post it)
+  // is not serialised again.
+  #entryText(path: string, key: CacheKey, scanJson: string): string {
+    const { size, mtimeMs } = key.file;
+    const header = {
       format: CACHE_FORMAT,
       partialVersion: PARTIAL_VERSION,
       path,
-      size: key.file.size,
-      mtimeMs: key.file.mtimeMs,
+      size,
+      mtimeMs,
       fresh: key.fresh,
       maxLineBytes: key.maxLineBytes,
-      scan,
     };
+    return `${JSON.stringify(header).slice(0, -1)},"scan":${scanJson}}`;
+  }
+
+  #tempOf(target: string): string {
+    return `${target}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  }
+
+  /** Stores the scan of a file; a failure to write only costs the reuse. */
+  async put(key: CacheKey, scan: FileScan): Promise<boolean> {
+    const path = resolve(key.file.path);
     const target = this.#entryPath(path);
-    const temp = `${target}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+    const temp = this.#tempOf(target);
     try {
       this.#ready ??= mkdir(this.#dir, { recursive: true });
       await this.#ready;
-      await writeFile(temp, JSON.stringify(entry));
+      await writeFile(temp, this.#entryText(path, key, JSON.stringify(scan)));
       await rename(temp, target);
       return true;
     } catch {
       await rm(temp, { force: true }).catch(() => undefined);
       return false;
     }
+  }
+
+  /** {@link put} with blocking writes and the scan as JSON text, for a scan worker thread. */
+  putSync(key: CacheKey, scanJson: string): boolean {
+    const path = resolve(key.file.path);
+    const target = this.#entryPath(path);
+    const temp = this.#tempOf(target);
+    try {
+      if (this.#ready === null) {
+        mkdirSync(this.#dir, { recursive: true });
+        this.#ready = Promise.resolve();
+      }
+      writeFileSync(temp, this.#entryText(path, key, scanJson));
+      renameSync(temp, target);
+      return true;
+    } catch {
+      rmSync(temp, { force: true });
+      return false;
+    }
+  }
+
+  /** Removes entries of files that no longer exist and, over `maxBytes`, the least recently written; see {@link pruneCache}. */
+  prune(present: readonly string[], maxBytes: number): Promise<PruneOutcome> {
+    return pruneCache(this.#dir, new Set(present.map((p) => basename(this.#entryPath(resolve(p))))), maxBytes);
   }
 }

@@ -155,6 +155,29 @@ test("an unreadable file is counted and the others still scanned; progress reach
   });
 });
 
+test("a directory that cannot be listed is reported apart and never folded in as a rollout", {
+  skip: process.getuid?.() === 0 ? "root lists a directory of mode 000" : false,
+}, async () => {
+  await withCorpus(4, async (root) => {
+    const { chmod, mkdir } = await import("node:fs/promises");
+    const locked = join(root, "locked");
+    await mkdir(locked);
+    await writeFile(join(locked, "rollout-hidden.jsonl"), "{}\n");
+    await chmod(locked, 0o000);
+    try {
+      const scan = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: false });
+      assert.deepEqual(
+        [scan.files.scanned, scan.files.unreadable, scan.files.unreadableDirs],
+        [4, 0, 1],
+        "four scanned, one directory unlisted",
+      );
+      assert.deepEqual([scan.partial.unreadable, scan.partial.health.scannedFiles], [0, 4], "no unreadable rollout in the reports");
+    } finally {
+      await chmod(locked, 0o755);
+    }
+  });
+});
+
 test("bad options are INVALID_ARGUMENT or CLOCK_REQUIRED naming the field", async () => {
   const cases: [Parameters<typeof scanCorpus>[0], string][] = [
     [{ root: "", now: NOW }, "root"],

@@ -62,21 +62,28 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
       });
     }
   }
-  const tasks: FileTask[] = misses.map((s) => ({ path: s.file.path, fresh: s.fresh, limits: { maxLineBytes: opts.maxLineBytes } }));
+  const limits = { maxLineBytes: opts.maxLineBytes };
+  const tasks: FileTask[] = misses.map((s) => ({ file: s.file, fresh: s.fresh, limits, cacheDir: opts.cacheDir }));
   const writes: Promise<boolean>[] = [];
   await scanFiles(
     tasks,
     opts.workers ?? threadsFor(misses.reduce((n, s) => n + s.file.size, 0)),
-    (index, result) => {
+    (index, result, cached) => {
       const slot = misses[index];
       if (slot === undefined) return;
       tally.add(slot, result, false);
-      if (result !== null && cache !== null) writes.push(cache.put(keyOf(slot), result));
+      if (result !== null && cache !== null && !cached) writes.push(cache.put(keyOf(slot), result));
       done(slot);
     },
     signal,
   );
   await Promise.all(writes);
-  tally.addUnreadableEntries(walk.unreadable);
+  // Entries of files that are gone are dropped, and the directory kept under its bound.
+  if (cache !== null)
+    await cache.prune(
+      walk.files.map((f) => f.path),
+      opts.cacheMaxBytes,
+    );
+  tally.addUnreadableEntries(walk.unreadable, walk.unreadableDirs);
   return tally.result();
 }

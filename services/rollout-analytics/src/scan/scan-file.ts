@@ -1,13 +1,17 @@
 import { basename } from "node:path";
-import { partialOfRollout, type CorpusPartial } from "@crs/domain/rollout";
-import { readRolloutFile, type ReaderLimits } from "../reader/index.js";
+import { partialOfFold, type CorpusPartial } from "@crs/domain/rollout";
+import { foldRolloutFile, foldRolloutFileSync, type FoldedFile, type ReaderLimits } from "../reader/index.js";
+import type { RolloutFile } from "../walk/index.js";
 
 /** One file to scan, as handed to a worker. */
 export interface FileTask {
-  readonly path: string;
+  /** The file as the walk stat'ed it (its size and mtime key its cache entry). */
+  readonly file: RolloutFile;
   /** Whether the rollout may still be written (its mtime is within the freshness window). */
   readonly fresh: boolean;
   readonly limits: ReaderLimits;
+  /** Cache directory a worker stores the file's scan in; null: none. */
+  readonly cacheDir: string | null;
 }
 
 /** The scan of one readable file: its partial and the cwd its session_meta recorded. */
@@ -18,10 +22,19 @@ export interface FileScan {
   readonly bytes: number;
 }
 
-/** Reads one rollout file and summarises it as a partial; I/O errors reject. */
-export async function scanFile(task: FileTask, signal?: AbortSignal): Promise<FileScan> {
-  const { rollout, bytes } = await readRolloutFile(task.path, task.limits, signal);
+function summarise(task: FileTask, { census, fold, bytes }: FoldedFile): FileScan {
+  const folded = fold.finish({ meta: census.meta, fresh: task.fresh });
   // Health rows name sessions by file name, as the reference does.
-  const partial = partialOfRollout({ rollout, fresh: task.fresh, session: basename(task.path) });
-  return { partial, cwd: rollout.meta?.cwd ?? "", bytes };
+  const partial = partialOfFold({ folded, census, session: basename(task.file.path) });
+  return { partial, cwd: census.meta?.cwd ?? "", bytes };
+}
+
+/** Reads one rollout file, folding it as it streams, and summarises it as a partial; I/O errors reject. */
+export async function scanFile(task: FileTask, signal?: AbortSignal): Promise<FileScan> {
+  return summarise(task, await foldRolloutFile(task.file.path, task.limits, signal));
+}
+
+/** {@link scanFile} with blocking reads, for a worker thread; I/O errors throw. */
+export function scanFileSync(task: FileTask): FileScan {
+  return summarise(task, foldRolloutFileSync(task.file.path, task.limits));
 }

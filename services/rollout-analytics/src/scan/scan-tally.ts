@@ -21,7 +21,7 @@ export class ScanTally {
   readonly #cwd: string;
   readonly #merger = new PartialMerger();
   readonly #perFile: (FileOutcome | undefined)[];
-  readonly #files = { scanned: 0, outOfScope: 0, unreadable: 0, reused: 0, bytes: 0, reusedBytes: 0 };
+  readonly #files = { scanned: 0, outOfScope: 0, unreadable: 0, unreadableDirs: 0, reused: 0, bytes: 0, reusedBytes: 0 };
 
   constructor(files: number, cwd: string) {
     this.#perFile = new Array<FileOutcome | undefined>(files);
@@ -50,10 +50,11 @@ export class ScanTally {
     this.#merger.push(inScope ? scan.partial : outOfScopePartial());
   }
 
-  /** Entries the walk found but could not read; they count as unreadable rollouts. */
-  addUnreadableEntries(count: number): void {
-    this.#files.unreadable += count;
-    for (let i = 0; i < count; i += 1) this.#merger.push(unreadablePartial());
+  /** Files the walk found but could not stat, which count as unreadable rollouts, and directories it could not list, which do not. */
+  addUnreadableEntries(files: number, dirs: number): void {
+    this.#files.unreadable += files;
+    this.#files.unreadableDirs += dirs;
+    for (let i = 0; i < files; i += 1) this.#merger.push(unreadablePartial());
   }
 
   /** The scan's result; every slot must have been added. */

@@ -1,7 +1,7 @@
 // End-to-end corpus scan, cold start included, beside a plain readline + JSON.parse of every
 // line of the same files, measured in the same run. The corpus is generated once (seeded) and
 // kept in the temp directory; SCAN_BENCH_BYTES sets its size (default 1 GiB).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
@@ -76,8 +76,17 @@ async function corpus(): Promise<string> {
   return dir;
 }
 
+// The CLI runs its bundle, so the bench builds it from the current sources first.
+function buildCli(): void {
+  const built = spawnSync(process.execPath, ["--import", "tsx", join(SERVICE, "../../scripts/build.ts"), "rollout-analytics"], {
+    stdio: "ignore",
+  });
+  if (built.status !== 0) throw new BenchFailure(`the build exited ${String(built.status)}`);
+}
+
 async function bench(): Promise<void> {
   const root = await corpus();
+  buildCli();
   const cacheDir = await mkdtemp(join(tmpdir(), "crs-scan-bench-cache-"));
   try {
     const cpu = cpus()[0]?.model ?? "unknown cpu";

@@ -24,6 +24,8 @@ export interface ScanOptions {
   readonly workers?: number;
   /** Directory of per-file partials reused across scans; absent: the user cache; false: none. */
   readonly cacheDir?: string | false;
+  /** Bound of the cache directory in bytes; past it the least recently written entries are removed. Absent: 512 MiB. */
+  readonly cacheMaxBytes?: number;
   /** Longest line decoded in full; longer lines are read by their head. */
   readonly maxLineBytes?: number;
   /** Called as each file is done (read or reused). */
@@ -52,8 +54,10 @@ export interface ScanFiles {
   readonly scanned: number;
   /** Of the scanned files, those whose recorded cwd is outside the requested one. */
   readonly outOfScope: number;
-  /** Files and directories that could not be read. */
+  /** Rollout files that could not be read. */
   readonly unreadable: number;
+  /** Directories under the root that could not be listed (not counted as rollouts: what they hold is unknown). */
+  readonly unreadableDirs: number;
   /** Of the scanned files, those whose partial came from the cache. */
   readonly reused: number;
   /** Bytes of the scanned files. */

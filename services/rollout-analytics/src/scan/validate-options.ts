@@ -1,6 +1,7 @@
 import { badField, clockRequired } from "../errors.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../reader/index.js";
 import { defaultCacheDir } from "./partial-cache.js";
+import { DEFAULT_CACHE_MAX_BYTES } from "./prune-cache.js";
 import type { ScanOptions } from "./types.js";
 
 /** Scan options checked, with defaults filled in. */
@@ -13,6 +14,7 @@ export interface CheckedOptions {
   /** Threads asked for; null: one per core, as the work justifies. */
   readonly workers: number | null;
   readonly cacheDir: string | null;
+  readonly cacheMaxBytes: number;
   readonly maxLineBytes: number;
 }
 
@@ -41,6 +43,7 @@ export function checkOptions(options: ScanOptions): CheckedOptions {
     limit: count(options.limit, "limit", 0, 0),
     workers: options.workers === undefined ? null : count(options.workers, "workers", 1, 1),
     cacheDir: options.cacheDir === false ? null : (options.cacheDir ?? defaultCacheDir()),
+    cacheMaxBytes: count(options.cacheMaxBytes, "cacheMaxBytes", DEFAULT_CACHE_MAX_BYTES, 0),
     maxLineBytes: count(options.maxLineBytes, "maxLineBytes", DEFAULT_MAX_LINE_BYTES, 1),
   };
 }

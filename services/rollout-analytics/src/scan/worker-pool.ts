@@ -6,8 +6,11 @@ import type { WorkerReply, WorkerRequest } from "./worker-protocol.js";
 /** A file's scan, or null when it could not be read. */
 export type FileResult = FileScan | null;
 
-/** Called as each file finishes, in completion order, with its index in the task list. */
-export type OnFileDone = (index: number, result: FileResult) => void;
+/**
+ * Called as each file finishes, in completion order, with its index in the task list and
+ * whether its scan is already in the task's cache directory (workers store what they read).
+ */
+export type OnFileDone = (index: number, result: FileResult, cached: boolean) => void;
 
 // Compiled (a bundle), the worker is scan-worker.js beside this module. From the TypeScript
 // sources, a thread does not inherit tsx's loader hooks, so a one-line module registers them
@@ -20,7 +23,7 @@ function workerEntry(): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
 }
 
-/** Files a thread works on at once, so one file's reads overlap another's decoding. */
+/** Files handed to a worker ahead, so it never waits for this thread between two files. */
 export const FILES_IN_FLIGHT = 3;
 
 /** Scans files in this thread, a few at a time. */
@@ -38,7 +41,7 @@ async function scanHere(tasks: readonly FileTask[], onDone: OnFileDone, signal?:
         if (signal?.aborted === true) throw e;
         result = null;
       }
-      onDone(i, result);
+      onDone(i, result, false);
     }
   };
   await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, tasks.length) }, lane));
@@ -65,7 +68,7 @@ async function scanOnWorkers(tasks: readonly FileTask[], workers: number, onDone
         const worker = new Worker(workerEntry());
         pool.push(worker);
         worker.on("message", (reply: WorkerReply) => {
-          onDone(reply.id, reply.ok ? reply.scan : null);
+          onDone(reply.id, reply.ok ? (JSON.parse(reply.json) as FileScan) : null, reply.ok && reply.cached);
           remaining -= 1;
           if (remaining === 0) {
             signal?.removeEventListener("abort", onAbort);

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { AnalyticsError } from "../errors.js";
@@ -72,6 +72,28 @@ test("a dangling link is counted as unreadable, not a failure of the walk", asyn
     await put(join(root, "ok.jsonl"), 1000);
     const walk = await walkRollouts(root);
     assert.deepEqual([walk.files.length, walk.unreadable], [1, 1], "one file, one unreadable");
+  });
+});
+
+// Root reads every directory whatever its mode, so only another user can see one fail to list.
+const AS_ROOT = process.getuid?.() === 0 ? "root lists a directory of mode 000" : false;
+
+test("a directory that cannot be listed is counted as an unreadable directory, not as a rollout", { skip: AS_ROOT }, async () => {
+  await withTree(async (root) => {
+    await put(join(root, "2026/03/01/rollout-a.jsonl"), 1000);
+    await put(join(root, "2026/03/02/rollout-b.jsonl"), 1000);
+    const locked = join(root, "2026/03/02");
+    await chmod(locked, 0o000);
+    try {
+      const walk = await walkRollouts(root);
+      assert.deepEqual(
+        [walk.files.map((f) => relative(root, f.path)), walk.unreadable, walk.unreadableDirs],
+        [["2026/03/01/rollout-a.jsonl"], 0, 1],
+        "the readable file, no unreadable rollout, one unreadable directory",
+      );
+    } finally {
+      await chmod(locked, 0o755);
+    }
   });
 });
 

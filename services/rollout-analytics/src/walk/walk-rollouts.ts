@@ -15,8 +15,10 @@ export interface RolloutFile {
 export interface WalkResult {
   /** Newest first by mtime; equal mtimes by path, so the order is total. */
   readonly files: readonly RolloutFile[];
-  /** Files or directories under the root that could not be read or stat'ed. */
+  /** Rollout files under the root that could not be stat'ed (a dangling link, a vanished file). */
   readonly unreadable: number;
+  /** Directories under the root that could not be listed; what they hold is unknown, so none is counted as a rollout. */
+  readonly unreadableDirs: number;
   /** Symbolic links that lead outside the root, not followed. */
   readonly outsideRoot: number;
 }
@@ -55,6 +57,7 @@ export async function walkRollouts(root: string, options: WalkOptions = {}): Pro
   if (!isDirectory) throw badField("root", "is not a directory");
   const files: RolloutFile[] = [];
   let unreadable = 0;
+  let unreadableDirs = 0;
   let outsideRoot = 0;
   const dirs = [root];
   for (let dir = dirs.pop(); dir !== undefined; dir = dirs.pop()) {
@@ -62,7 +65,7 @@ export async function walkRollouts(root: string, options: WalkOptions = {}): Pro
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch {
-      unreadable += 1;
+      unreadableDirs += 1;
       continue;
     }
     for (const entry of entries) {
@@ -86,5 +89,5 @@ export async function walkRollouts(root: string, options: WalkOptions = {}): Pro
   }
   files.sort(compareNewestFirst);
   const limit = options.limit ?? 0;
-  return { files: limit > 0 ? files.slice(0, limit) : files, unreadable, outsideRoot };
+  return { files: limit > 0 ? files.slice(0, limit) : files, unreadable, unreadableDirs, outsideRoot };
 }

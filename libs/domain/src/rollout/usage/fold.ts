@@ -16,8 +16,10 @@ export function replyDelta(usage: TokenCountUsage, previous: TokenFigures | null
   return isZeroFigures(growth) ? null : growth;
 }
 
-function dayOf(ms: number | null): string {
-  return ms === null ? UNDATED : new Date(ms).toISOString().slice(0, 10);
+const MS_PER_DAY = 86_400_000;
+
+function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
 }
 
 function bump(table: Record<string, TokenFigures>, key: string, f: TokenFigures): void {
@@ -25,7 +27,11 @@ function bump(table: Record<string, TokenFigures>, key: string, f: TokenFigures)
   table[key] = had === undefined ? f : addFigures(had, f);
 }
 
-/** Token usage of one rollout as its records stream in: per day and model, never per reply. */
+/**
+ * Token usage of one rollout folded record by record, in file order. The scan folds a decoded
+ * rollout's records through it and the usage-only reader folds the few lines it decodes, so both
+ * answer alike. Only `turn_context` (the model) and `token_count` (the figures) records matter.
+ */
 export class UsageFold {
   readonly #byDay: Record<string, Record<string, TokenFigures>> = {};
   readonly #byModel: Record<string, TokenFigures> = {};
@@ -34,8 +40,21 @@ export class UsageFold {
   #repeats = 0;
   #firstMs: number | null = null;
   #lastMs: number | null = null;
+  // The UTC day of the last dated reply: replies come in runs of one day, and formatting a date
+  // for each would cost more than the rest of the fold.
+  #dayStart = Number.NaN;
+  #day = "";
 
-  /** Takes the next record. */
+  #dayKey(ms: number | null): string {
+    if (ms === null) return UNDATED;
+    if (!(ms >= this.#dayStart && ms < this.#dayStart + MS_PER_DAY)) {
+      this.#dayStart = Math.floor(ms / MS_PER_DAY) * MS_PER_DAY;
+      this.#day = dayOf(ms);
+    }
+    return this.#day;
+  }
+
+  /** Folds the next record of the rollout; records other than the two above change nothing. */
   push(r: RolloutRecord): void {
     if (r.kind === "turn_context") {
       if (r.model !== "") this.#model = r.model;
@@ -48,7 +67,7 @@ export class UsageFold {
       this.#repeats += 1;
       return;
     }
-    bump((this.#byDay[dayOf(r.tsMs)] ??= {}), this.#model, delta);
+    bump((this.#byDay[this.#dayKey(r.tsMs)] ??= {}), this.#model, delta);
     bump(this.#byModel, this.#model, delta);
     if (r.tsMs !== null) {
       this.#firstMs = this.#firstMs === null ? r.tsMs : Math.min(this.#firstMs, r.tsMs);
@@ -56,7 +75,7 @@ export class UsageFold {
     }
   }
 
-  /** The usage so far, named `session` (a file name loses its `.jsonl`). */
+  /** The usage folded so far, named `session` (a file name loses its `.jsonl`). */
   result(session: string): UsagePartial {
     const name = session.endsWith(".jsonl") ? session.slice(0, -".jsonl".length) : session;
     const byModel = this.#byModel;
@@ -71,7 +90,7 @@ export class UsageFold {
 
 /** Token usage of one rollout's records, named `session` (a file name loses its `.jsonl`). */
 export function usageOfRecords(records: readonly RolloutRecord[], session: string): UsagePartial {
-  const usage = new UsageFold();
-  for (const r of records) usage.push(r);
-  return usage.result(session);
+  const fold = new UsageFold();
+  for (const r of records) fold.push(r);
+  return fold.result(session);
 }

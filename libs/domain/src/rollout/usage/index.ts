@@ -1,6 +1,8 @@
 // Public surface of token usage and cost.
 export { tokenCountUsage, type TokenFigures, type TokenCountUsage } from "./figures.js";
 export { usageOfRecords, replyDelta } from "./fold.js";
+export { UsageCollector, type RolloutUsage } from "./collect.js";
+export { usageLineVerdict, USAGE_HEAD_BYTES, type UsageLineVerdict } from "./line-head.js";
 export { emptyUsage, mergeUsage } from "./merge.js";
 export { parsePricing, costOf, type PricingTable, type ModelPrice } from "./pricing.js";
 export {

@@ -5,10 +5,10 @@
  */
 
 import type { ClauseCheckResult, ClauseInput } from "../clauses/clause-store.js";
-import { checkAssignment } from "../clauses/clause-store.js";
+import { checkAssignment, violatedClause } from "../clauses/clause-store.js";
 import type { Assignment, Clause } from "../clauses/clause.js";
 import { clauseString } from "../clauses/clause.js";
-import { decisionAssignment } from "../clauses/decision-assignment.js";
+import { assignmentAfter } from "../clauses/decision-assignment.js";
 import { resolveConfig, type StateConfig } from "../config.js";
 import type { CycleCheckResult } from "../cycles/cycle-transition.js";
 import type { CycleDetectorStats } from "../cycles/detector-state.js";
@@ -25,7 +25,7 @@ import { fromDocument } from "../export/import.js";
 import { checkCircuitBreaker, type CircuitBreakerResult } from "../proof/circuit-breaker.js";
 import type { ProofNumber } from "../proof/proof-number.js";
 import type { ProofUpdate } from "../proof/proof-update.js";
-import { EMPTY_STATE, type ProjectState } from "../project-state.js";
+import { emptyState, type ProjectState } from "../project-state.js";
 import { sanitizeSecrets } from "../sanitize/secret-sanitizer.js";
 import { Snapshot } from "../snapshot.js";
 import type { StepRecord } from "../steps/step-record.js";
@@ -38,6 +38,9 @@ export type { ApplyOptions, Checkpoint, CycleOptions, DecisionVerdict, EngineOpt
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
+/** The verdict when no clause blocks; shared, so the allowed path allocates no verdict. */
+const ALLOWED: DecisionVerdict = Object.freeze({ allowed: true, reason: "", clause: undefined });
+
 /** A copy of a clause input for the event; malformed parts are kept for validation to name. */
 function clauseInputCopy(input: ClauseInput): ClauseInput {
   if (!isObject(input)) return input;
@@ -47,21 +50,34 @@ function clauseInputCopy(input: ClauseInput): ClauseInput {
 
 /** One project's engine. Not thread-safe by design: the owner serializes calls. */
 export class StateEngine {
-  /** Resolved limits. */
-  readonly config: StateConfig;
   private readonly now: () => number;
   private readonly sanitize: ((text: string) => string) | undefined;
   private current: ProjectState;
   private readonly ring: SnapshotRing;
 
-  /** Creates an engine; INVALID_CONFIG when limits are out of range. */
+  /**
+   * Creates an engine; INVALID_CONFIG when limits are out of range. A given `initial` state
+   * brings its own limits; `config` sets those of a new, empty state.
+   */
   constructor(options: EngineOptions = {}) {
-    this.config = resolveConfig(options.config);
     this.now = options.now ?? (() => 0);
     this.sanitize = options.sanitizer === false ? undefined : (options.sanitizer ?? sanitizeSecrets);
-    this.current = options.initial ?? EMPTY_STATE;
+    this.current = options.initial ?? emptyState(resolveConfig(options.config));
     this.ring = new SnapshotRing(this.config.snapshotRingSize);
     this.ring.push(new Snapshot(this.current, this.now()));
+  }
+
+  /** Limits in force: part of the state, changed by {@link StateEngine.updateConfig}. */
+  get config(): StateConfig {
+    return this.current.config;
+  }
+
+  // Moves to `state`, keeping as many snapshots as its configuration asks for.
+  private advance(state: ProjectState, at: number): void {
+    const previous = this.current.config.snapshotRingSize;
+    this.current = state;
+    if (state.config.snapshotRingSize !== previous) this.ring.resize(state.config.snapshotRingSize);
+    this.ring.push(new Snapshot(state, at));
   }
 
   /** Current generation. */
@@ -122,8 +138,7 @@ export class StateEngine {
     const at = this.now();
     const { state, result } = runEvent(this.current, body, this.ctx(at));
     if (state === this.current) return { result, generation: this.current.generation, event: undefined };
-    this.current = state;
-    this.ring.push(new Snapshot(state, at));
+    this.advance(state, at);
     const journaled = recorded === undefined ? body : recorded(result);
     const event = Object.freeze({
       formatVersion: STATE_EVENT_FORMAT,
@@ -207,6 +222,17 @@ export class StateEngine {
     return { ...m, result: { clause, outcome, evicted } };
   }
 
+  /**
+   * Replaces the limits with `config` over the current ones (a given circuit-breaker map
+   * replaces the whole map). Indexes above a lowered limit are cut by their own eviction rules
+   * in the same mutation; INVALID_CONFIG for an out-of-range value, CAPACITY_BELOW_CONTENT for a
+   * similarity cap below the stored pairs. Returns the configuration now in force.
+   */
+  updateConfig(config: Partial<StateConfig>, opts: MutationOptions = {}): Mutation<StateConfig> {
+    if (config === null || typeof config !== "object") throw invalidArgument("config", "config must not be nil");
+    return this.commit(opts, { type: "config_updated", config: resolveConfig({ ...this.config, ...config }) });
+  }
+
   /** Checks an explicit assignment against the clauses; read-only. */
   checkAssignment(assignment: Assignment): ClauseCheckResult {
     return checkAssignment(this.current.clauses, assignment);
@@ -215,15 +241,14 @@ export class StateEngine {
   /** Asks whether `tool` may run next in the session; a blocking clause has its use recorded. */
   checkDecisionAllowed(sessionId: string, tool: string, opts: MutationOptions = {}): Mutation<DecisionVerdict> {
     this.checkPreconditions(opts);
-    const allowed = { result: { allowed: true, reason: "", clause: undefined }, generation: this.generation, event: undefined };
-    if (sessionId === "" || tool === "") return allowed;
-    const bucket = this.current.steps.get(sessionId);
-    const recent = bucket === undefined ? [] : bucket.steps.slice(-2).toArray();
-    const check = checkAssignment(this.current.clauses, decisionAssignment(recent, tool));
-    if (!check.conflict || check.violatedClause === undefined) return allowed;
-    const id = check.violatedClause.id;
-    const m = this.commit(opts, { type: "clause_used", clauseId: id });
-    return { ...m, result: { allowed: false, reason: `violates learned clause ${id}: ${clauseString(m.result)}`, clause: m.result } };
+    if (sessionId === "" || tool === "") return { result: ALLOWED, generation: this.current.generation, event: undefined };
+    const steps = this.current.steps.get(sessionId)?.steps;
+    const n = steps === undefined ? 0 : steps.size;
+    const assignment = assignmentAfter(steps?.get(n - 1), n > 1 ? steps?.get(n - 2) : undefined, tool);
+    const found = violatedClause(this.current.clauses, assignment);
+    if (found === undefined) return { result: ALLOWED, generation: this.current.generation, event: undefined };
+    const m = this.commit(opts, { type: "clause_used", clauseId: found.id });
+    return { ...m, result: { allowed: false, reason: `violates learned clause ${found.id}: ${clauseString(m.result)}`, clause: m.result } };
   }
 
   /** Removes clauses whose TTL passed; returns their ids sorted. */
@@ -306,9 +331,7 @@ export class StateEngine {
 
   /** Applies a journaled event (for recovery); REPLAY_DIVERGED when it does not fit. */
   replay(event: StateEvent): void {
-    const state = applyEvent(this.current, event, this.config);
-    this.current = state;
-    this.ring.push(new Snapshot(state, event.at));
+    this.advance(applyEvent(this.current, event), event.at);
   }
 
   /** Lossless document of the current state. */

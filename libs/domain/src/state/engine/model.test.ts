@@ -80,7 +80,8 @@ type Extra =
   | { op: "analytics"; type: string; count: number }
   | { op: "cycle"; session: string; key: string }
   | { op: "cycle_reset"; session: string; max: number }
-  | { op: "import" };
+  | { op: "import" }
+  | { op: "config"; maxClauses: number; maxHistoryEntries: number; maxSimilarityPairs: number; maxStepsPerSession: number; ring: number };
 
 const extraArb: fc.Arbitrary<Extra> = fc.oneof(
   fc.record({
@@ -102,6 +103,14 @@ const extraArb: fc.Arbitrary<Extra> = fc.oneof(
   fc.record({ op: fc.constant("cycle" as const), session: fc.constantFrom("s1", "s2"), key: fc.constantFrom("x", "y", "z") }),
   fc.record({ op: fc.constant("cycle_reset" as const), session: fc.constantFrom("s1", "s2"), max: fc.constantFrom(0, 2, 5) }),
   fc.record({ op: fc.constant("import" as const) }),
+  fc.record({
+    op: fc.constant("config" as const),
+    maxClauses: fc.integer({ min: 1, max: 4 }),
+    maxHistoryEntries: fc.integer({ min: 1, max: 6 }),
+    maxSimilarityPairs: fc.integer({ min: 1, max: 5 }),
+    maxStepsPerSession: fc.integer({ min: 1, max: 4 }),
+    ring: fc.integer({ min: 1, max: 8 }),
+  }),
 );
 const anyOpArb: fc.Arbitrary<Op | Extra> = fc.oneof(opArb, extraArb);
 
@@ -285,6 +294,10 @@ function engineApplyAny(e: StateEngine, o: Op | Extra): StateEvent | undefined {
       return e.resetCycleDetector(o.session, { maxHistory: o.max }).event;
     case "import":
       return e.importDocument(JSON.parse(JSON.stringify(e.exportDocument()))).event;
+    case "config": {
+      const { maxClauses, maxHistoryEntries, maxSimilarityPairs, maxStepsPerSession, ring } = o;
+      return e.updateConfig({ maxClauses, maxHistoryEntries, maxSimilarityPairs, maxStepsPerSession, snapshotRingSize: ring }).event;
+    }
     case "analytics":
       return e.apply({
         kind: "analytics",

@@ -6,6 +6,7 @@
 
 import type { AddClauseResult } from "../clauses/clause-store.js";
 import type { Clause } from "../clauses/clause.js";
+import type { StateConfig } from "../config.js";
 import { cycleCheckTransition, cycleResetTransition, type CycleCheckResult } from "../cycles/cycle-transition.js";
 import type { CycleDetectorStats } from "../cycles/detector-state.js";
 import { uint64FromJson } from "../delta/codec.js";
@@ -45,6 +46,8 @@ export interface TransitionResults {
   readonly cycle_checked: CycleCheckResult;
   /** The detector's counters after the reset. */
   readonly cycle_detector_reset: CycleDetectorStats;
+  /** The configuration now in force. */
+  readonly config_updated: StateConfig;
 }
 
 /** A transition's outcome: the next state (the same value when nothing changed) and its result. */
@@ -55,7 +58,7 @@ export interface TransitionOutcome<K extends StateEventType> {
   readonly result: TransitionResults[K];
 }
 
-/** Runs the transition of `event` on `state`; `ctx.at` is the event's time. */
+/** Runs the transition of `event` on `state`; `ctx.at` is the event's time and `ctx.config` the state's own limits. */
 export function runEvent<B extends EventBody>(state: ProjectState, event: B, ctx: t.TransitionContext): TransitionOutcome<B["type"]> {
   return run(state, event as EventBody, ctx) as TransitionOutcome<B["type"]>;
 }
@@ -88,8 +91,8 @@ function run(state: ProjectState, e: EventBody, ctx: t.TransitionContext): Trans
       return { state: r.state, result: r.result };
     }
     case "clause_used": {
-      const next = t.clauseUseTransition(state, e.clauseId, ctx);
-      return { state: next, result: next.clauses.clauses.get(e.clauseId) as Clause };
+      const r = t.clauseUseTransition(state, e.clauseId, ctx);
+      return { state: r.state, result: r.clause };
     }
     case "clauses_collected": {
       const r = t.clauseGcTransition(state, ctx);
@@ -105,6 +108,10 @@ function run(state: ProjectState, e: EventBody, ctx: t.TransitionContext): Trans
       return cycleCheckTransition(state, e.sessionId, e.stateKey, e.maxHistory, ctx);
     case "cycle_detector_reset":
       return cycleResetTransition(state, e.sessionId, e.maxHistory);
+    case "config_updated": {
+      const next = t.configTransition(state, e.config);
+      return { state: next, result: next.config };
+    }
     default:
       throw new StateError("INVALID_ARGUMENT", `replay: unknown event type ${String((e as { type?: unknown }).type)}`, { field: "type" });
   }

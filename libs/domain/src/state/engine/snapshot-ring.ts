@@ -4,12 +4,24 @@ import type { Snapshot } from "../snapshot.js";
 
 /** Keeps the last `capacity` snapshots; older ones are dropped. */
 export class SnapshotRing {
-  private readonly slots: (Snapshot | undefined)[];
+  private slots: (Snapshot | undefined)[];
   private next = 0;
 
   /** `capacity` must be positive. */
-  constructor(private readonly capacity: number) {
+  constructor(private capacity: number) {
     this.slots = new Array<Snapshot | undefined>(capacity).fill(undefined);
+  }
+
+  /** Changes the capacity, keeping the newest snapshots that fit. */
+  resize(capacity: number): void {
+    const kept = this.slots
+      .filter((s): s is Snapshot => s !== undefined)
+      .sort((a, b) => a.generation - b.generation)
+      .slice(-capacity);
+    this.capacity = capacity;
+    this.slots = new Array<Snapshot | undefined>(capacity).fill(undefined);
+    this.next = 0;
+    for (const s of kept) this.push(s);
   }
 
   /** Adds the newest snapshot; a snapshot of the same generation replaces it. */

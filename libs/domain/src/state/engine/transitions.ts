@@ -6,7 +6,7 @@
  */
 
 import { addClause, endSessionClauses, expireClauses, touchClause, type ClauseInput } from "../clauses/clause-store.js";
-import type { StateConfig } from "../config.js";
+import { resolveConfig, type StateConfig } from "../config.js";
 import { applyDeltaToState } from "../delta/apply.js";
 import { affectedNodes } from "../delta/affected-nodes.js";
 import { deltaFromJson, deltaToJson, type DeltaJson } from "../delta/codec.js";
@@ -18,12 +18,14 @@ import { deltaTouches } from "../entries/delta-touches.js";
 import { allModified, markModified, similarityEntryKey, type TouchedEntries } from "../entries/mod-generations.js";
 import { invalidArgument } from "../errors.js";
 import { deepFreeze } from "../freeze.js";
+import { checkSimilarityFits, fitToConfig } from "./fit-to-config.js";
 import { PROOF_INFINITY } from "../proof/proof-number.js";
 import { applyProofUpdate, nextProofNumber, type ProofUpdate } from "../proof/proof-update.js";
 import { entryExists, freezeIndexes, type ProjectState } from "../project-state.js";
 import { allPairs, setDistance } from "../similarity/similarity-index.js";
 import type { StepRecord } from "../steps/step-record.js";
 import { recordStep } from "../steps/step-store.js";
+import type { Clause } from "../clauses/clause.js";
 
 /** Inputs every transition needs besides the state. */
 export interface TransitionContext {
@@ -33,27 +35,31 @@ export interface TransitionContext {
   readonly config: StateConfig;
 }
 
+/** What a transition changes: the indexes it replaced; the others are the previous state's. */
+export type StateChanges = Partial<Omit<ProjectState, "generation">>;
+
 /** The next state: generation + 1, and the touched entries marked as changed at that generation. */
-export function bump(state: ProjectState, next: Omit<ProjectState, "generation">, touched: TouchedEntries = {}): ProjectState {
+export function bump(state: ProjectState, next: StateChanges, touched: TouchedEntries = {}): ProjectState {
   const generation = state.generation + 1;
   // Every field written out: one object shape for every state, and no spread on this hot path.
   const draft: { -readonly [K in keyof ProjectState]: ProjectState[K] } = {
     generation,
-    proofs: next.proofs,
-    constraints: next.constraints,
-    clauses: next.clauses,
-    similarity: next.similarity,
-    dependency: next.dependency,
-    history: next.history,
-    streaming: next.streaming,
-    steps: next.steps,
-    analytics: next.analytics,
-    deltaHistory: next.deltaHistory,
-    cycles: next.cycles,
-    modGenerations: next.modGenerations,
+    proofs: next.proofs ?? state.proofs,
+    constraints: next.constraints ?? state.constraints,
+    clauses: next.clauses ?? state.clauses,
+    similarity: next.similarity ?? state.similarity,
+    dependency: next.dependency ?? state.dependency,
+    history: next.history ?? state.history,
+    streaming: next.streaming ?? state.streaming,
+    steps: next.steps ?? state.steps,
+    analytics: next.analytics ?? state.analytics,
+    deltaHistory: next.deltaHistory ?? state.deltaHistory,
+    cycles: next.cycles ?? state.cycles,
+    modGenerations: next.modGenerations ?? state.modGenerations,
+    config: next.config ?? state.config,
   };
-  draft.modGenerations = markModified(next.modGenerations, touched, generation, (index, key) => entryExists(draft, index, key));
-  return Object.freeze(freezeIndexes(draft));
+  draft.modGenerations = markModified(draft.modGenerations, touched, generation, (index, key) => entryExists(draft, index, key));
+  return Object.freeze(freezeIndexes(draft, state));
 }
 
 /** Who applied a delta and why: the caller's session, metadata and label. */
@@ -175,9 +181,14 @@ export function clauseTransition(
   return { state: bump(state, { ...state, clauses: result.store }, { clause: touched }), result };
 }
 
-/** Records that a clause blocked a decision. */
-export function clauseUseTransition(state: ProjectState, clauseId: string, ctx: TransitionContext): ProjectState {
-  return bump(state, { ...state, clauses: touchClause(state.clauses, clauseId, ctx.at) }, { clause: [clauseId] });
+/** Records that a clause blocked a decision; returns the clause as stored now. */
+export function clauseUseTransition(
+  state: ProjectState,
+  clauseId: string,
+  ctx: TransitionContext,
+): { state: ProjectState; clause: Clause } {
+  const used = touchClause(state.clauses, clauseId, ctx.at);
+  return { state: bump(state, { clauses: used.store }, { clause: [clauseId] }), clause: used.clause };
 }
 
 /** Collects expired clauses; the generation moves only when something was removed. */
@@ -197,8 +208,12 @@ export function similarityTransition(state: ProjectState, a: string, b: string, 
   return bump(state, { ...state, similarity }, { similarity: [similarityEntryKey(a, b)] });
 }
 
-/** Every entry of `next` marked as changed at the next generation: a restore or import replaces them all. */
-function replaced(state: ProjectState, next: Omit<ProjectState, "generation" | "modGenerations">): ProjectState {
+/**
+ * Every entry of `next` marked as changed at the next generation: a restore or import replaces
+ * them all. What was kept from the current state is fitted into the incoming limits.
+ */
+function replaced(state: ProjectState, incoming: Omit<ProjectState, "generation" | "modGenerations">): ProjectState {
+  const next = fitToConfig({ ...incoming, modGenerations: state.modGenerations }, incoming.config).state;
   const keys = {
     proof: next.proofs.keys(),
     constraint: next.constraints.keys(),
@@ -210,14 +225,27 @@ function replaced(state: ProjectState, next: Omit<ProjectState, "generation" | "
 
 /**
  * Rolls the reasoning indexes (proofs, constraints, clauses, similarity, dependencies, history,
- * streaming, cycle detectors) back to a checkpoint's. Steps, analytics runs and the delta
- * history are facts about what happened, so they are kept. The generation still moves forward.
+ * streaming, cycle detectors) and the configuration back to a checkpoint's. Steps, analytics
+ * runs and the delta history are facts about what happened, so they are kept (cut to the
+ * restored limits). The generation still moves forward.
  */
 export function restoreTransition(state: ProjectState, checkpoint: ProjectState): ProjectState {
   return replaced(state, { ...checkpoint, steps: state.steps, analytics: state.analytics, deltaHistory: state.deltaHistory });
 }
 
-/** Replaces everything but the delta history with an imported state; the generation moves forward. */
+/** Replaces everything but the delta history with an imported state (its configuration included); the generation moves forward. */
 export function importTransition(state: ProjectState, imported: ProjectState): ProjectState {
   return replaced(state, { ...imported, deltaHistory: state.deltaHistory });
+}
+
+/**
+ * Makes `config` the project's limits: INVALID_CONFIG when a value is out of range,
+ * CAPACITY_BELOW_CONTENT when it caps similarity pairs below those stored; otherwise bounded
+ * indexes are cut to the new limits by their own eviction rules, in the same mutation.
+ */
+export function configTransition(state: ProjectState, config: StateConfig): ProjectState {
+  const resolved = resolveConfig(config);
+  checkSimilarityFits(state, resolved);
+  const fitted = fitToConfig(state, resolved);
+  return bump(state, fitted.state, { clause: fitted.evictedClauses });
 }

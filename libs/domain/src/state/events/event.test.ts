@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { resolveConfig } from "../config.js";
 import { StateEngine } from "../engine/engine.js";
 import { isStateError } from "../errors.js";
 import { EMPTY_STATE } from "../project-state.js";
@@ -29,7 +28,7 @@ describe("events", () => {
     const ev = new StateEngine().recordSimilarity({ a: "a", b: "b", distance: 1 }).event as StateEvent;
     for (const formatVersion of [2, 0, null, "1"]) {
       assert.throws(
-        () => applyEvent(EMPTY_STATE, { ...ev, formatVersion } as never, resolveConfig()),
+        () => applyEvent(EMPTY_STATE, { ...ev, formatVersion } as never),
         (err: unknown) => isStateError(err, "UNSUPPORTED_FORMAT") && err.field === "formatVersion",
         `version ${String(formatVersion)}`,
       );
@@ -55,6 +54,6 @@ describe("events", () => {
     // @ts-expect-error cycle_checked needs its maxHistory
     const missing: EventBody = { type: "cycle_checked", sessionId: "s", stateKey: "k" };
     assert.ok(misspelt !== undefined && missing !== undefined, "checked by the compiler");
-    assert.equal(new Set(STATE_EVENT_TYPES).size, 13, "every event type listed once");
+    assert.equal(new Set(STATE_EVENT_TYPES).size, 14, "every event type listed once");
   });
 });

@@ -6,6 +6,7 @@
  */
 
 import type { ClauseInput } from "../clauses/clause-store.js";
+import type { StateConfig } from "../config.js";
 import { uint64ToJson, type DeltaJson } from "../delta/codec.js";
 import type { StateDocument } from "../export/document.js";
 import type { ProofUpdate } from "../proof/proof-update.js";
@@ -147,6 +148,14 @@ export interface CycleDetectorResetEvent extends EventBase {
   readonly maxHistory: number;
 }
 
+/** The project's configuration was replaced (bounded indexes cut to the new limits in the same step). */
+export interface ConfigUpdatedEvent extends EventBase {
+  /** Discriminator. */
+  readonly type: "config_updated";
+  /** The whole new configuration, defaults filled in. */
+  readonly config: StateConfig;
+}
+
 /** Any event. */
 export type StateEvent =
   | DeltaAppliedEvent
@@ -161,7 +170,8 @@ export type StateEvent =
   | StateRestoredEvent
   | StateImportedEvent
   | CycleCheckedEvent
-  | CycleDetectorResetEvent;
+  | CycleDetectorResetEvent
+  | ConfigUpdatedEvent;
 
 /** Event type names. */
 export type StateEventType = StateEvent["type"];
@@ -181,6 +191,7 @@ export const STATE_EVENT_TYPES: readonly StateEventType[] = [
   "state_imported",
   "cycle_checked",
   "cycle_detector_reset",
+  "config_updated",
 ];
 
 /** The event of type `K`. */

@@ -9,6 +9,7 @@ import type { AnalyticsRecord } from "../analytics/analytics-record.js";
 import { allClauses } from "../clauses/clause-store.js";
 import type { Clause } from "../clauses/clause.js";
 import { compareUtf8, sortUtf8 } from "../bytes.js";
+import type { StateConfig } from "../config.js";
 import type { Constraint } from "../constraints/constraint.js";
 import type { DeltaRecord } from "../delta-history/delta-record.js";
 import type { CycleDetectorState } from "../cycles/detector-state.js";
@@ -123,6 +124,8 @@ export interface StateDocument {
   readonly deltaHistory: readonly DeltaRecord[];
   /** By session id. */
   readonly cycleDetectors: readonly CycleDetectorDocument[];
+  /** The project's limits; absent in documents written before limits were state (the reader's then apply). */
+  readonly config?: StateConfig;
 }
 
 /** The document form of a detector. */
@@ -194,5 +197,6 @@ export function toDocument(state: ProjectState): StateDocument {
     analytics: state.analytics.toArray(),
     deltaHistory: state.deltaHistory.toArray(),
     cycleDetectors: sortUtf8(state.cycles.keys()).map((sessionId) => detectorToDocument(sessionId, state.cycles.get(sessionId)!)),
+    config: { ...state.config, circuitBreakerThresholds: { ...state.config.circuitBreakerThresholds } },
   };
 }

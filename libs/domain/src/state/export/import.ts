@@ -9,7 +9,7 @@ import { storedRecord, validateAnalyticsRecord, type AnalyticsRecord } from "../
 import { duplicateKey, EMPTY_CLAUSES, type ClauseStore } from "../clauses/clause-store.js";
 import { validateClause, type Clause } from "../clauses/clause.js";
 import { watchClause } from "../clauses/watch-index.js";
-import type { StateConfig } from "../config.js";
+import { resolveConfig, type StateConfig } from "../config.js";
 import { freezeConstraint, validateConstraint, type Constraint } from "../constraints/constraint.js";
 import { parseUint64 } from "../delta/codec.js";
 import { DELTA_KINDS } from "../delta/delta.js";
@@ -128,8 +128,21 @@ class ModCollector {
   }
 }
 
-function build(doc: StateDocument, config: StateConfig): ProjectState {
+// The document's own limits, or `fallback` for a document written before limits were state.
+function importConfig(doc: StateDocument, fallback: StateConfig): StateConfig {
+  if (doc.config === undefined) return fallback;
+  if (doc.config === null || typeof doc.config !== "object" || Array.isArray(doc.config))
+    throw invalidArgument("config", "config must be an object");
+  try {
+    return resolveConfig(doc.config);
+  } catch (err) {
+    throw isStateError(err) ? invalidArgument(`config.${err.field ?? ""}`, err.message.replace(/^state: /, "")) : err;
+  }
+}
+
+function build(doc: StateDocument, fallbackConfig: StateConfig): ProjectState {
   if (doc === null || typeof doc !== "object") throw invalidArgument("", "document must be an object");
+  const config = importConfig(doc, fallbackConfig);
   if (typeof doc.formatVersion !== "number") throw invalidArgument("formatVersion", "formatVersion must be a number");
   if (!Number.isSafeInteger(doc.generation) || doc.generation < 0)
     throw invalidArgument("generation", "generation must be a non-negative integer");
@@ -211,11 +224,15 @@ function build(doc: StateDocument, config: StateConfig): ProjectState {
       deltaHistory: List(records.map((r) => deepFreeze(structuredClone(r)))),
       cycles: importCycleDetectors(list(doc.cycleDetectors, "cycleDetectors")),
       modGenerations: mods.build(),
+      config,
     }),
   );
 }
 
-/** Rebuilds state from a document; IMPORT_INVALID (with the field) when anything is wrong. */
+/**
+ * Rebuilds state from a document; IMPORT_INVALID (with the field) when anything is wrong. The
+ * document's own limits apply; `config` only for a document that carries none.
+ */
 export function fromDocument(doc: StateDocument, config: StateConfig): ProjectState {
   // A document of another version is not malformed: it needs another reader, so say that.
   if (doc !== null && typeof doc === "object" && typeof doc.formatVersion === "number" && doc.formatVersion !== STATE_DOCUMENT_FORMAT) {

@@ -65,8 +65,13 @@ export function appendHistory(index: HistoryIndex, entry: HistoryEntry, max: num
   validateHistoryEntry(entry, field);
   if (index.ids.has(entry.id)) throw invalidDelta(`${field}.id`, `history entry ${entry.id} already exists`);
   const frozen = Object.freeze({ ...entry, metadata: Object.freeze({ ...entry.metadata }) });
-  let entries = index.entries.push(frozen);
-  let ids = index.ids.add(entry.id);
+  return trimHistory({ entries: index.entries.push(frozen), ids: index.ids.add(entry.id) }, max);
+}
+
+/** The history cut to its newest `max` entries (oldest dropped); the same index when it fits. */
+export function trimHistory(index: HistoryIndex, max: number): HistoryIndex {
+  if (index.entries.size <= max) return index;
+  let { entries, ids } = index;
   while (entries.size > max) {
     const oldest = entries.first() as HistoryEntry;
     entries = entries.shift();

@@ -50,16 +50,39 @@ export function recordStep(store: StepStore, input: StepRecord, at: number, max:
   let steps = (bucket?.steps ?? List<StepRecord>()).push(step);
   let toolCounts = bucket?.toolCounts ?? IMap<string, number>();
   if (countsTool(step)) toolCounts = toolCounts.set(step.tool, (toolCounts.get(step.tool) ?? 0) + 1);
-  while (steps.size > max) {
-    const oldest = steps.first() as StepRecord;
-    steps = steps.shift();
-    if (countsTool(oldest)) {
-      const left = (toolCounts.get(oldest.tool) ?? 0) - 1;
-      toolCounts = left <= 0 ? toolCounts.remove(oldest.tool) : toolCounts.set(oldest.tool, left);
-    }
-  }
+  ({ steps, toolCounts } = dropOldest(steps, toolCounts, max));
   const session: SessionSteps = Object.freeze({ steps, toolCounts, nextNumber: Math.max(nextNumber, step.stepNumber + 1) });
   return { store: store.set(step.sessionId, session), step };
+}
+
+// Drops the oldest steps beyond `max`, keeping the per-tool counts in step.
+function dropOldest(
+  steps: List<StepRecord>,
+  toolCounts: IMap<string, number>,
+  max: number,
+): { steps: List<StepRecord>; toolCounts: IMap<string, number> } {
+  let s = steps;
+  let counts = toolCounts;
+  while (s.size > max) {
+    const oldest = s.first() as StepRecord;
+    s = s.shift();
+    if (countsTool(oldest)) {
+      const left = (counts.get(oldest.tool) ?? 0) - 1;
+      counts = left <= 0 ? counts.remove(oldest.tool) : counts.set(oldest.tool, left);
+    }
+  }
+  return { steps: s, toolCounts: counts };
+}
+
+/** Every session cut to its newest `max` steps (the rule a new step follows); the same store when all fit. */
+export function trimSteps(store: StepStore, max: number): StepStore {
+  let out = store;
+  for (const [sessionId, session] of store) {
+    if (session.steps.size <= max) continue;
+    const kept = dropOldest(session.steps, session.toolCounts, max);
+    out = out.set(sessionId, Object.freeze({ ...session, ...kept }));
+  }
+  return out;
 }
 
 /** Steps of a session in insertion order (empty for an unknown session). */

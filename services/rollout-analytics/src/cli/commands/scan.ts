@@ -37,8 +37,9 @@ export function scanCommand(program: Command, io: CliIo): void {
       const { result, root, now } = await runScan(io, dir, flags);
       const reports = corpusReports(result.partial, kinds, { root, top });
       const files = result.files;
+      const dirs = files.unreadableDirs > 0 ? `; ${files.unreadableDirs} directories could not be listed` : "";
       io.err(
-        `scanned ${files.scanned} files (${files.reused} reused from cache, ${files.outOfScope} out of scope, ${files.unreadable} unreadable), ${files.bytes} bytes\n`,
+        `scanned ${files.scanned} files (${files.reused} reused from cache, ${files.outOfScope} out of scope, ${files.unreadable} unreadable), ${files.bytes} bytes${dirs}\n`,
       );
       if (format === "html") {
         await emit(io, renderReportPage({ root, now, reports, files }), flags.out);

@@ -1,12 +1,15 @@
-import { USAGE_GROUPINGS, usageReport, type UsageGrouping, type UsageReportJson } from "@crs/domain/rollout";
+import { resolve } from "node:path";
+import { USAGE_GROUPINGS, usageReport, type UsageGrouping, type UsagePartial, type UsageReportJson } from "@crs/domain/rollout";
 import type { Command } from "commander";
+import { usageCorpus } from "../../usage/index.js";
 import type { CliIo } from "../io.js";
-import { parseChoice } from "../options.js";
+import { parseChoice, parseInstant, parseInteger } from "../options.js";
 import { emit, jsonText } from "../output.js";
 import { loadPricing } from "../pricing.js";
+import { scanProgressView } from "../progress.js";
 import { textTable } from "../render/table.js";
 import { displayNumber } from "../render/format-value.js";
-import { runScan, withScanFlags, type ScanFlags } from "../scan-flags.js";
+import { withScanFlags, type ScanFlags } from "../scan-flags.js";
 
 interface UsageFlags extends ScanFlags {
   by: string;
@@ -44,6 +47,27 @@ function usageTable(r: UsageReportJson): string {
   return `${textTable(head, rows)}\n\n${notes.join("\n")}`;
 }
 
+// Usage reads only the lines that carry it (the usage reader), not the whole scan: the scan flags
+// are shared, and the clock and freshness flags are checked though usage does not depend on them.
+async function readUsage(io: CliIo, dir: string, flags: ScanFlags): Promise<UsagePartial> {
+  if (flags.now !== undefined) parseInstant("--now", flags.now);
+  parseInteger("--fresh-mins", flags.freshMins, 0, 52_560_000);
+  const view = scanProgressView(io);
+  try {
+    const { usage } = await usageCorpus({
+      root: resolve(io.cwd, dir),
+      ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }),
+      limit: parseInteger("--max", flags.max, 0),
+      ...(flags.workers === undefined ? {} : { workers: parseInteger("--workers", flags.workers, 1, 256) }),
+      cacheDir: flags.cache ? (flags.cacheDir === undefined ? undefined : resolve(io.cwd, flags.cacheDir)) : false,
+      onProgress: (p) => view.update(p),
+    });
+    return usage;
+  } finally {
+    view.stop();
+  }
+}
+
 /** `rollouts usage <dir>`: tokens and cost by day, month, model or session. */
 export function usageCommand(program: Command, io: CliIo): void {
   withScanFlags(
@@ -60,8 +84,7 @@ export function usageCommand(program: Command, io: CliIo): void {
       const by = parseChoice<UsageGrouping>("--by", flags.by, USAGE_GROUPINGS);
       const format = parseChoice("--format", flags.format, ["json", "table"] as const);
       const pricing = await loadPricing(io.cwd, flags.pricing);
-      const { result } = await runScan(io, dir, flags);
-      const report = usageReport(result.partial.usage, by, pricing);
+      const report = usageReport(await readUsage(io, dir, flags), by, pricing);
       await emit(io, format === "json" ? jsonText(report) : usageTable(report), flags.out);
     });
 }

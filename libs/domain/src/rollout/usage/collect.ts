@@ -1,0 +1,47 @@
+import { decodeLine, decodeOversizedLine } from "../decode/decode-line.js";
+import type { DecodedLine } from "../decode/record.js";
+import { UsageFold } from "./fold.js";
+import type { UsagePartial } from "./types.js";
+
+/** The usage of one rollout and the working directory its first session_meta recorded. */
+export interface RolloutUsage {
+  readonly usage: UsagePartial;
+  /** Recorded cwd ("" when the rollout has no session_meta). */
+  readonly cwd: string;
+}
+
+/**
+ * Folds the lines a usage-only reader picked out (see `usageLineVerdict`) into the rollout's
+ * usage. Lines are decoded as the scan decodes them, so the figures equal the scan's.
+ */
+export class UsageCollector {
+  readonly #fold = new UsageFold();
+  #cwd: string | null = null;
+
+  /** True until a session_meta has been read: later ones are inherited copies and change nothing. */
+  get wantsMeta(): boolean {
+    return this.#cwd === null;
+  }
+
+  /** Decodes and folds one whole line. */
+  push(line: string): void {
+    this.#take(decodeLine(line));
+  }
+
+  /** Folds a line too long to hold, by its leading text (it never carries figures). */
+  pushOversized(head: string): void {
+    this.#take(decodeOversizedLine(head));
+  }
+
+  #take(decoded: DecodedLine): void {
+    if (!decoded.ok) return;
+    const record = decoded.record;
+    if (record.kind === "session_meta") this.#cwd ??= record.meta.cwd;
+    else this.#fold.push(record);
+  }
+
+  /** The rollout's usage, named `session`, and its recorded cwd. */
+  result(session: string): RolloutUsage {
+    return { usage: this.#fold.result(session), cwd: this.#cwd ?? "" };
+  }
+}

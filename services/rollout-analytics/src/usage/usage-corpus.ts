@@ -1,0 +1,128 @@
+import { availableParallelism } from "node:os";
+import { sameCwd, type UsagePartial } from "@crs/domain/rollout";
+import { badField } from "../errors.js";
+import { DEFAULT_MAX_LINE_BYTES } from "../reader/index.js";
+import type { ScanProgress } from "../scan/index.js";
+import { type RolloutFile, walkRollouts } from "../walk/index.js";
+import { UsageCache, usageCacheDir } from "./usage-cache.js";
+import type { FileUsage } from "./usage-file.js";
+import { UsageMerger } from "./usage-merger.js";
+import { readUsage } from "./usage-pool.js";
+
+/** Options of a usage read. */
+export interface UsageOptions {
+  /** Store root: rollouts are the `*.jsonl` files under it. */
+  readonly root: string;
+  /** Count only rollouts whose session_meta recorded this cwd. */
+  readonly cwd?: string;
+  /** Read only the newest `limit` files; 0 or absent reads all. */
+  readonly limit?: number;
+  /** Threads reading files; 1 reads in this thread. Absent: as many as the bytes to read pay for. */
+  readonly workers?: number;
+  /** Directory the per-file usage cache lives in (as `usage/`); absent: the user cache; false: none. */
+  readonly cacheDir?: string | false;
+  /** Longest line decoded in full; longer lines are read by their head. */
+  readonly maxLineBytes?: number;
+  /** Called as each file is done (read or reused). */
+  readonly onProgress?: (progress: ScanProgress) => void;
+  /** Stops the read; it then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/** File counts of a usage read, in the scan's terms. */
+export interface UsageFiles {
+  readonly scanned: number;
+  readonly outOfScope: number;
+  readonly unreadable: number;
+  readonly reused: number;
+  readonly bytes: number;
+}
+
+/** Every in-scope file's usage merged, and the file counts. */
+export interface UsageResult {
+  readonly usage: UsagePartial;
+  readonly files: UsageFiles;
+}
+
+// Cache entries are read this many at a time.
+const CACHE_READS = 64;
+
+// Bytes to read that justify one more thread: the usage reader passes over most bytes without
+// decoding them, so a thread's start-up pays only for large corpora.
+const BYTES_PER_THREAD = 96 * 1024 * 1024;
+
+function count(value: number | undefined, field: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < min) throw badField(field, `must be an integer of at least ${min}`);
+  return value;
+}
+
+/**
+ * Token usage of every rollout under a root, read by the usage-only reader: the same files the
+ * scan reads (newest first, `limit`, `cwd` scope), the same figures as the scan's usage, with
+ * per-file usage reused from its own cache when a file is unchanged.
+ */
+export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
+  if (typeof options.root !== "string" || options.root.trim() === "") throw badField("root", "must name a directory");
+  const { cacheDir, signal, onProgress } = options;
+  if (cacheDir !== undefined && cacheDir !== false && (typeof cacheDir !== "string" || cacheDir.trim() === "")) {
+    throw badField("cacheDir", "must name a directory or be false");
+  }
+  const limit = count(options.limit, "limit", 0, 0);
+  const workers = options.workers === undefined ? null : count(options.workers, "workers", 1, 1);
+  const maxLineBytes = count(options.maxLineBytes, "maxLineBytes", DEFAULT_MAX_LINE_BYTES, 1);
+  const scope = options.cwd?.trim() ?? "";
+  const walk = await walkRollouts(options.root, { limit });
+  const merger = new UsageMerger();
+  const files = { scanned: 0, outOfScope: 0, unreadable: walk.unreadable, reused: 0, bytes: 0 };
+  const bytesTotal = walk.files.reduce((n, f) => n + f.size, 0);
+  let filesDone = 0;
+  let bytesDone = 0;
+  const take = (file: RolloutFile, got: FileUsage | null, reused: boolean): void => {
+    filesDone += 1;
+    bytesDone += file.size;
+    onProgress?.({ filesDone, filesTotal: walk.files.length, bytesDone, bytesTotal });
+    if (got === null) {
+      files.unreadable += 1;
+      return;
+    }
+    files.scanned += 1;
+    files.bytes += got.bytes;
+    if (reused) files.reused += 1;
+    if (scope !== "" && !sameCwd(got.cwd, scope)) files.outOfScope += 1;
+    else merger.push(got.usage);
+  };
+  const cache = cacheDir === false ? null : new UsageCache(usageCacheDir(cacheDir), maxLineBytes);
+  let misses: readonly RolloutFile[] = walk.files;
+  if (cache !== null) {
+    const left: RolloutFile[] = [];
+    for (let i = 0; i < walk.files.length; i += CACHE_READS) {
+      signal?.throwIfAborted();
+      const batch = walk.files.slice(i, i + CACHE_READS);
+      const hits = await Promise.all(batch.map((f) => cache.get(f)));
+      batch.forEach((f, k) => {
+        const hit = hits[k] ?? null;
+        if (hit === null) left.push(f);
+        else take(f, hit, true);
+      });
+    }
+    misses = left;
+  }
+  const missBytes = misses.reduce((n, f) => n + f.size, 0);
+  const threads = workers ?? Math.max(1, Math.min(availableParallelism(), Math.ceil(missBytes / BYTES_PER_THREAD)));
+  const writes: Promise<boolean>[] = [];
+  await readUsage(
+    misses.map((f) => f.path),
+    maxLineBytes,
+    threads,
+    (index, got) => {
+      const file = misses[index];
+      if (file === undefined) return;
+      take(file, got, false);
+      if (got !== null && cache !== null) writes.push(cache.put(file, got));
+    },
+    signal,
+  );
+  await Promise.all(writes);
+  return { usage: merger.result(), files };
+}

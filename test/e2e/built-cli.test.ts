@@ -1,0 +1,65 @@
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { repoRoot } from "@crs/runtime/testing";
+import { run } from "../support/tools.js";
+
+const SERVICE = join(repoRoot(), "services", "rollout-analytics");
+const NOW = "2026-06-01";
+
+before(async () => {
+  const built = await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "rollout-analytics"]);
+  assert.equal(built.code, 0, `pnpm build: ${built.stderr}`);
+});
+
+// Only the command and its bundles are copied: no sources, no node_modules, so neither the
+// command nor its worker threads can fall back to loading TypeScript through tsx.
+async function shippedCli(dir: string): Promise<string> {
+  await mkdir(join(dir, "bin"), { recursive: true });
+  await mkdir(join(dir, "dist"));
+  await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  await copyFile(join(SERVICE, "bin", "rollouts.js"), join(dir, "bin", "rollouts.js"));
+  for (const name of ["cli.js", "scan-worker.js", "usage-worker.js"]) await copyFile(join(SERVICE, "dist", name), join(dir, "dist", name));
+  return join(dir, "bin", "rollouts.js");
+}
+
+test("the rollouts command scans on worker threads from its bundles alone, with the reports the sources give", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "built-cli-"));
+  try {
+    const bin = await shippedCli(join(dir, "shipped"));
+    const corpus = join(dir, "corpus");
+    const made = await run(process.execPath, [bin, "generate", corpus, "--seed", "4", "--files", "24"]);
+    assert.equal(made.code, 0, `generate from the bundle: ${made.stderr}`);
+    const scanArgs = ["scan", corpus, "--workers", "2", "--no-cache", "--now", NOW, "--format", "json"];
+    const shipped = await run(process.execPath, [bin, ...scanArgs]);
+    assert.equal(shipped.code, 0, `scan from the bundle on two workers: ${shipped.stderr}`);
+    assert.match(shipped.stderr, /scanned 24 files/, "every file scanned");
+    const fromSource = await run(process.execPath, ["--import", "tsx", join(SERVICE, "src", "cli", "main.ts"), ...scanArgs]);
+    assert.equal(fromSource.code, 0, `scan from the sources: ${fromSource.stderr}`);
+    assert.deepEqual(JSON.parse(shipped.stdout), JSON.parse(fromSource.stdout), "the bundle reports what the sources report");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("the rollouts usage command reads on its own worker threads from its bundles alone, with the figures the sources give", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "built-cli-usage-"));
+  try {
+    const bin = await shippedCli(join(dir, "shipped"));
+    const corpus = join(dir, "corpus");
+    const made = await run(process.execPath, [bin, "generate", corpus, "--seed", "6", "--files", "24"]);
+    assert.equal(made.code, 0, `generate from the bundle: ${made.stderr}`);
+    const usageArgs = ["usage", corpus, "--workers", "2", "--no-cache", "--by", "session"];
+    const shipped = await run(process.execPath, [bin, ...usageArgs]);
+    assert.equal(shipped.code, 0, `usage from the bundle on two workers, with the price list it carries: ${shipped.stderr}`);
+    const fromSource = await run(process.execPath, ["--import", "tsx", join(SERVICE, "src", "cli", "main.ts"), ...usageArgs]);
+    assert.equal(fromSource.code, 0, `usage from the sources: ${fromSource.stderr}`);
+    const report = JSON.parse(shipped.stdout) as { rows: unknown[]; totals: { total_tokens: number; cost: number | null } };
+    assert.ok(report.rows.length > 0 && report.totals.total_tokens > 0 && report.totals.cost !== null, "tokens were counted and priced");
+    assert.deepEqual(report, JSON.parse(fromSource.stdout), "the bundle reports what the sources report");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
