@@ -108,7 +108,7 @@ async function assertFilesAgree(dir: string): Promise<number> {
     for (const path of files) {
       const { rollout, bytes } = await readRolloutFile(path, { maxLineBytes });
       const full = { usage: usageOfRecords(rollout.records, basename(path)), cwd: rollout.meta?.cwd ?? "", bytes };
-      assert.deepEqual(await usageOfFile(path, maxLineBytes), full, `${path} at a ${maxLineBytes}-byte line limit`);
+      assert.deepEqual(usageOfFile(path, maxLineBytes), full, `${path} at a ${maxLineBytes}-byte line limit`);
     }
   }
   return files.length;
@@ -119,7 +119,7 @@ test("the usage reader's figures equal the scan's on every edge case, file by fi
   t.after(() => rm(dir, { recursive: true, force: true }));
   await writeEdgeStore(dir);
   assert.equal(await assertFilesAgree(dir), 5);
-  const edge = await usageOfFile(join(dir, "a", "rollout-edge.jsonl"), 64 * 1024 * 1024);
+  const edge = usageOfFile(join(dir, "a", "rollout-edge.jsonl"), 64 * 1024 * 1024);
   const session = edge.usage.bySession["rollout-edge"];
   assert.deepEqual(Object.keys(session?.byModel ?? {}), ["gpt-5", "gpt-5-mini", "gpt-unpriced", "unknown"], "every model counted");
   assert.equal(edge.usage.repeats, 2, "two repeated totals skipped");
