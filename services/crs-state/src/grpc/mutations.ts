@@ -4,6 +4,8 @@ import { invalidArgument, requireSafeCount } from "@crs/runtime";
 import type { Mutation, StateEngine } from "@crs/domain/state";
 import type { MutationOutcome, MutationRequest, ProjectHeader, ProjectHost } from "../projects/index.js";
 import { optionalId, requireAtMost, requireKey } from "./ids.js";
+import { CrsStateError } from "../errors.js";
+import { protoPath, renamed, withFieldPaths } from "./field-paths.js";
 import { requestFingerprint } from "./request-fingerprint.js";
 
 /** Most entry preconditions one mutation may carry. */
@@ -61,6 +63,29 @@ export interface MutationCall<Req extends DescMessage, Res extends DescMessage> 
   readonly responseSchema: Res;
   /** Only validate: nothing is journaled or remembered. */
   readonly validateOnly?: boolean;
+  /** The proto path of an engine field the body's input was validated under; snake_case of the engine name by default. */
+  readonly fieldPath?: (engineField: string) => string;
+}
+
+/** Fields the host and the engine name for mutation options, and their paths in a request's `options`. */
+const OPTION_FIELDS: Readonly<Record<string, string>> = {
+  expectedGeneration: "options.expected_generation",
+  expected_generation: "options.expected_generation",
+  expected_project_uid: "options.expected_project_uid",
+  request_id: "options.request_id",
+};
+
+function optionPath(field: string): string | undefined {
+  return OPTION_FIELDS[field] ?? (field.startsWith("expectedEntries") ? protoPath("options", field) : undefined);
+}
+
+// Host errors about options name the option's place in the request.
+function withOptionPath(e: unknown): unknown {
+  if (e instanceof CrsStateError) {
+    const path = optionPath(e.metadata["field"] ?? "");
+    return path === undefined ? e : new CrsStateError(e.code, e.message, { ...e.metadata, field: path }, { cause: e });
+  }
+  return renamed(e, (f) => optionPath(f) ?? f);
 }
 
 /** The host's view of a mutation and the engine preconditions its body must pass on. */
@@ -113,11 +138,20 @@ export async function runMutation<Req extends DescMessage, Res extends DescMessa
   respond: (result: R, header: ProjectHeader) => MessageInitShape<Res>,
 ): Promise<MessageShape<Res>> {
   const { request, engineOptions } = prepareMutation(call);
-  const outcome = await host.mutate(
-    call.projectId,
-    request,
-    (engine) => body(engine, engineOptions),
-    (result, header) => encodeAnswer(call.responseSchema, respond(result, header)),
-  );
+  const path = call.fieldPath ?? ((f: string) => protoPath("", f));
+  const outcome = await host
+    .mutate(
+      call.projectId,
+      request,
+      (engine) =>
+        withFieldPaths(
+          (f) => optionPath(f) ?? path(f),
+          () => body(engine, engineOptions),
+        ),
+      (result, header) => encodeAnswer(call.responseSchema, respond(result, header)),
+    )
+    .catch((e: unknown) => {
+      throw withOptionPath(e);
+    });
   return decodeAnswer(call.responseSchema, outcome);
 }
