@@ -26,7 +26,7 @@ export {
   type Confidence,
 } from "./vocabulary.js";
 export { decodeLine, decodeOversizedLine } from "./decode/decode-line.js";
-export { collectRollout, RolloutCollector, type DecodedRollout } from "./decode/collect.js";
+export { collectRollout, RolloutCollector, type DecodedRollout, type RolloutCensus, type RecordSink } from "./decode/collect.js";
 export { EMPTY_META, providerVersion } from "./decode/meta.js";
 export type {
   RolloutRecord,
@@ -49,12 +49,13 @@ export { classifyZeroTool, ZERO_TOOL_CATEGORIES, type ZeroToolCategory } from ".
 export { fold, knownDurationMs } from "./lifecycle/fold.js";
 export { foldEventsOf } from "./lifecycle/events.js";
 export type { FoldEvent, FoldEventKind, FoldOptions, FoldReport, FoldedTask } from "./lifecycle/types.js";
-export { analyzeRollout, type AnalyzeInput } from "./analytics/analyze.js";
-export type { RolloutAnalytics, TaskAnalytics, CallOutcome, TtftSource } from "./analytics/types.js";
+export { analyzeRollout, foldRecords, type AnalyzeInput } from "./analytics/analyze.js";
+export { RolloutFold, type RolloutFoldOptions } from "./analytics/rollout-fold.js";
+export type { RolloutAnalytics, TaskAnalytics, CallOutcome, TtftSource, CallTotals, ToolTotals, FoldedRollout } from "./analytics/types.js";
 export { criticalPath, type Contributor, type TaskSplit } from "./critical-path.js";
 export type { Behavior, SigRow, ChurnRow } from "./detectors/behavior.js";
-export { sessionHealth, type SessionHealth } from "./health/session.js";
-export { partialOfRollout, type PartialInput } from "./corpus/partial.js";
+export { sessionHealth, type SessionHealth, type HealthFacts } from "./health/session.js";
+export { partialOfRollout, partialOfFold, type PartialInput, type FoldPartialInput } from "./corpus/partial.js";
 export { emptyPartial, unreadablePartial, outOfScopePartial } from "./corpus/empty.js";
 export { mergePartials, mergeAll } from "./corpus/merge.js";
 export { percentiles, type Percentiles } from "./corpus/percentiles.js";
@@ -87,7 +88,6 @@ export {
 } from "./report/reconcile-report.js";
 export { postToolReport, POST_TOOL_SCHEMA, type PostToolReportJson } from "./report/post-tool-report.js";
 export {
-  postToolSpans,
   contextBand,
   ordinalBucket,
   type PostToolSpan,

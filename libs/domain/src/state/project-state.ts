@@ -65,22 +65,24 @@ export function entryExists(state: ProjectState, index: EntryIndex, key: string)
 
 /**
  * Freezes the plain objects that wrap the indexes (the collections inside are immutable
- * already), so a state shared by snapshots cannot be edited in place. O(1).
+ * already), so a state shared by snapshots cannot be edited in place. O(1). Objects shared with
+ * `previous`, a state frozen before, are skipped.
  */
-export function freezeIndexes<T extends Omit<ProjectState, "generation">>(s: T): T {
-  for (const o of [
-    s.clauses,
-    s.clauses.watches,
-    s.similarity,
-    s.dependency,
-    s.history,
-    s.streaming,
-    s.streaming.frequency,
-    s.streaming.cardinality,
-    s.modGenerations,
-  ])
-    Object.freeze(o);
+export function freezeIndexes<T extends Omit<ProjectState, "generation">>(s: T, previous?: Omit<ProjectState, "generation">): T {
+  freezeNew(s.clauses, previous?.clauses);
+  freezeNew(s.clauses.watches, previous?.clauses.watches);
+  freezeNew(s.similarity, previous?.similarity);
+  freezeNew(s.dependency, previous?.dependency);
+  freezeNew(s.history, previous?.history);
+  freezeNew(s.streaming, previous?.streaming);
+  freezeNew(s.streaming.frequency, previous?.streaming.frequency);
+  freezeNew(s.streaming.cardinality, previous?.streaming.cardinality);
+  freezeNew(s.modGenerations, previous?.modGenerations);
   return s;
+}
+
+function freezeNew(o: object, old: object | undefined): void {
+  if (o !== old) Object.freeze(o);
 }
 
 /** The state of a project nothing has happened to. */

@@ -15,6 +15,7 @@ import { StateError, closedWorldAssignment, compareUtf8, explicitAssignment, typ
 import type { HandlerDeps } from "./deps.js";
 import { scopeToDomain, sources } from "./enum-mapper.js";
 import { optionalId, requireAtMost, requireId, requireKey, requireTextAtMost } from "./ids.js";
+import { nested } from "./field-paths.js";
 import { runMutation } from "./mutations.js";
 import { readAt, readPage, responseHeader } from "./reads.js";
 import { clauseOut } from "./value-mapper.js";
@@ -49,7 +50,14 @@ export function clauseHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Cl
       const input = clauseIn(req.clause);
       return runMutation(
         host,
-        { method: "AddClause", projectId, requestSchema: AddClauseRequestSchema, request: req, responseSchema: AddClauseResponseSchema },
+        {
+          method: "AddClause",
+          projectId,
+          requestSchema: AddClauseRequestSchema,
+          request: req,
+          responseSchema: AddClauseResponseSchema,
+          fieldPath: nested("clause"),
+        },
         (engine, options) => {
           const m = engine.addClause(input, options);
           return { ...m, result: { ...m.result, wire: clauseOut(engine.snapshot(), m.result.clause) } };

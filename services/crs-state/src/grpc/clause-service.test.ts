@@ -46,7 +46,7 @@ describe("ClauseService through gRPC", () => {
       s.clauses.addClause({ projectId: "clauses", clause: { ...noGrepTwice, id: "soft", source: SignalSource.SOFT } }),
       status.INVALID_ARGUMENT,
       "INVALID_ARGUMENT",
-      "source",
+      "clause.source",
     );
     await expectError(
       s.clauses.addClause({ projectId: "clauses", clause: { ...noGrepTwice, literals: [{ variable: "tool:Read", negated: true }] } }),

@@ -53,7 +53,7 @@ describe("UpdateProjectConfig through gRPC", () => {
       s.state.updateProjectConfig({ ...req, config: { maxClauses: 6 } }),
       status.INVALID_ARGUMENT,
       "REQUEST_ID_REUSED",
-      "request_id",
+      "options.request_id",
     );
   });
 

@@ -63,6 +63,7 @@ export function maintenanceHandlers(facts: ServerFacts): ServiceHandlers<typeof 
             projectUid: p.projectUid,
             health: p.loaded ? ProjectHealth.SERVING : ProjectHealth.CLOSED,
             generation: BigInt(p.generation),
+            lastChangeAtUnixMs: BigInt(p.lastChangeAt),
           })),
         nextPageToken: page.nextPageToken,
       };

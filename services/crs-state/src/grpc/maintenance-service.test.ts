@@ -52,3 +52,30 @@ describe("MaintenanceService through gRPC", () => {
     assert.equal((await s.health.check({ service: "crs.state.v1.PersistenceService" })).status, Serving.NOT_SERVING);
   });
 });
+
+describe("MaintenanceService after a restart", () => {
+  it("lists an unloaded project with its committed generation and last change, without loading it", async () => {
+    const first = await startTestServer({ durable: true });
+    try {
+      await first.state.createProject({ projectId: "m-restart" });
+      for (const [a, b] of [
+        ["x", "y"],
+        ["x", "z"],
+      ] as const)
+        await first.similarity.recordSimilarity({ projectId: "m-restart", a, b, distance: 1 });
+    } finally {
+      await first.stop();
+    }
+    const second = await startTestServer({ dataDir: first.dataDir });
+    try {
+      const [row] = (await second.maintenance.listProjects({})).projects;
+      assert.equal(row?.generation, 2n, "the committed generation, not 0");
+      assert.ok((row?.lastChangeAtUnixMs ?? 0n) > 0n, "the time of the last change");
+      assert.equal(row?.health, ProjectHealth.CLOSED, "still not loaded");
+      assert.equal((await second.maintenance.getStatus({})).openProjects, 0, "listing loaded nothing");
+    } finally {
+      await second.stop();
+      await removeDataDir(first.dataDir);
+    }
+  });
+});

@@ -1,10 +1,12 @@
-import { createHash } from "node:crypto";
-import { clone, create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import { EntryIndex, type MutationOptions } from "@crs/contracts/gen/crs/state/v1/common_pb";
 import { invalidArgument, requireSafeCount } from "@crs/runtime";
 import type { Mutation, StateEngine } from "@crs/domain/state";
 import type { MutationOutcome, MutationRequest, ProjectHeader, ProjectHost } from "../projects/index.js";
 import { optionalId, requireAtMost, requireKey } from "./ids.js";
+import { CrsStateError } from "../errors.js";
+import { protoPath, renamed, withFieldPaths } from "./field-paths.js";
+import { requestFingerprint } from "./request-fingerprint.js";
 
 /** Most entry preconditions one mutation may carry. */
 export const MAX_EXPECTED_ENTRIES = 100;
@@ -61,18 +63,29 @@ export interface MutationCall<Req extends DescMessage, Res extends DescMessage> 
   readonly responseSchema: Res;
   /** Only validate: nothing is journaled or remembered. */
   readonly validateOnly?: boolean;
+  /** The proto path of an engine field the body's input was validated under; snake_case of the engine name by default. */
+  readonly fieldPath?: (engineField: string) => string;
 }
 
-// SHA-256 of the method name and the request with its request id cleared: the same id with any
-// other content is a different request (REQUEST_ID_REUSED).
-function fingerprint<Req extends DescMessage>(
-  method: string,
-  schema: Req,
-  request: MessageShape<Req> & { readonly options?: MutationOptions | undefined },
-): Uint8Array {
-  const copy = clone(schema, request) as MessageShape<Req> & { options?: MutationOptions };
-  if (copy.options !== undefined) copy.options.requestId = "";
-  return createHash("sha256").update(method).update(toBinary(schema, copy)).digest();
+/** Fields the host and the engine name for mutation options, and their paths in a request's `options`. */
+const OPTION_FIELDS: Readonly<Record<string, string>> = {
+  expectedGeneration: "options.expected_generation",
+  expected_generation: "options.expected_generation",
+  expected_project_uid: "options.expected_project_uid",
+  request_id: "options.request_id",
+};
+
+function optionPath(field: string): string | undefined {
+  return OPTION_FIELDS[field] ?? (field.startsWith("expectedEntries") ? protoPath("options", field) : undefined);
+}
+
+// Host errors about options name the option's place in the request.
+function withOptionPath(e: unknown): unknown {
+  if (e instanceof CrsStateError) {
+    const path = optionPath(e.metadata["field"] ?? "");
+    return path === undefined ? e : new CrsStateError(e.code, e.message, { ...e.metadata, field: path }, { cause: e });
+  }
+  return renamed(e, (f) => optionPath(f) ?? f);
 }
 
 /** The host's view of a mutation and the engine preconditions its body must pass on. */
@@ -93,7 +106,7 @@ export function prepareMutation<Req extends DescMessage, Res extends DescMessage
   return {
     request: {
       method: call.method,
-      ...(requestId === "" ? {} : { requestId, fingerprint: fingerprint(call.method, call.requestSchema, call.request) }),
+      ...(requestId === "" ? {} : { requestId, fingerprint: requestFingerprint(call.method, call.requestSchema, call.request) }),
       ...(expectedUid === "" ? {} : { expectedUid }),
       ...(generation === undefined ? {} : { expectedGeneration: requireSafeCount(generation, "options.expected_generation") }),
       ...(call.validateOnly === true ? { validateOnly: true } : {}),
@@ -125,11 +138,20 @@ export async function runMutation<Req extends DescMessage, Res extends DescMessa
   respond: (result: R, header: ProjectHeader) => MessageInitShape<Res>,
 ): Promise<MessageShape<Res>> {
   const { request, engineOptions } = prepareMutation(call);
-  const outcome = await host.mutate(
-    call.projectId,
-    request,
-    (engine) => body(engine, engineOptions),
-    (result, header) => encodeAnswer(call.responseSchema, respond(result, header)),
-  );
+  const path = call.fieldPath ?? ((f: string) => protoPath("", f));
+  const outcome = await host
+    .mutate(
+      call.projectId,
+      request,
+      (engine) =>
+        withFieldPaths(
+          (f) => optionPath(f) ?? path(f),
+          () => body(engine, engineOptions),
+        ),
+      (result, header) => encodeAnswer(call.responseSchema, respond(result, header)),
+    )
+    .catch((e: unknown) => {
+      throw withOptionPath(e);
+    });
   return decodeAnswer(call.responseSchema, outcome);
 }

@@ -11,6 +11,7 @@ import { circuitBreakerThreshold, toolNodeId, type ProofNumber, type ProofStatus
 import type { HandlerDeps } from "./deps.js";
 import { statuses, sources, updateTypes } from "./enum-mapper.js";
 import { requireAtMost, requireId, requireKey, requireKeys, requireTextAtMost } from "./ids.js";
+import { nested } from "./field-paths.js";
 import { runMutation } from "./mutations.js";
 import { readAt, readPage, responseHeader } from "./reads.js";
 import { proofEntryOut, proofNumberOut } from "./value-mapper.js";
@@ -36,6 +37,7 @@ export function proofHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Pro
         host,
         {
           method: "UpdateProofNumber",
+          fieldPath: nested("update"),
           projectId,
           requestSchema: UpdateProofNumberRequestSchema,
           request: req,

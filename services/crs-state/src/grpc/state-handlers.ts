@@ -8,10 +8,11 @@ import {
   type StateService,
 } from "@crs/contracts/gen/crs/state/v1/state_pb";
 import { StateError, deltaFromJson, deltasConflict, resolveConfig, type Delta, type StateEngine } from "@crs/domain/state";
-import { configIn, configOut, configUpdateIn, withConfigFields } from "./config-mapper.js";
+import { configFieldPath, configIn, configOut, configUpdateIn, withConfigFields } from "./config-mapper.js";
 import { applyMetricsOut, deltaIn } from "./delta-mapper.js";
 import type { HandlerDeps } from "./deps.js";
 import { optionalId, requireId, requireMetadata, requireTextAtMost } from "./ids.js";
+import { applyFieldPath, withFieldPaths } from "./field-paths.js";
 import { runMutation } from "./mutations.js";
 import { checkPreconditions, oldestSnapshotGeneration } from "./project-reads.js";
 import { readAt, responseHeader } from "./reads.js";
@@ -69,7 +70,10 @@ export function projectHandlers({ host, elapsed }: HandlerDeps): ServiceHandlers
           checkPreconditions(view, req.options);
           const started = elapsed();
           checkBasis(view.engine, delta, basis);
-          view.engine.validate(delta);
+          withFieldPaths(
+            (f) => applyFieldPath(delta, f),
+            () => view.engine.validate(delta),
+          );
           const validationMs = elapsed() - started;
           const g = view.header.generation;
           return { header: responseHeader(view.header), metrics: applyMetricsOut(delta, g, g, { validationMs, applyMs: 0 }) };
@@ -78,7 +82,14 @@ export function projectHandlers({ host, elapsed }: HandlerDeps): ServiceHandlers
       let timing = { validationMs: 0, applyMs: 0 };
       return runMutation(
         host,
-        { method: "Apply", projectId, requestSchema: ApplyRequestSchema, request: req, responseSchema: ApplyResponseSchema },
+        {
+          method: "Apply",
+          projectId,
+          requestSchema: ApplyRequestSchema,
+          request: req,
+          responseSchema: ApplyResponseSchema,
+          fieldPath: (f) => applyFieldPath(delta, f),
+        },
         (engine, options) => {
           const started = elapsed();
           checkBasis(engine, delta, basis);
@@ -145,8 +156,9 @@ export function projectHandlers({ host, elapsed }: HandlerDeps): ServiceHandlers
           request: req,
           responseSchema: UpdateProjectConfigResponseSchema,
           validateOnly: req.validateOnly,
+          fieldPath: configFieldPath,
         },
-        (engine, options) => withConfigFields(() => engine.updateConfig(update, options)),
+        (engine, options) => engine.updateConfig(update, options),
         (config, header) => ({ header: responseHeader(header), config: configOut(config) }),
       );
     },

@@ -9,6 +9,7 @@ import {
 import { CrsStateError } from "../errors.js";
 import type { HandlerDeps } from "./deps.js";
 import { optionalKey, requireId } from "./ids.js";
+import { nested } from "./field-paths.js";
 import { runMutation } from "./mutations.js";
 import { readAt, readPage, responseHeader } from "./reads.js";
 import { stepIn } from "./step-mapper.js";
@@ -22,7 +23,14 @@ export function stepHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Step
       const step = stepIn(req.step);
       return runMutation(
         host,
-        { method: "RecordStep", projectId, requestSchema: RecordStepRequestSchema, request: req, responseSchema: RecordStepResponseSchema },
+        {
+          method: "RecordStep",
+          projectId,
+          requestSchema: RecordStepRequestSchema,
+          request: req,
+          responseSchema: RecordStepResponseSchema,
+          fieldPath: nested("step"),
+        },
         (engine, options) => engine.recordStep(step, options),
         (stored, header) => ({ header: responseHeader(header), step: stepOut(stored) }),
       );

@@ -58,13 +58,13 @@ describe("StepService through gRPC", () => {
       s.steps.recordStep({ projectId: "steps", step: step("s3", "Grep", { actor: "robot" }) }),
       status.INVALID_ARGUMENT,
       "INVALID_ARGUMENT",
-      "actor",
+      "step.actor",
     );
     await expectError(
       s.steps.recordStep({ projectId: "steps", step: step("s3", "Grep", { outcome: "failure" }) }),
       status.INVALID_ARGUMENT,
       "INVALID_ARGUMENT",
-      "errorCategory",
+      "step.error_category",
     );
     await expectError(
       s.steps.recordStep({ projectId: "steps", step: step("bad session", "Grep") }),

@@ -19,6 +19,7 @@ export function forkedProject(
     createdAt: now,
     config,
     createRequestId: "",
+    baseGeneration: state.generation,
   };
   const snapshot = encodeSnapshot({
     format: STATE_SNAPSHOT_FORMAT,

@@ -20,7 +20,7 @@ export function notFound(projectId: string): CrsStateError {
 export function checkUid(meta: ProjectMeta, expectedUid: string | undefined): void {
   if (expectedUid !== undefined && expectedUid !== "" && expectedUid !== meta.projectUid) {
     throw new CrsStateError("PROJECT_UID_MISMATCH", `project ${meta.projectId} has uid ${meta.projectUid}, not ${expectedUid}`, {
-      field: "expected_uid",
+      field: "expected_project_uid",
       projectId: meta.projectId,
     });
   }

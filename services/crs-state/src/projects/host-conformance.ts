@@ -277,6 +277,37 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
       });
     });
 
+    test("list reports an unloaded project's generation and last change from its newest record, without loading it", async () => {
+      let clock = 1000;
+      await withHost(
+        async (host) => {
+          const rowOf = async (id: string) => (await host.list({ pageSize: 10 })).projects.find((r) => r.projectId === id);
+          await host.create("a", {});
+          for (let i = 0; i < 3; i++) await host.mutate("a", { method: "Apply" }, similarity(`n${i}`, "b", 0.1), answerOf);
+          const whileLoaded = await rowOf("a");
+          await host.fork("a", "f", { generation: 3 });
+          assert.deepEqual(host.loadedProjectIds(), ["f"], "a is unloaded");
+          const unloaded = await rowOf("a");
+          assert.deepEqual(
+            [unloaded?.generation, unloaded?.lastChangeAt, unloaded?.loaded],
+            [3, whileLoaded?.lastChangeAt, false],
+            "the same generation and change time as while loaded",
+          );
+          // A remembered request that changed nothing is the newest record, and still names the generation.
+          await host.mutate("a", { method: "Gc", requestId: "gc" }, (e) => e.garbageCollectClauses(), answerOf);
+          await host.create("z", {});
+          assert.deepEqual(host.loadedProjectIds(), ["z"], "a and f are unloaded");
+          assert.deepEqual(
+            [(await rowOf("a"))?.generation, (await rowOf("f"))?.generation, (await rowOf("z"))?.generation],
+            [3, 3, 0],
+            "committed generations of unloaded projects, a fork included",
+          );
+          assert.deepEqual(host.loadedProjectIds(), ["z"], "listing loaded nothing");
+        },
+        { maxLoadedProjects: 1, snapshotEveryRecords: 2, now: () => clock++ },
+      );
+    });
+
     test("checkpoints are durable, restore is a journaled mutation, and fork copies a past state", async () => {
       await withHost(async (host) => {
         await host.create("p", {});

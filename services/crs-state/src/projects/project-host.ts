@@ -113,10 +113,12 @@ export interface ProjectSummary {
   readonly projectId: string;
   /** Uid of the current incarnation. */
   readonly projectUid: string;
-  /** Generation of the last committed mutation while loaded; 0 when not loaded (listing never loads a project). */
+  /** Generation of the last committed mutation, loaded or not (listing never loads a project). */
   readonly generation: number;
   /** Unix ms of creation. */
   readonly createdAt: number;
+  /** Unix ms of the last committed mutation (creation time before the first). */
+  readonly lastChangeAt: number;
   /** Whether the project is in memory now. */
   readonly loaded: boolean;
 }

@@ -20,6 +20,11 @@ export interface ProjectMeta {
   readonly config: Partial<StateConfig>;
   /** Request id of the create call, so a retried create is answered, not refused. */
   readonly createRequestId: string;
+  /**
+   * Generation the project started at: 0 when created, the source's generation when forked.
+   * Absent in catalogue entries written before it was kept.
+   */
+  readonly baseGeneration?: number;
 }
 
 /** Frames metadata for the store. */

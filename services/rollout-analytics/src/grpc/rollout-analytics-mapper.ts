@@ -130,7 +130,7 @@ export function analyticsMessage(a: RolloutAnalytics): MessageInitShape<typeof R
     tasks: a.tasks.map(taskMessage),
     calls: int64(a.calls),
     outcomes: a.outcomes.slice(0, MAX_OUTCOMES).map(outcomeMessage),
-    outcomesTruncated: a.outcomes.length > MAX_OUTCOMES,
+    outcomesTruncated: a.outcomesTruncated || a.outcomes.length > MAX_OUTCOMES,
     behavior: behaviorMessage(a.behavior),
     substantiveCompleted: a.substantiveCompleted,
     completedWithTrailingAbort: a.completedWithTrailingAbort,

@@ -4,14 +4,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { toJson } from "@bufbuild/protobuf";
-import {
-  analyzeRollout,
-  collectRollout,
-  foldReportJson,
-  rolloutAnalyticsJson,
-  sessionHealth,
-  sessionHealthJson,
-} from "@crs/domain/rollout";
+import { collectRollout, foldRecords, foldReportJson, rolloutAnalyticsJson, sessionHealth, sessionHealthJson } from "@crs/domain/rollout";
 import { AnalyzeRolloutResponseSchema, type AnalyzeRolloutResponse } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
 import { TaskOutcome, ToolClass } from "@crs/contracts/gen/crs/analytics/v1/report_pb";
 import { NOW_MS, ROLLOUTS_DIR, SKIP_REAL, uploadStream, withService, type RolloutClient } from "./test-support.js";
@@ -26,8 +19,9 @@ const json = (r: AnalyzeRolloutResponse): unknown => toJson(AnalyzeRolloutRespon
 // What the domain computes from the whole file at once, as the reference reads it.
 function expected(content: Buffer, session: string, fresh = false) {
   const rollout = collectRollout(content.toString("utf8").split("\n"));
-  const analytics = analyzeRollout({ meta: rollout.meta, records: rollout.records, fresh });
-  const health = sessionHealth(session, rollout.records, analytics);
+  const folded = foldRecords({ meta: rollout.meta, records: rollout.records, fresh });
+  const { analytics } = folded;
+  const health = sessionHealth(session, folded);
   const report = {
     lifecycle: foldReportJson(analytics.lifecycle),
     analytics: rolloutAnalyticsJson(analytics),

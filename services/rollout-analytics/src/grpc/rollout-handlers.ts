@@ -1,7 +1,8 @@
 import type { Logger, ServiceHandlers } from "@crs/runtime";
-import { analyzeRollout, sessionHealth } from "@crs/domain/rollout";
+import { sessionHealth } from "@crs/domain/rollout";
 import type { RolloutService } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
 import { receiveRollout, type UploadLimits } from "../upload/index.js";
+import { MAX_OUTCOMES } from "./rollout-analytics-mapper.js";
 import { responseOf, sessionName, uploadOf } from "./rollout-mapper.js";
 
 /** What the rollout handlers need from the service. */
@@ -15,10 +16,11 @@ export function rolloutHandlers(options: RolloutHandlerOptions): ServiceHandlers
   const { limits, logger } = options;
   return {
     async analyzeRollout(requests) {
-      const { upload, received } = await receiveRollout(requests, { limits, accept: uploadOf });
-      const { rollout } = received;
-      const analytics = analyzeRollout({ meta: rollout.meta, records: rollout.records, fresh: upload.fresh });
-      const health = upload.includeHealth ? sessionHealth(sessionName(upload, analytics), rollout.records, analytics) : undefined;
+      // The fold lists no more outcomes than a response carries; every call is still counted.
+      const { upload, received } = await receiveRollout(requests, { limits, accept: uploadOf, maxListed: MAX_OUTCOMES });
+      const folded = received.fold.finish({ meta: received.census.meta, fresh: upload.fresh });
+      const { analytics } = folded;
+      const health = upload.includeHealth ? sessionHealth(sessionName(upload, analytics), folded) : undefined;
       // Sizes and counts only: the content never reaches a log line.
       logger.debug(
         {

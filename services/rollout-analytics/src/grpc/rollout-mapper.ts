@@ -6,7 +6,7 @@ import {
   sessionHealthJson,
   unknownPayloadTypes,
   rolloutAnalyticsJson,
-  type DecodedRollout,
+  type RolloutCensus,
   type RolloutAnalytics,
   type SessionHealth,
 } from "@crs/domain/rollout";
@@ -77,7 +77,7 @@ export function sessionName(upload: UploadRequest, analytics: RolloutAnalytics):
   return upload.session !== "" ? upload.session : analytics.meta.rolloutId;
 }
 
-function censusMessage(rollout: DecodedRollout): MessageInitShape<typeof RolloutCensusSchema> {
+function censusMessage(rollout: RolloutCensus): MessageInitShape<typeof RolloutCensusSchema> {
   return {
     payloadTypes: countMap(rollout.payloadTypes),
     unknownPayloadTypes: countMap(unknownPayloadTypes(rollout)),
@@ -107,7 +107,7 @@ export function responseOf(
     lifecycle: lifecycleMessage(analytics.lifecycle),
     analytics: analyticsMessage(analytics),
     ...(health === undefined ? {} : { health: healthMessage(health) }),
-    census: censusMessage(received.rollout),
+    census: censusMessage(received.census),
     upload: {
       bytesReceived: int64(received.bytes),
       sha256: received.sha256,

@@ -1,4 +1,12 @@
 /** The one streaming rollout reader: uploads, scans and workers decode rollouts through it. */
 export { RolloutReader, DEFAULT_MAX_LINE_BYTES, type ReaderLimits } from "./rollout-reader.js";
-export { readRolloutFile, readRolloutFileSync, READ_CHUNK_BYTES, type ReadRollout } from "./read-file.js";
+export {
+  readRolloutFile,
+  readRolloutFileSync,
+  foldRolloutFile,
+  foldRolloutFileSync,
+  READ_CHUNK_BYTES,
+  type ReadRollout,
+  type FoldedFile,
+} from "./read-file.js";
 export { LineSplitter, HEAD_BYTES, type LineSink } from "./line-splitter.js";

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
-import type { DecodedRollout } from "@crs/domain/rollout";
+import { RolloutFold, type DecodedRollout, type RolloutCensus } from "@crs/domain/rollout";
 import { RolloutReader, type ReaderLimits } from "./rollout-reader.js";
 
 /** Bytes read from a file at a time; one buffer is reused for the whole file. */
@@ -12,9 +12,14 @@ export interface ReadRollout {
   readonly bytes: number;
 }
 
-/** Reads and decodes one rollout file in fixed-size chunks; I/O errors reject. */
-export async function readRolloutFile(path: string, limits?: ReaderLimits, signal?: AbortSignal): Promise<ReadRollout> {
-  const reader = new RolloutReader(limits);
+/** A rollout file folded as it was read: its census, the fold to finish, and the bytes read. */
+export interface FoldedFile {
+  readonly census: RolloutCensus;
+  readonly fold: RolloutFold;
+  readonly bytes: number;
+}
+
+async function pump(path: string, reader: RolloutReader, signal?: AbortSignal): Promise<DecodedRollout> {
   const handle = await open(path, "r");
   try {
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
@@ -27,19 +32,13 @@ export async function readRolloutFile(path: string, limits?: ReaderLimits, signa
   } finally {
     await handle.close();
   }
-  return { rollout: reader.end(), bytes: reader.bytes };
+  return reader.end();
 }
 
 // One chunk buffer per thread serves every blocking read, since they never interleave.
 let syncBuffer: Buffer | null = null;
 
-/**
- * Reads and decodes one rollout file with blocking reads, for a scan worker thread that has
- * nothing else to do meanwhile (each awaited read would cost a round trip through the event
- * loop and the thread pool); I/O errors throw.
- */
-export function readRolloutFileSync(path: string, limits?: ReaderLimits): ReadRollout {
-  const reader = new RolloutReader(limits);
+function pumpSync(path: string, reader: RolloutReader): DecodedRollout {
   syncBuffer ??= Buffer.allocUnsafe(READ_CHUNK_BYTES);
   const buffer = syncBuffer;
   const fd = openSync(path, "r");
@@ -52,5 +51,42 @@ export function readRolloutFileSync(path: string, limits?: ReaderLimits): ReadRo
   } finally {
     closeSync(fd);
   }
-  return { rollout: reader.end(), bytes: reader.bytes };
+  return reader.end();
+}
+
+function folding(limits?: ReaderLimits): { reader: RolloutReader; fold: RolloutFold } {
+  const fold = new RolloutFold();
+  return { reader: new RolloutReader(limits, (r) => fold.push(r)), fold };
+}
+
+function censusOf({ records: _, ...census }: DecodedRollout): RolloutCensus {
+  return census;
+}
+
+/** Reads and decodes one rollout file in fixed-size chunks, keeping its records; I/O errors reject. */
+export async function readRolloutFile(path: string, limits?: ReaderLimits, signal?: AbortSignal): Promise<ReadRollout> {
+  const reader = new RolloutReader(limits);
+  return { rollout: await pump(path, reader, signal), bytes: reader.bytes };
+}
+
+/**
+ * Reads and decodes one rollout file with blocking reads, keeping its records, for a worker
+ * thread that has nothing else to do meanwhile (each awaited read would cost a round trip through
+ * the event loop and the thread pool); I/O errors throw.
+ */
+export function readRolloutFileSync(path: string, limits?: ReaderLimits): ReadRollout {
+  const reader = new RolloutReader(limits);
+  return { rollout: pumpSync(path, reader), bytes: reader.bytes };
+}
+
+/** Reads one rollout file, folding each record as it decodes (none are kept); I/O errors reject. */
+export async function foldRolloutFile(path: string, limits?: ReaderLimits, signal?: AbortSignal): Promise<FoldedFile> {
+  const { reader, fold } = folding(limits);
+  return { census: censusOf(await pump(path, reader, signal)), fold, bytes: reader.bytes };
+}
+
+/** {@link foldRolloutFile} with blocking reads, for a worker thread; I/O errors throw. */
+export function foldRolloutFileSync(path: string, limits?: ReaderLimits): FoldedFile {
+  const { reader, fold } = folding(limits);
+  return { census: censusOf(pumpSync(path, reader)), fold, bytes: reader.bytes };
 }

@@ -1,4 +1,4 @@
-import { RolloutCollector, type DecodedRollout } from "@crs/domain/rollout";
+import { RolloutCollector, type DecodedRollout, type RecordSink } from "@crs/domain/rollout";
 import { LineSplitter, type LineSink } from "./line-splitter.js";
 
 /** Reader limits. */
@@ -14,15 +14,18 @@ const utf8 = new TextDecoder("utf-8");
 
 /**
  * The one streaming rollout reader: bytes in, body-free records out. It holds at most one line
- * (a line over the limit only by its head) besides the decoded records, whatever the input size.
+ * (a line over the limit only by its head) besides the decoded records, whatever the input size;
+ * given a sink, it hands each record on as it decodes and keeps none.
  */
 export class RolloutReader {
-  readonly #collector = new RolloutCollector();
+  readonly #collector: RolloutCollector;
   readonly #lines: LineSplitter;
   readonly #sink: LineSink;
   #bytes = 0;
 
-  constructor(limits: ReaderLimits = { maxLineBytes: DEFAULT_MAX_LINE_BYTES }) {
+  /** A reader that keeps the records, or hands them to `sink` (typically a `RolloutFold`). */
+  constructor(limits: ReaderLimits = { maxLineBytes: DEFAULT_MAX_LINE_BYTES }, sink?: RecordSink) {
+    this.#collector = new RolloutCollector(sink);
     this.#lines = new LineSplitter(limits.maxLineBytes);
     const collector = this.#collector;
     this.#sink = {
@@ -43,7 +46,7 @@ export class RolloutReader {
     this.#lines.push(chunk, this.#sink);
   }
 
-  /** Ends the input and returns the decoded rollout. */
+  /** Ends the input and returns the decoded rollout (with no records when a sink took them). */
   end(): DecodedRollout {
     this.#lines.end(this.#sink);
     return this.#collector.result();

@@ -1,6 +1,6 @@
 import { basename } from "node:path";
-import { partialOfRollout, type CorpusPartial } from "@crs/domain/rollout";
-import { readRolloutFile, readRolloutFileSync, type ReaderLimits, type ReadRollout } from "../reader/index.js";
+import { partialOfFold, type CorpusPartial } from "@crs/domain/rollout";
+import { foldRolloutFile, foldRolloutFileSync, type FoldedFile, type ReaderLimits } from "../reader/index.js";
 import type { RolloutFile } from "../walk/index.js";
 
 /** One file to scan, as handed to a worker. */
@@ -24,18 +24,19 @@ export interface FileScan {
   readonly bytes: number;
 }
 
-function summarise(task: FileTask, { rollout, bytes }: ReadRollout): FileScan {
+function summarise(task: FileTask, { census, fold, bytes }: FoldedFile): FileScan {
+  const folded = fold.finish({ meta: census.meta, fresh: task.fresh });
   // Health rows name sessions by file name, as the reference does.
-  const partial = partialOfRollout({ rollout, fresh: task.fresh, session: basename(task.file.path) });
-  return { partial, cwd: rollout.meta?.cwd ?? "", bytes };
+  const partial = partialOfFold({ folded, census, session: basename(task.file.path) });
+  return { partial, cwd: census.meta?.cwd ?? "", bytes };
 }
 
-/** Reads one rollout file and summarises it as a partial; I/O errors reject. */
+/** Reads one rollout file, folding it as it streams, and summarises it as a partial; I/O errors reject. */
 export async function scanFile(task: FileTask, signal?: AbortSignal): Promise<FileScan> {
-  return summarise(task, await readRolloutFile(task.file.path, task.limits, signal));
+  return summarise(task, await foldRolloutFile(task.file.path, task.limits, signal));
 }
 
 /** {@link scanFile} with blocking reads, for a worker thread; I/O errors throw. */
 export function scanFileSync(task: FileTask): FileScan {
-  return summarise(task, readRolloutFileSync(task.file.path, task.limits));
+  return summarise(task, foldRolloutFileSync(task.file.path, task.limits));
 }

@@ -7,6 +7,8 @@ export interface ReceiveOptions<T extends DeclaredContent> {
   readonly limits: UploadLimits;
   /** Validates the metadata message before any content is read. */
   readonly accept: (upload: RolloutUpload) => T;
+  /** Most per-call outcomes the fold lists (every call is still counted); all when absent. */
+  readonly maxListed?: number;
 }
 
 /** Reads an AnalyzeRollout stream: the `upload` metadata first, then `chunk`s folded as they arrive. */
@@ -21,7 +23,7 @@ export async function receiveRollout<T extends DeclaredContent>(
     if (started === undefined) {
       if (part.case !== "upload") throw malformedUpload("part", "must be `upload` in the first message");
       const upload = options.accept(part.value);
-      started = { upload, body: new RolloutBody(options.limits, upload) };
+      started = { upload, body: new RolloutBody(options.limits, upload, options.maxListed) };
     } else if (part.case === "chunk") {
       started.body.push(part.value);
     } else {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { DecodedRollout } from "@crs/domain/rollout";
+import { RolloutFold, type RolloutCensus } from "@crs/domain/rollout";
 import { malformedUpload, rolloutTooLarge } from "../errors.js";
 import { RolloutReader } from "../reader/index.js";
 
@@ -21,9 +21,11 @@ export interface DeclaredContent {
   readonly sha256: string;
 }
 
-/** An upload received in full: its body-free decoding and what was received. */
+/** An upload received in full: its census, its records folded as they arrived, and what was received. */
 export interface ReceivedRollout {
-  readonly rollout: DecodedRollout;
+  readonly census: RolloutCensus;
+  /** The fold of every record, to be finished with the caller's freshness. */
+  readonly fold: RolloutFold;
   readonly bytes: number;
   /** Lowercase hex SHA-256 of the bytes received. */
   readonly sha256: string;
@@ -34,23 +36,27 @@ export interface ReceivedRollout {
 }
 
 /**
- * Folds uploaded bytes into body-free records as they arrive, hashing and counting them, so
- * the upload itself is never held: only the unfinished line (at most the line limit) and the
- * decoded records are.
+ * Folds uploaded bytes as they arrive: each line is decoded to a body-free record and pushed
+ * into the rollout fold, and the bytes are hashed and counted. Neither the upload nor its
+ * records are held: only the unfinished line (at most the line limit) and the fold's open state.
  */
 export class RolloutBody {
   readonly #hash = createHash("sha256");
   readonly #reader: RolloutReader;
   readonly #limits: UploadLimits;
   readonly #declared: DeclaredContent;
+  readonly #fold: RolloutFold;
   #bytes = 0;
 
-  constructor(limits: UploadLimits, declared: DeclaredContent) {
+  /** `maxListed` caps the per-call lists the fold keeps (every call is still counted). */
+  constructor(limits: UploadLimits, declared: DeclaredContent, maxListed?: number) {
     // A declared size over the limit is refused before any byte is read.
     if (declared.sizeBytes > limits.maxRolloutBytes) throw rolloutTooLarge("upload.size_bytes", declared.sizeBytes, limits.maxRolloutBytes);
     this.#limits = limits;
     this.#declared = declared;
-    this.#reader = new RolloutReader({ maxLineBytes: limits.maxLineBytes });
+    const fold = new RolloutFold(maxListed === undefined ? {} : { maxListed });
+    this.#fold = fold;
+    this.#reader = new RolloutReader({ maxLineBytes: limits.maxLineBytes }, (r) => fold.push(r));
   }
 
   /** Takes the next chunk of content. */
@@ -63,7 +69,7 @@ export class RolloutBody {
     this.#reader.push(chunk);
   }
 
-  /** Ends the content, checks what was declared, and returns the decoded rollout. */
+  /** Ends the content, checks what was declared, and returns the census and the fold. */
   finish(): ReceivedRollout {
     const rollout = this.#reader.end();
     const sha256 = this.#hash.digest("hex");
@@ -77,6 +83,7 @@ export class RolloutBody {
       Object.entries(rollout.skipped).reduce((sum, [reason, n]) => (DECODED_OR_EMPTY.has(reason) ? sum : sum + (n ?? 0)), 0) -
       (rollout.skipped.too_long ?? 0) +
       rollout.oversized;
-    return { rollout, bytes: this.#bytes, sha256, lines: rollout.lines, linesSkipped: skipped };
+    const { records: _, ...census } = rollout;
+    return { census, fold: this.#fold, bytes: this.#bytes, sha256, lines: rollout.lines, linesSkipped: skipped };
   }
 }

@@ -1,76 +1,97 @@
-// Memory bound of the upload fold: 300 MB streamed through RolloutBody in a child process
-// whose heap is capped below the upload, so holding the content would crash it. What stays is
-// one body-free record per line, so the bound holds for records of a couple of kilobytes.
+// Memory bound of the upload fold: 300 MB of small records (about 200 bytes a line) streamed
+// through RolloutBody in a child process whose heap is capped far below what one retained record
+// per line would need (about 1.5 million lines), so a fold that grows with the records crashes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { analyzeRollout, sessionHealth } from "@crs/domain/rollout";
+import { sessionHealth } from "@crs/domain/rollout";
 import { RolloutBody } from "./rollout-body.js";
 
 const UPLOAD_BYTES = 300 * 1024 ** 2;
-const HEAP_CAP_MB = 192;
+const HEAP_CAP_MB = 96;
 const RSS_BOUND_MB = 400;
-const OUTPUT_BYTES = 2000;
+const CALLS_PER_TURN = 50;
+const MAX_LISTED = 1000;
 
-// A turn of ten calls, each with a 2 KB output body the fold reduces to an envelope.
+// A turn of short calls, each with a short output and a token count: every line is 150-250 bytes.
 function turnText(turn: number, startMs: number): string {
   const at = (ms: number): string => new Date(startMs + ms).toISOString();
   const lines = [JSON.stringify({ timestamp: at(0), type: "event_msg", payload: { type: "task_started", turn_id: `t${turn}` } })];
-  for (let c = 0; c < 10; c += 1) {
+  for (let c = 0; c < CALLS_PER_TURN; c += 1) {
     const id = `c${turn}-${c}`;
+    const ms = 100 + c * 300;
     lines.push(
       JSON.stringify({
-        timestamp: at(100 + c * 300),
+        timestamp: at(ms),
         type: "response_item",
-        payload: { type: "function_call", name: "shell", arguments: JSON.stringify({ command: "ls -la" }), call_id: id },
+        payload: { type: "function_call", name: "shell", arguments: JSON.stringify({ command: ["ls", `d${c % 7}`] }), call_id: id },
       }),
-    );
-    lines.push(
       JSON.stringify({
-        timestamp: at(200 + c * 300),
+        timestamp: at(ms + 100),
         type: "response_item",
+        payload: { type: "function_call_output", call_id: id, output: "Exit code: 0\nWall time: 0.1 seconds\nOutput:\nok" },
+      }),
+      JSON.stringify({
+        timestamp: at(ms + 150),
+        type: "event_msg",
         payload: {
-          type: "function_call_output",
-          call_id: id,
-          output: `Exit code: 0\nWall time: 0.1 seconds\nOutput:\n${"x".repeat(OUTPUT_BYTES)}`,
+          type: "token_count",
+          info: { total_token_usage: { input_tokens: 1000 + c, output_tokens: c, total_tokens: 1000 + 2 * c } },
         },
       }),
     );
   }
   lines.push(
-    JSON.stringify({ timestamp: at(4000), type: "event_msg", payload: { type: "task_complete", turn_id: `t${turn}`, duration_ms: 4000 } }),
+    JSON.stringify({
+      timestamp: at(16_000),
+      type: "event_msg",
+      payload: { type: "task_complete", turn_id: `t${turn}`, duration_ms: 16_000 },
+    }),
   );
   return `${lines.join("\n")}\n`;
 }
 
 if (process.env["UPLOAD_MEMORY_CHILD"] !== undefined) {
-  const body = new RolloutBody({ maxRolloutBytes: 2 * UPLOAD_BYTES, maxLineBytes: 64 * 1024 ** 2 }, { sizeBytes: 0, sha256: "" });
+  const body = new RolloutBody(
+    { maxRolloutBytes: 2 * UPLOAD_BYTES, maxLineBytes: 64 * 1024 ** 2 },
+    { sizeBytes: 0, sha256: "" },
+    MAX_LISTED,
+  );
   let sent = 0;
   let turn = 0;
+  let lines = 0;
   while (sent < UPLOAD_BYTES) {
     // Chunks of about 1 MB, cut mid-line as a client's would be.
     let text = "";
-    while (text.length < 1024 ** 2) text += turnText(turn++, Date.UTC(2026, 2, 1) + turn * 5000);
+    while (text.length < 1024 ** 2) {
+      text += turnText(turn, Date.UTC(2026, 2, 1) + turn * 20_000);
+      turn += 1;
+      lines += 2 + 3 * CALLS_PER_TURN;
+    }
     const chunk = Buffer.from(text);
     body.push(chunk.subarray(0, 1000));
     body.push(chunk.subarray(1000));
     sent += chunk.length;
   }
   const received = body.finish();
-  const analytics = analyzeRollout({ meta: received.rollout.meta, records: received.rollout.records, fresh: false });
-  const health = sessionHealth("upload", received.rollout.records, analytics);
+  const folded = received.fold.finish({ meta: received.census.meta, fresh: false });
+  const health = sessionHealth("upload", folded);
   console.log(
     JSON.stringify({
       bytes: received.bytes,
-      tasks: analytics.tasks.length,
-      calls: analytics.calls,
+      lines,
+      tasks: folded.analytics.tasks.length,
+      calls: folded.analytics.calls,
+      ok: folded.analytics.callTotals.classes["ok"] ?? 0,
+      listed: folded.analytics.outcomes.length,
+      truncated: folded.analytics.outcomesTruncated,
       turns: health.turns,
       rssKb: process.resourceUsage().maxRSS,
     }),
   );
 } else {
-  test("a 300 MB upload is folded in a heap smaller than the upload: bodies are dropped as they stream", () => {
+  test("a 300 MB upload of small records folds in a heap that could not hold one record per line", () => {
     const child = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_CAP_MB}`, "--import", "tsx", fileURLToPath(import.meta.url)], {
       env: { ...process.env, UPLOAD_MEMORY_CHILD: "1" },
       encoding: "utf8",
@@ -78,13 +99,22 @@ if (process.env["UPLOAD_MEMORY_CHILD"] !== undefined) {
     assert.equal(child.status, 0, `the child folded the upload without running out of memory: ${child.stderr.slice(-1500)}`);
     const got = JSON.parse(child.stdout.trim().split("\n").pop() ?? "{}") as {
       bytes: number;
+      lines: number;
       tasks: number;
       calls: number;
+      ok: number;
+      listed: number;
+      truncated: boolean;
       turns: number;
       rssKb: number;
     };
     assert.ok(got.bytes >= UPLOAD_BYTES, "the whole upload was read");
-    assert.ok(got.tasks > 10_000 && got.calls === got.tasks * 10, `every turn and call folded (${got.tasks} tasks, ${got.calls} calls)`);
+    assert.ok(got.bytes / got.lines < 250, `lines are small (${(got.bytes / got.lines).toFixed(0)} bytes on average)`);
+    assert.ok(got.lines > 1_000_000, `over a million lines (${got.lines})`);
+    assert.equal(got.calls, got.tasks * CALLS_PER_TURN, "every call folded");
+    assert.equal(got.ok, got.calls, "every call joined to its output and classified");
+    assert.equal(got.turns, got.tasks, "health counts every turn");
+    assert.deepEqual([got.listed, got.truncated], [MAX_LISTED, true], "outcomes listed up to the cap, the rest counted");
     assert.ok(got.rssKb / 1024 < RSS_BOUND_MB, `peak RSS ${(got.rssKb / 1024).toFixed(0)} MB stays under ${RSS_BOUND_MB} MB`);
   });
 }

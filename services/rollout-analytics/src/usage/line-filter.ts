@@ -12,8 +12,11 @@ export interface KeptLineSink {
   oversized(head: Uint8Array): void;
 }
 
-/** Judges a line by its first `USAGE_HEAD_BYTES` (a shorter line whole): true keeps it. */
-export type KeepLine = (head: Uint8Array) => boolean;
+/**
+ * Judges a line by its first `USAGE_HEAD_BYTES` (a shorter line whole), given in place as
+ * `bytes[start..end)`: true keeps it.
+ */
+export type KeepLine = (bytes: Uint8Array, start: number, end: number) => boolean;
 
 /**
  * Cuts a byte stream into lines and passes on only those its judge keeps, judged from their
@@ -48,7 +51,7 @@ export class LineFilter {
       start = nl + 1;
     }
     for (let nl = chunk.indexOf(LF, start); nl !== -1; nl = chunk.indexOf(LF, start)) {
-      if (this.#keep(chunk.subarray(start, Math.min(nl, start + USAGE_HEAD_BYTES)))) {
+      if (this.#keep(chunk, start, Math.min(nl, start + USAGE_HEAD_BYTES))) {
         if (nl - start <= this.#maxLineBytes) this.#sink.line(chunk.subarray(start, nl));
         else this.#sink.oversized(chunk.subarray(start, Math.min(nl, start + HEAD_BYTES)));
       }
@@ -73,7 +76,8 @@ export class LineFilter {
         this.#open = "unjudged";
         return;
       }
-      this.#open = this.#keep(this.#joined().subarray(0, USAGE_HEAD_BYTES)) ? "kept" : "skipped";
+      const held = this.#joined();
+      this.#open = this.#keep(held, 0, Math.min(held.length, USAGE_HEAD_BYTES)) ? "kept" : "skipped";
     }
     if (this.#open === "kept") this.#add(rest);
     if (!ends) return;

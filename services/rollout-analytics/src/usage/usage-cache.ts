@@ -1,10 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { USAGE_VERSION } from "@crs/domain/rollout";
+import { pruneCache, type PruneOutcome } from "../scan/index.js";
 import type { RolloutFile } from "../walk/index.js";
 import type { FileUsage } from "./usage-file.js";
+
+/** Bound of the usage cache on disk: an entry is about a kilobyte, so this holds some 60,000 files. */
+export const USAGE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Version of the usage cache entry layout; bumped when it changes, so old entries are recomputed. */
 export const USAGE_CACHE_FORMAT = 1;
@@ -104,5 +108,10 @@ export class UsageCache {
       await rm(temp, { force: true }).catch(() => undefined);
       return false;
     }
+  }
+
+  /** Removes entries of files that no longer exist and, over the bound, the least recently written. */
+  prune(present: readonly string[]): Promise<PruneOutcome> {
+    return pruneCache(this.#dir, new Set(present.map((p) => basename(this.#entryPath(resolve(p))))), USAGE_CACHE_MAX_BYTES);
   }
 }

@@ -1,6 +1,6 @@
-import { open } from "node:fs/promises";
+import { closeSync, openSync, readSync } from "node:fs";
 import { basename } from "node:path";
-import { UsageCollector, usageLineVerdict, type RolloutUsage } from "@crs/domain/rollout";
+import { type RolloutUsage, UsageCollector, type UsageLineVerdict, usageLineVerdict } from "@crs/domain/rollout";
 import { READ_CHUNK_BYTES } from "../reader/index.js";
 import { LineFilter } from "./line-filter.js";
 
@@ -11,38 +11,45 @@ export interface FileUsage extends RolloutUsage {
 
 const utf8 = new TextDecoder("utf-8");
 
+// One read buffer per thread: a file is read start to end without yielding, so no two reads share it.
+let chunk: Buffer | null = null;
+
 /**
  * Reads one rollout file for its token usage alone: lines are judged by their first bytes and
  * only `token_count`, `turn_context` and the first `session_meta` are decoded. The figures equal
- * those of the scan's full decoding of the same file. I/O errors reject.
+ * those of the scan's full decoding of the same file. Reads are synchronous: a file's work is a
+ * few milliseconds, and promise-based reads cost more than the work. I/O errors throw.
  */
-export async function usageOfFile(path: string, maxLineBytes: number, signal?: AbortSignal): Promise<FileUsage> {
+export function usageOfFile(path: string, maxLineBytes: number): FileUsage {
   const collector = new UsageCollector();
+  // The verdict on the line being passed on: the sink is called for the line last judged.
+  let verdict: UsageLineVerdict = "skip";
   const filter = new LineFilter(
     maxLineBytes,
-    (head) => {
-      const verdict = usageLineVerdict(head);
-      return verdict === "decode" || (verdict === "meta" && collector.wantsMeta);
+    (bytes, start, end) => {
+      verdict = usageLineVerdict(bytes, start, end);
+      return verdict === "decode" || verdict === "token_count" || (verdict === "meta" && collector.wantsMeta);
     },
     {
       // Bytes become text only here, for a kept line, as the scan's reader decodes them.
-      line: (bytes) => collector.push(utf8.decode(bytes)),
+      line: (bytes) => {
+        const text = utf8.decode(bytes);
+        if (verdict === "token_count") collector.pushTokenCount(text);
+        else collector.push(text);
+      },
       oversized: (head) => collector.pushOversized(utf8.decode(head)),
     },
   );
+  chunk ??= Buffer.allocUnsafe(READ_CHUNK_BYTES);
   let bytes = 0;
-  const handle = await open(path, "r");
+  const fd = openSync(path, "r");
   try {
-    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    for (;;) {
-      signal?.throwIfAborted();
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      bytes += bytesRead;
-      filter.push(buffer.subarray(0, bytesRead));
+    for (let n = readSync(fd, chunk, 0, chunk.length, null); n > 0; n = readSync(fd, chunk, 0, chunk.length, null)) {
+      bytes += n;
+      filter.push(chunk.subarray(0, n));
     }
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   filter.end();
   // Sessions are named by file name, as the scan names them.

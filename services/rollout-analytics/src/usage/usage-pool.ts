@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
 import { scanWorkerFailed } from "../errors.js";
 import { type FileUsage, usageOfFile } from "./usage-file.js";
@@ -18,7 +19,7 @@ export interface UsageReply {
 /** Called as each file finishes, in completion order, with its index in the path list. */
 export type OnUsageDone = (index: number, file: FileUsage | null) => void;
 
-// Files a thread reads at once, so one file's reads overlap another's work.
+// Files queued at a worker, so it never waits for the next path while its reply travels.
 const FILES_IN_FLIGHT = 3;
 
 // Compiled (a bundle), the worker is usage-worker.js beside this module. From the TypeScript
@@ -32,24 +33,24 @@ function workerEntry(): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
 }
 
+// Files are read one after another; the event loop gets a turn between files, so progress is
+// drawn and an abort is seen.
 async function readHere(paths: readonly string[], maxLineBytes: number, onDone: OnUsageDone, signal?: AbortSignal): Promise<void> {
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    for (let i = next++; i < paths.length; i = next++) {
-      signal?.throwIfAborted();
-      let file: FileUsage | null;
-      try {
-        file = await usageOfFile(paths[i] ?? "", maxLineBytes, signal);
-      } catch (e) {
-        if (signal?.aborted === true) throw e;
-        file = null;
-      }
-      onDone(i, file);
+  for (let i = 0; i < paths.length; i += 1) {
+    signal?.throwIfAborted();
+    let file: FileUsage | null;
+    try {
+      file = usageOfFile(paths[i] ?? "", maxLineBytes);
+    } catch {
+      file = null;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, paths.length) }, lane));
+    onDone(i, file);
+    await yieldToLoop();
+  }
 }
 
+// The calling thread reads files too, taking the next path from the same queue as the workers,
+// so `threads` threads need only `threads - 1` workers to start.
 async function readOnWorkers(
   paths: readonly string[],
   maxLineBytes: number,
@@ -63,38 +64,62 @@ async function readOnWorkers(
   let remaining = paths.length;
   try {
     await new Promise<void>((resolve, reject) => {
-      const onAbort = (): void => reject(signal?.reason);
+      let failed = false;
+      const fail = (e: unknown): void => {
+        failed = true;
+        reject(e);
+      };
+      const onAbort = (): void => fail(signal?.reason);
       signal?.addEventListener("abort", onAbort, { once: true });
+      const finish = (index: number, file: FileUsage | null): void => {
+        onDone(index, file);
+        remaining -= 1;
+        if (remaining === 0) {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        }
+      };
       const feed = (worker: Worker): void => {
         if (next >= paths.length) return;
         const id = next++;
         worker.postMessage({ id, path: paths[id] ?? "", maxLineBytes } satisfies UsageRequest);
       };
-      for (let w = 0; w < threads; w += 1) {
+      for (let w = 1; w < threads; w += 1) {
         const worker = new Worker(workerEntry());
         pool.push(worker);
         worker.on("message", (reply: UsageReply) => {
-          onDone(reply.id, reply.file);
-          remaining -= 1;
-          if (remaining === 0) {
-            signal?.removeEventListener("abort", onAbort);
-            resolve();
-          } else feed(worker);
+          feed(worker);
+          finish(reply.id, reply.file);
         });
         // A worker that dies (not a file that fails to read) fails the whole read.
-        worker.on("error", (e) => reject(scanWorkerFailed(e.message, e)));
+        worker.on("error", (e) => fail(scanWorkerFailed(e.message, e)));
         worker.on("exit", (code) => {
-          if (remaining > 0) reject(scanWorkerFailed(`exited with code ${code} before the usage read ended`));
+          if (remaining > 0) fail(scanWorkerFailed(`exited with code ${code} before the usage read ended`));
         });
         for (let k = 0; k < FILES_IN_FLIGHT; k += 1) feed(worker);
       }
+      const here = async (): Promise<void> => {
+        while (next < paths.length && !failed) {
+          const id = next++;
+          let file: FileUsage | null;
+          try {
+            file = usageOfFile(paths[id] ?? "", maxLineBytes);
+          } catch {
+            file = null;
+          }
+          finish(id, file);
+          // Workers' replies are taken between this thread's files.
+          await yieldToLoop();
+        }
+      };
+      here().catch(fail);
     });
   } finally {
     await Promise.all(pool.map((w) => w.terminate()));
   }
 }
 
-/** Reads the usage of every path, on `threads` worker threads when more than one is asked for. */
+/** Reads the usage of every path on `threads` threads: this one, and workers when more than one is asked for. */
 export async function readUsage(
   paths: readonly string[],
   maxLineBytes: number,

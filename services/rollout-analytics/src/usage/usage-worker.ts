@@ -3,12 +3,16 @@
 // that starts it), and it loads only the usage reader, so a thread starts quickly.
 import { parentPort } from "node:worker_threads";
 import type { UsageReply, UsageRequest } from "./usage-pool.js";
-import { usageOfFile } from "./usage-file.js";
+import { type FileUsage, usageOfFile } from "./usage-file.js";
 
 const port = parentPort;
 port?.on("message", (request: UsageRequest) => {
-  usageOfFile(request.path, request.maxLineBytes).then(
-    (file) => port.postMessage({ id: request.id, file } satisfies UsageReply),
-    () => port.postMessage({ id: request.id, file: null } satisfies UsageReply),
-  );
+  let file: FileUsage | null;
+  try {
+    file = usageOfFile(request.path, request.maxLineBytes);
+  } catch {
+    // A file that cannot be read is counted as unreadable, as the scan counts it.
+    file = null;
+  }
+  port.postMessage({ id: request.id, file } satisfies UsageReply);
 });

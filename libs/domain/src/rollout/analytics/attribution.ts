@@ -1,23 +1,51 @@
 import type { RolloutRecord } from "../decode/record.js";
-import type { FoldReport } from "../lifecycle/types.js";
+import type { LifecycleFold } from "../lifecycle/fold.js";
 
-/** For each record, the index of the task it falls in (-1 before the first start). */
-export function attributeRecords(records: readonly RolloutRecord[], report: FoldReport): Int32Array {
-  const index = new Map<string, number>();
-  const opened = new Map<number, number>();
-  report.tasks.forEach((t, i) => {
-    // Implicit tasks are placed by the record that opened them, never by their synthetic id.
-    if (t.implicit) {
-      if (t.openedAt !== null) opened.set(t.openedAt, i);
-    } else if (!index.has(t.turnId)) index.set(t.turnId, i);
-  });
-  const taskOf = new Int32Array(records.length);
-  let current = -1;
-  records.forEach((r, i) => {
-    current = opened.get(i) ?? current;
-    // A reused id switches back to its original row; an empty id switches nothing.
-    if (r.kind === "task_started" && r.turnId !== "") current = index.get(r.turnId) ?? current;
-    taskOf[i] = current;
-  });
-  return taskOf;
+/** Where a record lands: its position in the rollout and the task it falls in (-1 before the first). */
+export type PlaceRecord = (r: RolloutRecord, seq: number, task: number) => void;
+
+/**
+ * Places each record in the task the lifecycle fold has open when it arrives. A compaction written
+ * with no turn held may open the next implicit turn, which then starts at the compaction; records
+ * from it on are held until the fold knows, and only they are.
+ */
+export class Attribution {
+  readonly #lifecycle: LifecycleFold;
+  readonly #place: PlaceRecord;
+  #held: { r: RolloutRecord; seq: number }[] = [];
+  #heldTask = -1;
+
+  /** Places records of `lifecycle` through `place`, in file order. */
+  constructor(lifecycle: LifecycleFold, place: PlaceRecord) {
+    this.#lifecycle = lifecycle;
+    this.#place = place;
+  }
+
+  /** Takes a record once its event (if any) has been pushed into the lifecycle fold. */
+  take(r: RolloutRecord, seq: number): void {
+    const lc = this.#lifecycle;
+    if (lc.compactionPending) {
+      // Nothing moves the current task while a compaction waits, so it is the one held records fall back to.
+      if (this.#held.length === 0) this.#heldTask = lc.current;
+      this.#held.push({ r, seq });
+      return;
+    }
+    if (this.#held.length > 0) this.#release();
+    this.#place(r, seq, lc.current);
+  }
+
+  /** Ends the input: held records stay with the task they were written in. */
+  flush(): void {
+    if (this.#held.length > 0) this.#release();
+  }
+
+  #release(): void {
+    const lc = this.#lifecycle;
+    const held = this.#held;
+    this.#held = [];
+    const row = lc.rows[lc.current];
+    const opened = row?.implicit === true && row.openedAt === held[0]?.seq;
+    const task = opened ? lc.current : this.#heldTask;
+    for (const h of held) this.#place(h.r, h.seq, task);
+  }
 }

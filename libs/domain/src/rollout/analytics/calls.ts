@@ -1,13 +1,11 @@
 import type { RolloutRecord } from "../decode/record.js";
-import type { FoldReport } from "../lifecycle/types.js";
-import { classifyOutcome } from "../outcome.js";
+import type { Outcome } from "../vocabulary.js";
+import { classifyOutcome, type ToolOutcome } from "../outcome.js";
 import { signatureOf } from "../signature.js";
 import type { Confidence, ToolClass } from "../vocabulary.js";
 
 /** One tool call joined to its result and classified. */
 export interface CallRow {
-  /** Position of the call record in the rollout. */
-  readonly index: number;
   /** Owning task, -1 for none. */
   readonly task: number;
   readonly callId: string;
@@ -17,7 +15,6 @@ export interface CallRow {
   /** True for calls that only wait (sleep, wait, stdin polls). */
   readonly waits: boolean;
   readonly sleepPoll: boolean;
-  readonly outputIndex: number | null;
   readonly cls: ToolClass;
   readonly reason: string;
   readonly confidence: Confidence;
@@ -25,73 +22,108 @@ export interface CallRow {
   readonly sig: string;
 }
 
-/** Calls of a rollout plus outputs that matched no call. */
-export interface JoinedCalls {
-  readonly calls: readonly CallRow[];
-  readonly unmatchedOutputs: number;
+/** A call while the fold runs: open until its output arrives, dead once none can. */
+export interface LiveCall {
+  /** Order of the call among all calls, for keys. */
+  readonly serial: number;
+  /** Position of the call record in the rollout. */
+  readonly seq: number;
+  readonly task: number;
+  readonly callId: string;
+  readonly tool: string;
+  readonly head: string;
+  readonly targets: readonly string[];
+  readonly waits: boolean;
+  readonly sleepPoll: boolean;
+  readonly tsMs: number | null;
+  state: "open" | "answered" | "dead";
+  /** Set when the call closes. */
+  row: CallRow | null;
 }
+
+type ToolCallRecord = Extract<RolloutRecord, { kind: "tool_call" }>;
+type ToolOutputRecord = Extract<RolloutRecord, { kind: "tool_output" }>;
 
 // The first word must end at whitespace, `;` or the end: `sleep-foo` is not a sleep.
 const WAIT_HEAD = /^\s*(?:wait|sleep|start-sleep)(?=\s|;|$)/i;
 const SLEEP_HEAD = /^\s*(?:sleep|start-sleep)(?=\s|;|$)/i;
 
-interface TaskTails {
-  readonly report: FoldReport;
-  /** Index of the last call record in each task. */
-  readonly lastCall: ReadonlyMap<number, number>;
-  /** Index of the last output record in each task. */
-  readonly lastOutput: ReadonlyMap<number, number>;
+interface TaskCalls {
+  /** Calls waiting for an output, by call id, oldest first. */
+  readonly queues: Map<string, LiveCall[]>;
+  /** Calls with no id, which nothing can answer, waiting for the facts that classify them. */
+  readonly unanswerable: LiveCall[];
+  lastCall: number;
+  lastOutput: number;
 }
 
-function missingResult(call: number, task: number, tails: TaskTails): Pick<CallRow, "cls" | "reason" | "confidence"> {
-  const { report, lastCall, lastOutput } = tails;
-  const owner = report.tasks[task];
+/** Classification of a call that got no result, from what its task did after it and how it ended. */
+function missingResult(call: LiveCall, calls: TaskCalls, owner: Outcome | undefined): ToolOutcome {
   if (owner === undefined) return { cls: "missing_result", reason: "no_owning_task", confidence: "inferred" };
   // Only a call the model moved past was dropped; one still open at the boundary was cut by it.
   // Later evidence is checked before the completed boundary, in the reference's order.
-  if ((lastCall.get(task) ?? -1) > call) {
-    const laterOutput = (lastOutput.get(task) ?? -1) > call;
+  if (calls.lastCall > call.seq) {
+    const laterOutput = calls.lastOutput > call.seq;
     return { cls: "missing_result", reason: laterOutput ? "later_output_in_task" : "later_call_in_task", confidence: "observed" };
   }
-  if (owner.outcome === "complete") return { cls: "missing_result", reason: "task_completed_without_result", confidence: "observed" };
-  if (owner.outcome === "live") return { cls: "live_tail", reason: "rollout_fresh_call_may_still_run", confidence: "inferred" };
-  return { cls: "interrupted", reason: `task_boundary_${owner.outcome}`, confidence: "inferred" };
+  if (owner === "complete") return { cls: "missing_result", reason: "task_completed_without_result", confidence: "observed" };
+  if (owner === "live") return { cls: "live_tail", reason: "rollout_fresh_call_may_still_run", confidence: "inferred" };
+  return { cls: "interrupted", reason: `task_boundary_${owner}`, confidence: "inferred" };
 }
 
-/** Joins each call to the first later output with its id in the same task, and classifies it. */
-export function joinCalls(records: readonly RolloutRecord[], taskOf: Int32Array, report: FoldReport): JoinedCalls {
-  const pending = new Map<string, number[]>();
-  const outputOf = new Map<number, number>();
-  const lastCall = new Map<number, number>();
-  const lastOutput = new Map<number, number>();
-  let unmatchedOutputs = 0;
-  records.forEach((r, i) => {
-    const task = taskOf[i] ?? -1;
-    if (r.kind === "tool_call") {
-      lastCall.set(task, i);
-      if (r.callId === "") return;
-      const key = `${task}\u0000${r.callId}`;
-      const queue = pending.get(key);
-      if (queue === undefined) pending.set(key, [i]);
-      else queue.push(i);
-    } else if (r.kind === "tool_output") {
-      lastOutput.set(task, i);
-      const call = r.callId === "" ? undefined : pending.get(`${task}\u0000${r.callId}`)?.shift();
-      if (call === undefined) unmatchedOutputs += 1;
-      else outputOf.set(call, i);
+function closeRow(call: LiveCall, typed: ToolOutcome, spanMs: number): CallRow {
+  return {
+    task: call.task,
+    callId: call.callId,
+    tool: call.tool,
+    head: call.head,
+    targets: call.targets,
+    waits: call.waits,
+    sleepPoll: call.sleepPoll,
+    cls: typed.cls,
+    reason: typed.reason,
+    confidence: typed.confidence,
+    spanMs,
+    sig: signatureOf(call.tool, call.head),
+  };
+}
+
+/**
+ * Joins each call to the first later output with its id in the same task, as records stream in.
+ * A joined call is classified at its output; one left without is classified when the rollout
+ * ends, from its task's outcome. Only calls still waiting for an output are held.
+ */
+export class CallJoin {
+  readonly #tasks = new Map<number, TaskCalls>();
+  readonly #onClose: (call: LiveCall, row: CallRow) => void;
+  #serial = 0;
+  /** Calls seen. */
+  calls = 0;
+  /** Outputs whose call id matched no call in their task. */
+  unmatchedOutputs = 0;
+
+  /** `onClose` hears every call once, when its class is known. */
+  constructor(onClose: (call: LiveCall, row: CallRow) => void) {
+    this.#onClose = onClose;
+  }
+
+  #task(task: number): TaskCalls {
+    let t = this.#tasks.get(task);
+    if (t === undefined) {
+      t = { queues: new Map(), unanswerable: [], lastCall: -1, lastOutput: -1 };
+      this.#tasks.set(task, t);
     }
-  });
-  const calls: CallRow[] = [];
-  const tails: TaskTails = { report, lastCall, lastOutput };
-  records.forEach((r, i) => {
-    if (r.kind !== "tool_call") return;
-    const task = taskOf[i] ?? -1;
-    const outIndex = outputOf.get(i);
-    const out = outIndex === undefined ? undefined : records[outIndex];
-    const typed = out?.kind === "tool_output" ? classifyOutcome(r.head, out.envelope) : missingResult(i, task, tails);
-    const span = out !== undefined && out.tsMs !== null && r.tsMs !== null && out.tsMs > r.tsMs ? out.tsMs - r.tsMs : 0;
-    calls.push({
-      index: i,
+    return t;
+  }
+
+  /** A call record in `task`; the call is open when an output can still answer it. */
+  call(r: ToolCallRecord, seq: number, task: number): LiveCall {
+    const t = this.#task(task);
+    t.lastCall = seq;
+    this.calls += 1;
+    const call: LiveCall = {
+      serial: this.#serial++,
+      seq,
       task,
       callId: r.callId,
       tool: r.tool,
@@ -99,13 +131,65 @@ export function joinCalls(records: readonly RolloutRecord[], taskOf: Int32Array,
       targets: r.targets,
       waits: r.stdinPoll || WAIT_HEAD.test(r.head),
       sleepPoll: SLEEP_HEAD.test(r.head),
-      outputIndex: outIndex ?? null,
-      cls: typed.cls,
-      reason: typed.reason,
-      confidence: typed.confidence,
-      spanMs: span,
-      sig: signatureOf(r.tool, r.head),
-    });
-  });
-  return { calls, unmatchedOutputs };
+      tsMs: r.tsMs,
+      state: r.callId === "" ? "dead" : "open",
+      row: null,
+    };
+    this.#settle(t);
+    // Outside any task a call without a result has no owner, whatever follows.
+    if (call.state === "dead" && task < 0) this.#close(call, missingResult(call, t, undefined), 0);
+    else if (call.state === "dead") t.unanswerable.push(call);
+    else {
+      const queue = t.queues.get(r.callId);
+      if (queue === undefined) t.queues.set(r.callId, [call]);
+      else queue.push(call);
+    }
+    return call;
+  }
+
+  /** An output record in `task`; returns the call it answers, if any. */
+  output(r: ToolOutputRecord, seq: number, task: number): LiveCall | undefined {
+    const t = this.#task(task);
+    t.lastOutput = seq;
+    this.#settle(t);
+    const queue = r.callId === "" ? undefined : t.queues.get(r.callId);
+    const call = queue?.shift();
+    if (queue !== undefined && queue.length === 0) t.queues.delete(r.callId);
+    if (call === undefined) {
+      this.unmatchedOutputs += 1;
+      return undefined;
+    }
+    call.state = "answered";
+    const span = r.tsMs !== null && call.tsMs !== null && r.tsMs > call.tsMs ? r.tsMs - call.tsMs : 0;
+    this.#close(call, classifyOutcome(call.head, r.envelope), span);
+    return call;
+  }
+
+  // A call with no id is classified once its task has both a later call and a later output; the
+  // list is in file order, so the settled ones are at its front.
+  #settle(t: TaskCalls): void {
+    const seen = Math.min(t.lastCall, t.lastOutput);
+    for (let call = t.unanswerable[0]; call !== undefined && call.seq < seen; call = t.unanswerable[0]) {
+      t.unanswerable.shift();
+      this.#close(call, missingResult(call, t, "complete"), 0);
+    }
+  }
+
+  #close(call: LiveCall, typed: ToolOutcome, spanMs: number): void {
+    call.row = closeRow(call, typed, spanMs);
+    this.#onClose(call, call.row);
+  }
+
+  /** Ends the rollout: calls still waiting are dead and classified by their task's outcome. */
+  finish(outcomeOf: (task: number) => Outcome | undefined): void {
+    const left: LiveCall[] = [];
+    for (const t of this.#tasks.values()) {
+      left.push(...t.unanswerable);
+      for (const queue of t.queues.values()) left.push(...queue);
+    }
+    for (const call of left) call.state = "dead";
+    // Closed in call order, as the batch listing reads them.
+    left.sort((a, b) => a.serial - b.serial);
+    for (const call of left) this.#close(call, missingResult(call, this.#task(call.task), outcomeOf(call.task)), 0);
+  }
 }

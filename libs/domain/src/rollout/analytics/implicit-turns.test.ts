@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeRollout } from "./analyze.js";
+import { analyzeRollout, foldRecords } from "./analyze.js";
 import { collectRollout } from "../decode/collect.js";
 import { sessionHealth } from "../health/session.js";
 import { rolloutAnalyticsJson } from "../report/rollout-report.js";
@@ -61,7 +61,7 @@ test("health sees implicit turns: completed zero-tool ones are classified, the o
     userLine(9),
     messageLine(10, "working on it"),
   ]);
-  const h = sessionHealth("s", d.records, analyzeRollout({ meta: d.meta, records: d.records, fresh: false }));
+  const h = sessionHealth("s", foldRecords({ meta: d.meta, records: d.records, fresh: false }));
   assert.deepEqual([h.turns, h.toolCalls, h.aborted, h.unterminated], [3, 1, 1, 1], "three implicit turns");
   assert.equal(h.zeroTool.talk_only, 1, "the completed turn without a call is zero-tool");
 });

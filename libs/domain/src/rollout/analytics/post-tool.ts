@@ -1,6 +1,6 @@
 import type { RolloutRecord } from "../decode/record.js";
 import { STALL_THRESHOLD_MS } from "../vocabulary.js";
-import type { CallRow } from "./calls.js";
+import type { LiveCall } from "./calls.js";
 
 /** What the time between a tool result and the model's next record is attributed to. */
 export type PostToolAttribution = "tool_slow" | "stall_capped" | "compaction_in_gap" | "model_reasoning";
@@ -48,41 +48,54 @@ function attribute(toolMs: number, gapMs: number, compaction: boolean): PostTool
   return compaction ? "compaction_in_gap" : "model_reasoning";
 }
 
-/** Post-tool spans of a rollout; a result with no later model record (the tail) has none. */
-export function postToolSpans(records: readonly RolloutRecord[], calls: readonly CallRow[]): PostToolSpan[] {
-  const callOfOutput = new Map(calls.filter((c) => c.outputIndex !== null).map((c) => [c.outputIndex ?? -1, c]));
-  // One backward pass finds each record's next model record, so the walk stays linear.
-  const nextModel = new Int32Array(records.length + 1).fill(-1);
-  const compactionsFrom = new Int32Array(records.length + 1);
-  for (let i = records.length - 1; i >= 0; i -= 1) {
-    const r = records[i];
-    const isModel = r !== undefined && MODEL_EMITTED.has(r.kind) && r.tsMs !== null;
-    nextModel[i] = isModel ? i : (nextModel[i + 1] ?? -1);
-    compactionsFrom[i] = (compactionsFrom[i + 1] ?? 0) + (r?.kind === "compacted" ? 1 : 0);
+interface Waiting {
+  readonly ordinal: number;
+  readonly tsMs: number;
+  readonly call: LiveCall | undefined;
+  readonly band: ContextBand;
+  compaction: boolean;
+}
+
+/**
+ * Post-tool spans as records stream in: a timed result waits for the model's next timed record,
+ * and a result with no later model record (the tail) has none. Only results not yet followed by
+ * a model record are held.
+ */
+export class PostToolFold {
+  #tokens = 0;
+  #ordinal = 0;
+  #waiting: Waiting[] = [];
+  readonly #emit: (span: PostToolSpan) => void;
+
+  /** `emit` hears each span once, in file order of the results. */
+  constructor(emit: (span: PostToolSpan) => void) {
+    this.#emit = emit;
   }
-  const out: PostToolSpan[] = [];
-  let tokens = 0;
-  let ordinal = 0;
-  records.forEach((r, i) => {
-    if (r.kind === "token_count" && r.inputTokens > 0) tokens = r.inputTokens;
+
+  /** Takes the next record; `answered` is the call a tool output answered, if any. */
+  push(r: RolloutRecord, answered: LiveCall | undefined): void {
+    if (MODEL_EMITTED.has(r.kind) && r.tsMs !== null) this.#close(r.tsMs);
+    if (r.kind === "compacted") for (const w of this.#waiting) w.compaction = true;
+    if (r.kind === "token_count" && r.inputTokens > 0) this.#tokens = r.inputTokens;
     if (r.kind !== "tool_output" || r.tsMs === null) return;
-    ordinal += 1;
-    const endAt = nextModel[i + 1] ?? -1;
-    const end = records[endAt]?.tsMs;
-    if (endAt < 0 || end === undefined || end === null) return;
-    const compaction = (compactionsFrom[i + 1] ?? 0) - (compactionsFrom[endAt] ?? 0) > 0;
-    const call = callOfOutput.get(i);
-    const gapMs = Math.max(0, end - r.tsMs);
-    const toolMs = call?.spanMs ?? 0;
-    out.push({
-      ordinal,
-      tool: call?.tool ?? "",
-      toolMs,
-      gapMs,
-      attribution: attribute(toolMs, gapMs, compaction),
-      band: contextBand(tokens),
-      bucket: ordinalBucket(ordinal),
-    });
-  });
-  return out;
+    this.#ordinal += 1;
+    this.#waiting.push({ ordinal: this.#ordinal, tsMs: r.tsMs, call: answered, band: contextBand(this.#tokens), compaction: false });
+  }
+
+  #close(end: number): void {
+    for (const w of this.#waiting) {
+      const gapMs = Math.max(0, end - w.tsMs);
+      const toolMs = w.call?.row?.spanMs ?? 0;
+      this.#emit({
+        ordinal: w.ordinal,
+        tool: w.call?.tool ?? "",
+        toolMs,
+        gapMs,
+        attribution: attribute(toolMs, gapMs, w.compaction),
+        band: w.band,
+        bucket: ordinalBucket(w.ordinal),
+      });
+    }
+    this.#waiting = [];
+  }
 }

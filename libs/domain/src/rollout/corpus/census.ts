@@ -1,70 +1,125 @@
 // Per-rollout summaries of the error-class census and the post-tool spans.
-import type { RolloutAnalytics } from "../analytics/types.js";
-import type { DecodedRollout } from "../decode/collect.js";
+import type { PostToolSpan } from "../analytics/post-tool.js";
+import type { RolloutCensus } from "../decode/collect.js";
+import type { RolloutRecord } from "../decode/record.js";
 import { classifyAbort } from "../error-class.js";
-import { sortedRecord, sortedSample, tallyKeys } from "./order.js";
+import { sortedRecord, sortedSample } from "./order.js";
 import type { ErrorsPartial, PostToolPartial } from "./types.js";
 
 // The reference's known set, plus the upstream aliases this reader folds as task kinds.
 const KNOWN_PAYLOAD_TYPES = new Set(["task_started", "task_complete", "turn_aborted", "token_count", "turn_started", "turn_complete"]);
 
 /** Payload types of a rollout that the fold does not know, with their counts, sorted by type. */
-export function unknownPayloadTypes(rollout: Pick<DecodedRollout, "payloadTypes">): Record<string, number> {
+export function unknownPayloadTypes(rollout: Pick<RolloutCensus, "payloadTypes">): Record<string, number> {
   return sortedRecord(Object.entries(rollout.payloadTypes).filter(([t]) => !KNOWN_PAYLOAD_TYPES.has(t)));
 }
 
-/** The error-class census of one decoded rollout. */
-export function errorsOf(rollout: DecodedRollout): ErrorsPartial {
-  const aborts: string[] = [];
-  const statuses: string[] = [];
-  const turnErrors: string[] = [];
-  let taskComplete = 0;
-  let terminalsWithClass = 0;
-  const last = rollout.records.length - 1;
-  rollout.records.forEach((r, i) => {
+/** What the error-class census reads of a rollout's records. */
+export interface ErrorFacts {
+  /** Classes of every abort but a final one. */
+  readonly aborts: Readonly<Record<string, number>>;
+  /** Reason of an abort that is the rollout's last record, classified once the tear is known. */
+  readonly lastAbort: string | null;
+  readonly taskComplete: number;
+  readonly terminalsWithClass: number;
+  readonly statuses: Readonly<Record<string, number>>;
+  readonly turnErrors: Readonly<Record<string, number>>;
+}
+
+function bump(m: Map<string, number>, key: string): void {
+  m.set(key, (m.get(key) ?? 0) + 1);
+}
+
+/** The error-class facts as records stream in; only a last abort waits, for the tear. */
+export class ErrorTally {
+  readonly #aborts = new Map<string, number>();
+  readonly #statuses = new Map<string, number>();
+  readonly #turnErrors = new Map<string, number>();
+  #lastAbort: string | null = null;
+  #taskComplete = 0;
+  #terminalsWithClass = 0;
+
+  /** Takes the next record. */
+  push(r: RolloutRecord): void {
     // Only an abort that is the final record of a torn file can be blamed on the tear.
-    if (r.kind === "turn_aborted") aborts.push(classifyAbort(r.reason, rollout.tornTail && i === last));
+    if (this.#lastAbort !== null) bump(this.#aborts, classifyAbort(this.#lastAbort, false));
+    this.#lastAbort = r.kind === "turn_aborted" ? r.reason : null;
     if (r.kind === "task_complete") {
-      taskComplete += 1;
-      if (r.statusClasses.length > 0) terminalsWithClass += 1;
-      statuses.push(...r.statusClasses);
+      this.#taskComplete += 1;
+      if (r.statusClasses.length > 0) this.#terminalsWithClass += 1;
+      for (const c of r.statusClasses) bump(this.#statuses, c);
     }
-    if (r.kind === "turn_error") turnErrors.push(r.errorClass);
-  });
-  const types = Object.entries(rollout.payloadTypes);
-  const unknown = unknownPayloadTypes(rollout);
+    if (r.kind === "turn_error") bump(this.#turnErrors, r.errorClass);
+  }
+
+  /** The facts so far. */
+  facts(): ErrorFacts {
+    return {
+      aborts: sortedRecord(this.#aborts),
+      lastAbort: this.#lastAbort,
+      taskComplete: this.#taskComplete,
+      terminalsWithClass: this.#terminalsWithClass,
+      statuses: sortedRecord(this.#statuses),
+      turnErrors: sortedRecord(this.#turnErrors),
+    };
+  }
+}
+
+/** The error-class census of one rollout, from its census and its records' facts. */
+export function errorsOf(census: RolloutCensus, facts: ErrorFacts): ErrorsPartial {
+  const aborts = new Map(Object.entries(facts.aborts));
+  if (facts.lastAbort !== null) bump(aborts, classifyAbort(facts.lastAbort, census.tornTail));
+  const turnAborted = [...aborts.values()].reduce((a, b) => a + b, 0);
+  const types = Object.entries(census.payloadTypes);
+  const unknown = unknownPayloadTypes(census);
   return {
     sessions: 1,
-    tornTails: rollout.tornTail ? 1 : 0,
+    tornTails: census.tornTail ? 1 : 0,
     rolloutsWithUnknown: Object.keys(unknown).length > 0 ? 1 : 0,
-    turnAborted: aborts.length,
-    taskComplete,
-    terminalsWithClass,
+    turnAborted,
+    taskComplete: facts.taskComplete,
+    terminalsWithClass: facts.terminalsWithClass,
     payloadTypes: sortedRecord(types),
     unknownPayloadTypes: unknown,
-    abortClasses: tallyKeys(aborts),
-    statusClasses: tallyKeys(statuses),
-    turnErrorClasses: tallyKeys(turnErrors),
-    oversizedLines: rollout.oversized,
+    abortClasses: sortedRecord(aborts),
+    statusClasses: { ...facts.statuses },
+    turnErrorClasses: { ...facts.turnErrors },
+    oversizedLines: census.oversized,
   };
 }
 
-function samplesBy(entries: readonly (readonly [string, number])[]): Record<string, number[]> {
-  const m = new Map<string, number[]>();
-  for (const [k, v] of entries) {
-    const list = m.get(k);
-    if (list === undefined) m.set(k, [v]);
-    else list.push(v);
+/** Post-tool spans summed as they are found: counts and gap samples by band and bucket. */
+export class PostToolTally {
+  #spans = 0;
+  readonly #attribution = new Map<string, number>();
+  readonly #byBand = new Map<string, number[]>();
+  readonly #byBucket = new Map<string, number[]>();
+
+  /** Takes one span. */
+  span(s: PostToolSpan): void {
+    this.#spans += 1;
+    bump(this.#attribution, s.attribution);
+    sample(this.#byBand, s.band, s.gapMs);
+    sample(this.#byBucket, s.bucket, s.gapMs);
   }
-  return sortedRecord([...m.entries()].map(([k, vs]) => [k, sortedSample(vs)]));
+
+  /** The summary so far. */
+  result(): PostToolPartial {
+    return {
+      spans: this.#spans,
+      attribution: sortedRecord(this.#attribution),
+      byBand: samplesOf(this.#byBand),
+      byBucket: samplesOf(this.#byBucket),
+    };
+  }
 }
 
-/** The post-tool span summary of one analysed rollout. */
-export function postToolOf(a: RolloutAnalytics): PostToolPartial {
-  return {
-    spans: a.postTool.length,
-    attribution: tallyKeys(a.postTool.map((s) => s.attribution)),
-    byBand: samplesBy(a.postTool.map((s) => [s.band, s.gapMs] as const)),
-    byBucket: samplesBy(a.postTool.map((s) => [s.bucket, s.gapMs] as const)),
-  };
+function sample(m: Map<string, number[]>, key: string, v: number): void {
+  const list = m.get(key);
+  if (list === undefined) m.set(key, [v]);
+  else list.push(v);
+}
+
+function samplesOf(m: Map<string, number[]>): Record<string, number[]> {
+  return sortedRecord([...m.entries()].map(([k, vs]) => [k, sortedSample(vs)]));
 }

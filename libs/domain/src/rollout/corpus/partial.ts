@@ -1,21 +1,12 @@
-import { analyzeRollout } from "../analytics/analyze.js";
-import type { RolloutAnalytics } from "../analytics/types.js";
-import type { DecodedRollout } from "../decode/collect.js";
-import type { RolloutRecord } from "../decode/record.js";
-import { errorsOf, postToolOf } from "./census.js";
+import { foldRecords } from "../analytics/analyze.js";
+import type { FoldedRollout, RolloutAnalytics } from "../analytics/types.js";
+import type { DecodedRollout, RolloutCensus } from "../decode/collect.js";
+import { errorsOf } from "./census.js";
 import { providerVersion } from "../decode/meta.js";
 import { sessionHealth, type SessionHealth } from "../health/session.js";
 import type { FoldReport } from "../lifecycle/types.js";
-import {
-  countsAsFailure,
-  DEFAULT_TOP_N,
-  INFLATION_MIN_TURNS,
-  INFLATION_RATIO,
-  OUTLIER_CONTRIBUTORS,
-  REFUSAL_LOOP_MIN,
-} from "../vocabulary.js";
+import { DEFAULT_TOP_N, INFLATION_MIN_TURNS, INFLATION_RATIO, OUTLIER_CONTRIBUTORS, REFUSAL_LOOP_MIN } from "../vocabulary.js";
 import { emptyCounts, emptyPartial } from "./empty.js";
-import { usageOfRecords } from "../usage/fold.js";
 import { sortedRecord, sortedSample, tallyKeys } from "./order.js";
 import { compareOutliers } from "./ranking.js";
 import type { AnalyticsPartial, CorpusPartial, LifecycleCounts, Outlier, ToolAgg } from "./types.js";
@@ -31,14 +22,19 @@ export interface PartialInput {
   readonly outlierKeep?: number;
 }
 
+/** Lifecycle records as written, before the fold pairs them. */
+export interface RawLifecycle {
+  readonly started: number;
+  readonly complete: number;
+  readonly aborted: number;
+}
+
 /** Lifecycle counters of one folded rollout. */
-export function countsOf(report: FoldReport, records: readonly RolloutRecord[] = []): LifecycleCounts {
+export function countsOf(report: FoldReport, raw: RawLifecycle = { started: 0, complete: 0, aborted: 0 }): LifecycleCounts {
   const c = emptyCounts();
-  for (const r of records) {
-    if (r.kind === "task_started") c.rawStarted += 1;
-    else if (r.kind === "task_complete") c.rawComplete += 1;
-    else if (r.kind === "turn_aborted") c.rawAborted += 1;
-  }
+  c.rawStarted = raw.started;
+  c.rawComplete = raw.complete;
+  c.rawAborted = raw.aborted;
   c.rollouts = 1;
   c.starts = report.tasks.length;
   c.orphans = report.orphans.length;
@@ -90,18 +86,9 @@ function analyticsOf(a: RolloutAnalytics, keep: number, session: string, p: Anal
   p.tasks = a.tasks.length;
   p.toolCalls = a.calls;
   p.outcomes = tallyKeys(a.tasks.map((t) => t.outcome));
-  p.classes = tallyKeys(a.outcomes.map((o) => o.cls));
-  p.reasons = tallyKeys(a.outcomes.map((o) => `${o.cls}:${o.reason}`));
-  const byTool = new Map<string, ToolAgg>();
-  for (const o of a.outcomes) {
-    const agg = byTool.get(o.tool) ?? { calls: 0, failures: 0, timeouts: 0, ms: 0 };
-    agg.calls += 1;
-    agg.ms += o.spanMs;
-    if (o.cls === "timeout") agg.timeouts += 1;
-    else if (countsAsFailure(o.cls)) agg.failures += 1;
-    byTool.set(o.tool, agg);
-  }
-  p.byTool = sortedRecord(byTool);
+  p.classes = { ...a.callTotals.classes };
+  p.reasons = { ...a.callTotals.reasons };
+  p.byTool = sortedRecord(Object.entries(a.callTotals.byTool).map(([tool, t]): [string, ToolAgg] => [tool, { ...t }]));
   const durations: number[] = [];
   const ttfts: number[] = [];
   const outliers: Outlier[] = [];
@@ -159,22 +146,39 @@ function healthOf(h: SessionHealth, p: CorpusPartial["health"]): void {
   if (h.turns >= INFLATION_MIN_TURNS && zero / h.turns >= INFLATION_RATIO) p.inflation = [row];
 }
 
-/** The partial of one decoded rollout: its lifecycle, analytics and health contributions. */
-export function partialOfRollout(input: PartialInput): CorpusPartial {
+/** Inputs of {@link partialOfFold}. */
+export interface FoldPartialInput {
+  readonly folded: FoldedRollout;
+  readonly census: RolloutCensus;
+  /** Name for health rows (the file's base name); defaults to the rollout id. */
+  readonly session?: string;
+  /** Outlier candidates kept for ranking. */
+  readonly outlierKeep?: number;
+}
+
+/** The partial of one folded rollout: its lifecycle, analytics, health, error and usage contributions. */
+export function partialOfFold(input: FoldPartialInput): CorpusPartial {
   const keep = input.outlierKeep ?? DEFAULT_TOP_N;
   const p = emptyPartial(keep);
-  const { rollout } = input;
-  const analytics = analyzeRollout({ meta: rollout.meta, records: rollout.records, fresh: input.fresh });
+  const { folded } = input;
+  const { analytics } = folded;
   const report = analytics.lifecycle;
   if (report.tasks.length > 0 || report.orphans.length > 0) {
-    const counts = countsOf(report, rollout.records);
+    const counts = countsOf(report, folded.raw);
     p.lifecycle = { scanned: 1, totals: counts, byProviderVersion: { [providerVersion(analytics.meta)]: { ...counts } } };
   }
   const session = input.session ?? analytics.meta.rolloutId;
   analyticsOf(analytics, keep, session, p.analytics);
-  healthOf(sessionHealth(session, rollout.records, analytics), p.health);
-  p.errors = errorsOf(rollout);
-  p.postTool = postToolOf(analytics);
-  p.usage = usageOfRecords(rollout.records, session);
+  healthOf(sessionHealth(session, folded), p.health);
+  p.errors = errorsOf(input.census, folded.errors);
+  p.postTool = folded.postTool;
+  p.usage = folded.usage.result(session);
   return p;
+}
+
+/** The partial of one decoded rollout: its records pushed through the fold, then summarised. */
+export function partialOfRollout(input: PartialInput): CorpusPartial {
+  const { rollout } = input;
+  const folded = foldRecords({ meta: rollout.meta, records: rollout.records, fresh: input.fresh });
+  return partialOfFold({ folded, census: rollout, session: input.session, outlierKeep: input.outlierKeep });
 }

@@ -1,12 +1,10 @@
 import { decodeLine, decodeOversizedLine } from "./decode-line.js";
 import type { DecodedLine, RolloutMeta, RolloutRecord, SkipReason } from "./record.js";
 
-/** A whole rollout decoded: identity, records in file order, and what was skipped. */
-export interface DecodedRollout {
+/** What a rollout's lines were, besides its analysed records: identity, counts and skips. */
+export interface RolloutCensus {
   /** First session_meta of the file (later ones are inherited parent copies); null when none. */
   readonly meta: RolloutMeta | null;
-  /** Every decoded record except session_meta and census-only events, in file order. */
-  readonly records: readonly RolloutRecord[];
   /** Non-blank lines read. */
   readonly lines: number;
   /** Skipped lines by reason (blank lines included). */
@@ -19,8 +17,21 @@ export interface DecodedRollout {
   readonly payloadTypes: Readonly<Record<string, number>>;
 }
 
-/** Incremental decoder for one rollout: push lines as they stream in, then take the result. */
+/** A whole rollout decoded: its census and its records in file order. */
+export interface DecodedRollout extends RolloutCensus {
+  /** Every decoded record except session_meta and census-only events, in file order. */
+  readonly records: readonly RolloutRecord[];
+}
+
+/** Where a collector hands each analysed record, in file order. */
+export type RecordSink = (record: RolloutRecord) => void;
+
+/**
+ * Incremental decoder for one rollout: push lines as they stream in, then take the result. With a
+ * sink, each analysed record is handed on and not kept, so only the census grows.
+ */
 export class RolloutCollector {
+  private readonly sink: RecordSink | undefined;
   private meta: RolloutMeta | null = null;
   private records: RolloutRecord[] = [];
   // Set once result() has handed the records out; a later push copies them first.
@@ -31,6 +42,11 @@ export class RolloutCollector {
   private tornTail = false;
   // A Map, since payload types are the producer's strings and may name object members.
   private readonly payloadTypes = new Map<string, number>();
+
+  /** Keeps the records, or hands them to `sink` when one is given. */
+  constructor(sink?: RecordSink) {
+    this.sink = sink;
+  }
 
   /** Decodes and keeps one line. */
   push(line: string): void {
@@ -66,6 +82,10 @@ export class RolloutCollector {
     if (payloadType !== "") this.payloadTypes.set(payloadType, (this.payloadTypes.get(payloadType) ?? 0) + 1);
     // Other events only feed the census; keeping them would cost memory and no analysis.
     if (record.kind === "event") return;
+    if (this.sink !== undefined) {
+      this.sink(record);
+      return;
+    }
     if (this.shared) {
       this.records = [...this.records];
       this.shared = false;
@@ -73,18 +93,22 @@ export class RolloutCollector {
     this.records.push(record);
   }
 
-  /** The rollout decoded so far (its records are shared, not copied, until the next push). */
-  result(): DecodedRollout {
-    this.shared = true;
+  /** The census so far. */
+  census(): RolloutCensus {
     return {
       meta: this.meta,
-      records: this.records,
       lines: this.lines,
       oversized: this.oversized,
       skipped: { ...this.skipped },
       tornTail: this.tornTail,
       payloadTypes: Object.fromEntries(this.payloadTypes),
     };
+  }
+
+  /** The rollout decoded so far (its records are shared, not copied, until the next push; none went to a sink). */
+  result(): DecodedRollout {
+    this.shared = true;
+    return { ...this.census(), records: this.records };
   }
 }
 

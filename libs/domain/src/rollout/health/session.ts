@@ -1,6 +1,5 @@
-import type { RolloutAnalytics } from "../analytics/types.js";
+import type { FoldedRollout } from "../analytics/types.js";
 import type { RolloutRecord } from "../decode/record.js";
-import { attributeRecords } from "../analytics/attribution.js";
 import { ZERO_TOOL_CATEGORIES, type ZeroToolCategory } from "../zero-tool.js";
 
 /** Structural health of one session. */
@@ -20,63 +19,89 @@ export interface SessionHealth {
   readonly compactions: readonly number[];
 }
 
+/** What the health report reads of a rollout besides its analytics. */
+export interface HealthFacts {
+  /** Last model named by a turn_context. */
+  readonly model: string;
+  /** Per task, the category of the message it ended on (null when it wrote none). */
+  readonly trailing: readonly (ZeroToolCategory | null)[];
+  /** Context occupancy at each compaction that had a fresh reading. */
+  readonly compactions: readonly number[];
+}
+
 /** Zero counts for every zero-tool category. */
 export function emptyZeroTool(): Record<ZeroToolCategory, number> {
   return Object.fromEntries(ZERO_TOOL_CATEGORIES.map((c) => [c, 0])) as Record<ZeroToolCategory, number>;
 }
 
-function trailingCategories(records: readonly RolloutRecord[], analytics: RolloutAnalytics): (ZeroToolCategory | null)[] {
-  const taskOf = attributeRecords(records, analytics.lifecycle);
-  const final: (ZeroToolCategory | null)[] = analytics.tasks.map(() => null);
-  const any: (ZeroToolCategory | null)[] = analytics.tasks.map(() => null);
-  const closed = analytics.tasks.map(() => false);
-  records.forEach((r, i) => {
-    const t = taskOf[i] ?? -1;
-    if (t < 0 || closed[t]) return;
-    // A terminal closes the task it names (or, unkeyed, the task it sits in).
-    const own = analytics.tasks[t]?.turnId;
-    if ((r.kind === "task_complete" || r.kind === "turn_aborted") && (r.turnId === "" || r.turnId === own)) closed[t] = true;
-    if (r.kind !== "agent_message") return;
-    any[t] = r.category;
-    // Commentary narrates work in progress; the final answer is what the turn ended on.
-    if (r.phase !== "commentary") final[t] = r.category;
-  });
-  return final.map((c, i) => c ?? any[i] ?? null);
+interface Trailing {
+  closed: boolean;
+  final: ZeroToolCategory | null;
+  any: ZeroToolCategory | null;
 }
 
-function occupancies(records: readonly RolloutRecord[]): number[] {
-  const out: number[] = [];
-  let last = 0;
-  for (const r of records) {
-    if (r.kind === "token_count" && r.inputTokens > 0) last = r.inputTokens;
-    if (r.kind === "compacted" && last > 0) {
-      out.push(last);
+/** The health facts as records stream in: per task a few fields, per compaction one reading. */
+export class HealthFold {
+  #model = "";
+  #reading = 0;
+  readonly #compactions: number[] = [];
+  readonly #tasks: Trailing[] = [];
+
+  /** Takes a record in file order. */
+  record(r: RolloutRecord): void {
+    if (r.kind === "turn_context" && r.model !== "") this.#model = r.model;
+    if (r.kind === "token_count" && r.inputTokens > 0) this.#reading = r.inputTokens;
+    if (r.kind === "compacted" && this.#reading > 0) {
+      this.#compactions.push(this.#reading);
       // A reading describes one compaction; the next needs a reading of its own.
-      last = 0;
+      this.#reading = 0;
     }
   }
-  return out;
+
+  /** Takes a record placed in task `task` whose turn id is `own`. */
+  placed(r: RolloutRecord, task: number, own: string): void {
+    if (task < 0) return;
+    let t = this.#tasks[task];
+    if (t === undefined) {
+      t = { closed: false, final: null, any: null };
+      this.#tasks[task] = t;
+    }
+    if (t.closed) return;
+    // A terminal closes the task it names (or, unkeyed, the task it sits in).
+    if ((r.kind === "task_complete" || r.kind === "turn_aborted") && (r.turnId === "" || r.turnId === own)) t.closed = true;
+    if (r.kind !== "agent_message") return;
+    t.any = r.category;
+    // Commentary narrates work in progress; the final answer is what the turn ended on.
+    if (r.phase !== "commentary") t.final = r.category;
+  }
+
+  /** The facts for `tasks` tasks. */
+  facts(tasks: number): HealthFacts {
+    const trailing = Array.from({ length: tasks }, (_, i) => {
+      const t = this.#tasks[i];
+      return t === undefined ? null : (t.final ?? t.any ?? null);
+    });
+    return { model: this.#model, trailing, compactions: [...this.#compactions] };
+  }
 }
 
-/** Health bookkeeping of one session, from its records and their analytics. */
-export function sessionHealth(session: string, records: readonly RolloutRecord[], analytics: RolloutAnalytics): SessionHealth {
+/** Health bookkeeping of one session, from its folded rollout. */
+export function sessionHealth(session: string, folded: FoldedRollout): SessionHealth {
+  const { analytics, health } = folded;
   const zeroTool = emptyZeroTool();
-  const trailing = trailingCategories(records, analytics);
   analytics.tasks.forEach((t, i) => {
-    if (t.outcome === "complete" && t.toolCalls === 0) zeroTool[trailing[i] ?? "silent"] += 1;
+    if (t.outcome === "complete" && t.toolCalls === 0) zeroTool[health.trailing[i] ?? "silent"] += 1;
   });
-  let model = "";
-  for (const r of records) if (r.kind === "turn_context" && r.model !== "") model = r.model;
   const count = (o: string): number => analytics.tasks.filter((t) => t.outcome === o).length;
   return {
     session,
-    model,
+    model: health.model,
     turns: analytics.tasks.length,
     toolCalls: analytics.calls,
     zeroTool,
     aborted: count("aborted"),
     superseded: count("superseded"),
     unterminated: count("live") + count("process_death"),
-    compactions: occupancies(records),
+    compactions: health.compactions,
   };
 }

@@ -11,7 +11,8 @@ import {
 import type { Outcome, Provenance } from "../vocabulary.js";
 import type { FoldEvent, FoldOptions, FoldReport, FoldedTask } from "./types.js";
 
-interface Row {
+/** A task row while the fold runs; read-only outside the fold. */
+export interface Row {
   turnId: string;
   startedAt: string;
   startMs: number | null;
@@ -70,7 +71,11 @@ function newRow(turnId: string, e: FoldEvent): Row {
   };
 }
 
-class Folder {
+/**
+ * The lifecycle fold as a state machine: events are pushed in file order and the rows stay
+ * readable while it runs, so later stages can place each record in its task as it streams.
+ */
+export class LifecycleFold {
   readonly rows: Row[] = [];
   readonly index = new Map<string, number>();
   readonly orphans: FoldEvent[] = [];
@@ -246,7 +251,29 @@ class Folder {
     }
   }
 
-  finish(fresh: boolean): void {
+  /** Takes the next event. */
+  push(e: FoldEvent): void {
+    apply(this, e);
+  }
+
+  /** Whether a compaction waits to learn if it opens the next implicit turn. */
+  get compactionPending(): boolean {
+    return this.pending !== null;
+  }
+
+  /** Whether a row's end can no longer move: it was observed, and an error's own terminal came. */
+  endSettled(i: number): boolean {
+    const row = this.rows[i];
+    return row?.observed === true && (row.errorClass === null || row.confirmed);
+  }
+
+  /** Closes the open task (live when the rollout may still be written) and returns the report. */
+  finish(fresh: boolean): FoldReport {
+    this.close(fresh);
+    return reportOf(this);
+  }
+
+  private close(fresh: boolean): void {
     this.dropPending();
     const open = this.rows[this.active];
     if (open === undefined) return;
@@ -256,7 +283,7 @@ class Folder {
   }
 }
 
-function apply(f: Folder, e: FoldEvent): void {
+function apply(f: LifecycleFold, e: FoldEvent): void {
   switch (e.kind) {
     case "task_started":
       f.start(e);
@@ -286,11 +313,7 @@ function apply(f: Folder, e: FoldEvent): void {
   }
 }
 
-/** Folds lifecycle events into tasks, each with exactly one typed terminal. */
-export function fold(events: readonly FoldEvent[], options: FoldOptions): FoldReport {
-  const f = new Folder();
-  for (const e of events) apply(f, e);
-  f.finish(options.fresh);
+function reportOf(f: LifecycleFold): FoldReport {
   const tasks: FoldedTask[] = f.rows.map((row, i) => ({
     turnId: row.turnId,
     startedAt: row.startedAt,
@@ -319,4 +342,11 @@ export function fold(events: readonly FoldEvent[], options: FoldOptions): FoldRe
     substantiveCompleted: tasks.some((t) => t.outcome === "complete"),
     completedWithTrailingAbort: tasks.length > 1 && last !== undefined && last.trailingEmptyAbort,
   };
+}
+
+/** Folds lifecycle events into tasks, each with exactly one typed terminal. */
+export function fold(events: readonly FoldEvent[], options: FoldOptions): FoldReport {
+  const f = new LifecycleFold();
+  for (const e of events) f.push(e);
+  return f.finish(options.fresh);
 }

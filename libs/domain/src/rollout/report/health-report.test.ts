@@ -5,7 +5,7 @@ import { emptyPartial } from "../corpus/empty.js";
 import { mergeAll } from "../corpus/merge.js";
 import { partialOfRollout } from "../corpus/partial.js";
 import { interpolatedPercentile } from "../corpus/percentiles.js";
-import { analyzeRollout } from "../analytics/analyze.js";
+import { foldRecords } from "../analytics/analyze.js";
 import { sessionHealth } from "../health/session.js";
 import {
   abortLine,
@@ -25,7 +25,7 @@ import { compactionStats, healthReport } from "./health-report.js";
 
 function health(lines: string[], session = "s") {
   const d = collectRollout(lines);
-  return sessionHealth(session, d.records, analyzeRollout({ meta: d.meta, records: d.records, fresh: false }));
+  return sessionHealth(session, foldRecords({ meta: d.meta, records: d.records, fresh: false }));
 }
 
 test("session health counts turns, every kind of tool call and classifies zero-tool completions", () => {

@@ -113,7 +113,7 @@ export function rolloutAnalyticsJson(a: RolloutAnalytics, options: RolloutAnalyt
     meta: metaJson(a.meta),
     tasks: a.tasks.map(taskAnalyticsJson),
     calls: a.calls,
-    ...compact({ outcomes: a.outcomes.slice(0, max).map(outcomeJson), outcomes_truncated: a.outcomes.length > max }),
+    ...compact({ outcomes: a.outcomes.slice(0, max).map(outcomeJson), outcomes_truncated: a.outcomesTruncated || a.outcomes.length > max }),
     behavior: {
       timeout_kills: b.timeoutKills,
       sleep_polls: b.sleepPolls,

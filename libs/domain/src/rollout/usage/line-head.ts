@@ -9,7 +9,9 @@ export type UsageLineVerdict =
   | "skip"
   /** A `session_meta`: decoded only while the rollout's identity is still unknown. */
   | "meta"
-  /** A `token_count`, a `turn_context`, or a head in another layout: decoded in full. */
+  /** A `token_count` event in the producer's layout: decoded by the usage fold's own short path. */
+  | "token_count"
+  /** A `turn_context`, or a head in another layout: decoded in full. */
   | "decode";
 
 /** Leading bytes of a line the verdict reads; a shorter line is passed whole. */
@@ -27,52 +29,53 @@ const SESSION_META = ascii("session_meta");
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-function has(head: Uint8Array, at: number, lit: Uint8Array): boolean {
-  if (at + lit.length > head.length) return false;
-  for (let i = 0; i < lit.length; i += 1) if (head[at + i] !== lit[i]) return false;
+// The head is `bytes[0..end)`, read in place (a line inside a larger read buffer).
+function has(bytes: Uint8Array, end: number, at: number, lit: Uint8Array): boolean {
+  if (at + lit.length > end) return false;
+  for (let i = 0; i < lit.length; i += 1) if (bytes[at + i] !== lit[i]) return false;
   return true;
 }
 
 // End of the string value starting at `from` (its closing quote), or -1 when it runs past the
 // head or holds an escape (an escaped name could spell anything once decoded).
-function stringEnd(head: Uint8Array, from: number): number {
-  for (let i = from; i < head.length; i += 1) {
-    const b = head[i];
+function stringEnd(bytes: Uint8Array, end: number, from: number): number {
+  for (let i = from; i < end; i += 1) {
+    const b = bytes[i];
     if (b === QUOTE) return i;
     if (b === BACKSLASH) return -1;
   }
   return -1;
 }
 
-function isName(head: Uint8Array, from: number, end: number, name: Uint8Array): boolean {
-  return end - from === name.length && has(head, from, name);
+function isName(bytes: Uint8Array, end: number, from: number, to: number, name: Uint8Array): boolean {
+  return to - from === name.length && has(bytes, end, from, name);
 }
 
 /**
  * The verdict on a line from its first {@link USAGE_HEAD_BYTES} bytes (or the whole line when
- * shorter). A skipped line would have decoded to no `token_count`, `turn_context` or
- * `session_meta` record, as long as the line names its type once (the producer never repeats a
- * member).
+ * shorter), given as `bytes[start..end)`. A skipped line would have decoded to no `token_count`,
+ * `turn_context` or `session_meta` record, as long as the line names its type once (the producer
+ * never repeats a member).
  */
-export function usageLineVerdict(head: Uint8Array): UsageLineVerdict {
-  if (head.length === 0) return "skip";
+export function usageLineVerdict(bytes: Uint8Array, start = 0, end = bytes.length): UsageLineVerdict {
+  if (end <= start) return "skip";
   let at: number;
-  if (has(head, 0, OPEN_STAMPED)) {
-    const stampEnd = stringEnd(head, OPEN_STAMPED.length);
-    if (stampEnd < 0 || !has(head, stampEnd, THEN_TYPE)) return "decode";
+  if (has(bytes, end, start, OPEN_STAMPED)) {
+    const stampEnd = stringEnd(bytes, end, start + OPEN_STAMPED.length);
+    if (stampEnd < 0 || !has(bytes, end, stampEnd, THEN_TYPE)) return "decode";
     at = stampEnd + THEN_TYPE.length;
-  } else if (has(head, 0, OPEN_TYPED)) at = OPEN_TYPED.length;
+  } else if (has(bytes, end, start, OPEN_TYPED)) at = start + OPEN_TYPED.length;
   else return "decode";
-  const typeEnd = stringEnd(head, at);
+  const typeEnd = stringEnd(bytes, end, at);
   if (typeEnd < 0) return "decode";
-  if (isName(head, at, typeEnd, TURN_CONTEXT)) return "decode";
-  if (isName(head, at, typeEnd, SESSION_META)) return "meta";
-  if (!isName(head, at, typeEnd, EVENT_MSG)) return "skip";
+  if (isName(bytes, end, at, typeEnd, TURN_CONTEXT)) return "decode";
+  if (isName(bytes, end, at, typeEnd, SESSION_META)) return "meta";
+  if (!isName(bytes, end, at, typeEnd, EVENT_MSG)) return "skip";
   // An event whose payload type is not next is read in full.
   const payloadAt = typeEnd + 1;
-  if (!has(head, payloadAt, THEN_PAYLOAD_TYPE)) return "decode";
+  if (!has(bytes, end, payloadAt, THEN_PAYLOAD_TYPE)) return "decode";
   const eventAt = payloadAt + THEN_PAYLOAD_TYPE.length;
-  const eventEnd = stringEnd(head, eventAt);
+  const eventEnd = stringEnd(bytes, end, eventAt);
   if (eventEnd < 0) return "decode";
-  return isName(head, eventAt, eventEnd, TOKEN_COUNT) ? "decode" : "skip";
+  return isName(bytes, end, eventAt, eventEnd, TOKEN_COUNT) ? "token_count" : "skip";
 }

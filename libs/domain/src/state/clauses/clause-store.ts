@@ -3,17 +3,8 @@
 import { Map as IMap } from "immutable";
 import { compareUtf8 } from "../bytes.js";
 import { invalidArgument, StateError } from "../errors.js";
-import {
-  clauseSignature,
-  clauseString,
-  isViolated,
-  validateClause,
-  type Assignment,
-  type Clause,
-  type ClauseScope,
-  type Literal,
-} from "./clause.js";
-import { candidateClauses, EMPTY_WATCHES, unwatchClause, watchClause, type WatchIndex } from "./watch-index.js";
+import { clauseSignature, clauseString, validateClause, type Assignment, type Clause, type ClauseScope, type Literal } from "./clause.js";
+import { EMPTY_WATCHES, earliestViolated, unwatchClause, watchClause, type WatchedClause, type WatchIndex } from "./watch-index.js";
 import type { SignalSource } from "../signals.js";
 
 /** Persistent clause state. */
@@ -173,11 +164,12 @@ export function evictToCapacity(store: ClauseStore, max: number): { store: Claus
   return { store: next, evicted };
 }
 
-/** Marks a clause as used at `at`; CLAUSE_NOT_FOUND when absent. */
-export function touchClause(store: ClauseStore, id: string, at: number): ClauseStore {
+/** Marks a clause as used at `at`; returns the store and the clause as stored now. CLAUSE_NOT_FOUND when absent. */
+export function touchClause(store: ClauseStore, id: string, at: number): { store: ClauseStore; clause: Clause } {
   const c = store.clauses.get(id);
   if (c === undefined) throw new StateError("CLAUSE_NOT_FOUND", `clause ${id} not found`, { field: "clauseId" });
-  return { ...store, clauses: store.clauses.set(id, Object.freeze({ ...c, useCount: c.useCount + 1, lastUsed: at })) };
+  const clause: Clause = Object.freeze({ ...c, useCount: c.useCount + 1, lastUsed: at });
+  return { store: { clauses: store.clauses.set(id, clause), bySignature: store.bySignature, watches: store.watches }, clause };
 }
 
 /** Removes clauses whose TTL (counted from their last refresh) has passed; returns removed ids sorted. */
@@ -198,17 +190,19 @@ export function endSessionClauses(store: ClauseStore, sessionId: string): { stor
   return { store: removed.reduce(removeClause, store), removed };
 }
 
+/**
+ * The clause that `assignment` violates, choosing the earliest learned, then the smallest id;
+ * only the parts a check reads, so a caller that needs the stored clause looks it up by id.
+ */
+export function violatedClause(store: ClauseStore, assignment: Assignment): WatchedClause | undefined {
+  if (assignment === null || typeof assignment !== "object") throw invalidArgument("assignment", "assignment must not be nil");
+  return earliestViolated(store.watches, store.clauses, assignment);
+}
+
 /** Finds the violated clause under `assignment`, choosing the earliest learned, then the smallest id. */
 export function checkAssignment(store: ClauseStore, assignment: Assignment): ClauseCheckResult {
-  if (assignment === null || typeof assignment !== "object") throw invalidArgument("assignment", "assignment must not be nil");
-  let chosen: Clause | undefined;
-  for (const id of candidateClauses(store.watches, store.clauses, assignment)) {
-    const c = store.clauses.get(id);
-    if (c === undefined || !isViolated(c, assignment)) continue;
-    if (chosen === undefined || c.learnedAt < chosen.learnedAt || (c.learnedAt === chosen.learnedAt && compareUtf8(c.id, chosen.id) < 0)) {
-      chosen = c;
-    }
-  }
+  const found = violatedClause(store, assignment);
+  const chosen = found === undefined ? undefined : store.clauses.get(found.id);
   if (chosen === undefined) return { conflict: false, violatedClause: undefined, reason: "" };
   return { conflict: true, violatedClause: chosen, reason: `assignment violates learned clause ${chosen.id}: ${clauseString(chosen)}` };
 }

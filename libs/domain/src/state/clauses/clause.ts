@@ -60,10 +60,32 @@ export function explicitAssignment(values: ReadonlyMap<string, boolean> | Readon
   };
 }
 
+/**
+ * Closed-world assignment over distinct true variables: a class rather than closures, so a
+ * decision check allocates one object; a long list is looked up through a set.
+ */
+export class ClosedWorldAssignment implements Assignment {
+  private readonly set: ReadonlySet<string> | undefined;
+
+  /** `vars` must be distinct; every other variable is false. */
+  constructor(private readonly vars: readonly string[]) {
+    this.set = vars.length > 8 ? new Set(vars) : undefined;
+  }
+
+  /** True when listed, false otherwise. */
+  value(variable: string): boolean {
+    return this.set === undefined ? this.vars.includes(variable) : this.set.has(variable);
+  }
+
+  /** The listed variables. */
+  trueVariables(): readonly string[] {
+    return this.vars;
+  }
+}
+
 /** Closed-world assignment: the listed variables are true and every other variable is false. */
 export function closedWorldAssignment(trueVars: Iterable<string>): Assignment {
-  const set = new Set(trueVars);
-  return { value: (v) => set.has(v), trueVariables: () => set };
+  return new ClosedWorldAssignment([...new Set(trueVars)]);
 }
 
 /** Renders a literal, e.g. `¬tool:Grep`. */

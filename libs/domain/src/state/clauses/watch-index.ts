@@ -1,82 +1,145 @@
 /**
  * Watched-literal index. Each clause watches up to two literals, negated ones first: a negated
  * literal is false only when its variable is true, so a clause watching ¬x and ¬y can be
- * violated only when x and y are both true. Clauses are indexed by the pair of variables they
- * watch (or the single one), so a check looks up the pairs of true variables, never the clauses
- * watching just one of them: with the few true facts of a decision, the cost no longer grows with
- * the number of clauses. Clauses without a negated literal cannot be excluded this way and are
- * always checked.
+ * violated only when x and y are both true. A check looks up the true variables and the pairs
+ * of them, never the clauses watching just one of a pair: with the few true facts of a
+ * decision, the cost no longer grows with the number of clauses. Clauses without a negated
+ * literal cannot be excluded this way and are always checked.
+ *
+ * The persistent maps are keyed by 32-bit hashes of the variables, not by the variables: the
+ * maps hash a number in a few operations but walk a string on every lookup, which dominated a
+ * check. A collision only adds candidates, and every candidate is checked against its literals,
+ * so no answer depends on the hash. Two levels (the smaller hash, then the larger) let a true
+ * variable that no clause watches cost one lookup.
  */
 
-import { Map as IMap, Set as ISet } from "immutable";
+import { Map as IMap } from "immutable";
 import { compareUtf8 } from "../bytes.js";
-import type { Assignment, Clause } from "./clause.js";
+import { isViolated, type Assignment, type Clause } from "./clause.js";
+import { variableHash } from "./variable-hash.js";
+
+/**
+ * The parts of a clause a check reads. None of them changes when a clause is used or learned
+ * again, so the index keeps its own small copy and a check never reads the clause map.
+ */
+export type WatchedClause = Pick<Clause, "id" | "learnedAt" | "literals">;
+
+/** The clauses whose smaller watched hash is one value. */
+export interface WatchNode {
+  /** Clauses watching a single variable of this hash. */
+  readonly single: readonly WatchedClause[];
+  /** Hash of the other watched variable (not smaller) -> clauses watching both. */
+  readonly pairs: IMap<number, readonly WatchedClause[]>;
+}
 
 /** Persistent watch index. */
 export interface WatchIndex {
-  /** Key of the watched variables -> ids of the clauses watching exactly those. */
-  readonly byWatch: IMap<string, ISet<string>>;
-  /** Clauses with no negated literal; they must always be checked. */
-  readonly unwatched: ISet<string>;
+  /** Smaller hash of the watched variables -> the clauses watching them. */
+  readonly byWatch: IMap<number, WatchNode>;
+  /** Clauses with no negated literal, by id; every check visits them. */
+  readonly unwatched: IMap<string, WatchedClause>;
 }
 
 /** The empty index. */
-export const EMPTY_WATCHES: WatchIndex = { byWatch: IMap(), unwatched: ISet() };
+export const EMPTY_WATCHES: WatchIndex = Object.freeze({ byWatch: IMap<number, WatchNode>(), unwatched: IMap<string, WatchedClause>() });
 
-/** The variables a clause watches: those of its first two distinct negated literals, sorted byte-wise. */
+const NO_CLAUSES: readonly WatchedClause[] = Object.freeze([]);
+const EMPTY_NODE: WatchNode = Object.freeze({ single: NO_CLAUSES, pairs: IMap<number, readonly WatchedClause[]>() });
+
+/** The variables a clause watches: those of its first two distinct negated literals. */
 export function watchedVariables(c: Pick<Clause, "literals">): string[] {
   const out: string[] = [];
   for (const l of c.literals) {
     if (l.negated && !out.includes(l.variable)) out.push(l.variable);
     if (out.length === 2) break;
   }
-  return out.sort(compareUtf8);
+  return out;
 }
 
-/**
- * Key of one or two watched variables (given sorted): the first one's length, `:`, then both.
- * The length makes it unambiguous (a pair always has more characters after the colon than the
- * length announces, a single variable exactly that many), without JSON's cost.
- */
-function watchKey(variables: readonly string[]): string {
-  const [a, b] = variables as [string, string | undefined];
-  return b === undefined ? `${a.length}:${a}` : `${a.length}:${a}${b}`;
+/** Where a clause sits: the node's hash, and the pair's other hash (undefined when it watches one variable). */
+function slot(c: Pick<Clause, "literals">): { node: number; pair: number | undefined } | undefined {
+  const [a, b] = watchedVariables(c);
+  if (a === undefined) return undefined;
+  const ha = variableHash(a);
+  if (b === undefined) return { node: ha, pair: undefined };
+  const hb = variableHash(b);
+  return ha <= hb ? { node: ha, pair: hb } : { node: hb, pair: ha };
+}
+
+function withNode(index: WatchIndex, hash: number, node: WatchNode): WatchIndex {
+  const empty = node.single.length === 0 && node.pairs.size === 0;
+  return Object.freeze({ ...index, byWatch: empty ? index.byWatch.remove(hash) : index.byWatch.set(hash, node) });
 }
 
 /** Registers a clause. */
 export function watchClause(index: WatchIndex, c: Clause): WatchIndex {
-  const watched = watchedVariables(c);
-  if (watched.length === 0) return { ...index, unwatched: index.unwatched.add(c.id) };
-  const key = watchKey(watched);
-  return { ...index, byWatch: index.byWatch.set(key, (index.byWatch.get(key) ?? ISet<string>()).add(c.id)) };
+  const entry: WatchedClause = Object.freeze({ id: c.id, learnedAt: c.learnedAt, literals: c.literals });
+  const at = slot(c);
+  if (at === undefined) return Object.freeze({ ...index, unwatched: index.unwatched.set(c.id, entry) });
+  const node = index.byWatch.get(at.node) ?? EMPTY_NODE;
+  if (at.pair === undefined) return withNode(index, at.node, Object.freeze({ ...node, single: Object.freeze([...node.single, entry]) }));
+  const list = Object.freeze([...(node.pairs.get(at.pair) ?? NO_CLAUSES), entry]);
+  return withNode(index, at.node, Object.freeze({ ...node, pairs: node.pairs.set(at.pair, list) }));
 }
 
 /** Unregisters a clause. */
 export function unwatchClause(index: WatchIndex, c: Clause): WatchIndex {
-  const watched = watchedVariables(c);
-  if (watched.length === 0) return { ...index, unwatched: index.unwatched.remove(c.id) };
-  const key = watchKey(watched);
-  const next = (index.byWatch.get(key) ?? ISet<string>()).remove(c.id);
-  return { ...index, byWatch: next.size === 0 ? index.byWatch.remove(key) : index.byWatch.set(key, next) };
+  const at = slot(c);
+  if (at === undefined) return Object.freeze({ ...index, unwatched: index.unwatched.remove(c.id) });
+  const node = index.byWatch.get(at.node);
+  if (node === undefined) return index;
+  if (at.pair === undefined) return withNode(index, at.node, Object.freeze({ ...node, single: without(node.single, c.id) }));
+  const list = without(node.pairs.get(at.pair) ?? NO_CLAUSES, c.id);
+  return withNode(
+    index,
+    at.node,
+    Object.freeze({ ...node, pairs: list.length === 0 ? node.pairs.remove(at.pair) : node.pairs.set(at.pair, list) }),
+  );
+}
+
+function without(list: readonly WatchedClause[], id: string): readonly WatchedClause[] {
+  return Object.freeze(list.filter((w) => w.id !== id));
+}
+
+/** True when `c` comes before `best` in the choice order: earlier learned, then smaller id byte-wise. */
+function before(c: WatchedClause, best: WatchedClause | undefined): boolean {
+  return best === undefined || c.learnedAt < best.learnedAt || (c.learnedAt === best.learnedAt && compareUtf8(c.id, best.id) < 0);
+}
+
+/** The earliest of `best` and the clauses of `list` violated under `assignment`. */
+function earliestIn(list: Iterable<WatchedClause>, assignment: Assignment, best: WatchedClause | undefined): WatchedClause | undefined {
+  let chosen = best;
+  for (const c of list) if (before(c, chosen) && isViolated(c, assignment)) chosen = c;
+  return chosen;
 }
 
 /**
- * Ids of the clauses whose watched literals are all false under `assignment`: a superset of the
- * violated ones. With t true variables that costs t(t+1)/2 lookups; when that would exceed the
- * number of clauses, every clause is a candidate instead, so the cost is never worse than a scan.
+ * The violated clause to report under `assignment`: the earliest learned, then the smallest id.
+ * With t true variables a check costs t lookups plus one per pair of true variables whose
+ * smaller one some clause watches; when the t(t+1)/2 possible lookups exceed the number of
+ * clauses, it scans them all instead, so it is never worse than a scan.
  */
-export function candidateClauses(index: WatchIndex, clauses: IMap<string, Clause>, assignment: Assignment): Iterable<string> {
-  const trueVars = [...new Set(assignment.trueVariables())].sort(compareUtf8);
-  if ((trueVars.length * (trueVars.length + 1)) / 2 > clauses.size) return clauses.keys();
-  const out: string[] = [...index.unwatched];
-  const add = (key: string): void => {
-    const ids = index.byWatch.get(key);
-    if (ids !== undefined) for (const id of ids) out.push(id);
-  };
-  trueVars.forEach((a, i) => {
-    const prefix = `${a.length}:${a}`;
-    add(prefix);
-    for (let j = i + 1; j < trueVars.length; j++) add(prefix + (trueVars[j] as string));
-  });
-  return out;
+export function earliestViolated(index: WatchIndex, clauses: IMap<string, Clause>, assignment: Assignment): WatchedClause | undefined {
+  const listed = assignment.trueVariables();
+  const vars = Array.isArray(listed) ? (listed as readonly string[]) : [...listed];
+  const t = vars.length;
+  if ((t * (t + 1)) / 2 > clauses.size) return earliestIn(clauses.values(), assignment, undefined);
+  let best = index.unwatched.size === 0 ? undefined : earliestIn(index.unwatched.values(), assignment, undefined);
+  const hashes: number[] = [];
+  for (let i = 0; i < t; i++) hashes.push(variableHash(vars[i] as string));
+  for (let i = 0; i < t; i++) {
+    const h = hashes[i] as number;
+    const node = index.byWatch.get(h);
+    if (node === undefined) continue;
+    if (node.single.length > 0) best = earliestIn(node.single, assignment, best);
+    if (node.pairs.size === 0) continue;
+    for (let j = 0; j < t; j++) {
+      const g = hashes[j] as number;
+      // Each unordered pair once, as (smaller hash, larger hash), the order it was stored in.
+      if (g < h || (g === h && j <= i)) continue;
+      const list = node.pairs.get(g);
+      if (list !== undefined) best = earliestIn(list, assignment, best);
+    }
+  }
+  return best;
 }

@@ -5,10 +5,10 @@
  */
 
 import type { ClauseCheckResult, ClauseInput } from "../clauses/clause-store.js";
-import { checkAssignment } from "../clauses/clause-store.js";
+import { checkAssignment, violatedClause } from "../clauses/clause-store.js";
 import type { Assignment, Clause } from "../clauses/clause.js";
 import { clauseString } from "../clauses/clause.js";
-import { decisionAssignment } from "../clauses/decision-assignment.js";
+import { assignmentAfter } from "../clauses/decision-assignment.js";
 import { resolveConfig, type StateConfig } from "../config.js";
 import type { CycleCheckResult } from "../cycles/cycle-transition.js";
 import type { CycleDetectorStats } from "../cycles/detector-state.js";
@@ -37,6 +37,9 @@ import type { TransitionContext } from "./transitions.js";
 export type { ApplyOptions, Checkpoint, CycleOptions, DecisionVerdict, EngineOptions, Mutation, MutationOptions } from "./engine-types.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** The verdict when no clause blocks; shared, so the allowed path allocates no verdict. */
+const ALLOWED: DecisionVerdict = Object.freeze({ allowed: true, reason: "", clause: undefined });
 
 /** A copy of a clause input for the event; malformed parts are kept for validation to name. */
 function clauseInputCopy(input: ClauseInput): ClauseInput {
@@ -238,15 +241,14 @@ export class StateEngine {
   /** Asks whether `tool` may run next in the session; a blocking clause has its use recorded. */
   checkDecisionAllowed(sessionId: string, tool: string, opts: MutationOptions = {}): Mutation<DecisionVerdict> {
     this.checkPreconditions(opts);
-    const allowed = { result: { allowed: true, reason: "", clause: undefined }, generation: this.generation, event: undefined };
-    if (sessionId === "" || tool === "") return allowed;
-    const bucket = this.current.steps.get(sessionId);
-    const recent = bucket === undefined ? [] : bucket.steps.slice(-2).toArray();
-    const check = checkAssignment(this.current.clauses, decisionAssignment(recent, tool));
-    if (!check.conflict || check.violatedClause === undefined) return allowed;
-    const id = check.violatedClause.id;
-    const m = this.commit(opts, { type: "clause_used", clauseId: id });
-    return { ...m, result: { allowed: false, reason: `violates learned clause ${id}: ${clauseString(m.result)}`, clause: m.result } };
+    if (sessionId === "" || tool === "") return { result: ALLOWED, generation: this.current.generation, event: undefined };
+    const steps = this.current.steps.get(sessionId)?.steps;
+    const n = steps === undefined ? 0 : steps.size;
+    const assignment = assignmentAfter(steps?.get(n - 1), n > 1 ? steps?.get(n - 2) : undefined, tool);
+    const found = violatedClause(this.current.clauses, assignment);
+    if (found === undefined) return { result: ALLOWED, generation: this.current.generation, event: undefined };
+    const m = this.commit(opts, { type: "clause_used", clauseId: found.id });
+    return { ...m, result: { allowed: false, reason: `violates learned clause ${found.id}: ${clauseString(m.result)}`, clause: m.result } };
   }
 
   /** Removes clauses whose TTL passed; returns their ids sorted. */

@@ -91,8 +91,8 @@ function run(state: ProjectState, e: EventBody, ctx: t.TransitionContext): Trans
       return { state: r.state, result: r.result };
     }
     case "clause_used": {
-      const next = t.clauseUseTransition(state, e.clauseId, ctx);
-      return { state: next, result: next.clauses.clauses.get(e.clauseId) as Clause };
+      const r = t.clauseUseTransition(state, e.clauseId, ctx);
+      return { state: r.state, result: r.clause };
     }
     case "clauses_collected": {
       const r = t.clauseGcTransition(state, ctx);

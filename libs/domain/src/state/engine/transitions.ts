@@ -25,6 +25,7 @@ import { entryExists, freezeIndexes, type ProjectState } from "../project-state.
 import { allPairs, setDistance } from "../similarity/similarity-index.js";
 import type { StepRecord } from "../steps/step-record.js";
 import { recordStep } from "../steps/step-store.js";
+import type { Clause } from "../clauses/clause.js";
 
 /** Inputs every transition needs besides the state. */
 export interface TransitionContext {
@@ -34,28 +35,31 @@ export interface TransitionContext {
   readonly config: StateConfig;
 }
 
+/** What a transition changes: the indexes it replaced; the others are the previous state's. */
+export type StateChanges = Partial<Omit<ProjectState, "generation">>;
+
 /** The next state: generation + 1, and the touched entries marked as changed at that generation. */
-export function bump(state: ProjectState, next: Omit<ProjectState, "generation">, touched: TouchedEntries = {}): ProjectState {
+export function bump(state: ProjectState, next: StateChanges, touched: TouchedEntries = {}): ProjectState {
   const generation = state.generation + 1;
   // Every field written out: one object shape for every state, and no spread on this hot path.
   const draft: { -readonly [K in keyof ProjectState]: ProjectState[K] } = {
     generation,
-    proofs: next.proofs,
-    constraints: next.constraints,
-    clauses: next.clauses,
-    similarity: next.similarity,
-    dependency: next.dependency,
-    history: next.history,
-    streaming: next.streaming,
-    steps: next.steps,
-    analytics: next.analytics,
-    deltaHistory: next.deltaHistory,
-    cycles: next.cycles,
-    modGenerations: next.modGenerations,
-    config: next.config,
+    proofs: next.proofs ?? state.proofs,
+    constraints: next.constraints ?? state.constraints,
+    clauses: next.clauses ?? state.clauses,
+    similarity: next.similarity ?? state.similarity,
+    dependency: next.dependency ?? state.dependency,
+    history: next.history ?? state.history,
+    streaming: next.streaming ?? state.streaming,
+    steps: next.steps ?? state.steps,
+    analytics: next.analytics ?? state.analytics,
+    deltaHistory: next.deltaHistory ?? state.deltaHistory,
+    cycles: next.cycles ?? state.cycles,
+    modGenerations: next.modGenerations ?? state.modGenerations,
+    config: next.config ?? state.config,
   };
-  draft.modGenerations = markModified(next.modGenerations, touched, generation, (index, key) => entryExists(draft, index, key));
-  return Object.freeze(freezeIndexes(draft));
+  draft.modGenerations = markModified(draft.modGenerations, touched, generation, (index, key) => entryExists(draft, index, key));
+  return Object.freeze(freezeIndexes(draft, state));
 }
 
 /** Who applied a delta and why: the caller's session, metadata and label. */
@@ -177,9 +181,14 @@ export function clauseTransition(
   return { state: bump(state, { ...state, clauses: result.store }, { clause: touched }), result };
 }
 
-/** Records that a clause blocked a decision. */
-export function clauseUseTransition(state: ProjectState, clauseId: string, ctx: TransitionContext): ProjectState {
-  return bump(state, { ...state, clauses: touchClause(state.clauses, clauseId, ctx.at) }, { clause: [clauseId] });
+/** Records that a clause blocked a decision; returns the clause as stored now. */
+export function clauseUseTransition(
+  state: ProjectState,
+  clauseId: string,
+  ctx: TransitionContext,
+): { state: ProjectState; clause: Clause } {
+  const used = touchClause(state.clauses, clauseId, ctx.at);
+  return { state: bump(state, { clauses: used.store }, { clause: [clauseId] }), clause: used.clause };
 }
 
 /** Collects expired clauses; the generation moves only when something was removed. */

@@ -54,14 +54,25 @@ export function markModified(
   generation: number,
   exists: (index: EntryIndex, key: string) => boolean,
 ): ModGenerations {
-  let next = mods;
-  for (const index of ENTRY_INDEXES) {
-    const keys = touched[index];
-    if (keys === undefined) continue;
-    let map = next[index];
-    for (const key of keys) map = exists(index, key) ? map.set(key, generation) : map.remove(key);
-    if (map !== next[index]) next = Object.freeze({ ...next, [index]: map });
-  }
+  // Each index written out rather than spread into a copy: this runs on every mutation.
+  const proof = markIn(mods.proof, "proof", touched.proof, generation, exists);
+  const constraint = markIn(mods.constraint, "constraint", touched.constraint, generation, exists);
+  const clause = markIn(mods.clause, "clause", touched.clause, generation, exists);
+  const similarity = markIn(mods.similarity, "similarity", touched.similarity, generation, exists);
+  if (proof === mods.proof && constraint === mods.constraint && clause === mods.clause && similarity === mods.similarity) return mods;
+  return Object.freeze({ proof, constraint, clause, similarity });
+}
+
+function markIn(
+  map: IMap<string, number>,
+  index: EntryIndex,
+  keys: Iterable<string> | undefined,
+  generation: number,
+  exists: (index: EntryIndex, key: string) => boolean,
+): IMap<string, number> {
+  if (keys === undefined) return map;
+  let next = map;
+  for (const key of keys) next = exists(index, key) ? next.set(key, generation) : next.remove(key);
   return next;
 }
 

@@ -1,9 +1,9 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { analyzeRollout, isFresh, rolloutAnalyticsJson } from "@crs/domain/rollout";
+import { isFresh, rolloutAnalyticsJson } from "@crs/domain/rollout";
 import type { Command } from "commander";
 import { badField } from "../../errors.js";
-import { readRolloutFile } from "../../reader/index.js";
+import { foldRolloutFile } from "../../reader/index.js";
 import type { CliIo } from "../io.js";
 import { parseChoice, parseInstant, parseInteger } from "../options.js";
 import { emit, jsonText } from "../output.js";
@@ -33,9 +33,9 @@ export function rolloutCommand(program: Command, io: CliIo): void {
       const path = resolve(io.cwd, file);
       const info = await stat(path).catch(() => null);
       if (info === null || !info.isFile()) throw badField("<file>", `must be a readable rollout file (${file})`);
-      const { rollout } = await readRolloutFile(path);
+      const { census, fold } = await foldRolloutFile(path);
       const fresh = isFresh({ mtimeMs: info.mtimeMs, nowMs: now, freshWithinMs });
-      const report = rolloutAnalyticsJson(analyzeRollout({ meta: rollout.meta, records: rollout.records, fresh }));
+      const report = rolloutAnalyticsJson(fold.finish({ meta: census.meta, fresh }).analytics);
       await emit(io, format === "json" ? jsonText(report) : reportTable("rollout", report), flags.out);
     });
 }

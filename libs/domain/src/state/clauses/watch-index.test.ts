@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { compareUtf8 } from "../bytes.js";
+import {
+  addClause,
+  checkAssignment,
+  EMPTY_CLAUSES,
+  endSessionClauses,
+  removeClause,
+  violatedClause,
+  type ClauseStore,
+} from "./clause-store.js";
+import { closedWorldAssignment, explicitAssignment, isViolated, type Assignment, type Literal } from "./clause.js";
+import { variableHash } from "./variable-hash.js";
+
+// Two pairs of variables whose hashes are equal, so index keys collide.
+const COLLIDING = [
+  ["tool:v439599", "tool:v622382"],
+  ["tool:v439598", "tool:v622383"],
+] as const;
+const VARS = ["tool:a", "tool:b", "prev_tool:a", "outcome:success", "error:timeout", "x", ...COLLIDING.flat()];
+
+/** The answer of a plain scan of every clause: the earliest learned violated one, then the smallest id. */
+function scan(store: ClauseStore, assignment: Assignment): string | undefined {
+  const violated = [...store.clauses.values()].filter((c) => isViolated(c, assignment));
+  violated.sort((x, y) => x.learnedAt - y.learnedAt || compareUtf8(x.id, y.id));
+  return violated[0]?.id;
+}
+
+type Op =
+  | { op: "add"; id: number; literals: Literal[]; learnedAt: number; session: string }
+  | { op: "remove"; id: number }
+  | { op: "end"; session: string };
+
+const litArb = fc.record({ variable: fc.constantFrom(...VARS), negated: fc.boolean() });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      op: fc.constant("add" as const),
+      id: fc.nat(60),
+      literals: fc.array(litArb, { minLength: 1, maxLength: 4 }),
+      learnedAt: fc.nat(5),
+      session: fc.constantFrom("", "s1", "s2"),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("remove" as const), id: fc.nat(60) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("end" as const), session: fc.constantFrom("s1", "s2") }) },
+);
+
+function build(ops: readonly Op[]): ClauseStore {
+  let store = EMPTY_CLAUSES;
+  for (const o of ops) {
+    if (o.op === "remove") store = removeClause(store, `c${o.id}`);
+    else if (o.op === "end") store = endSessionClauses(store, o.session).store;
+    else {
+      const scope = o.session === "" ? ("project" as const) : ("session" as const);
+      const input = {
+        id: `c${o.id}`,
+        literals: o.literals,
+        source: "hard" as const,
+        failureType: "x",
+        scope,
+        sessionId: o.session,
+        learnedAt: o.learnedAt + 1,
+      };
+      if (store.clauses.has(input.id)) continue;
+      store = addClause(store, input, 1, 40).store;
+    }
+  }
+  return store;
+}
+
+describe("watched-literal index against a plain scan", () => {
+  it("the colliding variables of these tests really collide", () => {
+    for (const [a, b] of COLLIDING) assert.equal(variableHash(a), variableHash(b), `${a} and ${b} share a hash`);
+  });
+
+  it("reports the clause a scan of every clause reports, under closed-world and three-valued assignments", () => {
+    fc.assert(
+      fc.property(
+        fc.array(opArb, { maxLength: 80 }),
+        fc.uniqueArray(fc.constantFrom(...VARS), { maxLength: 5 }),
+        fc.dictionary(fc.constantFrom(...VARS), fc.boolean()),
+        (ops, trueVars, values) => {
+          const store = build(ops);
+          for (const assignment of [closedWorldAssignment(trueVars), explicitAssignment(values)]) {
+            const expected = scan(store, assignment);
+            assert.equal(violatedClause(store, assignment)?.id, expected, "index and scan agree");
+            const check = checkAssignment(store, assignment);
+            assert.equal(check.violatedClause?.id, expected, "checkAssignment agrees");
+            assert.equal(check.conflict, expected !== undefined, "conflict iff a clause is violated");
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("neither hides nor invents a violation when watched variables share a hash", () => {
+    const [[a, b], [c, d]] = COLLIDING;
+    let store = EMPTY_CLAUSES;
+    const add = (id: string, literals: Literal[]): void => {
+      store = addClause(store, { id, literals, source: "hard", failureType: "x" }, 1, 100).store;
+    };
+    add("ab", [
+      { variable: a, negated: true },
+      { variable: b, negated: true },
+    ]);
+    add("ac", [
+      { variable: a, negated: true },
+      { variable: c, negated: true },
+    ]);
+    add("d", [{ variable: d, negated: true }]);
+    // Enough clauses that the index is consulted rather than a scan.
+    for (let i = 0; i < 20; i++)
+      add(`pad${i}`, [
+        { variable: `pad:${i}`, negated: true },
+        { variable: "pad", negated: true },
+      ]);
+    const verdict = (vars: string[]): string | undefined => violatedClause(store, closedWorldAssignment(vars))?.id;
+    assert.equal(verdict([a]), undefined, "one of a colliding pair does not violate the pair's clause");
+    assert.equal(verdict([b, c]), undefined, "b and c hash like a and d, yet violate nothing");
+    assert.equal(verdict([a, b]), "ab", "both of the colliding pair violate it");
+    assert.equal(verdict([a, c]), "ac", "a pair of two colliding groups is found");
+    assert.equal(verdict([c]), undefined, "c alone is not d");
+    assert.equal(verdict([d, "x"]), "d", "d alone violates its clause");
+    store = removeClause(store, "ab");
+    assert.equal(verdict([a, b]), undefined, "removing one clause of a shared key leaves the others' answers");
+    assert.equal(verdict([a, c]), "ac", "and keeps the rest");
+  });
+});

@@ -1,0 +1,139 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { create } from "@bufbuild/protobuf";
+import { status } from "@grpc/grpc-js";
+import { ApplyRequestSchema } from "@crs/contracts/gen/crs/state/v1/state_pb";
+import { SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
+import { requestFingerprint } from "./request-fingerprint.js";
+import { expectError, startTestServer } from "./test-support.js";
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
+
+// An apply whose maps sit at the top (metadata) and deep inside a oneof (history entry metadata).
+const apply = (top: [string, string][], inner: [string, string][], requestId = "r") =>
+  create(ApplyRequestSchema, {
+    projectId: "p",
+    metadata: Object.fromEntries(top),
+    options: { requestId },
+    delta: {
+      source: SignalSource.SOFT,
+      kind: {
+        case: "history",
+        value: { entries: [{ id: "h1", action: "read", result: "ok", source: SignalSource.SOFT, metadata: Object.fromEntries(inner) }] },
+      },
+    },
+  });
+
+describe("request fingerprints", () => {
+  it("are equal for maps listing the same entries in another order, at any depth, and ignore the request id", () => {
+    const a = requestFingerprint(
+      "Apply",
+      ApplyRequestSchema,
+      apply(
+        [
+          ["a", "1"],
+          ["b", "2"],
+        ],
+        [
+          ["x", "1"],
+          ["y", "2"],
+          ["10", "3"],
+        ],
+      ),
+    );
+    const b = requestFingerprint(
+      "Apply",
+      ApplyRequestSchema,
+      apply(
+        [
+          ["b", "2"],
+          ["a", "1"],
+        ],
+        [
+          ["y", "2"],
+          ["10", "3"],
+          ["x", "1"],
+        ],
+        "other",
+      ),
+    );
+    assert.equal(hex(a), hex(b), "same request");
+  });
+
+  it("differ when a map value, the content or the method differs", () => {
+    const base = hex(requestFingerprint("Apply", ApplyRequestSchema, apply([["a", "1"]], [["x", "1"]])));
+    assert.notEqual(hex(requestFingerprint("Apply", ApplyRequestSchema, apply([["a", "2"]], [["x", "1"]]))), base, "top map value");
+    assert.notEqual(hex(requestFingerprint("Apply", ApplyRequestSchema, apply([["a", "1"]], [["x", "2"]]))), base, "inner map value");
+    assert.notEqual(hex(requestFingerprint("Validate", ApplyRequestSchema, apply([["a", "1"]], [["x", "1"]]))), base, "method");
+  });
+
+  it("leave the request untouched", () => {
+    const req = apply(
+      [
+        ["b", "2"],
+        ["a", "1"],
+      ],
+      [],
+    );
+    requestFingerprint("Apply", ApplyRequestSchema, req);
+    assert.deepEqual(Object.keys(req.metadata), ["b", "a"], "the caller's map keeps its order");
+    assert.equal(req.options?.requestId, "r", "and its request id");
+  });
+
+  it("let a retry through gRPC with reordered metadata replay the first answer", async () => {
+    const s = await startTestServer();
+    try {
+      await s.state.createProject({ projectId: "p" });
+      const first = await s.state.apply(
+        apply(
+          [
+            ["a", "1"],
+            ["b", "2"],
+          ],
+          [
+            ["x", "1"],
+            ["y", "2"],
+          ],
+          "retry-1",
+        ),
+      );
+      const again = await s.state.apply(
+        apply(
+          [
+            ["b", "2"],
+            ["a", "1"],
+          ],
+          [
+            ["y", "2"],
+            ["x", "1"],
+          ],
+          "retry-1",
+        ),
+      );
+      assert.deepEqual(
+        [first.header?.generation, again.header?.generation, again.header?.replayed],
+        [1n, 1n, true],
+        "replayed, not refused",
+      );
+      await expectError(
+        s.state.apply(
+          apply(
+            [
+              ["b", "3"],
+              ["a", "1"],
+            ],
+            [
+              ["y", "2"],
+              ["x", "1"],
+            ],
+            "retry-1",
+          ),
+        ),
+        status.INVALID_ARGUMENT,
+        "REQUEST_ID_REUSED",
+      );
+    } finally {
+      await s.stop();
+    }
+  });
+});
