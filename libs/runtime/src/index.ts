@@ -8,6 +8,7 @@ export type {
   ClientStreamHandler,
   BidiStreamHandler,
 } from "./adapter/handler-types.js";
+export { EncodedMessage, encodedMessage } from "./adapter/encoded-message.js";
 export { toGrpcServiceDefinition } from "./adapter/service-definition.js";
 export {
   readEnv,
