@@ -6,7 +6,9 @@
  *    concurrency and in the same process;
  * 2. restart to serving of a project with BENCH_CHANGES (default 1,000,000) journaled changes;
  * 3. memory of a loaded project with 10k and 1M proof entries.
- * BENCH_SECONDS sets the length of each load run (default 3).
+ * BENCH_SECONDS sets the length of each load run (default 3); BENCH_CLIENTS the concurrencies of
+ * part 1 (default 1,16,64); BENCH_PARTS the parts to run (default mutations,restart,memory).
+ * The clients of both gRPC servers share one connection per 16 concurrent callers.
  */
 
 import { mkdtemp, rm } from "node:fs/promises";
@@ -19,15 +21,19 @@ import { StateEngine, type ProofEntry } from "@crs/domain/state";
 import { StoreHost } from "@crs/crs-state/projects";
 import { LevelStore } from "@crs/crs-state/store";
 import { credentials } from "@grpc/grpc-js";
-import { createClient, startService } from "@crs/runtime";
-import { startEchoServer } from "@crs/runtime/testing";
+import { createClient, startService, type TypedClient } from "@crs/runtime";
 import { crsState } from "@crs/crs-state";
 import { StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
 import { SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { closedLoop, machine, n, type LoadResult } from "./bench-support.js";
+import { startNoopApplyServer } from "./noop-apply-server.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "3");
 const CHANGES = Number(process.env.BENCH_CHANGES ?? "1000000");
+const CLIENTS = (process.env.BENCH_CLIENTS ?? "1,16,64").split(",").map(Number);
+const PARTS = new Set((process.env.BENCH_PARTS ?? "mutations,restart,memory").split(","));
+// Concurrent callers per connection: a client process with many callers opens a few channels.
+const CALLERS_PER_CHANNEL = 16;
 const encoder = new TextEncoder();
 
 async function tempDir(): Promise<string> {
@@ -40,11 +46,49 @@ function row(label: string, r: LoadResult, base?: LoadResult): string {
   return `  ${label.padEnd(34)} ${n(r.opsPerSec).padStart(8)} ops/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms${ratio}`;
 }
 
+type StateClient = TypedClient<typeof StateService.method>;
+
+// One channel per CALLERS_PER_CHANNEL callers, each on its own connection (a local subchannel pool).
+function stateClients(port: number, clients: number): StateClient[] {
+  return Array.from({ length: Math.ceil(clients / CALLERS_PER_CHANNEL) }, () =>
+    createClient(StateService, `127.0.0.1:${port}`, {
+      credentials: credentials.createInsecure(),
+      channelOptions: { "grpc.use_local_subchannel_pool": 1 },
+    }),
+  );
+}
+
+// The same Apply request for the no-op server and crs-state: one similarity pair per call.
+function applyLoad(clients: number, channels: StateClient[], projects: string[]): Promise<LoadResult> {
+  return closedLoop(clients, SECONDS, (c, i) =>
+    (channels[c % channels.length] as StateClient).apply({
+      projectId: projects[c % projects.length] as string,
+      delta: {
+        source: SignalSource.SOFT,
+        kind: { case: "similarity", value: { updates: [{ a: `c${c}-${i}`, b: "hub", distance: 0.5 }] } },
+      },
+      options: { requestId: `c${c}-${i}` },
+    }),
+  );
+}
+
+function benchProjects(clients: number): string[] {
+  return Array.from({ length: Math.min(clients, 8) }, (_, i) => `bench-${i}`);
+}
+
+async function noopApply(clients: number): Promise<LoadResult> {
+  const noop = await startNoopApplyServer();
+  const channels = stateClients(noop.port, clients);
+  const result = await applyLoad(clients, channels, benchProjects(clients));
+  for (const channel of channels) channel.close();
+  await noop.stop();
+  return result;
+}
+
 async function mutationThroughput(): Promise<void> {
   console.log("durable mutations (classic-level, synced group commit) vs baselines, same run:");
-  const echo = await startEchoServer();
-  for (const clients of [1, 16, 64]) {
-    const noop = await closedLoop(clients, SECONDS, () => echo.client.echo({ message: "x" }));
+  for (const clients of CLIENTS) {
+    const noop = await noopApply(clients);
     const rawDir = await tempDir();
     const db = new ClassicLevel<string, string>(rawDir);
     await db.open();
@@ -53,7 +97,7 @@ async function mutationThroughput(): Promise<void> {
     await rm(rawDir, { recursive: true, force: true });
     const dir = await tempDir();
     const host = new StoreHost(await LevelStore.open(dir));
-    const projects = Array.from({ length: Math.min(clients, 8) }, (_, i) => `bench-${i}`);
+    const projects = benchProjects(clients);
     for (const p of projects) await host.create(p, { config: { maxSimilarityPairs: 10_000_000 } });
     const durable = await closedLoop(clients, SECONDS, (c, i) =>
       host.mutate(
@@ -67,13 +111,11 @@ async function mutationThroughput(): Promise<void> {
     await rm(dir, { recursive: true, force: true });
     const grpc = await applyThroughGrpc(clients);
     console.log(` ${clients} client(s):`);
-    console.log(row("no-op grpc-js unary (baseline)", noop));
+    console.log(row("no-op grpc-js Apply (baseline)", noop));
     console.log(row("raw classic-level put, sync", raw, noop));
     console.log(row("host mutate, durable (no gRPC)", durable, noop));
     console.log(row("crs-state Apply over gRPC, durable", grpc, noop));
   }
-  echo.client.close();
-  await echo.server.shutdown(1000);
 }
 
 async function applyThroughGrpc(clients: number): Promise<LoadResult> {
@@ -81,23 +123,14 @@ async function applyThroughGrpc(clients: number): Promise<LoadResult> {
   const service = await startService(crsState, {
     GRPC_ADDRESS: "127.0.0.1:0",
     METRICS_ADDRESS: "127.0.0.1:0",
-    LOG_LEVEL: "silent",
+    LOG_LEVEL: "warn",
     CRS_STATE_DATA_DIR: dir,
   });
-  const client = createClient(StateService, `127.0.0.1:${service.port}`, { credentials: credentials.createInsecure() });
-  const projects = Array.from({ length: Math.min(clients, 8) }, (_, i) => `bench-${i}`);
-  for (const p of projects) await client.createProject({ projectId: p, config: { maxSimilarityPairs: 10_000_000 } });
-  const result = await closedLoop(clients, SECONDS, (c, i) =>
-    client.apply({
-      projectId: projects[c % projects.length] as string,
-      delta: {
-        source: SignalSource.SOFT,
-        kind: { case: "similarity", value: { updates: [{ a: `c${c}-${i}`, b: "hub", distance: 0.5 }] } },
-      },
-      options: { requestId: `c${c}-${i}` },
-    }),
-  );
-  client.close();
+  const channels = stateClients(service.port, clients);
+  const projects = benchProjects(clients);
+  for (const p of projects) await (channels[0] as StateClient).createProject({ projectId: p, config: { maxSimilarityPairs: 10_000_000 } });
+  const result = await applyLoad(clients, channels, projects);
+  for (const channel of channels) channel.close();
   await service.stop();
   await rm(dir, { recursive: true, force: true });
   return result;
@@ -175,6 +208,6 @@ async function memoryPerProject(): Promise<void> {
 }
 
 console.log(`crs-state storage benchmarks on ${machine()}`);
-await mutationThroughput();
-await restartTime();
-await memoryPerProject();
+if (PARTS.has("mutations")) await mutationThroughput();
+if (PARTS.has("restart")) await restartTime();
+if (PARTS.has("memory")) await memoryPerProject();

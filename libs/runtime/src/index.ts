@@ -8,6 +8,7 @@ export type {
   ClientStreamHandler,
   BidiStreamHandler,
 } from "./adapter/handler-types.js";
+export { EncodedMessage, encodedMessage } from "./adapter/encoded-message.js";
 export { toGrpcServiceDefinition } from "./adapter/service-definition.js";
 export {
   readEnv,
@@ -35,6 +36,7 @@ export {
   type ErrorMetadata,
 } from "./errors.js";
 export { createLogger, type Logger } from "./logging/logger.js";
+export { Counter, Gauge, Histogram, type Registry } from "./metrics/instruments.js";
 export { errorDetailOf, toServiceError, type ErrorDetail } from "./status/error-details.js";
 export type { ErrorMapper } from "./status/normalize.js";
 export { reasonCatalog, type ErrorReasons, type ReasonCatalog, type StatusMapping } from "./status/reasons.js";

@@ -4,6 +4,7 @@ import { crsStateFiles } from "@crs/contracts";
 import { JournalBackend } from "@crs/contracts/gen/crs/state/v1/maintenance_pb";
 import { CRS_STATE_ENV, DEFAULTS, storeOptionsFromEnv } from "./config/index.js";
 import { reasons, registerServices } from "./grpc/index.js";
+import { hostTelemetry } from "./host-telemetry.js";
 import { openProjectHost } from "./projects/index.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
@@ -17,7 +18,9 @@ export const crsState: ServiceDefinition<typeof CRS_STATE_ENV> = {
   files: crsStateFiles,
   setup: async ({ config, server, logger }) => {
     const options = storeOptionsFromEnv(config);
-    const host = await openProjectHost(options);
+    const telemetry = hostTelemetry(server.metrics.registry, logger);
+    const host = await openProjectHost({ ...options, events: telemetry.events });
+    telemetry.watch(host);
     logger.info({ dataDir: options.dataDir === "" ? "(memory)" : options.dataDir }, "project store open");
     const stopFollowing = registerServices(server, {
       version,

@@ -66,7 +66,8 @@ test("a server stream whose handler rejects with an AbortError at shutdown ends 
 test("a call whose deadline passes is recorded as DEADLINE_EXCEEDED, not CANCELLED", async () => {
   let reason: unknown;
   const handlers: Echo = {
-    echo: async (_request, ctx) => {
+    echo: async (request, ctx) => {
+      if (request.message === "warm") return {};
       try {
         await sleep(60_000, undefined, { signal: ctx.signal });
       } finally {
@@ -77,6 +78,8 @@ test("a call whose deadline passes is recorded as DEADLINE_EXCEEDED, not CANCELL
   };
   const { server, client } = await startEchoServer({}, handlers);
   try {
+    // Connected first: on a busy machine the handshake alone can outlast the deadline, and the call never reaches the server.
+    await client.echo({ message: "warm" });
     const error = await rejection(client.echo({ message: "slow" }, { deadline: 200 }));
     assert.equal(error.code, status.DEADLINE_EXCEEDED, "client sees DEADLINE_EXCEEDED");
     assert.ok(await eventually(() => reason !== undefined), "the handler was aborted");
@@ -179,6 +182,28 @@ test("a unary or client-stream handler that returns nothing answers INTERNAL, no
   try {
     assert.equal((await rejection(client.echo({ message: "x" }))).code, status.INTERNAL, "unary");
     assert.equal((await rejection(client.echoCollect([{ message: "a" }]))).code, status.INTERNAL, "client stream");
+  } finally {
+    client.close();
+    await server.shutdown(1000);
+  }
+});
+
+test("a call that was answered is not aborted when grpc-js closes its stream afterwards", async () => {
+  let seen: { signal: AbortSignal; peer: string; deadline: Date | undefined } | undefined;
+  const handlers: Echo = {
+    echo: async (request, ctx) => {
+      seen = { signal: ctx.signal, peer: ctx.peer, deadline: ctx.deadline };
+      return { message: request.message };
+    },
+  };
+  const { server, client } = await startEchoServer({}, handlers);
+  try {
+    assert.equal((await client.echo({ message: "done" }, { deadline: 60_000 })).message, "done", "answered");
+    // grpc-js reports the closed stream of every finished call as "cancelled" on a later tick.
+    await sleep(100);
+    assert.equal(seen?.signal.aborted, false, "the signal of an answered call stays unaborted");
+    assert.match(seen?.peer ?? "", /127\.0\.0\.1:\d+/, "the peer is the client's address");
+    assert.ok(seen?.deadline instanceof Date, "the client's deadline is handed to the handler");
   } finally {
     client.close();
     await server.shutdown(1000);

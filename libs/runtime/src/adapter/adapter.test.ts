@@ -59,6 +59,8 @@ test("a plain Error thrown by a handler becomes INTERNAL with a generic message"
 test("a deadline that expires fails the call with DEADLINE_EXCEEDED and aborts the handler", async () => {
   const { server, client, seen } = await startEchoServer();
   try {
+    // Connected first: on a busy machine the handshake alone can outlast the deadline, and the call never reaches the server.
+    await client.echo({ message: "warm" });
     const error = await rejection(client.echo({ message: "slow", delayMs: 2000 }, { deadline: 100 }));
     assert.equal(error.code, status.DEADLINE_EXCEEDED, "client sees DEADLINE_EXCEEDED");
     await eventually(() => seen.aborts.length > 0);

@@ -1,17 +1,22 @@
 /** Answers a call with `error` unless it has been answered already. */
 export type CallTerminator = (error: Error) => void;
 
+/** What the tracker aborts: an AbortController, or anything that aborts a call the same way. */
+export interface Abortable {
+  abort(reason: Error): void;
+}
+
 interface Tracked {
   readonly streaming: boolean;
   readonly terminate: CallTerminator | undefined;
 }
 
 /**
- * Keeps the abort controllers of in-flight calls so shutdown can end open streams, wait for
+ * Keeps the aborts of in-flight calls so shutdown can end open streams, wait for
  * unary calls to drain, and answer whatever outlives the drain before connections are reset.
  */
 export class CallTracker {
-  readonly #active = new Map<AbortController, Tracked>();
+  readonly #active = new Map<Abortable, Tracked>();
   #idle: (() => void)[] = [];
   // Calls that start after an abort (already accepted when the listener closed) get the same abort.
   #aborted: { reason: Error; all: boolean } | undefined;
@@ -20,7 +25,7 @@ export class CallTracker {
    * Registers a call (`streaming` when the server answers with a stream) and how to answer it at
    * shutdown; returns its unregister.
    */
-  enter(controller: AbortController, streaming: boolean, terminate?: CallTerminator): () => void {
+  enter(controller: Abortable, streaming: boolean, terminate?: CallTerminator): () => void {
     this.#active.set(controller, { streaming, terminate });
     if (this.#aborted !== undefined && (this.#aborted.all || streaming)) controller.abort(this.#aborted.reason);
     return () => {

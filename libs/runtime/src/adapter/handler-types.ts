@@ -1,6 +1,7 @@
 import type { Metadata } from "@grpc/grpc-js";
 import type { MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
+import type { EncodedMessage } from "./encoded-message.js";
 
 /** What a handler knows about the call it serves. */
 export interface CallContext {
@@ -18,7 +19,8 @@ export interface CallContext {
 
 type Method = GenServiceMethods[string];
 type In<M extends Method> = MessageShape<M["input"]>;
-type Out<M extends Method> = MessageInitShape<M["output"]>;
+// An answer is a message (or its init shape), or the message already encoded.
+type Out<M extends Method> = MessageInitShape<M["output"]> | EncodedMessage<M["output"]>;
 
 /** A unary handler: one request, one answer. */
 export type UnaryHandler<M extends Method> = (request: In<M>, ctx: CallContext) => Promise<Out<M>>;

@@ -1,7 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { status } from "@grpc/grpc-js";
-import type { EchoService } from "@crs/contracts/gen/crs/testing/v1/echo_pb";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { EchoRequestSchema, EchoResponseSchema, type EchoService } from "@crs/contracts/gen/crs/testing/v1/echo_pb";
+import { encodedMessage } from "./encoded-message.js";
 import type { ServiceHandlers } from "./handler-types.js";
 import { errorDetailOf } from "../status/error-details.js";
 import { startEchoServer } from "../testing/echo-server.js";
@@ -45,6 +47,35 @@ test("a streamed response with a value out of range fails with INTERNAL and Erro
     assert.equal(errorDetailOf(error)?.reason, "INTERNAL", "with ErrorInfo");
     assert.equal(await handledCount(server, "INTERNAL"), 1, "counted INTERNAL");
     assert.equal(await handledCount(server, "OK"), 0, "not counted OK");
+  } finally {
+    client.close();
+    await server.shutdown(1000);
+  }
+});
+
+test("an answer handed over already encoded reaches the client as the message it encodes", async () => {
+  const bytes = toBinary(EchoResponseSchema, create(EchoResponseSchema, { message: "stored answer" }));
+  const handlers: Echo = { echo: async () => encodedMessage(EchoResponseSchema, bytes) };
+  const { server, client } = await startEchoServer({}, handlers);
+  try {
+    const response = await client.echo({ message: "x" });
+    assert.equal(response.message, "stored answer", "the encoded message is sent as it is");
+    assert.equal(await handledCount(server, "OK"), 1, "counted OK");
+  } finally {
+    client.close();
+    await server.shutdown(1000);
+  }
+});
+
+test("an encoded answer of another message type fails with INTERNAL instead of sending bytes the client would misread", async () => {
+  const bytes = toBinary(EchoRequestSchema, create(EchoRequestSchema, { message: "wrong type", delayMs: 7 }));
+  const handlers: Echo = { echo: async () => encodedMessage(EchoRequestSchema, bytes) as never };
+  const { server, client } = await startEchoServer({}, handlers);
+  try {
+    const error = await rejection(client.echo({ message: "x" }));
+    assert.equal(error.code, status.INTERNAL, "INTERNAL");
+    assert.equal(errorDetailOf(error)?.reason, "INTERNAL", "with ErrorInfo");
+    assert.equal(await handledCount(server, "INTERNAL"), 1, "counted INTERNAL");
   } finally {
     client.close();
     await server.shutdown(1000);

@@ -11,6 +11,7 @@ import {
 import { create, toBinary, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import type { CallContext } from "./handler-types.js";
 import type { CallTracker } from "./call-tracker.js";
+import { EncodedMessage } from "./encoded-message.js";
 import { asBuffer, methodPath, serverStreams } from "./service-definition.js";
 import { requireDecoded } from "./request-decoding.js";
 import { deadlineOf, requestStream } from "./request-stream.js";
@@ -47,15 +48,73 @@ type AnyCall =
   | ServerDuplexStream<unknown, unknown>;
 type Handler = (input: unknown, ctx: CallContext) => unknown;
 
-function contextOf(call: AnyCall, method: DescMethod, controller: AbortController): CallContext {
-  const deadline = call.getDeadline();
-  return {
-    method: methodPath(method),
-    metadata: call.metadata,
-    peer: call.getPeer(),
-    deadline: deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined,
-    signal: controller.signal,
-  };
+/**
+ * The abort side of one call. Its AbortController is made only when something asks for the
+ * signal (most unary handlers never do), and an abort before that is kept for the signal made later.
+ */
+class CallAbort {
+  #controller: AbortController | undefined;
+  #reason: unknown;
+  #aborted = false;
+
+  /** Aborted when the client cancels, the deadline passes, or the server shuts down. */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Whether the call was aborted. */
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  /** Why the call was aborted, once it was. */
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  /** Aborts the call with `reason`; later aborts keep the first reason. */
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
+// What a handler knows about its call; the peer and deadline are read from grpc-js only when asked.
+class LazyCallContext implements CallContext {
+  readonly #call: AnyCall;
+  readonly #abort: CallAbort;
+
+  constructor(
+    readonly method: string,
+    call: AnyCall,
+    abort: CallAbort,
+  ) {
+    this.#call = call;
+    this.#abort = abort;
+  }
+
+  get metadata(): Metadata {
+    return this.#call.metadata;
+  }
+
+  get peer(): string {
+    return this.#call.getPeer();
+  }
+
+  get deadline(): Date | undefined {
+    const deadline = this.#call.getDeadline();
+    return deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined;
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
 }
 
 /** The writing half of a server stream, as both streaming call kinds expose it. */
@@ -93,12 +152,14 @@ function cancelReason(call: AnyCall): RpcError {
 
 /** Adapts one typed handler to the grpc-js handler of its method kind. */
 function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions): UntypedHandleCall {
+  const path = methodPath(method);
+  const streaming = serverStreams(method);
   const run = async (
     call: AnyCall,
     invoke: (ctx: CallContext) => Promise<unknown>,
     finish: (error: unknown, value?: unknown) => void,
   ): Promise<void> => {
-    const controller = new AbortController();
+    const abort = new CallAbort();
     const end = options.observe?.(method);
     // The call is answered once: by its handler, or by shutdown when the handler outlives the drain.
     let answered = false;
@@ -109,15 +170,20 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
       finish(toServiceError(detail));
       end?.({ code: detail.code, reason: detail.reason, ...(internal ? { error } : {}) });
     };
-    const leave = options.tracker.enter(controller, serverStreams(method), fail);
-    (call as NodeJS.EventEmitter).on("cancelled", () => controller.abort(cancelReason(call)));
+    const leave = options.tracker.enter(abort, streaming, fail);
+    // grpc-js also emits "cancelled" when a call it has answered closes: only a call still being
+    // served is aborted, so a finished call costs no abort error.
+    const onCancel = (): void => {
+      if (!answered) abort.abort(cancelReason(call));
+    };
+    const events = call as NodeJS.EventEmitter;
+    events.on("cancelled", onCancel);
     try {
       const denied = options.authorize?.(call.metadata);
       if (denied !== undefined) throw denied;
-      const value = await invoke(contextOf(call, method, controller));
+      const value = await invoke(new LazyCallContext(path, call, abort));
       // An answer to a call that was cancelled, timed out or stopped meanwhile reaches nobody.
-      const reason = controller.signal.reason;
-      if (controller.signal.aborted && reason instanceof RpcError) throw reason;
+      if (abort.aborted && abort.reason instanceof RpcError) throw abort.reason;
       if (!answered) {
         answered = true;
         finish(null, value);
@@ -125,9 +191,9 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
       }
     } catch (thrown) {
       // Once the call is aborted, what the handler throws because of it is that abort.
-      const reason = controller.signal.reason;
-      fail(controller.signal.aborted && reason instanceof RpcError && isAbort(thrown) ? reason : thrown);
+      fail(abort.aborted && abort.reason instanceof RpcError && isAbort(thrown) ? abort.reason : thrown);
     } finally {
+      events.off("cancelled", onCancel);
       leave();
     }
   };
@@ -135,7 +201,14 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
   // Encoding here rather than in grpc-js sends a response that cannot be encoded (a value out of
   // range, a message over the limit) through the error pipeline: logged, counted, with ErrorInfo.
   const encode = (value: unknown): Buffer => {
-    const bytes = toBinary(method.output, create(method.output, value as never));
+    let bytes: Uint8Array;
+    if (value instanceof EncodedMessage) {
+      if (value.schema.typeName !== method.output.typeName)
+        throw new TypeError(`${path}: the handler answered with an encoded ${value.schema.typeName}, not ${method.output.typeName}`);
+      bytes = value.bytes;
+    } else {
+      bytes = toBinary(method.output, create(method.output, value as never));
+    }
     if (bytes.byteLength > limit) {
       throw new RuntimeRpcError(
         status.RESOURCE_EXHAUSTED,
@@ -148,7 +221,7 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
   };
   // A handler that forgot its answer is a bug: an empty success would pass defaults off as data.
   const answer = (value: unknown): Buffer => {
-    if (value === undefined || value === null) throw new TypeError(`${methodPath(method)}: the handler returned no response`);
+    if (value === undefined || value === null) throw new TypeError(`${path}: the handler returned no response`);
     return encode(value);
   };
   const streamOut = async (call: MessageSink, source: AsyncIterable<unknown>, signal: AbortSignal): Promise<void> => {

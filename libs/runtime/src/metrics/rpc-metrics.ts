@@ -1,4 +1,5 @@
 import { status } from "@grpc/grpc-js";
+import type { DescMethod } from "@bufbuild/protobuf";
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { CallObserver } from "../adapter/server-handlers.js";
 import type { Logger } from "../logging/logger.js";
@@ -31,27 +32,49 @@ export function createRpcMetrics(logger: Logger): RpcMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
+  // Label sets are resolved once per method and code: prom-client otherwise hashes the label
+  // object on every increment and every observation.
+  interface Series {
+    readonly handled: Counter.Internal;
+    readonly seconds: Histogram.Internal<(typeof labelNames)[number]>;
+  }
+  interface PerMethod {
+    readonly name: string;
+    readonly byCode: Map<status, Series>;
+    readonly labels: Omit<Record<(typeof labelNames)[number], string>, "grpc_code">;
+  }
+  const methods = new Map<DescMethod, PerMethod>();
+  const perMethod = (method: DescMethod): PerMethod => {
+    let known = methods.get(method);
+    if (known === undefined) {
+      const labels = { grpc_service: method.parent.typeName, grpc_method: method.name, grpc_type: method.methodKind };
+      known = { name: `${labels.grpc_service}/${labels.grpc_method}`, byCode: new Map(), labels };
+      methods.set(method, known);
+    }
+    return known;
+  };
+  const seriesOf = (m: PerMethod, code: status): Series => {
+    let series = m.byCode.get(code);
+    if (series === undefined) {
+      const labels = { ...m.labels, grpc_code: codeName(code) };
+      series = { handled: handled.labels(labels), seconds: seconds.labels(labels) };
+      m.byCode.set(code, series);
+    }
+    return series;
+  };
   const observe: CallObserver = (method) => {
-    const started = process.hrtime.bigint();
+    const m = perMethod(method);
+    const started = performance.now();
     return (outcome) => {
-      const { code, reason, error } = outcome;
-      const labels = {
-        grpc_service: method.parent.typeName,
-        grpc_method: method.name,
-        grpc_type: method.methodKind,
-        grpc_code: codeName(code),
-      };
-      const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-      handled.inc(labels);
-      seconds.observe(labels, elapsed);
-      const line = {
-        method: `${labels.grpc_service}/${labels.grpc_method}`,
-        code: labels.grpc_code,
-        reason,
-        ms: Math.round(elapsed * 1e4) / 10,
-      };
+      const elapsedMs = performance.now() - started;
+      const series = seriesOf(m, outcome.code);
+      series.handled.inc();
+      series.seconds.observe(elapsedMs / 1000);
       // Present even when what was thrown is undefined, which is still an internal failure.
-      if ("error" in outcome) logger.error({ ...line, err: error }, "rpc failed with an internal error");
+      const internal = "error" in outcome;
+      if (!internal && !logger.isLevelEnabled("debug")) return;
+      const line = { method: m.name, code: codeName(outcome.code), reason: outcome.reason, ms: Math.round(elapsedMs * 10) / 10 };
+      if (internal) logger.error({ ...line, err: outcome.error }, "rpc failed with an internal error");
       else logger.debug(line, "rpc");
     };
   };

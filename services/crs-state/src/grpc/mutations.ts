@@ -1,6 +1,6 @@
 import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import { EntryIndex, type MutationOptions } from "@crs/contracts/gen/crs/state/v1/common_pb";
-import { invalidArgument, requireSafeCount } from "@crs/runtime";
+import { encodedMessage, invalidArgument, requireSafeCount, type EncodedMessage } from "@crs/runtime";
 import type { Mutation, StateEngine } from "@crs/domain/state";
 import type { MutationOutcome, MutationRequest, ProjectHeader, ProjectHost } from "../projects/index.js";
 import { optionalId, requireAtMost, requireKey } from "./ids.js";
@@ -120,10 +120,14 @@ export function encodeAnswer<Res extends DescMessage>(schema: Res, init: Message
   return toBinary(schema, create(schema, init));
 }
 
-/** Decodes the host's answer and marks a replayed one in its header. */
-export function decodeAnswer<Res extends DescMessage>(schema: Res, outcome: MutationOutcome): MessageShape<Res> {
+/**
+ * The host's answer as sent: a fresh answer goes out in the bytes the host stored (they already
+ * say `replayed: false`); a replayed one is decoded to mark it replayed in its header.
+ */
+export function decodeAnswer<Res extends DescMessage>(schema: Res, outcome: MutationOutcome): MessageShape<Res> | EncodedMessage<Res> {
+  if (!outcome.replayed) return encodedMessage(schema, outcome.answer);
   const answer = fromBinary(schema, outcome.answer) as MessageShape<Res> & { header?: { replayed: boolean } };
-  if (answer.header !== undefined) answer.header.replayed = outcome.replayed;
+  if (answer.header !== undefined) answer.header.replayed = true;
   return answer;
 }
 
@@ -136,7 +140,7 @@ export async function runMutation<Req extends DescMessage, Res extends DescMessa
   call: MutationCall<Req, Res>,
   body: (engine: StateEngine, options: EngineOptions) => Mutation<R>,
   respond: (result: R, header: ProjectHeader) => MessageInitShape<Res>,
-): Promise<MessageShape<Res>> {
+): Promise<MessageShape<Res> | EncodedMessage<Res>> {
   const { request, engineOptions } = prepareMutation(call);
   const path = call.fieldPath ?? ((f: string) => protoPath("", f));
   const outcome = await host

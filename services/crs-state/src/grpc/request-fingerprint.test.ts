@@ -80,6 +80,26 @@ describe("request fingerprints", () => {
     assert.equal(req.options?.requestId, "r", "and its request id");
   });
 
+  it("of a request whose maps are already in order (encoded in place) equal those of its reordered copy, and leave it untouched", () => {
+    const inOrder: [string, string][] = [
+      ["x", "1"],
+      ["y", "2"],
+    ];
+    const inPlace = apply([["a", "1"]], inOrder, "in-place");
+    const copied = apply([["a", "1"]], [...inOrder].reverse(), "copy");
+    assert.equal(
+      hex(requestFingerprint("Apply", ApplyRequestSchema, inPlace)),
+      hex(requestFingerprint("Apply", ApplyRequestSchema, copied)),
+      "same fingerprint either way",
+    );
+    assert.equal(inPlace.options?.requestId, "in-place", "the request id is put back");
+    assert.deepEqual(
+      Object.keys(copied.delta?.kind.case === "history" ? (copied.delta.kind.value.entries[0]?.metadata ?? {}) : {}),
+      ["y", "x"],
+      "a copy was reordered, not the request",
+    );
+  });
+
   it("let a retry through gRPC with reordered metadata replay the first answer", async () => {
     const s = await startTestServer();
     try {

@@ -46,14 +46,89 @@ function canonical(desc: DescMessage, msg: Fields): Fields {
   return msg;
 }
 
+// Whether a message of this type can hold a map at any depth; only those parts are searched.
+const holdsMaps = new Map<DescMessage, boolean>();
+function reachesMap(desc: DescMessage): boolean {
+  const known = holdsMaps.get(desc);
+  if (known !== undefined) return known;
+  holdsMaps.set(desc, false); // a recursive type reaches a map through its other fields, if at all
+  const found = desc.fields.some(
+    (f) =>
+      f.fieldKind === "map" ||
+      ((f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message")) && reachesMap(f.message)),
+  );
+  holdsMaps.set(desc, found);
+  return found;
+}
+
+function keysInOrder(map: Fields): boolean {
+  let previous: string | undefined;
+  for (const key of Object.keys(map)) {
+    if (previous !== undefined && previous > key) return false;
+    previous = key;
+  }
+  return true;
+}
+
+function fieldInOrder(field: DescField, value: unknown): boolean {
+  switch (field.fieldKind) {
+    case "map":
+      if (!keysInOrder(value as Fields)) return false;
+      return (
+        field.mapKind !== "message" ||
+        !reachesMap(field.message) ||
+        Object.values(value as Fields).every((v) => inOrder(field.message, v as Fields))
+      );
+    case "list":
+      return field.listKind !== "message" || !reachesMap(field.message) || (value as Fields[]).every((v) => inOrder(field.message, v));
+    case "message":
+      return value === undefined || !reachesMap(field.message) || inOrder(field.message, value as Fields);
+    default:
+      return true;
+  }
+}
+
+// Whether every map in `msg` already lists its keys in the order `canonical` would give them.
+function inOrder(desc: DescMessage, msg: Fields): boolean {
+  if (!reachesMap(desc)) return true;
+  for (const field of desc.fields) {
+    if (field.oneof !== undefined) {
+      const selected = msg[field.oneof.localName] as { case: string | undefined; value?: unknown };
+      if (selected.case === field.localName && !fieldInOrder(field, selected.value)) return false;
+      continue;
+    }
+    if (!fieldInOrder(field, msg[field.localName])) return false;
+  }
+  return true;
+}
+
 /** SHA-256 of `method` and `request` with its request id cleared and its maps in key order. */
 export function requestFingerprint<Req extends DescMessage>(
   method: string,
   schema: Req,
   request: MessageShape<Req> & { readonly options?: MutationOptions | undefined },
 ): Uint8Array {
+  return createHash("sha256").update(method).update(canonicalBytes(schema, request)).digest();
+}
+
+function canonicalBytes<Req extends DescMessage>(
+  schema: Req,
+  request: MessageShape<Req> & { readonly options?: MutationOptions | undefined },
+) {
+  const options = request.options;
+  // Maps already in key order (empty ones, usually) need no rebuilt copy: the request itself is
+  // encoded, with its id cleared for the moment, which costs far less than a clone.
+  if (inOrder(schema, request as unknown as Fields)) {
+    if (options === undefined || options.requestId === "") return toBinary(schema, request);
+    const requestId = options.requestId;
+    options.requestId = "";
+    try {
+      return toBinary(schema, request);
+    } finally {
+      options.requestId = requestId;
+    }
+  }
   const copy = clone(schema, request) as MessageShape<Req> & { options?: MutationOptions };
   if (copy.options !== undefined) copy.options.requestId = "";
-  const bytes = toBinary(schema, canonical(schema, copy as unknown as Fields) as MessageShape<Req>);
-  return createHash("sha256").update(method).update(bytes).digest();
+  return toBinary(schema, canonical(schema, copy as unknown as Fields) as MessageShape<Req>);
 }

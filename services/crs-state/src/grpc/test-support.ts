@@ -38,14 +38,17 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** Starts crs-state on a free port; `durable` keeps projects in classic-level under `dataDir`. */
-export async function startTestServer(opts: { dataDir?: string; durable?: boolean } = {}): Promise<TestServer> {
+/** Starts crs-state on a free port; `durable` keeps projects in classic-level under `dataDir`; `env` adds settings. */
+export async function startTestServer(
+  opts: { dataDir?: string; durable?: boolean; env?: Readonly<Record<string, string>> } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (opts.durable === true ? await mkdtemp(join(tmpdir(), "crs-state-grpc-")) : "");
   const service = await startService(crsState, {
     GRPC_ADDRESS: "127.0.0.1:0",
     METRICS_ADDRESS: "127.0.0.1:0",
     LOG_LEVEL: "silent",
     CRS_STATE_DATA_DIR: dataDir,
+    ...opts.env,
   });
   const target = `127.0.0.1:${service.port}`;
   const make = <S extends GenServiceMethods>(svc: GenService<S>) =>

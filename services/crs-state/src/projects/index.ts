@@ -20,6 +20,7 @@ export type {
 } from "./project-host.js";
 export { StoreHost } from "./store-host.js";
 export type { HostCounters, HostEvents, StoreHostOptions } from "./store-host-options.js";
+export type { UnloadReason } from "./project-cache.js";
 export { openProjectHost } from "./open-host.js";
 export type { OpenHostOptions } from "./open-host.js";
 export { ID_PATTERN, requireValidId } from "./project-ids.js";

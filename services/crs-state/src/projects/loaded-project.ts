@@ -145,6 +145,8 @@ export class LoadedProject {
     this.recordsSince++;
     this.bytesSince += bytes.length;
     const state = this.engine.state;
+    // The snapshot rides in this record's own atomic batch, behind the chain's earlier batches (a
+    // failed one poisons the rest): it reaches the disk only with every mutation it holds.
     if (this.recordsSince >= this.policy.everyRecords || this.bytesSince >= this.policy.everyBytes)
       ops.push(this.snapshotOp(seq, state, request));
     return { ops, state, seq };

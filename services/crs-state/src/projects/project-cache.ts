@@ -21,16 +21,25 @@ type Entry = { readonly loaded: LoadedProject } | { readonly lost: LostProject }
 /** Loads a project: a LoadedProject, or a LostProject when its data is damaged; throws for anything else. */
 export type ProjectLoader = (projectId: string) => Promise<LoadedProject | LostProject>;
 
+/** Why a project left memory: idle too long, room for others, its write failed (reloaded on next use), deleted. */
+export type UnloadReason = "idle" | "capacity" | "write_failed" | "deleted";
+
+/** What the cache reports: a project recovered into memory, or one leaving it. */
+export type CacheEvent =
+  | { readonly type: "loaded"; readonly projectId: string }
+  | { readonly type: "unloaded"; readonly projectId: string; readonly reason: UnloadReason };
+
 /** The projects in memory, least recently used first. */
 export class ProjectCache {
   private readonly entries = new Map<string, Entry>();
   private readonly loading = new Map<string, Promise<LoadedProject>>();
 
-  /** Keeps at most `max` loaded projects. */
+  /** Keeps at most `max` loaded projects; `observe` hears every load and unload. */
   constructor(
     private readonly load: ProjectLoader,
     private readonly max: number,
     private readonly now: () => number,
+    private readonly observe: (e: CacheEvent) => void = () => undefined,
   ) {}
 
   /** The loaded project, loading it when needed; PROJECT_NOT_FOUND or PROJECT_DATA_LOSS. */
@@ -57,6 +66,7 @@ export class ProjectCache {
         throw result.error;
       }
       this.put(result);
+      this.observe({ type: "loaded", projectId });
       return result;
     } finally {
       this.loading.delete(projectId);
@@ -84,12 +94,26 @@ export class ProjectCache {
   /** Drops `project` (only if it is still the one held under its id). */
   evict(project: LoadedProject): void {
     const e = this.entries.get(project.meta.projectId);
-    if (e !== undefined && "loaded" in e && e.loaded === project) this.entries.delete(project.meta.projectId);
+    if (e !== undefined && "loaded" in e && e.loaded === project) this.drop(project.meta.projectId, "write_failed");
   }
 
   /** Forgets whatever is held under `projectId` (after a delete). */
   forget(projectId: string): void {
+    const e = this.entries.get(projectId);
+    if (e !== undefined && "loaded" in e) this.drop(projectId, "deleted");
+    else this.entries.delete(projectId);
+  }
+
+  private drop(projectId: string, reason: UnloadReason): void {
     this.entries.delete(projectId);
+    this.observe({ type: "unloaded", projectId, reason });
+  }
+
+  /** How many projects are held as damaged (DATA_LOSS). */
+  lostCount(): number {
+    let n = 0;
+    for (const e of this.entries.values()) if ("lost" in e) n++;
+    return n;
   }
 
   /** Unloads the idle projects last used before `before` (host clock). */
@@ -97,7 +121,7 @@ export class ProjectCache {
     let n = 0;
     for (const [id, e] of [...this.entries]) {
       if ("loaded" in e && e.loaded.idle && e.loaded.lastUsed < before) {
-        this.entries.delete(id);
+        this.drop(id, "idle");
         n++;
       }
     }
@@ -124,7 +148,7 @@ export class ProjectCache {
       if (loaded <= this.max) return;
       // A project with writes in flight stays until they settle; the bound is reached again later.
       if ("loaded" in e && e.loaded.idle) {
-        this.entries.delete(id);
+        this.drop(id, "capacity");
         loaded--;
       }
     }

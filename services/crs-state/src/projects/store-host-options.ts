@@ -2,6 +2,7 @@
 
 import type { BatchReport } from "../journal/group-commit.js";
 import type { StoreOptions } from "../config/store-options.js";
+import type { UnloadReason } from "./project-cache.js";
 
 /** What the host reports as it works (wired to logs and metrics by the service). */
 export interface HostEvents {
@@ -21,6 +22,12 @@ export interface StoreHostOptions extends Partial<Omit<StoreOptions, "dataDir">>
 
 /** Counters an operator reads (the service exports them as metrics). */
 export interface HostCounters {
+  /** Projects recovered into memory. */
+  projectsLoaded: number;
+  /** Projects that left memory, by why. */
+  projectsUnloaded: Record<UnloadReason, number>;
+  /** Journal records cut aside after corruption because skip-corrupted was set. */
+  recordsSkipped: number;
   /** Torn last records cut by repair. */
   tornTailsCut: number;
   /** Journals cut after corruption because skip-corrupted was set. */
@@ -29,4 +36,17 @@ export interface HostCounters {
   corruptSnapshots: number;
   /** Synced batches that failed. */
   writeFailures: number;
+}
+
+/** Counters before anything happened. */
+export function zeroCounters(): HostCounters {
+  return {
+    projectsLoaded: 0,
+    projectsUnloaded: { idle: 0, capacity: 0, write_failed: 0, deleted: 0 },
+    recordsSkipped: 0,
+    tornTailsCut: 0,
+    corruptionsSkipped: 0,
+    corruptSnapshots: 0,
+    writeFailures: 0,
+  };
 }

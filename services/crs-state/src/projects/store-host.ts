@@ -34,7 +34,7 @@ import { RequestTable, assertSameRequest } from "./request-table.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { forkedProject } from "./forked-project.js";
 import { projectSummary } from "./project-summary.js";
-import type { HostCounters, StoreHostOptions } from "./store-host-options.js";
+import { zeroCounters, type HostCounters, type StoreHostOptions } from "./store-host-options.js";
 
 function hex(bytes: Uint8Array | undefined): string {
   return bytes === undefined ? "" : Buffer.from(bytes).toString("hex");
@@ -45,7 +45,7 @@ export class StoreHost implements ProjectHost {
   /** Durable named checkpoints. */
   readonly checkpoints: CheckpointHost;
   /** Counters for metrics. */
-  readonly counters: HostCounters = { tornTailsCut: 0, corruptionsSkipped: 0, corruptSnapshots: 0, writeFailures: 0 };
+  readonly counters: HostCounters = zeroCounters();
   /** @internal the committer every write goes through. */
   readonly committer: GroupCommitter;
   private readonly opts: Omit<StoreOptions, "dataDir">;
@@ -70,7 +70,19 @@ export class StoreHost implements ProjectHost {
       events?.batch?.(r);
     });
     this.notice = events?.notice ?? (() => undefined);
-    this.cache = new ProjectCache((id) => this.loadProject(id), this.opts.maxLoadedProjects, this.now);
+    this.cache = new ProjectCache(
+      (id) => this.loadProject(id),
+      this.opts.maxLoadedProjects,
+      this.now,
+      (e) => {
+        if (e.type === "loaded") this.counters.projectsLoaded++;
+        else this.counters.projectsUnloaded[e.reason]++;
+        this.notice(
+          e.type === "loaded" ? "project-loaded" : "project-unloaded",
+          e.type === "loaded" ? { projectId: e.projectId } : { ...e },
+        );
+      },
+    );
     this.checkpoints = new HostCheckpoints(this);
     this.idleTimer = setInterval(
       () => this.cache.unloadIdleSince(this.now() - this.opts.idleUnloadMs),
@@ -281,6 +293,11 @@ export class StoreHost implements ProjectHost {
     }
   }
 
+  /** How many projects are held in DATA_LOSS (recovery refused their damage). */
+  lostProjectCount(): number {
+    return this.cache.lostCount();
+  }
+
   /** See {@link ProjectHost.loadedProjectIds}. */
   loadedProjectIds(): string[] {
     return this.cache.loadedIds();
@@ -376,7 +393,10 @@ export class StoreHost implements ProjectHost {
       this.counters.corruptSnapshots += r.corruptSnapshots;
       if (r.repair !== undefined) {
         if (r.repair.action === "cut-torn-tail") this.counters.tornTailsCut++;
-        else this.counters.corruptionsSkipped++;
+        else {
+          this.counters.corruptionsSkipped++;
+          this.counters.recordsSkipped += r.repair.records;
+        }
         this.notice(r.repair.action, { projectId, fromSeq: r.repair.fromSeq, records: r.repair.records, reason: r.repair.reason });
       }
       const p = new LoadedProject(meta, r, this.now);

@@ -2,10 +2,12 @@
 // beside a baseline measured in the same run: reading every file whole and JSON.parse-ing each
 // line. ccusage is installed into the temp directory (never a project dependency); when npm
 // cannot fetch it, its line is skipped with a message. USAGE_BENCH_BYTES sets the corpus size.
+// The machine may be shared: every command runs USAGE_BENCH_RUNS times (default 5), the runs of
+// the different commands interleaved, and the medians are compared.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -16,6 +18,7 @@ const SERVICE = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BYTES = Number(process.env["USAGE_BENCH_BYTES"] ?? 100e6);
 const CCUSAGE_VERSION = "20.0.24";
 const HOME = join(tmpdir(), `crs-usage-bench-${BYTES}`);
+const RUNS = Math.max(1, Number(process.env["USAGE_BENCH_RUNS"] ?? 5));
 
 const BASELINE = `
 const { readdirSync, readFileSync } = require("node:fs");
@@ -68,25 +71,50 @@ async function main(): Promise<void> {
     );
   }
   await buildCli();
-  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, node ${process.version}`);
-  const baseline = await timed(process.execPath, ["-e", BASELINE, root]);
-  const ours = await timed(process.execPath, ["bin/rollouts.js", "usage", root, "--no-cache", "--now", "2026-06-01"]);
-  const cacheDir = join(HOME, "cache");
-  await timed(process.execPath, ["bin/rollouts.js", "usage", root, "--cache-dir", cacheDir, "--now", "2026-06-01"]);
-  const warm = await timed(process.execPath, ["bin/rollouts.js", "usage", root, "--cache-dir", cacheDir, "--now", "2026-06-01"]);
-  const oursTotal = (JSON.parse(ours.stdout) as { totals: { total_tokens: number } }).totals.total_tokens;
-  const mb = BYTES / 1e6;
-  console.log(`baseline read + JSON.parse every line: ${baseline.ms.toFixed(0)} ms (${(mb / (baseline.ms / 1000)).toFixed(1)} MB/s)`);
-  console.log(
-    `rollouts usage (cold, no cache):       ${ours.ms.toFixed(0)} ms (${(mb / (ours.ms / 1000)).toFixed(1)} MB/s), ${(ours.ms / baseline.ms).toFixed(2)}× baseline`,
-  );
-  console.log(`rollouts usage (warm per-file cache):  ${warm.ms.toFixed(0)} ms, ${(warm.ms / baseline.ms).toFixed(2)}× baseline`);
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ");
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, node ${process.version}, load ${load()}`);
   const bin = await ccusageBin();
-  if (bin === null) return;
-  const cc = await timed(bin, ["codex", "daily", "--json", "--offline"], { CODEX_HOME: HOME });
-  const ccTotal = (JSON.parse(cc.stdout) as { totals: { totalTokens: number } }).totals.totalTokens;
+  const cacheDir = join(HOME, "cache");
+  const usage = (...extra: string[]) => ["bin/rollouts.js", "usage", root, "--now", "2026-06-01", ...extra];
+  // The warm runs read what this first run cached.
+  await timed(process.execPath, usage("--cache-dir", cacheDir));
+  const ms = { baseline: [] as number[], cold: [] as number[], warm: [] as number[], cc: [] as number[] };
+  let oursTotal = 0;
+  let ccTotal = 0;
+  for (let i = 0; i < RUNS; i += 1) {
+    ms.baseline.push((await timed(process.execPath, ["-e", BASELINE, root])).ms);
+    const cold = await timed(process.execPath, usage("--no-cache"));
+    ms.cold.push(cold.ms);
+    oursTotal = (JSON.parse(cold.stdout) as { totals: { total_tokens: number } }).totals.total_tokens;
+    ms.warm.push((await timed(process.execPath, usage("--cache-dir", cacheDir))).ms);
+    if (bin !== null) {
+      const cc = await timed(bin, ["codex", "daily", "--json", "--offline"], { CODEX_HOME: HOME });
+      ms.cc.push(cc.ms);
+      ccTotal = (JSON.parse(cc.stdout) as { totals: { totalTokens: number } }).totals.totalTokens;
+    }
+  }
+  const median = (xs: number[]): number => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  };
+  const span = (xs: number[]): string =>
+    `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
+  const mb = BYTES / 1e6;
+  const rate = (xs: number[]): string => `${(mb / (median(xs) / 1000)).toFixed(1)} MB/s`;
+  const base = median(ms.baseline);
+  console.log(`${RUNS} runs each, interleaved; load after: ${load()}`);
+  console.log(`baseline read + JSON.parse every line: ${span(ms.baseline)}, ${rate(ms.baseline)}`);
   console.log(
-    `ccusage ${CCUSAGE_VERSION} codex daily:            ${cc.ms.toFixed(0)} ms (${(mb / (cc.ms / 1000)).toFixed(1)} MB/s), ${(cc.ms / baseline.ms).toFixed(2)}× baseline; rollouts usage / ccusage = ${(ours.ms / cc.ms).toFixed(2)} cold, ${(warm.ms / cc.ms).toFixed(2)} warm`,
+    `rollouts usage (cold, no cache):       ${span(ms.cold)}, ${rate(ms.cold)}, ${(median(ms.cold) / base).toFixed(2)}× baseline`,
+  );
+  console.log(`rollouts usage (warm per-file cache):  ${span(ms.warm)}, ${(median(ms.warm) / base).toFixed(2)}× baseline`);
+  if (bin === null) return;
+  const cc = median(ms.cc);
+  console.log(
+    `ccusage ${CCUSAGE_VERSION} codex daily:            ${span(ms.cc)}, ${rate(ms.cc)}, ${(cc / base).toFixed(2)}× baseline; rollouts usage / ccusage = ${(median(ms.cold) / cc).toFixed(2)} cold, ${(median(ms.warm) / cc).toFixed(2)} warm`,
   );
   console.log(`total tokens: rollouts ${oursTotal}, ccusage ${ccTotal} (${oursTotal === ccTotal ? "equal" : "DIFFERENT"})`);
 }

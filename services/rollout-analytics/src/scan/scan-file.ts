@@ -12,6 +12,8 @@ export interface FileTask {
   readonly limits: ReaderLimits;
   /** Cache directory a worker stores the file's scan in; null: none. */
   readonly cacheDir: string | null;
+  /** The scan's cwd filter ("" for none); a worker merges an out-of-scope file as such. */
+  readonly scopeCwd: string;
 }
 
 /** The scan of one readable file: its partial and the cwd its session_meta recorded. */

@@ -69,6 +69,9 @@ const EDGE_CASES = [
   context(22, "gpt-5-mini", { big: filler(HEAD_BYTES * 2) }),
   tokens(23, figures(2200, 1000, 170), null, { rate_limits: { note: filler(HEAD_BYTES * 2) } }),
   tokens(24, figures(2300, 1100, 180), null),
+  // Heads that name a token_count, whose parsed members say otherwise: the members decide.
+  `${tokens(26, figures(2500, 1200, 200), null).slice(0, -1)},"type":"response_item"}`,
+  tokens(27, figures(2600, 1250, 210), null, { type: "agent_message" }).replace('"payload":{', '"payload":{"type":"token_count",'),
   tokens(25, figures(2400, 1150, 190), null).slice(0, 80),
 ].join("\n");
 

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { basename } from "node:path";
-import { UsageCollector, usageLineVerdict, type RolloutUsage } from "@crs/domain/rollout";
+import { type RolloutUsage, UsageCollector, type UsageLineVerdict, usageLineVerdict } from "@crs/domain/rollout";
 import { READ_CHUNK_BYTES } from "../reader/index.js";
 import { LineFilter } from "./line-filter.js";
 
@@ -22,15 +22,21 @@ let chunk: Buffer | null = null;
  */
 export function usageOfFile(path: string, maxLineBytes: number): FileUsage {
   const collector = new UsageCollector();
+  // The verdict on the line being passed on: the sink is called for the line last judged.
+  let verdict: UsageLineVerdict = "skip";
   const filter = new LineFilter(
     maxLineBytes,
     (bytes, start, end) => {
-      const verdict = usageLineVerdict(bytes, start, end);
-      return verdict === "decode" || (verdict === "meta" && collector.wantsMeta);
+      verdict = usageLineVerdict(bytes, start, end);
+      return verdict === "decode" || verdict === "token_count" || (verdict === "meta" && collector.wantsMeta);
     },
     {
       // Bytes become text only here, for a kept line, as the scan's reader decodes them.
-      line: (bytes) => collector.push(utf8.decode(bytes)),
+      line: (bytes) => {
+        const text = utf8.decode(bytes);
+        if (verdict === "token_count") collector.pushTokenCount(text);
+        else collector.push(text);
+      },
       oversized: (head) => collector.pushOversized(utf8.decode(head)),
     },
   );

@@ -1,5 +1,8 @@
-import { decodeLine, decodeOversizedLine } from "../decode/decode-line.js";
+import { decodeLine, decodeOversizedLine, decodeValue } from "../decode/decode-line.js";
 import type { DecodedLine } from "../decode/record.js";
+import { isObject } from "../json.js";
+import { parseTimestamp } from "../time.js";
+import { tokenCountUsage } from "./figures.js";
 import { UsageFold } from "./fold.js";
 import type { UsagePartial } from "./types.js";
 
@@ -26,6 +29,31 @@ export class UsageCollector {
   /** Decodes and folds one whole line. */
   push(line: string): void {
     this.#take(decodeLine(line));
+  }
+
+  /**
+   * Decodes and folds a line whose head names a `token_count` event. Once parsed, it is read for
+   * what the fold needs alone, exactly as the full decoder reads it: the same trimming, parse,
+   * type checks (the parsed members decide, not the head) and figures. Anything else about it is
+   * left to the full decoder.
+   */
+  pushTokenCount(line: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line.trim());
+    } catch {
+      return;
+    }
+    const payload = isObject(parsed) && parsed["type"] === "event_msg" ? parsed["payload"] : undefined;
+    if (!isObject(parsed) || !isObject(payload) || payload["type"] !== "token_count") {
+      this.#take(decodeValue(parsed));
+      return;
+    }
+    const usage = tokenCountUsage(payload);
+    if (usage === null) return;
+    const stamp = parsed["timestamp"];
+    const timestamp = typeof stamp === "string" ? stamp : "";
+    this.#fold.reply(usage, timestamp === "" ? null : parseTimestamp(timestamp));
   }
 
   /** Folds a line too long to hold, by its leading text (it never carries figures). */

@@ -58,20 +58,22 @@ export class UsageFold {
   push(r: RolloutRecord): void {
     if (r.kind === "turn_context") {
       if (r.model !== "") this.#model = r.model;
-      return;
-    }
-    if (r.kind !== "token_count" || r.usage === null) return;
-    const delta = replyDelta(r.usage, this.#previous);
-    if (r.usage.total !== null) this.#previous = r.usage.total;
+    } else if (r.kind === "token_count" && r.usage !== null) this.reply(r.usage, r.tsMs);
+  }
+
+  /** Folds the figures of the next `token_count` event, dated `tsMs` (null when undated). */
+  reply(usage: TokenCountUsage, tsMs: number | null): void {
+    const delta = replyDelta(usage, this.#previous);
+    if (usage.total !== null) this.#previous = usage.total;
     if (delta === null) {
       this.#repeats += 1;
       return;
     }
-    bump((this.#byDay[this.#dayKey(r.tsMs)] ??= {}), this.#model, delta);
+    bump((this.#byDay[this.#dayKey(tsMs)] ??= {}), this.#model, delta);
     bump(this.#byModel, this.#model, delta);
-    if (r.tsMs !== null) {
-      this.#firstMs = this.#firstMs === null ? r.tsMs : Math.min(this.#firstMs, r.tsMs);
-      this.#lastMs = this.#lastMs === null ? r.tsMs : Math.max(this.#lastMs, r.tsMs);
+    if (tsMs !== null) {
+      this.#firstMs = this.#firstMs === null ? tsMs : Math.min(this.#firstMs, tsMs);
+      this.#lastMs = this.#lastMs === null ? tsMs : Math.max(this.#lastMs, tsMs);
     }
   }
 

@@ -9,7 +9,9 @@ export type UsageLineVerdict =
   | "skip"
   /** A `session_meta`: decoded only while the rollout's identity is still unknown. */
   | "meta"
-  /** A `token_count`, a `turn_context`, or a head in another layout: decoded in full. */
+  /** A `token_count` event in the producer's layout: decoded by the usage fold's own short path. */
+  | "token_count"
+  /** A `turn_context`, or a head in another layout: decoded in full. */
   | "decode";
 
 /** Leading bytes of a line the verdict reads; a shorter line is passed whole. */
@@ -75,5 +77,5 @@ export function usageLineVerdict(bytes: Uint8Array, start = 0, end = bytes.lengt
   const eventAt = payloadAt + THEN_PAYLOAD_TYPE.length;
   const eventEnd = stringEnd(bytes, end, eventAt);
   if (eventEnd < 0) return "decode";
-  return isName(bytes, end, eventAt, eventEnd, TOKEN_COUNT) ? "decode" : "skip";
+  return isName(bytes, end, eventAt, eventEnd, TOKEN_COUNT) ? "token_count" : "skip";
 }
