@@ -95,6 +95,24 @@ describe("clause store", () => {
     assert.equal(e.checkDecisionAllowed("s", "build").result.allowed, true, "other tools allowed");
   });
 
+  it("gives each blocked decision the reason of the clause blocking it now, after its id is reused for other literals", () => {
+    let now = 1000;
+    const e = new StateEngine({ now: () => now, config: { clauseTtlMs: 100 } });
+    e.recordStep(makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "b", outcome: "success" }));
+    e.addClause(clause("c1", [lit("tool:a")]));
+    const first = "violates learned clause c1: (¬tool:a)";
+    assert.equal(e.checkDecisionAllowed("s", "a").result.reason, first, "first block");
+    assert.equal(e.checkDecisionAllowed("s", "a").result.reason, first, "the same clause again");
+    now = 1200;
+    assert.deepEqual(e.garbageCollectClauses().result, ["c1"], "c1 expires");
+    e.addClause(clause("c1", [lit("tool:a"), lit("prev_tool:b")]));
+    assert.equal(
+      e.checkDecisionAllowed("s", "a").result.reason,
+      "violates learned clause c1: (¬tool:a ∨ ¬prev_tool:b)",
+      "the new literals",
+    );
+  });
+
   it("chooses deterministically among violated clauses: earliest learned, then smallest id", () => {
     const e = new StateEngine();
     e.addClause(clause("zeta", [lit("tool:a")], { learnedAt: 5 }));

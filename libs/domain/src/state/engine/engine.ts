@@ -7,8 +7,8 @@
 import type { ClauseCheckResult, ClauseInput } from "../clauses/clause-store.js";
 import { checkAssignment, violatedClause } from "../clauses/clause-store.js";
 import type { Assignment, Clause } from "../clauses/clause.js";
-import { clauseString } from "../clauses/clause.js";
 import { assignmentAfter } from "../clauses/decision-assignment.js";
+import { decisionReason } from "../clauses/decision-reason.js";
 import { resolveConfig, type StateConfig } from "../config.js";
 import type { CycleCheckResult } from "../cycles/cycle-transition.js";
 import type { CycleDetectorStats } from "../cycles/detector-state.js";
@@ -248,7 +248,7 @@ export class StateEngine {
     const found = violatedClause(this.current.clauses, assignment);
     if (found === undefined) return { result: ALLOWED, generation: this.current.generation, event: undefined };
     const m = this.commit(opts, { type: "clause_used", clauseId: found.id });
-    return { ...m, result: { allowed: false, reason: `violates learned clause ${found.id}: ${clauseString(m.result)}`, clause: m.result } };
+    return { result: { allowed: false, reason: decisionReason(found), clause: m.result }, generation: m.generation, event: m.event };
   }
 
   /** Removes clauses whose TTL passed; returns their ids sorted. */
