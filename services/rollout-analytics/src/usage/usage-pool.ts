@@ -65,11 +65,12 @@ async function readOnWorkers(
   try {
     await new Promise<void>((resolve, reject) => {
       let failed = false;
+      const onAbort = (): void => fail(signal?.reason);
       const fail = (e: unknown): void => {
         failed = true;
+        signal?.removeEventListener("abort", onAbort);
         reject(e);
       };
-      const onAbort = (): void => fail(signal?.reason);
       signal?.addEventListener("abort", onAbort, { once: true });
       const finish = (index: number, file: FileUsage | null): void => {
         onDone(index, file);
