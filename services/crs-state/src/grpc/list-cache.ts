@@ -37,6 +37,11 @@ export class ListCache {
     while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
     return rows;
   }
+
+  /** Forgets every kept listing (the next page of each computes it again). */
+  clear(): void {
+    this.entries.clear();
+  }
 }
 
 /** The listings of every paged read of this process. */
