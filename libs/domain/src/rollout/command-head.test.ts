@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { argvCommand, freeformCallHead, functionCallHead, localShellHead, truncateUtf8 } from "./command-head.js";
 import { patchTargets } from "./patch-targets.js";
 import { signatureOf } from "./signature.js";
@@ -59,4 +60,21 @@ test("signatures are FNV-1a over tool, zero byte and head", () => {
   assert.equal(signatureOf("", ""), "050c5d1f", "FNV-1a of a single zero byte");
   assert.notEqual(signatureOf("a", "b"), signatureOf("ab", ""), "the zero byte separates tool from head");
   assert.match(signatureOf("shell", "ls"), /^[0-9a-f]{8}$/, "8 hex digits");
+});
+
+// FNV-1a as specified: every UTF-8 byte of tool, a zero byte, every byte of head.
+function fnvOfBytes(tool: string, head: string): string {
+  let h = 0x811c9dc5;
+  for (const b of [...new TextEncoder().encode(tool), 0, ...new TextEncoder().encode(head)]) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, "0");
+}
+
+test("property: the signature hashes the UTF-8 bytes, for ASCII and any other text alike", () => {
+  const text = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" }));
+  fc.assert(
+    fc.property(text, text, (tool, head) => {
+      assert.equal(signatureOf(tool, head), fnvOfBytes(tool, head), `${tool} / ${head}`);
+    }),
+    { numRuns: 2000 },
+  );
 });

@@ -1,14 +1,25 @@
 const encoder = new TextEncoder();
 
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+// Folds the UTF-8 bytes of `text` into the hash. ASCII text (nearly every tool name and command)
+// is its own UTF-8, so it is read by character codes without encoding a copy.
+function fold(h: number, text: string): number {
+  for (let i = 0; i < text.length; i += 1) {
+    if (text.charCodeAt(i) >= 0x80) {
+      let acc = h;
+      for (const b of encoder.encode(text)) acc = Math.imul(acc ^ b, FNV_PRIME) >>> 0;
+      return acc;
+    }
+  }
+  let acc = h;
+  for (let i = 0; i < text.length; i += 1) acc = Math.imul(acc ^ text.charCodeAt(i), FNV_PRIME) >>> 0;
+  return acc;
+}
+
 /** 32-bit FNV-1a over the tool name, a zero byte and the head, as 8 hex digits. */
 export function signatureOf(tool: string, head: string): string {
-  let h = 0x811c9dc5;
-  const step = (byte: number): void => {
-    h ^= byte;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  };
-  for (const b of encoder.encode(tool)) step(b);
-  step(0);
-  for (const b of encoder.encode(head)) step(b);
+  const h = fold(Math.imul(fold(FNV_OFFSET, tool) ^ 0, FNV_PRIME) >>> 0, head);
   return h.toString(16).padStart(8, "0");
 }

@@ -137,6 +137,9 @@ test("a file outside the cwd scope is counted as scanned and out of scope, and a
     assert.equal(scoped.partial.health.scannedFiles, all.partial.health.scannedFiles, "health still counts them as scanned files");
     const expected = mergeAll(inScope.map((f) => libraryPartial(f.path, false)));
     assert.deepEqual(scoped.partial.lifecycle, expected.lifecycle, "only in-scope rollouts are folded");
+    // Workers merge what they read, so they apply the same scope rule.
+    const onWorkers = await scanCorpus({ root, now: NOW, workers: 2, cacheDir: false, cwd: "/work/app/" });
+    assert.deepEqual([onWorkers.partial, onWorkers.files], [scoped.partial, scoped.files], "the same scoped scan on two workers");
   });
 });
 

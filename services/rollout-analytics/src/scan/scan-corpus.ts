@@ -63,20 +63,23 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
     }
   }
   const limits = { maxLineBytes: opts.maxLineBytes };
-  const tasks: FileTask[] = misses.map((s) => ({ file: s.file, fresh: s.fresh, limits, cacheDir: opts.cacheDir }));
+  const tasks: FileTask[] = misses.map((s) => ({ file: s.file, fresh: s.fresh, limits, cacheDir: opts.cacheDir, scopeCwd: opts.cwd }));
   const writes: Promise<boolean>[] = [];
-  await scanFiles(
+  const merged = await scanFiles(
     tasks,
     opts.workers ?? threadsFor(misses.reduce((n, s) => n + s.file.size, 0)),
     (index, result, cached) => {
       const slot = misses[index];
       if (slot === undefined) return;
       tally.add(slot, result, false);
-      if (result !== null && cache !== null && !cached) writes.push(cache.put(keyOf(slot), result));
+      const partial = result?.partial;
+      if (result !== null && partial !== undefined && cache !== null && !cached)
+        writes.push(cache.put(keyOf(slot), { ...result, partial }));
       done(slot);
     },
     signal,
   );
+  for (const partial of merged) tally.addMerged(partial);
   await Promise.all(writes);
   // Entries of files that are gone are dropped, and the directory kept under its bound.
   if (cache !== null)

@@ -1,7 +1,7 @@
 import { outOfScopePartial, sameCwd, unreadablePartial, type CorpusPartial } from "@crs/domain/rollout";
 import type { RolloutFile } from "../walk/index.js";
 import { PartialMerger } from "./partial-merger.js";
-import type { FileScan } from "./scan-file.js";
+import type { FileResult } from "./worker-pool.js";
 import type { FileOutcome, ScanFiles, ScanResult } from "./types.js";
 
 /** One walked file and the freshness decided for it. */
@@ -28,8 +28,11 @@ export class ScanTally {
     this.#cwd = cwd;
   }
 
-  /** Records one file: its scan (null when it could not be read) and whether it came from the cache. */
-  add(slot: ScanSlot, scan: FileScan | null, reused: boolean): void {
+  /**
+   * Records one file: its outcome (null when it could not be read) and whether it came from the
+   * cache. An outcome without a partial was merged by the worker that read it.
+   */
+  add(slot: ScanSlot, scan: FileResult, reused: boolean): void {
     const f = this.#files;
     const outcome = { path: slot.file.path, size: slot.file.size, mtimeMs: slot.file.mtimeMs, fresh: slot.fresh, reused };
     if (scan === null) {
@@ -47,7 +50,12 @@ export class ScanTally {
       f.reusedBytes += scan.bytes;
     }
     this.#perFile[slot.index] = { ...outcome, status: inScope ? "scanned" : "out_of_scope" };
-    this.#merger.push(inScope ? scan.partial : outOfScopePartial());
+    if (scan.partial !== undefined) this.#merger.push(inScope ? scan.partial : outOfScopePartial());
+  }
+
+  /** Adds the merged partials of files already recorded with {@link add} (scope applied by whoever merged them). */
+  addMerged(partial: CorpusPartial): void {
+    this.#merger.push(partial);
   }
 
   /** Files the walk found but could not stat, which count as unreadable rollouts, and directories it could not list, which do not. */

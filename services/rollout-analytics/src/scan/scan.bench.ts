@@ -14,8 +14,11 @@ const BYTES = Number(process.env["SCAN_BENCH_BYTES"] ?? 1024 ** 3);
 const SEED = 11;
 const NOW = Date.UTC(2026, 5, 1);
 
-// Prints the process's peak RSS (all threads) on stderr as it exits.
-const PEAK_RSS = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.stderr.write('\\npeak-rss-kb ' + process.resourceUsage().maxRSS + '\\n'));")}`;
+// Prints the process's peak RSS and CPU time (all threads) on stderr as it exits. CPU time says
+// what the work costs when other processes share the cores and wall time stretches.
+const PEAK_RSS = `data:text/javascript,${encodeURIComponent(
+  "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write('\\npeak-rss-kb ' + u.maxRSS + ' cpu-us ' + (u.userCPUTime + u.systemCPUTime) + '\\n'); });",
+)}`;
 
 // The baseline: plain JavaScript, no project code, every line through JSON.parse.
 const BASELINE = `
@@ -37,6 +40,7 @@ console.log(lines);
 interface Run {
   readonly ms: number;
   readonly peakMb: number;
+  readonly cpuS: number;
   readonly stderr: string;
 }
 
@@ -49,9 +53,9 @@ function run(args: readonly string[]): Promise<Run> {
     child.on("error", fail);
     child.on("exit", (code) => {
       const ms = performance.now() - started;
-      const peak = /peak-rss-kb (\d+)/.exec(stderr);
+      const peak = /peak-rss-kb (\d+) cpu-us (\d+)/.exec(stderr);
       if (code !== 0 || peak?.[1] === undefined) fail(new BenchFailure(`${args.join(" ")} exited ${String(code)}: ${stderr.slice(-2000)}`));
-      else done({ ms, peakMb: Number(peak[1]) / 1024, stderr });
+      else done({ ms, peakMb: Number(peak[1]) / 1024, cpuS: Number(peak[2]) / 1e6, stderr });
     });
   });
 }
@@ -102,11 +106,14 @@ async function bench(): Promise<void> {
     const cold = await run(scanArgs(root, cacheDir));
     const warm = await run(scanArgs(root, cacheDir));
     const reuse = /scanned (\d+) files \((\d+) reused/.exec(warm.stderr) ?? /reused (\d+)\/(\d+)/.exec(warm.stderr);
-    const fmt = (r: Run): string => `${(r.ms / 1000).toFixed(2)} s, peak RSS ${r.peakMb.toFixed(0)} MB`;
+    const fmt = (r: Run): string => `${(r.ms / 1000).toFixed(2)} s, peak RSS ${r.peakMb.toFixed(0)} MB, cpu ${r.cpuS.toFixed(2)} s`;
     console.log(`baseline readline + JSON.parse of every line: ${fmt(base)}`);
     console.log(`${entry}, cold cache: ${fmt(cold)}; ratio to baseline wall ${(cold.ms / base.ms).toFixed(2)}x`);
     console.log(`${entry}, rescan, nothing changed: ${fmt(warm)}; ratio to baseline wall ${(warm.ms / base.ms).toFixed(2)}x`);
     if (reuse !== null) console.log(`rescan reuse: ${reuse[2]} of ${reuse[1]} files`);
+    console.log(
+      `cpu time ratio to baseline: cold ${(cold.cpuS / base.cpuS).toFixed(2)}x, rescan ${(warm.cpuS / base.cpuS).toFixed(2)}x; load after ${loadavg()[0]?.toFixed(1)}`,
+    );
   } finally {
     await rm(cacheDir, { recursive: true, force: true });
   }

@@ -1,16 +1,20 @@
 import type { FileTask } from "./scan-file.js";
 
-/** A file sent to a scan worker. */
-export interface WorkerRequest {
-  readonly id: number;
-  readonly task: FileTask;
-}
+/** What a scan worker is asked: a batch of files (each with its index in the scan's task list), or its merged result. */
+export type WorkerRequest =
+  | { readonly kind: "scan"; readonly batch: readonly { readonly id: number; readonly task: FileTask }[] }
+  | { readonly kind: "finish" };
 
 /**
- * A worker's answer: the file's scan as JSON text (one string crosses threads far cheaper than
- * the partial's object tree, and is what the cache stores anyway) and whether the worker cached
- * it; or the code of the failure that made the file unreadable.
+ * One file's outcome, without its partial (the worker merges that itself): the recorded cwd,
+ * bytes read and whether the worker stored the scan in the cache; or the code of the failure
+ * that made the file unreadable.
  */
-export type WorkerReply =
-  | { readonly id: number; readonly ok: true; readonly json: string; readonly cached: boolean }
+export type FileReply =
+  | { readonly id: number; readonly ok: true; readonly cwd: string; readonly bytes: number; readonly cached: boolean }
   | { readonly id: number; readonly ok: false; readonly code: string };
+
+/** A worker's answer: the outcomes of one batch in its order, or the merge of every partial it read, as JSON text. */
+export type WorkerReply =
+  | { readonly kind: "scanned"; readonly results: readonly FileReply[] }
+  | { readonly kind: "merged"; readonly json: string };
