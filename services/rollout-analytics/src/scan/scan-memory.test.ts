@@ -23,6 +23,7 @@ if (path !== undefined) {
     fresh: false,
     limits: { maxLineBytes: 64 * 1024 ** 2 },
     cacheDir: null,
+    scopeCwd: "",
   });
   const { analytics, health, lifecycle } = scan.partial;
   console.log(
