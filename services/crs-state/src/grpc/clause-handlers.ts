@@ -85,7 +85,7 @@ export function clauseHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Cl
       requireId(req.projectId, "project_id");
       const sessionId = optionalId(req.sessionId, "session_id");
       const scope = req.scope === ClauseScope.UNSPECIFIED ? undefined : scopeToDomain(req.scope, "scope");
-      const page = await readPage(host, req, { sessionId, scope: scope ?? "" }, (snapshot) =>
+      const page = await readPage(host, req, "listClauses", { sessionId, scope: scope ?? "" }, (snapshot) =>
         snapshot.constraints
           .allClauses()
           .filter((c) => (sessionId === "" || c.sessionId === sessionId) && (scope === undefined || c.scope === scope))

@@ -26,14 +26,18 @@ export function historyHandlers({ host }: HandlerDeps): ServiceHandlers<typeof H
       const to = requireSafeCount(req.toGeneration, "to_generation");
       if (to !== 0 && to < from) throw invalidArgument("to_generation", "must not be below from_generation");
       const filters = { from, to, summaryOnly: req.summaryOnly };
-      const page = await readPage(host, req, filters, (snapshot) => snapshot.deltaHistory.range(from, to === 0 ? snapshot.generation : to));
+      const page = await readPage(host, req, "listChangesInRange", filters, (snapshot) =>
+        snapshot.deltaHistory.range(from, to === 0 ? snapshot.generation : to),
+      );
       return { header: page.header, changes: page.rows.map((r) => changeOut(r, req.summaryOnly)), nextPageToken: page.nextPageToken };
     },
 
     async listChangesByNode(req) {
       requireId(req.projectId, "project_id");
       const nodeId = requireKey(req.nodeId, "node_id");
-      const page = await readPage(host, req, { nodeId, summaryOnly: req.summaryOnly }, (snapshot) => snapshot.deltaHistory.byNode(nodeId));
+      const page = await readPage(host, req, "listChangesByNode", { nodeId, summaryOnly: req.summaryOnly }, (snapshot) =>
+        snapshot.deltaHistory.byNode(nodeId),
+      );
       return { header: page.header, changes: page.rows.map((r) => changeOut(r, req.summaryOnly)), nextPageToken: page.nextPageToken };
     },
 

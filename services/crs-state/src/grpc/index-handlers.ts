@@ -29,7 +29,7 @@ export function indexHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Ind
       requireId(req.projectId, "project_id");
       const type = constraintTypes.toDomain(req.type, "type");
       const nodeId = optionalKey(req.nodeId, "node_id");
-      const page = await readPage(host, req, { type, nodeId }, (snapshot) =>
+      const page = await readPage(host, req, "listConstraints", { type, nodeId }, (snapshot) =>
         snapshot.constraints.all().filter((c) => (type === "unknown" || c.type === type) && (nodeId === "" || c.nodes.includes(nodeId))),
       );
       return {
@@ -42,7 +42,7 @@ export function indexHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Ind
 
     async listDependencyEdges(req) {
       requireId(req.projectId, "project_id");
-      const page = await readPage(host, req, "edges", (snapshot) => snapshot.dependency.allEdges());
+      const page = await readPage(host, req, "listDependencyEdges", "edges", (snapshot) => snapshot.dependency.allEdges());
       return { header: page.header, edges: page.rows.map(edgeOut), nextPageToken: page.nextPageToken, totalSize: BigInt(page.total) };
     },
 
@@ -68,7 +68,7 @@ export function indexHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Ind
       const nodeId = optionalKey(req.nodeId, "node_id");
       const source = sources.toDomain(req.source, "source");
       const filters = { nodeId, source: req.source === SignalSource.UNSPECIFIED ? "" : source, recent: req.recent };
-      const page = await readPage(host, req, filters, (snapshot) => {
+      const page = await readPage(host, req, "listHistoryEntries", filters, (snapshot) => {
         const all = nodeId === "" ? snapshot.history.recent(snapshot.history.size()) : snapshot.history.trace(nodeId);
         const matching = req.source === SignalSource.UNSPECIFIED ? all : all.filter((e) => e.source === source);
         return req.recent > 0 ? matching.slice(-req.recent) : matching;
@@ -94,7 +94,7 @@ export function indexHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Ind
     async listAnalyticsRecords(req) {
       requireId(req.projectId, "project_id");
       const queryType = requireTextAtMost(req.queryType, 512, "query_type");
-      const page = await readPage(host, req, { queryType }, (snapshot) =>
+      const page = await readPage(host, req, "listAnalyticsRecords", { queryType }, (snapshot) =>
         snapshot.analytics
           .all()
           .filter((r) => queryType === "" || r.queryType === queryType)

@@ -67,7 +67,7 @@ export function proofHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Pro
       requireId(req.projectId, "project_id");
       const wanted = new Set<ProofStatus>(requireAtMost(req.statuses, 4, "statuses").map((s, i) => statuses.toDomain(s, `statuses[${i}]`)));
       const prefix = req.nodeIdPrefix;
-      const page = await readPage(host, req, { statuses: [...wanted].sort(), prefix }, (snapshot) =>
+      const page = await readPage(host, req, "listProofNumbers", { statuses: [...wanted].sort(), prefix }, (snapshot) =>
         snapshot.proof.all().filter((e) => (wanted.size === 0 || wanted.has(e.status)) && e.nodeId.startsWith(prefix)),
       );
       return {

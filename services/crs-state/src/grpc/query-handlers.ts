@@ -16,7 +16,7 @@ export function queryHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Que
   const idPage =
     (name: IdQuery) => async (req: { projectId: string; atGeneration?: bigint | undefined; pageSize: number; pageToken: string }) => {
       requireId(req.projectId, "project_id");
-      const page = await readPage(host, req, name, (snapshot) => snapshot.query()[name]());
+      const page = await readPage(host, req, name, name, (snapshot) => snapshot.query()[name]());
       return { header: page.header, nodeIds: page.rows, nextPageToken: page.nextPageToken };
     };
   const proofOf = (snapshot: Snapshot, id: string) => proofEntryOut(snapshot, id, snapshot.proof.get(id) as ProofNumber);
@@ -28,7 +28,7 @@ export function queryHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Que
     async findByProofRange(req) {
       requireId(req.projectId, "project_id");
       if (req.minProof > req.maxProof) throw invalidArgument("max_proof", "must not be below min_proof");
-      const page = await readPage(host, req, { min: req.minProof, max: req.maxProof }, (snapshot) =>
+      const page = await readPage(host, req, "findByProofRange", { min: req.minProof, max: req.maxProof }, (snapshot) =>
         snapshot.query().findByProofRange(req.minProof, req.maxProof),
       );
       return { header: page.header, entries: page.rows.map((id) => proofOf(page.snapshot, id)), nextPageToken: page.nextPageToken };
@@ -37,13 +37,15 @@ export function queryHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Que
     async findConstrainedNodes(req) {
       requireId(req.projectId, "project_id");
       const type = constraintTypes.toDomain(req.type, "type");
-      const page = await readPage(host, req, { type }, (snapshot) => snapshot.query().findConstrainedNodes(type));
+      const page = await readPage(host, req, "findConstrainedNodes", { type }, (snapshot) => snapshot.query().findConstrainedNodes(type));
       return { header: page.header, nodeIds: page.rows, nextPageToken: page.nextPageToken };
     },
 
     async findViolatedConstraints(req) {
       requireId(req.projectId, "project_id");
-      const page = await readPage(host, req, "violated", (snapshot) => snapshot.query().findViolatedConstraints());
+      const page = await readPage(host, req, "findViolatedConstraints", "violated", (snapshot) =>
+        snapshot.query().findViolatedConstraints(),
+      );
       return { header: page.header, constraints: page.rows.map((c) => constraintOut(page.snapshot, c)), nextPageToken: page.nextPageToken };
     },
 
@@ -78,7 +80,7 @@ export function queryHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Que
     async findAffectedByNode(req) {
       requireId(req.projectId, "project_id");
       const nodeId = requireKey(req.nodeId, "node_id");
-      const page = await readPage(host, req, { nodeId }, (snapshot) => snapshot.query().findAffectedByNode(nodeId));
+      const page = await readPage(host, req, "findAffectedByNode", { nodeId }, (snapshot) => snapshot.query().findAffectedByNode(nodeId));
       return { header: page.header, nodeIds: page.rows, nextPageToken: page.nextPageToken };
     },
 

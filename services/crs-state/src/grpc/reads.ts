@@ -4,7 +4,8 @@ import type { Snapshot } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
 import type { ProjectHeader, ProjectHost, ProjectView } from "../projects/index.js";
 import { requireSafeCount } from "@crs/runtime";
-import { nextPageToken, openPage } from "./page-token.js";
+import { listings } from "./list-cache.js";
+import { filterDigest, nextPageToken, openPage } from "./page-token.js";
 
 /** The wire header of an answer about `header`'s project at `generation`. */
 export function responseHeader(
@@ -74,12 +75,14 @@ export interface Page<Row> {
 }
 
 /**
- * Serves one page of `rows(snapshot)`. The token binds the project uid, `filters` and the
- * generation of the first page, so later pages read the same snapshot.
+ * Serves one page of `rows(snapshot)`, the listing named `list`. The token binds the project
+ * uid, `filters` and the generation of the first page, so later pages read the same snapshot,
+ * and slice the listing the first page computed (kept in {@link listings}).
  */
 export function readPage<Row>(
   host: ProjectHost,
   req: PagedRequest,
+  list: string,
   filters: unknown,
   rows: (snapshot: Snapshot, view: ProjectView) => readonly Row[],
 ): Promise<Page<Row>> {
@@ -88,7 +91,8 @@ export function readPage<Row>(
   return host.read(req.projectId, (view) => {
     const cursor = openPage(req.pageToken, req.pageSize, view.header.projectUid, bound);
     const snapshot = snapshotOf(view, cursor.generation ?? at, cursor.generation === undefined ? "at_generation" : "page_token");
-    const all = rows(snapshot, view);
+    const key = `${view.header.projectUid}\u0000${snapshot.generation}\u0000${list}\u0000${filterDigest(filters)}`;
+    const all = listings.rows(key, snapshot.state, () => rows(snapshot, view));
     return {
       rows: all.slice(cursor.offset, cursor.offset + cursor.size),
       total: all.length,

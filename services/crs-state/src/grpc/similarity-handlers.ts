@@ -80,7 +80,7 @@ export function similarityHandlers({ host }: HandlerDeps): ServiceHandlers<typeo
 
     async listSimilarityPairs(req) {
       requireId(req.projectId, "project_id");
-      const page = await readPage(host, req, "pairs", (snapshot) => snapshot.similarity.allPairs().pairs);
+      const page = await readPage(host, req, "listSimilarityPairs", "pairs", (snapshot) => snapshot.similarity.allPairs().pairs);
       return {
         header: page.header,
         pairs: page.rows.map((p) => similarityOut(page.snapshot, p.from, p.to, p.distance)),

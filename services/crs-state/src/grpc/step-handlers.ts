@@ -40,7 +40,7 @@ export function stepHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Step
       requireId(req.projectId, "project_id");
       const sessionId = requireId(req.sessionId, "session_id");
       const filters = { sessionId, actor: req.actor, outcome: req.outcome };
-      const page = await readPage(host, req, filters, (snapshot) =>
+      const page = await readPage(host, req, "listSteps", filters, (snapshot) =>
         snapshot.steps
           .history(sessionId)
           .filter((s) => (req.actor === "" || s.actor === req.actor) && (req.outcome === "" || s.outcome === req.outcome)),
@@ -70,7 +70,7 @@ export function stepHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Step
 
     async listSessions(req) {
       requireId(req.projectId, "project_id");
-      const page = await readPage(host, req, "sessions", (snapshot) =>
+      const page = await readPage(host, req, "listSessions", "sessions", (snapshot) =>
         snapshot.steps.sessions().map((sessionId) => {
           const steps = snapshot.steps.history(sessionId);
           return {

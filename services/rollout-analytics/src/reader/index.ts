@@ -8,5 +8,6 @@ export {
   READ_CHUNK_BYTES,
   type ReadRollout,
   type FoldedFile,
+  type FoldFileOptions,
 } from "./read-file.js";
 export { LineSplitter, HEAD_BYTES, type LineSink } from "./line-splitter.js";

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { RolloutFold, type DecodedRollout, type RolloutCensus } from "@crs/domain/rollout";
+import { RolloutFold, type DecodedRollout, type RolloutCensus, type RolloutFoldOptions } from "@crs/domain/rollout";
 import { RolloutReader, type ReaderLimits } from "./rollout-reader.js";
 
 /** Bytes read from a file at a time; one buffer is reused for the whole file. */
@@ -54,8 +54,8 @@ function pumpSync(path: string, reader: RolloutReader): DecodedRollout {
   return reader.end();
 }
 
-function folding(limits?: ReaderLimits): { reader: RolloutReader; fold: RolloutFold } {
-  const fold = new RolloutFold();
+function folding(limits?: ReaderLimits, options?: RolloutFoldOptions): { reader: RolloutReader; fold: RolloutFold } {
+  const fold = new RolloutFold(options);
   return { reader: new RolloutReader(limits, (r) => fold.push(r)), fold };
 }
 
@@ -79,14 +79,23 @@ export function readRolloutFileSync(path: string, limits?: ReaderLimits): ReadRo
   return { rollout: pumpSync(path, reader), bytes: reader.bytes };
 }
 
+/** How a file is folded: the reader's limits and the fold's options. */
+export interface FoldFileOptions {
+  readonly limits?: ReaderLimits;
+  /** What the fold lists; a scan, which keeps only totals, lists nothing (`maxListed: 0`). */
+  readonly fold?: RolloutFoldOptions;
+  readonly signal?: AbortSignal;
+}
+
 /** Reads one rollout file, folding each record as it decodes (none are kept); I/O errors reject. */
-export async function foldRolloutFile(path: string, limits?: ReaderLimits, signal?: AbortSignal): Promise<FoldedFile> {
-  const { reader, fold } = folding(limits);
+export async function foldRolloutFile(path: string, options: FoldFileOptions = {}): Promise<FoldedFile> {
+  const { reader, fold } = folding(options.limits, options.fold);
+  const signal = options.signal;
   return { census: censusOf(await pump(path, reader, signal)), fold, bytes: reader.bytes };
 }
 
 /** {@link foldRolloutFile} with blocking reads, for a worker thread; I/O errors throw. */
-export function foldRolloutFileSync(path: string, limits?: ReaderLimits): FoldedFile {
-  const { reader, fold } = folding(limits);
+export function foldRolloutFileSync(path: string, options: FoldFileOptions = {}): FoldedFile {
+  const { reader, fold } = folding(options.limits, options.fold);
   return { census: censusOf(pumpSync(path, reader)), fold, bytes: reader.bytes };
 }

@@ -24,6 +24,9 @@ export interface FileScan {
   readonly bytes: number;
 }
 
+// The partial keeps totals and samples only: no per-call lists.
+const SCAN_FOLD = { maxListed: 0 };
+
 function summarise(task: FileTask, { census, fold, bytes }: FoldedFile): FileScan {
   const folded = fold.finish({ meta: census.meta, fresh: task.fresh });
   // Health rows name sessions by file name, as the reference does.
@@ -33,10 +36,10 @@ function summarise(task: FileTask, { census, fold, bytes }: FoldedFile): FileSca
 
 /** Reads one rollout file, folding it as it streams, and summarises it as a partial; I/O errors reject. */
 export async function scanFile(task: FileTask, signal?: AbortSignal): Promise<FileScan> {
-  return summarise(task, await foldRolloutFile(task.file.path, task.limits, signal));
+  return summarise(task, await foldRolloutFile(task.file.path, { limits: task.limits, fold: SCAN_FOLD, signal }));
 }
 
 /** {@link scanFile} with blocking reads, for a worker thread; I/O errors throw. */
 export function scanFileSync(task: FileTask): FileScan {
-  return summarise(task, foldRolloutFileSync(task.file.path, task.limits));
+  return summarise(task, foldRolloutFileSync(task.file.path, { limits: task.limits, fold: SCAN_FOLD }));
 }

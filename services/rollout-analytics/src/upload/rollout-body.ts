@@ -54,7 +54,8 @@ export class RolloutBody {
     if (declared.sizeBytes > limits.maxRolloutBytes) throw rolloutTooLarge("upload.size_bytes", declared.sizeBytes, limits.maxRolloutBytes);
     this.#limits = limits;
     this.#declared = declared;
-    const fold = new RolloutFold(maxListed === undefined ? {} : { maxListed });
+    // An upload is answered with its analytics, never a corpus partial: no post-tool samples.
+    const fold = new RolloutFold(maxListed === undefined ? { postToolSamples: false } : { maxListed, postToolSamples: false });
     this.#fold = fold;
     this.#reader = new RolloutReader({ maxLineBytes: limits.maxLineBytes }, (r) => fold.push(r));
   }

@@ -6,51 +6,13 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { sessionHealth } from "@crs/domain/rollout";
+import { CALLS_PER_TURN, LINES_PER_TURN, smallRecordChunks } from "../reader/small-records.js";
 import { RolloutBody } from "./rollout-body.js";
 
 const UPLOAD_BYTES = 300 * 1024 ** 2;
 const HEAP_CAP_MB = 96;
 const RSS_BOUND_MB = 400;
-const CALLS_PER_TURN = 50;
 const MAX_LISTED = 1000;
-
-// A turn of short calls, each with a short output and a token count: every line is 150-250 bytes.
-function turnText(turn: number, startMs: number): string {
-  const at = (ms: number): string => new Date(startMs + ms).toISOString();
-  const lines = [JSON.stringify({ timestamp: at(0), type: "event_msg", payload: { type: "task_started", turn_id: `t${turn}` } })];
-  for (let c = 0; c < CALLS_PER_TURN; c += 1) {
-    const id = `c${turn}-${c}`;
-    const ms = 100 + c * 300;
-    lines.push(
-      JSON.stringify({
-        timestamp: at(ms),
-        type: "response_item",
-        payload: { type: "function_call", name: "shell", arguments: JSON.stringify({ command: ["ls", `d${c % 7}`] }), call_id: id },
-      }),
-      JSON.stringify({
-        timestamp: at(ms + 100),
-        type: "response_item",
-        payload: { type: "function_call_output", call_id: id, output: "Exit code: 0\nWall time: 0.1 seconds\nOutput:\nok" },
-      }),
-      JSON.stringify({
-        timestamp: at(ms + 150),
-        type: "event_msg",
-        payload: {
-          type: "token_count",
-          info: { total_token_usage: { input_tokens: 1000 + c, output_tokens: c, total_tokens: 1000 + 2 * c } },
-        },
-      }),
-    );
-  }
-  lines.push(
-    JSON.stringify({
-      timestamp: at(16_000),
-      type: "event_msg",
-      payload: { type: "task_complete", turn_id: `t${turn}`, duration_ms: 16_000 },
-    }),
-  );
-  return `${lines.join("\n")}\n`;
-}
 
 if (process.env["UPLOAD_MEMORY_CHILD"] !== undefined) {
   const body = new RolloutBody(
@@ -58,21 +20,12 @@ if (process.env["UPLOAD_MEMORY_CHILD"] !== undefined) {
     { sizeBytes: 0, sha256: "" },
     MAX_LISTED,
   );
-  let sent = 0;
-  let turn = 0;
   let lines = 0;
-  while (sent < UPLOAD_BYTES) {
-    // Chunks of about 1 MB, cut mid-line as a client's would be.
-    let text = "";
-    while (text.length < 1024 ** 2) {
-      text += turnText(turn, Date.UTC(2026, 2, 1) + turn * 20_000);
-      turn += 1;
-      lines += 2 + 3 * CALLS_PER_TURN;
-    }
-    const chunk = Buffer.from(text);
+  for (const { chunk, turns } of smallRecordChunks(UPLOAD_BYTES)) {
+    // Cut mid-line, as a client's chunks would be.
     body.push(chunk.subarray(0, 1000));
     body.push(chunk.subarray(1000));
-    sent += chunk.length;
+    lines += turns * LINES_PER_TURN;
   }
   const received = body.finish();
   const folded = received.fold.finish({ meta: received.census.meta, fresh: false });

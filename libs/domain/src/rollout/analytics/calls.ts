@@ -165,6 +165,14 @@ export class CallJoin {
     return call;
   }
 
+  /** The records have moved on from `task`: its bookkeeping goes unless calls there still wait. */
+  leave(task: number): void {
+    const t = this.#tasks.get(task);
+    // Without a waiting call, its last call and output can only matter to calls not yet written,
+    // which a returning task records afresh.
+    if (t !== undefined && t.queues.size === 0 && t.unanswerable.length === 0) this.#tasks.delete(task);
+  }
+
   // A call with no id is classified once its task has both a later call and a later output; the
   // list is in file order, so the settled ones are at its front.
   #settle(t: TaskCalls): void {

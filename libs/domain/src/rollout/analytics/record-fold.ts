@@ -20,6 +20,8 @@ export interface RecordFoldOptions {
   readonly itemsSpeak: boolean;
   /** Most per-call outcomes and post-tool spans listed; every call is still counted. */
   readonly maxListed: number;
+  /** Whether post-tool gaps are kept as samples for the corpus partial (one number per result). */
+  readonly postToolSamples: boolean;
 }
 
 /** Inputs of a fold's end. */
@@ -70,6 +72,7 @@ export class RecordFold {
   // A completion's TTFT names a turn not started yet: it goes to that turn if it starts.
   readonly #ttftById = new Map<string, number>();
   #seenRows = 0;
+  #lastTask = -1;
   #seq = 0;
   #goalContinuations = 0;
   readonly #raw = { started: 0, complete: 0, aborted: 0 };
@@ -80,7 +83,7 @@ export class RecordFold {
     this.#attribution = new Attribution(this.#lifecycle, (r, seq, task) => this.#placed(r, seq, task));
     this.#join = new CallJoin((call, row) => this.#closed(call, row));
     this.#postTool = new PostToolFold((span) => {
-      this.#postToolTally.span(span);
+      if (options.postToolSamples) this.#postToolTally.span(span);
       if (this.#spans.length < this.#options.maxListed) this.#spans.push(span);
     });
   }
@@ -119,6 +122,10 @@ export class RecordFold {
   #placed(r: RolloutRecord, seq: number, task: number): void {
     const lc = this.#lifecycle;
     this.#claimTtfts();
+    if (task !== this.#lastTask) {
+      this.#join.leave(this.#lastTask);
+      this.#lastTask = task;
+    }
     const state = task >= 0 ? this.#task(task) : undefined;
     const row = lc.rows[task];
     state?.window.record(r, { endMs: row?.endMs ?? null, settled: lc.endSettled(task) });

@@ -6,6 +6,11 @@ import type { FoldedRollout } from "./types.js";
 export interface RolloutFoldOptions {
   /** Most per-call outcomes and post-tool spans listed (every call is still counted); all when absent. */
   readonly maxListed?: number;
+  /**
+   * Whether post-tool gaps are kept as samples for the corpus partial (one number per tool
+   * result; the default). A fold read only for its analytics can do without them.
+   */
+  readonly postToolSamples?: boolean;
 }
 
 /**
@@ -26,8 +31,9 @@ export class RolloutFold {
   /** An empty fold. */
   constructor(options: RolloutFoldOptions = {}) {
     const maxListed = options.maxListed ?? Number.POSITIVE_INFINITY;
-    this.#events = new RecordFold({ itemsSpeak: false, maxListed });
-    this.#items = new RecordFold({ itemsSpeak: true, maxListed });
+    const postToolSamples = options.postToolSamples ?? true;
+    this.#events = new RecordFold({ itemsSpeak: false, maxListed, postToolSamples });
+    this.#items = new RecordFold({ itemsSpeak: true, maxListed, postToolSamples });
   }
 
   /** Takes the next record. */

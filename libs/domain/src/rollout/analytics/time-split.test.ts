@@ -66,3 +66,10 @@ test("time after an unanswered call up to the task boundary is model time, then 
     "the gap to the boundary is model time up to the stall threshold",
   );
 });
+
+test("a terminal timed before records written ahead of it leaves their time booked: the window reaches the latest", () => {
+  // Time is booked as records stream in; the completion written last but timed at 5 s arrives
+  // after 10 s were booked, so the window runs to 10 s instead of being cut back.
+  const t = onlyTask([startLine(0, "t"), messageLine(10, "thinking"), completeLine(5, "t")]);
+  assert.deepEqual([t.wallMs, split(t)], [10_000, { tool: 0, wait: 0, model: 10_000, idle: 0 }], "booked time stays, the wall reaches it");
+});

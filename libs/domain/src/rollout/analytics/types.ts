@@ -96,7 +96,7 @@ export interface FoldedRollout {
   readonly raw: { readonly started: number; readonly complete: number; readonly aborted: number };
   readonly health: HealthFacts;
   readonly errors: ErrorFacts;
-  /** Every post-tool span summed, whatever the listing limit. */
+  /** Every post-tool span summed, whatever the listing limit (empty when the fold kept no samples). */
   readonly postTool: PostToolPartial;
   /** Token usage, named when the partial is made. */
   readonly usage: UsageFold;
