@@ -8,3 +8,27 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * A frozen deep copy of plain data (objects, arrays, primitives) that shares the strings.
+ * structuredClone copies every string and builds objects V8 keeps at about twice the size once
+ * frozen; a loaded delta history holds one such copy per applied entry. Anything but plain
+ * objects, arrays and primitives goes through structuredClone, which also rejects what it did.
+ */
+export function frozenCopy<T>(value: T): T {
+  if (value === null || typeof value !== "object")
+    return typeof value === "function" || typeof value === "symbol" ? structuredClone(value) : value;
+  if (Array.isArray(value))
+    return (
+      Object.getPrototypeOf(value) === Array.prototype ? Object.freeze(value.map(frozenCopy)) : deepFreeze(structuredClone(value))
+    ) as T;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return deepFreeze(structuredClone(value));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const v = frozenCopy((value as Record<string, unknown>)[key]);
+    if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[key] = v;
+  }
+  return Object.freeze(out) as T;
+}

@@ -47,7 +47,7 @@ const NO_CLAUSES: readonly WatchedClause[] = Object.freeze([]);
 const EMPTY_NODE: WatchNode = Object.freeze({ single: NO_CLAUSES, pairs: IMap<number, readonly WatchedClause[]>() });
 
 /** The variables a clause watches: those of its first two distinct negated literals. */
-export function watchedVariables(c: Pick<Clause, "literals">): string[] {
+function watchedVariables(c: Pick<Clause, "literals">): string[] {
   const out: string[] = [];
   for (const l of c.literals) {
     if (l.negated && !out.includes(l.variable)) out.push(l.variable);

@@ -16,7 +16,7 @@ import { DELTA_KINDS } from "../delta/delta.js";
 import type { DeltaRecord } from "../delta-history/delta-record.js";
 import { addEdge, EMPTY_DEPENDENCY, reaches } from "../dependency/dependency-index.js";
 import { invalidArgument, isStateError, StateError } from "../errors.js";
-import { deepFreeze } from "../freeze.js";
+import { frozenCopy } from "../freeze.js";
 import { appendHistory, EMPTY_HISTORY } from "../history/history-index.js";
 import { validateProofNumber, type ProofNumber } from "../proof/proof-number.js";
 import { similarityEntryKey, type EntryIndex } from "../entries/mod-generations.js";
@@ -221,7 +221,7 @@ function build(doc: StateDocument, fallbackConfig: StateConfig): ProjectState {
       streaming: importStreaming(doc.streaming),
       steps: importSteps(doc, config),
       analytics,
-      deltaHistory: List(records.map((r) => deepFreeze(structuredClone(r)))),
+      deltaHistory: List(records.map((r) => frozenCopy(r))),
       cycles: importCycleDetectors(list(doc.cycleDetectors, "cycleDetectors")),
       modGenerations: mods.build(),
       config,
