@@ -14,28 +14,56 @@ export interface LoadResult {
   readonly ops: number;
 }
 
-/** Runs `op` from `clients` concurrent loops for `seconds`; each loop starts its next op when the last ends. */
-export async function closedLoop(
-  clients: number,
-  seconds: number,
-  op: (client: number, i: number) => Promise<unknown>,
-): Promise<LoadResult> {
-  const latencies: number[] = [];
-  const end = performance.now() + seconds * 1000;
-  const started = performance.now();
+/** One operation under load: `client` is the loop running it, `i` counts that loop's operations. */
+export type LoadOp = (client: number, i: number) => Promise<unknown>;
+
+function summarize(latencies: number[], elapsedMs: number): LoadResult {
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { opsPerSec: latencies.length / (elapsedMs / 1000), p50: at(0.5), p99: at(0.99), ops: latencies.length };
+}
+
+// Runs `op` from `clients` loops until `end`; each loop starts its next op when the last ends.
+async function loops(clients: number, end: number, op: LoadOp, next: number[], latencies: number[]): Promise<void> {
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
-      for (let i = 0; performance.now() < end; i++) {
+      while (performance.now() < end) {
+        const i = next[c] ?? 0;
+        next[c] = i + 1;
         const t = performance.now();
         await op(c, i);
         latencies.push(performance.now() - t);
       }
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { opsPerSec: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), ops: latencies.length };
+}
+
+/**
+ * Runs every op of `ops` closed-loop from `clients` loops for `seconds` each, in `slices` turns
+ * that alternate between them (the order rotating every turn), so load from elsewhere that comes
+ * and goes during the run weighs on each op alike and the ratios between them stay comparable.
+ */
+export async function interleaved<K extends string>(
+  clients: number,
+  seconds: number,
+  ops: Record<K, LoadOp>,
+  slices = 6,
+): Promise<Record<K, LoadResult>> {
+  const names = Object.keys(ops) as K[];
+  const runs = names.map(() => ({ latencies: [] as number[], elapsedMs: 0, next: [] as number[] }));
+  for (let s = 0; s < slices; s++) {
+    for (let k = 0; k < names.length; k++) {
+      const at = (s + k) % names.length;
+      const run = runs[at] as (typeof runs)[number];
+      const started = performance.now();
+      await loops(clients, started + (seconds * 1000) / slices, ops[names[at] as K], run.next, run.latencies);
+      run.elapsedMs += performance.now() - started;
+    }
+  }
+  return Object.fromEntries(names.map((name, at) => [name, summarize(runs[at]?.latencies ?? [], runs[at]?.elapsedMs ?? 0)])) as Record<
+    K,
+    LoadResult
+  >;
 }
 
 /** One line describing the machine the numbers came from. */

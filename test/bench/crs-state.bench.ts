@@ -6,6 +6,7 @@
  *    concurrency and in the same process;
  * 2. restart to serving of a project with BENCH_CHANGES (default 1,000,000) journaled changes;
  * 3. memory of a loaded project with 10k and 1M proof entries.
+ * The four runs of each concurrency alternate in turns, so load from elsewhere weighs on them alike.
  * BENCH_SECONDS sets the length of each load run (default 3); BENCH_CLIENTS the concurrencies of
  * part 1 (default 1,16,64); BENCH_PARTS the parts to run (default mutations,restart,memory).
  * The clients of both gRPC servers share one connection per 16 concurrent callers.
@@ -25,7 +26,7 @@ import { createClient, startService, type TypedClient } from "@crs/runtime";
 import { crsState } from "@crs/crs-state";
 import { StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
 import { SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
-import { closedLoop, machine, n, type LoadResult } from "./bench-support.js";
+import { interleaved, machine, n, type LoadOp, type LoadResult } from "./bench-support.js";
 import { startNoopApplyServer } from "./noop-apply-server.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "3");
@@ -59,8 +60,8 @@ function stateClients(port: number, clients: number): StateClient[] {
 }
 
 // The same Apply request for the no-op server and crs-state: one similarity pair per call.
-function applyLoad(clients: number, channels: StateClient[], projects: string[]): Promise<LoadResult> {
-  return closedLoop(clients, SECONDS, (c, i) =>
+function applyOp(channels: StateClient[], projects: string[]): LoadOp {
+  return (c, i) =>
     (channels[c % channels.length] as StateClient).apply({
       projectId: projects[c % projects.length] as string,
       delta: {
@@ -68,57 +69,65 @@ function applyLoad(clients: number, channels: StateClient[], projects: string[])
         kind: { case: "similarity", value: { updates: [{ a: `c${c}-${i}`, b: "hub", distance: 0.5 }] } },
       },
       options: { requestId: `c${c}-${i}` },
-    }),
-  );
+    });
 }
 
 function benchProjects(clients: number): string[] {
   return Array.from({ length: Math.min(clients, 8) }, (_, i) => `bench-${i}`);
 }
 
-async function noopApply(clients: number): Promise<LoadResult> {
-  const noop = await startNoopApplyServer();
-  const channels = stateClients(noop.port, clients);
-  const result = await applyLoad(clients, channels, benchProjects(clients));
-  for (const channel of channels) channel.close();
-  await noop.stop();
-  return result;
+/** One measured system: its operation and how to release it. */
+interface Subject {
+  readonly op: LoadOp;
+  close(): Promise<void>;
 }
 
-async function mutationThroughput(): Promise<void> {
-  console.log("durable mutations (classic-level, synced group commit) vs baselines, same run:");
-  for (const clients of CLIENTS) {
-    const noop = await noopApply(clients);
-    const rawDir = await tempDir();
-    const db = new ClassicLevel<string, string>(rawDir);
-    await db.open();
-    const raw = await closedLoop(clients, SECONDS, (c, i) => db.put(`k${c}-${i}`, "v".repeat(200), { sync: true }));
-    await db.close();
-    await rm(rawDir, { recursive: true, force: true });
-    const dir = await tempDir();
-    const host = new StoreHost(await LevelStore.open(dir));
-    const projects = benchProjects(clients);
-    for (const p of projects) await host.create(p, { config: { maxSimilarityPairs: 10_000_000 } });
-    const durable = await closedLoop(clients, SECONDS, (c, i) =>
+async function noopSubject(clients: number): Promise<Subject> {
+  const noop = await startNoopApplyServer();
+  const channels = stateClients(noop.port, clients);
+  return {
+    op: applyOp(channels, benchProjects(clients)),
+    close: async () => {
+      for (const channel of channels) channel.close();
+      await noop.stop();
+    },
+  };
+}
+
+async function rawSubject(): Promise<Subject> {
+  const dir = await tempDir();
+  const db = new ClassicLevel<string, string>(dir);
+  await db.open();
+  return {
+    op: (c, i) => db.put(`k${c}-${i}`, "v".repeat(200), { sync: true }),
+    close: async () => {
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function hostSubject(clients: number): Promise<Subject> {
+  const dir = await tempDir();
+  const host = new StoreHost(await LevelStore.open(dir));
+  const projects = benchProjects(clients);
+  for (const p of projects) await host.create(p, { config: { maxSimilarityPairs: 10_000_000 } });
+  return {
+    op: (c, i) =>
       host.mutate(
         projects[c % projects.length] as string,
         { method: "RecordSimilarity", requestId: `c${c}-${i}`, fingerprint: encoder.encode(`c${c}-${i}`) },
         (e) => e.recordSimilarity({ a: `c${c}-${i}`, b: "hub", distance: 0.5 }),
         (_r, h) => encoder.encode(String(h.generation)),
       ),
-    );
-    await host.close();
-    await rm(dir, { recursive: true, force: true });
-    const grpc = await applyThroughGrpc(clients);
-    console.log(` ${clients} client(s):`);
-    console.log(row("no-op grpc-js Apply (baseline)", noop));
-    console.log(row("raw classic-level put, sync", raw, noop));
-    console.log(row("host mutate, durable (no gRPC)", durable, noop));
-    console.log(row("crs-state Apply over gRPC, durable", grpc, noop));
-  }
+    close: async () => {
+      await host.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
-async function applyThroughGrpc(clients: number): Promise<LoadResult> {
+async function crsStateSubject(clients: number): Promise<Subject> {
   const dir = await tempDir();
   const service = await startService(crsState, {
     GRPC_ADDRESS: "127.0.0.1:0",
@@ -129,11 +138,38 @@ async function applyThroughGrpc(clients: number): Promise<LoadResult> {
   const channels = stateClients(service.port, clients);
   const projects = benchProjects(clients);
   for (const p of projects) await (channels[0] as StateClient).createProject({ projectId: p, config: { maxSimilarityPairs: 10_000_000 } });
-  const result = await applyLoad(clients, channels, projects);
-  for (const channel of channels) channel.close();
-  await service.stop();
-  await rm(dir, { recursive: true, force: true });
-  return result;
+  return {
+    op: applyOp(channels, projects),
+    close: async () => {
+      for (const channel of channels) channel.close();
+      await service.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function mutationThroughput(): Promise<void> {
+  console.log("durable mutations (classic-level, synced group commit) vs baselines, same run, interleaved in 6 turns:");
+  for (const clients of CLIENTS) {
+    const subjects = {
+      noop: await noopSubject(clients),
+      raw: await rawSubject(),
+      host: await hostSubject(clients),
+      grpc: await crsStateSubject(clients),
+    };
+    const r = await interleaved(clients, SECONDS, {
+      noop: subjects.noop.op,
+      raw: subjects.raw.op,
+      host: subjects.host.op,
+      grpc: subjects.grpc.op,
+    });
+    for (const subject of Object.values(subjects)) await subject.close();
+    console.log(` ${clients} client(s):`);
+    console.log(row("no-op grpc-js Apply (baseline)", r.noop));
+    console.log(row("raw classic-level put, sync", r.raw, r.noop));
+    console.log(row("host mutate, durable (no gRPC)", r.host, r.noop));
+    console.log(row("crs-state Apply over gRPC, durable", r.grpc, r.noop));
+  }
 }
 
 async function restartTime(): Promise<void> {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import type { ServiceError } from "@grpc/grpc-js";
 import { errorDetailOf } from "@crs/runtime";
-import { AddClauseRequestSchema } from "@crs/contracts/gen/crs/state/v1/clause_pb";
+import { AddClauseRequestSchema, ListClausesRequestSchema } from "@crs/contracts/gen/crs/state/v1/clause_pb";
 import { EntryIndex } from "@crs/contracts/gen/crs/state/v1/common_pb";
 import { CheckCycleRequestSchema } from "@crs/contracts/gen/crs/state/v1/cycle_pb";
 import { UpdateProofNumberRequestSchema } from "@crs/contracts/gen/crs/state/v1/proof_pb";
@@ -12,6 +12,8 @@ import {
   ApplyRequestSchema,
   CreateProjectRequestSchema,
   DeleteProjectRequestSchema,
+  ForkProjectRequestSchema,
+  GetSnapshotRequestSchema,
   UpdateProjectConfigRequestSchema,
 } from "@crs/contracts/gen/crs/state/v1/state_pb";
 import { RecordStepRequestSchema } from "@crs/contracts/gen/crs/state/v1/step_pb";
@@ -70,6 +72,10 @@ describe("error fields name proto paths", () => {
     s = await startTestServer();
     await s.state.createProject({ projectId: "f" });
     await s.state.apply(apply({ case: "proof", value: { entries: [proofEntry("taken")] } }, { requestId: "used" }));
+    // A project that keeps two readable generations, four generations in.
+    await s.state.createProject({ projectId: "short", config: { snapshotRetentionGenerations: 2 } });
+    for (const id of ["a", "b", "c", "d"])
+      await s.state.apply({ ...apply({ case: "proof", value: { entries: [proofEntry(id)] } }), projectId: "short" });
   });
   after(async () => {
     await s.stop();
@@ -188,6 +194,14 @@ describe("error fields name proto paths", () => {
         () => s.state.createProject({ projectId: "g", config: { cycleDetectorMaxHistory: 1e9 } }),
       ],
       [DeleteProjectRequestSchema, "expected_project_uid", () => s.state.deleteProject({ projectId: "f", expectedProjectUid: "0ff" })],
+      [GetSnapshotRequestSchema, "at_generation", () => s.state.getSnapshot({ projectId: "short", atGeneration: 1n })],
+      [GetSnapshotRequestSchema, "at_generation", () => s.state.getSnapshot({ projectId: "short", atGeneration: 9n })],
+      [
+        ForkProjectRequestSchema,
+        "at_generation",
+        () => s.state.forkProject({ projectId: "short", targetProjectId: "short-fork", origin: { case: "atGeneration", value: 1n } }),
+      ],
+      [ListClausesRequestSchema, "page_token", () => s.clauses.listClauses({ projectId: "f", pageToken: "not-a-token" })],
     ];
     const wrong: string[] = [];
     for (const [schema, expected, call] of cases) {

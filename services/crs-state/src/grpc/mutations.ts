@@ -103,14 +103,17 @@ export function prepareMutation<Req extends DescMessage, Res extends DescMessage
   const expectedUid = options?.expectedProjectUid ?? "";
   const generation = options?.expectedGeneration;
   const entries = expectedEntries(options);
+  // Built field by field: only the options a call sets are present.
+  const request: { -readonly [K in keyof MutationRequest]: MutationRequest[K] } = { method: call.method };
+  if (requestId !== "") {
+    request.requestId = requestId;
+    request.fingerprint = requestFingerprint(call.method, call.requestSchema, call.request);
+  }
+  if (expectedUid !== "") request.expectedUid = expectedUid;
+  if (generation !== undefined) request.expectedGeneration = requireSafeCount(generation, "options.expected_generation");
+  if (call.validateOnly === true) request.validateOnly = true;
   return {
-    request: {
-      method: call.method,
-      ...(requestId === "" ? {} : { requestId, fingerprint: requestFingerprint(call.method, call.requestSchema, call.request) }),
-      ...(expectedUid === "" ? {} : { expectedUid }),
-      ...(generation === undefined ? {} : { expectedGeneration: requireSafeCount(generation, "options.expected_generation") }),
-      ...(call.validateOnly === true ? { validateOnly: true } : {}),
-    },
+    request,
     engineOptions: entries.length === 0 ? {} : { expectedEntries: entries },
   };
 }

@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ResponseHeaderSchema } from "@crs/contracts/gen/crs/state/v1/common_pb";
-import type { Snapshot } from "@crs/domain/state";
+import { StateError, isStateError, type Snapshot } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
 import type { ProjectHeader, ProjectHost, ProjectView } from "../projects/index.js";
 import { requireSafeCount } from "@crs/runtime";
@@ -36,7 +36,12 @@ export function snapshotOf(view: ProjectView, generation: number | undefined, fi
       current_generation: String(current),
     });
   }
-  return view.engine.snapshotAt(generation);
+  try {
+    return view.engine.snapshotAt(generation);
+  } catch (e) {
+    // The engine names its own parameter; the client sent `field`.
+    throw isStateError(e) ? new StateError(e.code, e.message, { field, cause: e }) : e;
+  }
 }
 
 /** Runs `fn` over the project's snapshot at `atGeneration` (absent: the committed one). */

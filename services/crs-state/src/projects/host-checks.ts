@@ -1,7 +1,7 @@
 /** Checks the host makes before it touches a project: identity, uid, generation, fork source. */
 
 import { randomBytes } from "node:crypto";
-import { StateError, type ProjectState } from "@crs/domain/state";
+import { StateError, isStateError, type ProjectState } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
 import type { LoadedProject } from "./loaded-project.js";
 import type { ProjectMeta } from "./project-meta.js";
@@ -37,9 +37,13 @@ export function checkGeneration(expected: number | undefined, current: number): 
 export function stateAt(source: LoadedProject, generation: number): ProjectState {
   if (!Number.isSafeInteger(generation) || generation < 0 || generation > source.committed.generation) {
     throw new StateError("SNAPSHOT_NOT_FOUND", `generation ${generation} is not a committed generation of ${source.meta.projectId}`, {
-      field: "generation",
+      field: "at_generation",
     });
   }
   if (generation === source.committed.generation) return source.committed;
-  return source.engine.snapshotAt(generation).state;
+  try {
+    return source.engine.snapshotAt(generation).state;
+  } catch (e) {
+    throw isStateError(e) ? new StateError(e.code, e.message, { field: "at_generation", cause: e }) : e;
+  }
 }

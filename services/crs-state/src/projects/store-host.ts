@@ -36,8 +36,9 @@ import { forkedProject } from "./forked-project.js";
 import { projectSummary } from "./project-summary.js";
 import { zeroCounters, type HostCounters, type StoreHostOptions } from "./store-host-options.js";
 
+// Hex and base64 are read through a Buffer view of the bytes, not a copy of them.
 function hex(bytes: Uint8Array | undefined): string {
-  return bytes === undefined ? "" : Buffer.from(bytes).toString("hex");
+  return bytes === undefined ? "" : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
 }
 
 /** {@link ProjectHost} over a {@link ProjectStore}. */
@@ -158,7 +159,13 @@ export class StoreHost implements ProjectHost {
     const request: StoredRequest | null =
       requestId === ""
         ? null
-        : { requestId, method: req.method, fingerprint, answer: Buffer.from(bytes).toString("base64"), generation: m.generation };
+        : {
+            requestId,
+            method: req.method,
+            fingerprint,
+            answer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
+            generation: m.generation,
+          };
     const prepared = p.prepare(m.event, request);
     const write = this.committer.submit(prepared.ops, p.chain);
     write.catch(() => this.cache.evict(p));

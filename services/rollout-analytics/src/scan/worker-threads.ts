@@ -17,6 +17,14 @@ const BATCH_BYTES = 8 * 1024 * 1024;
 // where nearly everything a file allocates dies before the file ends.
 const WORKER_YOUNG_MB = 12;
 
+// A worker's old generation bound, in MB. V8 grows a heap by a factor that shrinks with its
+// bound, so a bound near what a worker needs keeps the headroom of three heaps small. It must
+// still hold the longest line read in full a few times over (its text, the values parsed from
+// it, an output body parsed again), so it scales with that limit.
+function oldGenerationMb(maxLineBytes: number): number {
+  return Math.max(256, Math.ceil((4 * maxLineBytes) / 2 ** 20) + 64);
+}
+
 // Compiled (a bundle), the worker is scan-worker.js beside this module. From the TypeScript
 // sources, a thread does not inherit tsx's loader hooks, so a one-line module registers them
 // in the new thread before importing the worker's source.
@@ -45,6 +53,8 @@ export async function scanOnWorkers(
   let next = 0;
   let remaining = tasks.length;
   let bytesLeft = tasks.reduce((n, t) => n + t.file.size, 0);
+  const maxLineBytes = tasks.reduce((n, t) => Math.max(n, t.limits.maxLineBytes), 0);
+  const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_MB, maxOldGenerationSizeMb: oldGenerationMb(maxLineBytes) };
   try {
     await new Promise<void>((resolve, reject) => {
       const onAbort = (): void => reject(signal?.reason);
@@ -80,7 +90,7 @@ export async function scanOnWorkers(
         else feed(worker);
       };
       for (let w = 0; w < workers; w += 1) {
-        const worker = new Worker(workerEntry(), { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
+        const worker = new Worker(workerEntry(), { resourceLimits });
         pool.push(worker);
         worker.on("message", (reply: WorkerReply) => onReply(worker, reply));
         // A worker that dies (not a file that fails to read) fails the scan.

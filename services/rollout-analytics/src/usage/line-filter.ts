@@ -2,7 +2,9 @@ import { USAGE_HEAD_BYTES } from "@crs/domain/rollout";
 import { HEAD_BYTES } from "../reader/index.js";
 
 const LF = 0x0a;
-const NOTHING = new Uint8Array(0);
+// Held bytes are Buffers, like the read chunks: the judge and the sink then always see one kind of
+// array, and the compiled judge is not thrown away when a line crosses a chunk.
+const NOTHING = Buffer.alloc(0);
 
 /** Receives the lines a {@link LineFilter} keeps. */
 export interface KeptLineSink {
@@ -97,7 +99,7 @@ export class LineFilter {
     const wasOver = this.#length > this.#maxLineBytes;
     this.#length += piece.length;
     if (this.#length <= this.#maxLineBytes) {
-      if (piece.length > 0) this.#parts.push(new Uint8Array(piece));
+      if (piece.length > 0) this.#parts.push(Buffer.from(piece));
       this.#held += piece.length;
       return;
     }
@@ -108,7 +110,7 @@ export class LineFilter {
     }
     const room = HEAD_BYTES - this.#held;
     if (room <= 0) return;
-    const part = new Uint8Array(piece.subarray(0, room));
+    const part = Buffer.from(piece.subarray(0, room));
     this.#parts.push(part);
     this.#held += part.length;
   }

@@ -47,10 +47,10 @@ export interface UsageResult {
 // Cache entries are read this many at a time.
 const CACHE_READS = 64;
 
-// Bytes to read that justify one more thread. This thread reads beside the workers, but each
-// thread warms its own compiled code (about 0.1 s of CPU), so a second one pays only past some
-// 50 MB; below that a corpus is read here alone.
-const BYTES_PER_THREAD = 48 * 1024 * 1024;
+// Bytes to read that justify one more thread. A thread's first tenth of a second goes to
+// warming its compiled code, after which it reads several hundred MB/s; this thread reads beside
+// the workers, so a second thread pays only from a few hundred megabytes on.
+const BYTES_PER_THREAD = 256 * 1024 * 1024;
 
 function count(value: number | undefined, field: string, fallback: number, min: number): number {
   if (value === undefined) return fallback;
