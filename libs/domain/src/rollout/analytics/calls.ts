@@ -179,7 +179,7 @@ export class CallJoin {
     const seen = Math.min(t.lastCall, t.lastOutput);
     for (let call = t.unanswerable[0]; call !== undefined && call.seq < seen; call = t.unanswerable[0]) {
       t.unanswerable.shift();
-      this.#close(call, missingResult(call, t, "complete"), 0);
+      this.#close(call, { cls: "missing_result", reason: "later_output_in_task", confidence: "observed" }, 0);
     }
   }
 

@@ -73,3 +73,16 @@ test("a terminal timed before records written ahead of it leaves their time book
   const t = onlyTask([startLine(0, "t"), messageLine(10, "thinking"), completeLine(5, "t")]);
   assert.deepEqual([t.wallMs, split(t)], [10_000, { tool: 0, wait: 0, model: 10_000, idle: 0 }], "booked time stays, the wall reaches it");
 });
+
+test("time booked while an earlier call is still unanswered goes to the first call that is answered", () => {
+  // Whether `a` will be answered is unknown until the task ends, so its time waits; it never is.
+  const t = onlyTask([
+    startLine(0, "t"),
+    callLine(1, "a", "exec_command", { cmd: "make" }),
+    callLine(2, "b", "exec_command", { cmd: "make test" }),
+    outputLine(5, "b", unifiedOutput(0)),
+    completeLine(6, "t"),
+  ]);
+  assert.deepEqual(split(t), { tool: 3_000, wait: 0, model: 3_000, idle: 0 }, "b's flight is tool time, the rest the model's");
+  assert.deepEqual(t.classes, { missing_result: 1, ok: 1 }, "a has no result");
+});

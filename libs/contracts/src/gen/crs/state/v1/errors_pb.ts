@@ -233,6 +233,7 @@ export enum ErrorReason {
 
   /**
    * RESOURCE_EXHAUSTED: the similarity index is full and the pair is new; metadata `limit`.
+   * FAILED_PRECONDITION from UpdateProjectConfig: max_similarity_pairs below the stored pairs.
    *
    * @generated from enum value: ERROR_REASON_SIMILARITY_CAPACITY = 28;
    */
