@@ -12,15 +12,22 @@ export interface LoadResult {
   readonly p99: number;
   /** Operations completed. */
   readonly ops: number;
+  /**
+   * CPU time (user and system, all threads of the process) per operation in µs: less disturbed
+   * than throughput by other processes on a shared machine, which delay wake-ups more than they
+   * slow computation.
+   */
+  readonly cpuUsPerOp: number;
 }
 
 /** One operation under load: `client` is the loop running it, `i` counts that loop's operations. */
 export type LoadOp = (client: number, i: number) => Promise<unknown>;
 
-function summarize(latencies: number[], elapsedMs: number): LoadResult {
+function summarize(latencies: number[], elapsedMs: number, cpuUs: number): LoadResult {
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { opsPerSec: latencies.length / (elapsedMs / 1000), p50: at(0.5), p99: at(0.99), ops: latencies.length };
+  const ops = latencies.length;
+  return { opsPerSec: ops / (elapsedMs / 1000), p50: at(0.5), p99: at(0.99), ops, cpuUsPerOp: ops === 0 ? 0 : cpuUs / ops };
 }
 
 // Runs `op` from `clients` loops until `end`; each loop starts its next op when the last ends.
@@ -50,20 +57,22 @@ export async function interleaved<K extends string>(
   slices = 6,
 ): Promise<Record<K, LoadResult>> {
   const names = Object.keys(ops) as K[];
-  const runs = names.map(() => ({ latencies: [] as number[], elapsedMs: 0, next: [] as number[] }));
+  const runs = names.map(() => ({ latencies: [] as number[], elapsedMs: 0, cpuUs: 0, next: [] as number[] }));
   for (let s = 0; s < slices; s++) {
     for (let k = 0; k < names.length; k++) {
       const at = (s + k) % names.length;
       const run = runs[at] as (typeof runs)[number];
       const started = performance.now();
+      const cpu = process.cpuUsage();
       await loops(clients, started + (seconds * 1000) / slices, ops[names[at] as K], run.next, run.latencies);
+      const used = process.cpuUsage(cpu);
       run.elapsedMs += performance.now() - started;
+      run.cpuUs += used.user + used.system;
     }
   }
-  return Object.fromEntries(names.map((name, at) => [name, summarize(runs[at]?.latencies ?? [], runs[at]?.elapsedMs ?? 0)])) as Record<
-    K,
-    LoadResult
-  >;
+  return Object.fromEntries(
+    names.map((name, at) => [name, summarize(runs[at]?.latencies ?? [], runs[at]?.elapsedMs ?? 0, runs[at]?.cpuUs ?? 0)]),
+  ) as Record<K, LoadResult>;
 }
 
 /** One line describing the machine the numbers came from. */

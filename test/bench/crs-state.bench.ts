@@ -6,7 +6,9 @@
  *    concurrency and in the same process;
  * 2. restart to serving of a project with BENCH_CHANGES (default 1,000,000) journaled changes;
  * 3. memory of a loaded project with 10k and 1M proof entries.
- * The four runs of each concurrency alternate in turns, so load from elsewhere weighs on them alike.
+ * The four runs of each concurrency alternate in turns, so load from elsewhere weighs on them alike,
+ * and each line also gives the process's CPU time per operation (client and server share the
+ * process), the figure a busy machine disturbs least.
  * BENCH_SECONDS sets the length of each load run (default 3); BENCH_CLIENTS the concurrencies of
  * part 1 (default 1,16,64); BENCH_PARTS the parts to run (default mutations,restart,memory).
  * The clients of both gRPC servers share one connection per 16 concurrent callers.
@@ -43,8 +45,10 @@ async function tempDir(): Promise<string> {
 
 function row(label: string, r: LoadResult, base?: LoadResult): string {
   const ratio =
-    base === undefined ? "" : `  throughput x${(r.opsPerSec / base.opsPerSec).toFixed(2)}, p99 x${(r.p99 / base.p99).toFixed(2)} of no-op`;
-  return `  ${label.padEnd(34)} ${n(r.opsPerSec).padStart(8)} ops/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms${ratio}`;
+    base === undefined
+      ? ""
+      : `  throughput x${(r.opsPerSec / base.opsPerSec).toFixed(2)}, p99 x${(r.p99 / base.p99).toFixed(2)}, cpu/op x${(r.cpuUsPerOp / base.cpuUsPerOp).toFixed(2)} of no-op`;
+  return `  ${label.padEnd(34)} ${n(r.opsPerSec).padStart(8)} ops/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  cpu ${n(r.cpuUsPerOp)} us/op${ratio}`;
 }
 
 type StateClient = TypedClient<typeof StateService.method>;

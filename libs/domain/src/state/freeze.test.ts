@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { frozenCopy } from "./freeze.js";
+import { frozenCopy, frozenWith } from "./freeze.js";
 
 describe("frozen copies of loaded data", () => {
   it("copy plain data deeply and freeze every level, leaving the source editable and unshared", () => {
@@ -31,5 +31,21 @@ describe("frozen copies of loaded data", () => {
     const at = new Date(5);
     const copy = frozenCopy({ at });
     assert.ok(copy.at instanceof Date && copy.at !== at && copy.at.getTime() === 5, "a date is cloned");
+  });
+});
+
+describe("frozen records with changes", () => {
+  it("equal a frozen spread of the source and the changes, key order and own __proto__ key included", () => {
+    const tag = Symbol("tag");
+    const source = JSON.parse('{"a": 1, "__proto__": {"x": 1}, "b": 2}') as Record<string | symbol, unknown>;
+    source[tag] = "kept";
+    const made = frozenWith<Record<string | symbol, unknown>>(source, { b: 3, c: undefined });
+    const spread = Object.freeze({ ...source, b: 3, c: undefined });
+    assert.deepEqual(Reflect.ownKeys(made), Reflect.ownKeys(spread), "same keys in the same order");
+    assert.equal(Object.getPrototypeOf(made), Object.prototype, "prototype untouched");
+    assert.ok(Object.isFrozen(made), "frozen");
+    source.a = 9;
+    assert.equal(made.a, 1, "a copy, not the source");
+    assert.deepEqual(made, { ...spread, a: 1 }, "same fields and values");
   });
 });

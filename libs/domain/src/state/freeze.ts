@@ -32,3 +32,25 @@ export function frozenCopy<T>(value: T): T {
   }
   return Object.freeze(out) as T;
 }
+
+/**
+ * `Object.freeze({ ...source, ...changes })`, built by assignment instead: V8 keeps a frozen
+ * spread copy at two to four times the size of the same object built this way, and the state
+ * keeps one per step, history entry, constraint and clause. An own `__proto__` key stays a
+ * plain field, as with a spread.
+ */
+export function frozenWith<T extends object>(source: T, changes?: Partial<T>): T {
+  const out: Record<PropertyKey, unknown> = {};
+  copyOwn(out, source);
+  if (changes !== undefined) copyOwn(out, changes);
+  return Object.freeze(out) as T;
+}
+
+function copyOwn(out: Record<PropertyKey, unknown>, from: object): void {
+  const src = from as Record<PropertyKey, unknown>;
+  for (const key of Object.keys(src)) {
+    if (key === "__proto__") Object.defineProperty(out, key, { value: src[key], enumerable: true, writable: true, configurable: true });
+    else out[key] = src[key];
+  }
+  for (const sym of Object.getOwnPropertySymbols(src)) if (Object.prototype.propertyIsEnumerable.call(src, sym)) out[sym] = src[sym];
+}

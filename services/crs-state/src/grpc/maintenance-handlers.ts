@@ -64,6 +64,13 @@ export function maintenanceHandlers(facts: ServerFacts): ServiceHandlers<typeof 
             health: p.loaded ? ProjectHealth.SERVING : ProjectHealth.CLOSED,
             generation: BigInt(p.generation),
             lastChangeAtUnixMs: BigInt(p.lastChangeAt),
+            ...(p.storage === undefined
+              ? {}
+              : {
+                  lastSnapshotGeneration: BigInt(p.storage.lastSnapshotGeneration),
+                  journalTailRecords: BigInt(p.storage.journalRecords),
+                  journalBytes: BigInt(p.storage.journalBytes),
+                }),
           })),
         nextPageToken: page.nextPageToken,
       };

@@ -73,6 +73,13 @@ describe("MaintenanceService after a restart", () => {
       assert.ok((row?.lastChangeAtUnixMs ?? 0n) > 0n, "the time of the last change");
       assert.equal(row?.health, ProjectHealth.CLOSED, "still not loaded");
       assert.equal((await second.maintenance.getStatus({})).openProjects, 0, "listing loaded nothing");
+      await second.state.getGeneration({ projectId: "m-restart" });
+      const [loaded] = (await second.maintenance.listProjects({})).projects;
+      assert.deepEqual(
+        [loaded?.health, loaded?.generation, loaded?.journalTailRecords],
+        [ProjectHealth.SERVING, 2n, 2n],
+        "a loaded project's row adds its journal facts",
+      );
     } finally {
       await second.stop();
       await removeDataDir(first.dataDir);

@@ -59,9 +59,16 @@ export class GroupCommitter {
 
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
-      const batch = this.queue.filter((p) => p.chain === undefined || !this.poisoned.has(p.chain));
-      for (const p of this.queue) if (!batch.includes(p)) p.reject(poisonedError(p.chain as string));
+      let batch = this.queue;
       this.queue = [];
+      // Only after a failure can a submission's chain be poisoned; until then the queue is the batch.
+      if (this.poisoned.size > 0) {
+        batch = batch.filter((p) => {
+          if (p.chain === undefined || !this.poisoned.has(p.chain)) return true;
+          p.reject(poisonedError(p.chain));
+          return false;
+        });
+      }
       if (batch.length === 0) continue;
       const ops = batch.flatMap((p) => p.ops);
       const started = this.clock();

@@ -121,6 +121,15 @@ export interface ProjectSummary {
   readonly lastChangeAt: number;
   /** Whether the project is in memory now. */
   readonly loaded: boolean;
+  /** Journal and snapshot facts, for a loaded project (reading them for another would load it). */
+  readonly storage?: {
+    /** Generation of the newest durable state snapshot (0 when none). */
+    readonly lastSnapshotGeneration: number;
+    /** Journal records after it. */
+    readonly journalRecords: number;
+    /** Bytes of those records. */
+    readonly journalBytes: number;
+  };
 }
 
 /** A page request of {@link ProjectHost.list}; projects come in ascending id order (UTF-8 bytes). */

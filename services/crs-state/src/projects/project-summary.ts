@@ -21,7 +21,12 @@ export async function projectSummary(
   const base = { projectId: row.projectId, projectUid: meta.value.projectUid, createdAt: meta.value.createdAt };
   if (loaded !== undefined) {
     const committed = loaded.committedEngine().snapshot();
-    return { ...base, generation: committed.generation, lastChangeAt: committed.createdAt, loaded: true };
+    const storage = {
+      lastSnapshotGeneration: loaded.lastSnapshotGeneration,
+      journalRecords: loaded.journalRecords,
+      journalBytes: loaded.journalBytes,
+    };
+    return { ...base, generation: committed.generation, lastChangeAt: committed.createdAt, loaded: true, storage };
   }
   const head = await storedHead(store, meta.value);
   return { ...base, generation: head?.generation ?? 0, lastChangeAt: head?.lastChangeAt ?? 0, loaded: false };

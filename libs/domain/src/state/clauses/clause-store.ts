@@ -3,6 +3,7 @@
 import { Map as IMap } from "immutable";
 import { compareUtf8 } from "../bytes.js";
 import { invalidArgument, StateError } from "../errors.js";
+import { frozenWith } from "../freeze.js";
 import { clauseSignature, clauseString, validateClause, type Assignment, type Clause, type ClauseScope, type Literal } from "./clause.js";
 import { EMPTY_WATCHES, earliestViolated, unwatchClause, watchClause, type WatchedClause, type WatchIndex } from "./watch-index.js";
 import type { SignalSource } from "../signals.js";
@@ -126,8 +127,7 @@ export function addClause(store: ClauseStore, input: ClauseInput, at: number, ma
   const dupId = store.bySignature.get(duplicateKey(clause));
   if (dupId !== undefined) {
     const old = store.clauses.get(dupId) as Clause;
-    const refreshed: Clause = Object.freeze({
-      ...old,
+    const refreshed: Clause = frozenWith(old, {
       useCount: old.useCount + 1,
       lastUsed: at,
       refreshedAt: Math.max(old.refreshedAt, at),
@@ -168,7 +168,7 @@ export function evictToCapacity(store: ClauseStore, max: number): { store: Claus
 export function touchClause(store: ClauseStore, id: string, at: number): { store: ClauseStore; clause: Clause } {
   const c = store.clauses.get(id);
   if (c === undefined) throw new StateError("CLAUSE_NOT_FOUND", `clause ${id} not found`, { field: "clauseId" });
-  const clause: Clause = Object.freeze({ ...c, useCount: c.useCount + 1, lastUsed: at });
+  const clause: Clause = frozenWith(c, { useCount: c.useCount + 1, lastUsed: at });
   return { store: { clauses: store.clauses.set(id, clause), bySignature: store.bySignature, watches: store.watches }, clause };
 }
 

@@ -1,6 +1,7 @@
 /** Constraints between nodes: the value type of the constraint index. */
 
 import { invalidArgument } from "../errors.js";
+import { frozenWith } from "../freeze.js";
 import { isTimestamp } from "../proof/proof-number.js";
 import { requireSource, type SignalSource } from "../signals.js";
 
@@ -44,5 +45,5 @@ export function validateConstraint(c: Constraint, field: string): void {
 
 /** A frozen copy, so stored constraints never alias caller arrays. */
 export function freezeConstraint(c: Constraint): Constraint {
-  return Object.freeze({ ...c, nodes: Object.freeze([...c.nodes]) });
+  return frozenWith(c, { nodes: Object.freeze([...c.nodes]) });
 }

@@ -16,7 +16,7 @@ import { DELTA_KINDS } from "../delta/delta.js";
 import type { DeltaRecord } from "../delta-history/delta-record.js";
 import { addEdge, EMPTY_DEPENDENCY, reaches } from "../dependency/dependency-index.js";
 import { invalidArgument, isStateError, StateError } from "../errors.js";
-import { frozenCopy } from "../freeze.js";
+import { frozenCopy, frozenWith } from "../freeze.js";
 import { appendHistory, EMPTY_HISTORY } from "../history/history-index.js";
 import { validateProofNumber, type ProofNumber } from "../proof/proof-number.js";
 import { similarityEntryKey, type EntryIndex } from "../entries/mod-generations.js";
@@ -75,7 +75,7 @@ function importClauses(clauses: readonly (Clause & ModGenerationField)[], mods: 
     }
     const sig = duplicateKey(c);
     if (store.clauses.has(c.id) || store.bySignature.has(sig)) throw invalidArgument(`clauses[${i}]`, `duplicate clause ${c.id}`);
-    const frozen: Clause = Object.freeze({ ...c, literals: Object.freeze(c.literals.map((l) => Object.freeze({ ...l }))) });
+    const frozen: Clause = frozenWith(c, { literals: Object.freeze(c.literals.map((l) => frozenWith(l))) });
     store = {
       clauses: store.clauses.set(c.id, frozen),
       bySignature: store.bySignature.set(sig, c.id),

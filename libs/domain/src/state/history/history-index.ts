@@ -3,6 +3,7 @@
 import { List, Set as ISet } from "immutable";
 import { utf8Length } from "../bytes.js";
 import { invalidArgument, invalidDelta } from "../errors.js";
+import { frozenWith } from "../freeze.js";
 import { isTimestamp } from "../proof/proof-number.js";
 import { requireSource, type SignalSource } from "../signals.js";
 
@@ -64,7 +65,7 @@ export function validateHistoryEntry(e: HistoryEntry, field: string): void {
 export function appendHistory(index: HistoryIndex, entry: HistoryEntry, max: number, field: string): HistoryIndex {
   validateHistoryEntry(entry, field);
   if (index.ids.has(entry.id)) throw invalidDelta(`${field}.id`, `history entry ${entry.id} already exists`);
-  const frozen = Object.freeze({ ...entry, metadata: Object.freeze({ ...entry.metadata }) });
+  const frozen = frozenWith(entry, { metadata: frozenWith(entry.metadata) });
   return trimHistory({ entries: index.entries.push(frozen), ids: index.ids.add(entry.id) }, max);
 }
 

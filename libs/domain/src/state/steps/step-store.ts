@@ -2,6 +2,7 @@
 
 import { List, Map as IMap } from "immutable";
 import { invalidArgument } from "../errors.js";
+import { frozenWith } from "../freeze.js";
 import { validateStep, type Actor, type Outcome, type StepRecord } from "./step-record.js";
 
 /** Steps of one session. */
@@ -39,12 +40,11 @@ export function recordStep(store: StepStore, input: StepRecord, at: number, max:
   }
   const bucket = store.get(input.sessionId);
   const nextNumber = bucket?.nextNumber ?? 1;
-  const step: StepRecord = Object.freeze({
-    ...input,
+  const step: StepRecord = frozenWith(input, {
     stepNumber: input.stepNumber === 0 ? nextNumber : input.stepNumber,
     timestamp: input.timestamp === 0 ? at : input.timestamp,
     // Anything but a plain object is left for validation to reject with its field.
-    metadata: isRecord(input.metadata) ? Object.freeze({ ...input.metadata }) : input.metadata,
+    metadata: isRecord(input.metadata) ? frozenWith(input.metadata) : input.metadata,
   });
   validateStep(step);
   let steps = (bucket?.steps ?? List<StepRecord>()).push(step);

@@ -253,7 +253,10 @@ export const ListProjectsRequestSchema: GenMessage<ListProjectsRequest> = /*@__P
  */
 export type ListProjectsResponse = Message<"crs.state.v1.ListProjectsResponse"> & {
   /**
-   * Projects by id in byte-wise order.
+   * Projects by id in byte-wise order. Listing never loads a project: every row carries its id,
+   * uid, health (CLOSED when not in memory), committed generation and last change time; a loaded
+   * project's row adds its snapshot and journal facts. Index sizes, the oldest readable snapshot
+   * and the storage facts of a project not in memory come with GetProjectStatus, which loads it.
    *
    * @generated from field: repeated crs.state.v1.ProjectStatus projects = 1;
    */
