@@ -27,8 +27,10 @@ export function checkPreconditions(view: ProjectView, options: MutationOptions |
   expectedEntries(options).forEach((e, i) => {
     const actual = view.snapshot.modGeneration(e.index, e.key);
     if (actual !== e.modGeneration) {
+      // Named and described as the engine does for a mutation, so validate_only answers alike.
       throw new StateError("ENTRY_MODIFIED", `${e.index} entry ${e.key} was last changed at generation ${actual}, not ${e.modGeneration}`, {
-        field: `options.expected_entries[${i}].mod_generation`,
+        field: `options.expected_entries[${i}].key`,
+        metadata: { index: e.index, key: e.key, expected: String(e.modGeneration), actual: String(actual) },
       });
     }
   });

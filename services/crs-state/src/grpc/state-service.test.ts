@@ -95,8 +95,15 @@ describe("StateService through gRPC", () => {
       s.state.apply({ projectId: "p-pre", delta: proofDelta("m", 1n), options: { expectedEntries: [stale] } }),
       status.ABORTED,
       "ENTRY_MODIFIED",
+      "options.expected_entries[0].key",
     );
     assert.match(modified.details, /n/, "names the entry");
+    await expectError(
+      s.state.apply({ projectId: "p-pre", delta: proofDelta("m", 1n), options: { expectedEntries: [stale] }, validateOnly: true }),
+      status.ABORTED,
+      "ENTRY_MODIFIED",
+      "options.expected_entries[0].key",
+    );
     const current = { index: EntryIndex.PROOF, key: "n", modGeneration: 1n };
     const ok = await s.state.apply({
       projectId: "p-pre",

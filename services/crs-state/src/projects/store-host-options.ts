@@ -2,7 +2,7 @@
 
 import type { BatchReport } from "../journal/group-commit.js";
 import type { StoreOptions } from "../config/store-options.js";
-import type { UnloadReason } from "./project-cache.js";
+import type { CacheEvent, UnloadReason } from "./project-cache.js";
 
 /** What the host reports as it works (wired to logs and metrics by the service). */
 export interface HostEvents {
@@ -48,5 +48,21 @@ export function zeroCounters(): HostCounters {
     corruptionsSkipped: 0,
     corruptSnapshots: 0,
     writeFailures: 0,
+  };
+}
+
+/** A cache observer that counts loads and unloads in `counters` and tells `notice` about each. */
+export function countingObserver(
+  counters: HostCounters,
+  notice: (event: string, fields: Record<string, string | number>) => void,
+): (e: CacheEvent) => void {
+  return (e) => {
+    if (e.type === "loaded") {
+      counters.projectsLoaded++;
+      notice("project-loaded", { projectId: e.projectId });
+    } else {
+      counters.projectsUnloaded[e.reason]++;
+      notice("project-unloaded", { projectId: e.projectId, reason: e.reason });
+    }
   };
 }

@@ -34,7 +34,7 @@ import { RequestTable, assertSameRequest } from "./request-table.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { forkedProject } from "./forked-project.js";
 import { projectSummary } from "./project-summary.js";
-import { zeroCounters, type HostCounters, type StoreHostOptions } from "./store-host-options.js";
+import { countingObserver, zeroCounters, type HostCounters, type StoreHostOptions } from "./store-host-options.js";
 
 // Hex and base64 are read through a Buffer view of the bytes, not a copy of them.
 function hex(bytes: Uint8Array | undefined): string {
@@ -71,19 +71,8 @@ export class StoreHost implements ProjectHost {
       events?.batch?.(r);
     });
     this.notice = events?.notice ?? (() => undefined);
-    this.cache = new ProjectCache(
-      (id) => this.loadProject(id),
-      this.opts.maxLoadedProjects,
-      this.now,
-      (e) => {
-        if (e.type === "loaded") this.counters.projectsLoaded++;
-        else this.counters.projectsUnloaded[e.reason]++;
-        this.notice(
-          e.type === "loaded" ? "project-loaded" : "project-unloaded",
-          e.type === "loaded" ? { projectId: e.projectId } : { ...e },
-        );
-      },
-    );
+    const observe = countingObserver(this.counters, (event, fields) => this.notice(event, fields));
+    this.cache = new ProjectCache((id) => this.loadProject(id), this.opts.maxLoadedProjects, this.now, observe);
     this.checkpoints = new HostCheckpoints(this);
     this.idleTimer = setInterval(
       () => this.cache.unloadIdleSince(this.now() - this.opts.idleUnloadMs),

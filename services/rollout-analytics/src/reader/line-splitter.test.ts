@@ -73,3 +73,33 @@ test("only the head of a huge line is kept, however it is chunked", () => {
     assert.equal(out, `<${huge.length}:${huge.slice(0, HEAD_BYTES)}>`, `chunk size ${size}`);
   }
 });
+
+// The lines a sink that takes runs sees: each run cut at its line feeds.
+function runLinesOf(data: Uint8Array, size: number, maxLineBytes: number): string[] {
+  const out: string[] = [];
+  const splitter = new LineSplitter(maxLineBytes);
+  const sink = {
+    line: (l: Uint8Array) => out.push(text(l)),
+    oversized: (h: Uint8Array, n: number) => out.push(`<${n}:${text(h)}>`),
+    lines: (run: Uint8Array) => out.push(...text(run).split("\n")),
+  };
+  const chunk = Buffer.alloc(size);
+  for (let i = 0; i < data.length; i += size) {
+    const piece = data.subarray(i, i + size);
+    chunk.set(piece);
+    splitter.push(chunk.subarray(0, piece.length), sink);
+    chunk.fill(0x21);
+  }
+  splitter.end(sink);
+  return out;
+}
+
+test("a sink taking whole runs of lines sees the same lines as one taking them one by one, at every chunk size and limit", () => {
+  const t = `{"a":1}\n\n${"y".repeat(9)}\nü€\n${"x".repeat(12)}\n{"b":"two"}\nlast`;
+  const data = bytes(t);
+  for (const max of [4, 10, 12, 1 << 20]) {
+    for (let size = 1; size <= data.length; size++) {
+      assert.deepEqual(runLinesOf(data, size, max), linesOf(data, size, max), `chunk size ${size}, limit ${max}`);
+    }
+  }
+});

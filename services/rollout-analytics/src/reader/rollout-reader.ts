@@ -12,6 +12,16 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 const utf8 = new TextDecoder("utf-8");
 
+// Hands each line of `text` (lines joined by line feeds) to the collector, as slices of it.
+function pushLines(collector: RolloutCollector, text: string): void {
+  let start = 0;
+  for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
+    collector.push(text.slice(start, nl));
+    start = nl + 1;
+  }
+  collector.push(text.slice(start));
+}
+
 /**
  * The one streaming rollout reader: bytes in, body-free records out. It holds at most one line
  * (a line over the limit only by its head) besides the decoded records, whatever the input size;
@@ -32,6 +42,11 @@ export class RolloutReader {
       // Bytes become text only here, for a line within the limit.
       line: (bytes) => collector.push(utf8.decode(bytes)),
       oversized: (head) => collector.pushOversized(utf8.decode(head)),
+      // One decode per chunk: a line feed is never inside a multi-byte character, so cutting the
+      // text at its feeds gives each line's text. The decoder drops a byte order mark only at the
+      // start of the run where a per-line decode dropped one on each line, but a line's text is
+      // trimmed before parsing, which drops it there too.
+      lines: (run) => pushLines(collector, utf8.decode(run)),
     };
   }
 

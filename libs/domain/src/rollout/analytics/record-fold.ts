@@ -101,8 +101,8 @@ export class RecordFold {
     else if (r.kind === "turn_aborted") this.#raw.aborted += 1;
     else if (r.kind === "goal_continuation") this.#goalContinuations += 1;
     const readsItem = r.kind !== "user_message" || r.source === "event" || this.#options.itemsSpeak;
-    const e = readsItem ? foldEventOf(r) : null;
-    if (e !== null) this.#lifecycle.push({ ...e, seq });
+    const e = readsItem ? foldEventOf(r, seq) : null;
+    if (e !== null) this.#lifecycle.push(e);
     this.#health.record(r);
     this.#errors.push(r);
     this.#usage.push(r);

@@ -86,3 +86,19 @@ test("time booked while an earlier call is still unanswered goes to the first ca
   assert.deepEqual(split(t), { tool: 3_000, wait: 0, model: 3_000, idle: 0 }, "b's flight is tool time, the rest the model's");
   assert.deepEqual(t.classes, { missing_result: 1, ok: 1 }, "a has no result");
 });
+
+test("a long task interleaving never-answered calls with answered ones books each answered flight as tool time", () => {
+  // Every unanswered call stays open to the end, so the time booked meanwhile waits on ever more
+  // calls; it is kept by how many of them it depends on, not once per booking.
+  const lines = [startLine(0, "t")];
+  let s = 1;
+  for (let i = 0; i < 3000; i += 1) {
+    lines.push(callLine(s++, `never-${i}`, "exec_command", { cmd: "make" }));
+    lines.push(callLine(s++, `ok-${i}`, "exec_command", { cmd: "ls" }));
+    lines.push(outputLine(s++, `ok-${i}`, unifiedOutput(0)));
+  }
+  lines.push(completeLine(s, "t"));
+  const t = onlyTask(lines);
+  assert.deepEqual(split(t), { tool: 3_000_000, wait: 0, model: 6_001_000, idle: 0 }, "one second of tool time per answered call");
+  assert.deepEqual(t.classes, { missing_result: 3000, ok: 3000 }, "the unanswered calls are missing results");
+});

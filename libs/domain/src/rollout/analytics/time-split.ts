@@ -20,19 +20,19 @@ interface Booked {
 }
 
 /**
- * Time booked while calls were open. Its bucket is the first open call that turns out to be
- * answered (tool time), else wait time if an answered call only waited, else the model's; so it
- * stays here until the calls that decide it are answered or dead.
+ * Time booked while calls were open. Its bucket is the first of those calls that turns out to be
+ * answered (tool time), else wait time if one that only waited was, else the model's; so it stays
+ * here until the calls that decide it are answered or dead. The calls it still depends on are
+ * always the first `open` calls of its task's open list (every later call was written after the
+ * time, or comes after the call that already owns it), so a count names them.
  */
 interface Pending {
-  /** Calls that can still decide the bucket, oldest first. */
-  open: readonly LiveCall[];
+  /** How many of the task's open calls, from the oldest, can still decide the bucket. */
+  open: number;
   /** Tool of the earliest answered non-waiting call found so far. */
   owner: string | null;
   waitSeen: boolean;
-  booked: Booked;
-  /** The open-call list it was booked under, while it may take more time. */
-  version: readonly LiveCall[] | null;
+  readonly booked: Booked;
 }
 
 const MODEL_EMITTED = new Set(["tool_call", "agent_message", "model_output"]);
@@ -60,28 +60,24 @@ function addBooked(into: Booked, b: Booked): void {
   into.maxGap = Math.max(into.maxGap, b.maxGap);
 }
 
-// Narrows a pending booking by what its calls became; true when its bucket is decided.
-function narrow(p: Pending): boolean {
-  let ownerAt = p.open.length;
-  for (let i = 0; i < p.open.length; i += 1) {
-    const c = p.open[i];
-    if (c?.state !== "answered") continue;
-    if (!c.waits) {
-      p.owner = c.tool;
-      ownerAt = i;
-      break;
-    }
-    p.waitSeen = true;
-  }
-  // Once the bucket is at least wait time, a waiting call can no longer change it.
-  const decidesWait = p.owner === null && !p.waitSeen;
-  p.open = p.open.slice(0, ownerAt).filter((c) => c.state === "open" && (!c.waits || decidesWait));
-  p.version = null;
-  return p.open.length === 0;
+function keyOf(open: number, owner: string | null, waitSeen: boolean): string {
+  return `${open}|${waitSeen ? 1 : 0}|${owner ?? ""}|${owner === null ? 0 : 1}`;
 }
 
-function keyOf(p: Pending): string {
-  return `${p.open.map((c) => c.serial).join(",")}|${p.owner === null ? "\u0000" : p.owner}|${p.waitSeen ? 1 : 0}`;
+// Where a logged time would stand now: its still-open calls lead the open list, and the earliest
+// answered non-waiting one owns it.
+function pendingOf(calls: readonly LiveCall[], booked: Booked): Pending {
+  let open = 0;
+  let owner: string | null = null;
+  let waitSeen = false;
+  for (const c of calls) {
+    if (c.state === "open") open += 1;
+    else if (c.state === "answered" && !c.waits) {
+      owner = c.tool;
+      break;
+    } else if (c.state === "answered") waitSeen = true;
+  }
+  return { open, owner, waitSeen, booked };
 }
 
 /**
@@ -104,8 +100,9 @@ export class TaskWindow {
   #firstModel: number | null = null;
   /** Joinable calls of this task not answered yet, oldest first. */
   #open: LiveCall[] = [];
-  #version: readonly LiveCall[] | null = null;
+  // Ordered by `open`; at most one per key.
   #pending: Pending[] = [];
+  readonly #pendingByKey = new Map<string, Pending>();
   // Times past an end that may still move later; replayed once it settles.
   #beyond: { until: number; calls: readonly LiveCall[] }[] = [];
 
@@ -129,29 +126,32 @@ export class TaskWindow {
   /** A call of this task that an output may still answer. */
   opened(call: LiveCall): void {
     this.#open.push(call);
-    this.#version = null;
   }
 
   /** One of this task's calls got its output: the time booked while it was out may now be placed. */
   answered(call: LiveCall): void {
-    this.#open = this.#open.filter((c) => c !== call);
-    this.#version = null;
-    this.#narrowPending();
-  }
-
-  #snapshot(): readonly LiveCall[] {
-    this.#version ??= [...this.#open];
-    return this.#version;
+    // The answered call is almost always among the newest.
+    const at = this.#open.lastIndexOf(call);
+    if (at < 0) return;
+    this.#open.splice(at, 1);
+    // Only time that depended on the call moves: it now has an owner or one open call fewer.
+    let from = this.#pending.length;
+    while (from > 0 && (this.#pending[from - 1]?.open ?? 0) > at) from -= 1;
+    const moved = this.#pending.splice(from);
+    for (const p of moved) {
+      this.#pendingByKey.delete(keyOf(p.open, p.owner, p.waitSeen));
+      if (call.waits) this.#keep({ ...p, open: p.open - 1, waitSeen: true });
+      else this.#keep({ ...p, open: at, owner: call.tool });
+    }
   }
 
   #bookUntil(until: number, end: EndView): void {
-    const calls = this.#snapshot();
-    if (end.endMs === null) this.#book(until, calls);
+    if (end.endMs === null) this.#book(until, null);
     else if (end.settled) {
       this.#replay(end.endMs);
-      this.#book(Math.min(until, end.endMs), calls);
-    } else if (this.#beyond.length > 0 || until > end.endMs) this.#beyond.push({ until, calls });
-    else this.#book(until, calls);
+      this.#book(Math.min(until, end.endMs), null);
+    } else if (this.#beyond.length > 0 || until > end.endMs) this.#beyond.push({ until, calls: [...this.#open] });
+    else this.#book(until, null);
   }
 
   #replay(endMs: number): void {
@@ -160,18 +160,33 @@ export class TaskWindow {
     for (const b of held) this.#book(Math.min(b.until, endMs), b.calls);
   }
 
-  #book(to: number, calls: readonly LiveCall[]): void {
+  // Books up to `to` under the calls open now, or under those of a logged time.
+  #book(to: number, logged: readonly LiveCall[] | null): void {
     if (this.#cursor === null) return;
     const span = to - this.#cursor;
     if (span <= 0) return;
     this.#cursor = to;
-    if (calls.length === 0) {
-      this.#place(null, false, freeTime(span));
+    const booked = freeTime(span);
+    this.#keep(logged === null ? { open: this.#open.length, owner: null, waitSeen: false, booked } : pendingOf(logged, booked));
+  }
+
+  // Places decided time, or keeps it with any pending time that depends on the same calls the same way.
+  #keep(p: Pending): void {
+    if (p.open === 0) {
+      this.#place(p.owner, p.waitSeen, p.booked);
       return;
     }
-    const last = this.#pending[this.#pending.length - 1];
-    if (last !== undefined && last.version === calls) addBooked(last.booked, freeTime(span));
-    else this.#pending.push({ open: calls, owner: null, waitSeen: false, booked: freeTime(span), version: calls });
+    const key = keyOf(p.open, p.owner, p.waitSeen);
+    const same = this.#pendingByKey.get(key);
+    if (same !== undefined) {
+      addBooked(same.booked, p.booked);
+      return;
+    }
+    this.#pendingByKey.set(key, p);
+    // Kept in order of `open`; new time depends on every open call, so it almost always goes last.
+    let at = this.#pending.length;
+    while (at > 0 && (this.#pending[at - 1]?.open ?? 0) > p.open) at -= 1;
+    this.#pending.splice(at, 0, p);
   }
 
   #place(owner: string | null, waitSeen: boolean, b: Booked): void {
@@ -188,29 +203,14 @@ export class TaskWindow {
     }
   }
 
-  // Places what is decided and merges bookings that now depend on the same calls the same way.
-  #narrowPending(): void {
-    if (this.#pending.length === 0) return;
-    const byKey = new Map<string, Pending>();
-    for (const p of this.#pending) {
-      if (narrow(p)) {
-        this.#place(p.owner, p.waitSeen, p.booked);
-        continue;
-      }
-      const key = keyOf(p);
-      const same = byKey.get(key);
-      if (same === undefined) byKey.set(key, p);
-      else addBooked(same.booked, p.booked);
-    }
-    this.#pending = [...byKey.values()];
-  }
-
   /** Closes the window at its task's final end (the last time it wrote when none); dead calls are marked first. */
   finish(endMs: number | null): TaskSplit {
-    this.#open = [];
-    this.#version = null;
     if (endMs !== null) this.#replay(endMs);
-    this.#narrowPending();
+    // Calls still open are dead: what waited on them falls to its owner, a wait, or the model.
+    for (const p of this.#pending) this.#place(p.owner, p.waitSeen, p.booked);
+    this.#pending = [];
+    this.#pendingByKey.clear();
+    this.#open = [];
     let end = endMs ?? this.#lastSeen;
     if (end !== null) {
       // Time booked before a terminal arrived timed earlier stays booked: the window reaches it.

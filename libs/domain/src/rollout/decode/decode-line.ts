@@ -22,7 +22,7 @@ function decodeLegacy(line: JsonObject): DecodedLine {
   if ("record_type" in line) return { ok: false, skip: "not_analysed" };
   if (type === undefined && trimmed(line, "id") !== "") {
     // The bare meta's own timestamp is the session start, not a line time.
-    return { ok: true, record: { kind: "session_meta", meta: metaFromPayload(line), ...stamp } };
+    return { ok: true, record: { kind: "session_meta", meta: metaFromPayload(line), timestamp: stamp.timestamp, tsMs: stamp.tsMs } };
   }
   return { ok: false, skip: "unknown_type" };
 }
@@ -71,17 +71,23 @@ function decodeObject(parsed: unknown): DecodedLine {
   const stamp = stampOf(parsed);
   switch (type) {
     case "session_meta":
-      return { ok: true, record: { kind: "session_meta", meta: metaFromPayload(payload), ...stamp } };
+      return { ok: true, record: { kind: "session_meta", meta: metaFromPayload(payload), timestamp: stamp.timestamp, tsMs: stamp.tsMs } };
     case "event_msg":
       return decodeEvent(payload, stamp);
     case "response_item":
       return decodeResponseItem(payload, stamp);
     case "compacted":
-      return { ok: true, record: { kind: "compacted", ...stamp } };
+      return { ok: true, record: { kind: "compacted", timestamp: stamp.timestamp, tsMs: stamp.tsMs } };
     case "turn_context":
       return {
         ok: true,
-        record: { kind: "turn_context", turnId: trimmed(payload, "turn_id"), model: trimmed(payload, "model"), ...stamp },
+        record: {
+          kind: "turn_context",
+          turnId: trimmed(payload, "turn_id"),
+          model: trimmed(payload, "model"),
+          timestamp: stamp.timestamp,
+          tsMs: stamp.tsMs,
+        },
       };
     default:
       return { ok: false, skip: IGNORED_TYPES.has(type) ? "not_analysed" : "unknown_type" };

@@ -30,7 +30,13 @@ export function decodeEvent(payload: JsonObject, stamp: Stamp): DecodedLine {
   switch (type) {
     case "task_started":
     case "turn_started":
-      return ok({ kind: "task_started", turnId: trimmed(payload, "turn_id"), alias: type === "turn_started", ...stamp });
+      return ok({
+        kind: "task_started",
+        turnId: trimmed(payload, "turn_id"),
+        alias: type === "turn_started",
+        timestamp: stamp.timestamp,
+        tsMs: stamp.tsMs,
+      });
     case "task_complete":
     case "turn_complete":
       return ok({
@@ -40,7 +46,8 @@ export function decodeEvent(payload: JsonObject, stamp: Stamp): DecodedLine {
         durationMs: nonNegative(int(payload, "duration_ms")),
         ttftMs: nonNegative(int(payload, "time_to_first_token_ms")),
         statusClasses: classifyStatusClasses(str(payload, "last_agent_message")),
-        ...stamp,
+        timestamp: stamp.timestamp,
+        tsMs: stamp.tsMs,
       });
     case "turn_aborted":
       return ok({
@@ -48,23 +55,47 @@ export function decodeEvent(payload: JsonObject, stamp: Stamp): DecodedLine {
         turnId: trimmed(payload, "turn_id"),
         reason: str(payload, "reason"),
         durationMs: nonNegative(int(payload, "duration_ms")),
-        ...stamp,
+        timestamp: stamp.timestamp,
+        tsMs: stamp.tsMs,
       });
     case "token_count":
-      return ok({ kind: "token_count", inputTokens: lastInputTokens(payload), usage: tokenCountUsage(payload), ...stamp });
+      return ok({
+        kind: "token_count",
+        inputTokens: lastInputTokens(payload),
+        usage: tokenCountUsage(payload),
+        timestamp: stamp.timestamp,
+        tsMs: stamp.tsMs,
+      });
     case "agent_message":
       // The message text is reduced to its zero-tool category here and dropped.
-      return ok({ kind: "agent_message", phase: trimmed(payload, "phase"), category: classifyZeroTool(str(payload, "message")), ...stamp });
+      return ok({
+        kind: "agent_message",
+        phase: trimmed(payload, "phase"),
+        category: classifyZeroTool(str(payload, "message")),
+        timestamp: stamp.timestamp,
+        tsMs: stamp.tsMs,
+      });
     case "user_message":
       // Only the fact that the user spoke is kept; the text is never read.
-      return ok({ kind: "user_message", source: "event", ...stamp });
+      return ok({ kind: "user_message", source: "event", timestamp: stamp.timestamp, tsMs: stamp.tsMs });
     case "error": {
       const errorClass = classifyTurnError(payload["codex_error_info"]);
-      return ok({ kind: "turn_error", errorClass, affectsTurn: affectsTurnStatus(errorClass), ...stamp });
+      return ok({
+        kind: "turn_error",
+        errorClass,
+        affectsTurn: affectsTurnStatus(errorClass),
+        timestamp: stamp.timestamp,
+        tsMs: stamp.tsMs,
+      });
     }
     case "thread_rolled_back":
-      return ok({ kind: "thread_rolled_back", numTurns: Math.max(0, int(payload, "num_turns") ?? 0), ...stamp });
+      return ok({
+        kind: "thread_rolled_back",
+        numTurns: Math.max(0, int(payload, "num_turns") ?? 0),
+        timestamp: stamp.timestamp,
+        tsMs: stamp.tsMs,
+      });
     default:
-      return ok({ kind: "event", payloadType: type, ...stamp });
+      return ok({ kind: "event", payloadType: type, timestamp: stamp.timestamp, tsMs: stamp.tsMs });
   }
 }

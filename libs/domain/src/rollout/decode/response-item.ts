@@ -80,7 +80,17 @@ function isUserSpeaking(payload: JsonObject): boolean {
 
 function call(payload: JsonObject, stamp: Stamp, payloadKind: CallPayloadKind, tool: string, head: CallHead): DecodedLine {
   const callId = firstNonBlank(payload, "call_id", "id");
-  return ok({ kind: "tool_call", payloadKind, callId, tool, ...head, ...stamp });
+  return ok({
+    kind: "tool_call",
+    payloadKind,
+    callId,
+    tool,
+    head: head.head,
+    targets: head.targets,
+    stdinPoll: head.stdinPoll,
+    timestamp: stamp.timestamp,
+    tsMs: stamp.tsMs,
+  });
 }
 
 function functionArgs(payload: JsonObject): string {
@@ -95,13 +105,15 @@ export function decodeResponseItem(payload: JsonObject, stamp: Stamp): DecodedLi
   switch (payload["type"]) {
     case "message": {
       const role = str(payload, "role");
-      if (role === "assistant") return ok({ kind: "model_output", ...stamp });
-      if (role === "user" && isGoalContinuation(payload)) return ok({ kind: "goal_continuation", ...stamp });
-      if (role === "user" && isUserSpeaking(payload)) return ok({ kind: "user_message", source: "item", ...stamp });
+      if (role === "assistant") return ok({ kind: "model_output", timestamp: stamp.timestamp, tsMs: stamp.tsMs });
+      if (role === "user" && isGoalContinuation(payload))
+        return ok({ kind: "goal_continuation", timestamp: stamp.timestamp, tsMs: stamp.tsMs });
+      if (role === "user" && isUserSpeaking(payload))
+        return ok({ kind: "user_message", source: "item", timestamp: stamp.timestamp, tsMs: stamp.tsMs });
       return { ok: false, skip: "not_analysed" };
     }
     case "reasoning":
-      return ok({ kind: "model_output", ...stamp });
+      return ok({ kind: "model_output", timestamp: stamp.timestamp, tsMs: stamp.tsMs });
     case "function_call": {
       const tool = trimmed(payload, "name");
       return call(payload, stamp, "function_call", tool, functionCallHead(tool, functionArgs(payload)));
@@ -115,7 +127,13 @@ export function decodeResponseItem(payload: JsonObject, stamp: Stamp): DecodedLi
     case "function_call_output":
     case "custom_tool_call_output": {
       const callId = firstNonBlank(payload, "call_id", "id");
-      return ok({ kind: "tool_output", callId, envelope: decodeEnvelope(outputText(payload["output"])), ...stamp });
+      return ok({
+        kind: "tool_output",
+        callId,
+        envelope: decodeEnvelope(outputText(payload["output"])),
+        timestamp: stamp.timestamp,
+        tsMs: stamp.tsMs,
+      });
     }
     default:
       return { ok: false, skip: "not_analysed" };

@@ -1,31 +1,47 @@
 import type { RolloutRecord } from "../decode/record.js";
 import type { FoldEvent } from "./types.js";
 
-/** The fold's view of one record, or null for records the fold does not read. */
-export function foldEventOf(record: RolloutRecord): FoldEvent | null {
-  const base = { timestamp: record.timestamp, tsMs: record.tsMs, turnId: "", reason: "", durationMs: null };
+// Built as literals with a fixed member order (no spreads): this runs once per record of a scan.
+function event(
+  record: RolloutRecord,
+  kind: FoldEvent["kind"],
+  turnId: string,
+  reason: string,
+  durationMs: number | null,
+  seq: number,
+): FoldEvent {
+  return { timestamp: record.timestamp, tsMs: record.tsMs, turnId, reason, durationMs, kind, seq };
+}
+
+/** The fold's view of the record at position `seq`, or null for records the fold does not read. */
+export function foldEventOf(record: RolloutRecord, seq: number): FoldEvent | null {
   switch (record.kind) {
     case "task_started":
-      return { ...base, kind: "task_started", turnId: record.turnId };
+      return event(record, "task_started", record.turnId, "", null, seq);
     case "task_complete":
-      return { ...base, kind: "task_complete", turnId: record.turnId, durationMs: record.durationMs };
+      return event(record, "task_complete", record.turnId, "", record.durationMs, seq);
     case "turn_aborted":
-      return { ...base, kind: "turn_aborted", turnId: record.turnId, reason: record.reason, durationMs: record.durationMs };
-    case "thread_rolled_back":
-      return { ...base, kind: "thread_rolled_back", numTurns: record.numTurns };
+      return event(record, "turn_aborted", record.turnId, record.reason, record.durationMs, seq);
+    case "thread_rolled_back": {
+      const { timestamp, tsMs, numTurns } = record;
+      return { timestamp, tsMs, turnId: "", reason: "", durationMs: null, kind: "thread_rolled_back", numTurns, seq };
+    }
     case "tool_call":
-      return { ...base, kind: "tool_call" };
+      return event(record, "tool_call", "", "", null, seq);
     case "user_message":
-      return { ...base, kind: "user_turn" };
+      return event(record, "user_turn", "", "", null, seq);
     case "agent_message":
       // An empty message is not output (the producer's own tracker ignores it too).
-      return record.category === "silent" ? null : { ...base, kind: "agent_output" };
+      return record.category === "silent" ? null : event(record, "agent_output", "", "", null, seq);
     case "model_output":
-      return { ...base, kind: "agent_output" };
+      return event(record, "agent_output", "", "", null, seq);
     case "compacted":
-      return { ...base, kind: "compacted" };
-    case "turn_error":
-      return record.affectsTurn ? { ...base, kind: "turn_error", errorClass: record.errorClass } : null;
+      return event(record, "compacted", "", "", null, seq);
+    case "turn_error": {
+      if (!record.affectsTurn) return null;
+      const { timestamp, tsMs, errorClass } = record;
+      return { timestamp, tsMs, turnId: "", reason: "", durationMs: null, kind: "turn_error", errorClass, seq };
+    }
     default:
       return null;
   }
@@ -41,8 +57,8 @@ export function foldEventsOf(records: readonly RolloutRecord[]): FoldEvent[] {
   const out: FoldEvent[] = [];
   records.forEach((r, seq) => {
     if (r.kind === "user_message" && r.source === "item" && !itemsSpeak) return;
-    const e = foldEventOf(r);
-    if (e !== null) out.push({ ...e, seq });
+    const e = foldEventOf(r, seq);
+    if (e !== null) out.push(e);
   });
   return out;
 }
