@@ -85,16 +85,20 @@ class CallAbort {
   }
 }
 
-// What a handler knows about its call; the peer and deadline are read from grpc-js only when asked.
+// What a handler knows about its call. The peer is read at once (grpc-js answers "unknown" once
+// the connection has closed); the deadline, fixed for the call, only when a handler asks.
 class LazyCallContext implements CallContext {
+  readonly peer: string;
   readonly #call: AnyCall;
   readonly #abort: CallAbort;
+  #deadline: Date | undefined | null = null;
 
   constructor(
     readonly method: string,
     call: AnyCall,
     abort: CallAbort,
   ) {
+    this.peer = call.getPeer();
     this.#call = call;
     this.#abort = abort;
   }
@@ -103,13 +107,12 @@ class LazyCallContext implements CallContext {
     return this.#call.metadata;
   }
 
-  get peer(): string {
-    return this.#call.getPeer();
-  }
-
   get deadline(): Date | undefined {
-    const deadline = this.#call.getDeadline();
-    return deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined;
+    if (this.#deadline === null) {
+      const deadline = this.#call.getDeadline();
+      this.#deadline = deadline instanceof Date ? deadline : Number.isFinite(deadline) ? new Date(deadline) : undefined;
+    }
+    return this.#deadline;
   }
 
   get signal(): AbortSignal {
