@@ -59,3 +59,15 @@ test("plain text and JSON arrays stay opaque", () => {
 test("firstLine skips leading blank characters and trims", () => {
   assert.equal(firstLine("\r\n \tabc  \ndef"), "abc", "first line");
 });
+
+test("the body starts after the first Output: that ends its line, whichever line ending it has", () => {
+  const timedOut = (s: string): boolean => decodeEnvelope(s).timedOut;
+  // An `Output:` that does not end its line is not the marker; the later CRLF one is.
+  assert.equal(timedOut("Exit code: 1\nOutput: none\r\nOutput:\r\ntimed out after 5s\nOutput:\nok"), true, "CRLF first");
+  assert.equal(timedOut("Exit code: 1\nOutput:\nok\nOutput:\r\ntimed out after 5s"), false, "LF first");
+  assert.equal(timedOut("Exit code: 1\nOutput:\rtimed out after 5s"), false, "a bare CR ends no line");
+  assert.equal(timedOut("Exit code: 1\nWall time: 1 seconds\nOutput:"), false, "a marker at the very end has no body");
+  const unified = decodeEnvelope("Wall time: 2 seconds\r\nProcess exited with code 3\r\nOutput:\r\ntimed out after 2s");
+  assert.deepEqual([unified.kind, unified.exitCode, unified.wallS, unified.timedOut], ["unified_exec", 3, 2, true], "unified, CRLF");
+  assert.equal(decodeEnvelope("Plan updated\nProcess exited with code 3").kind, "opaque", "no unified header at the start");
+});

@@ -47,12 +47,15 @@ export function startsWithTimeout(text: string): boolean {
   return TIMEOUT_MARKER.test(firstLine(text));
 }
 
+// The text after the first `Output:` that ends its line (LF or CRLF), found in one pass: bodies
+// can be long, and a second search for the other line ending would read all of one that has none.
 function bodyAfterOutput(s: string): string | null {
-  const at = s.indexOf("Output:\n");
-  const atCrlf = s.indexOf("Output:\r\n");
-  if (at < 0 && atCrlf < 0) return null;
-  if (at >= 0 && (atCrlf < 0 || at < atCrlf)) return s.slice(at + "Output:\n".length);
-  return s.slice(atCrlf + "Output:\r\n".length);
+  for (let at = s.indexOf("Output:"); at >= 0; at = s.indexOf("Output:", at + 1)) {
+    const next = s.charCodeAt(at + 7);
+    if (next === 0x0a) return s.slice(at + 8);
+    if (next === 0x0d && s.charCodeAt(at + 8) === 0x0a) return s.slice(at + 9);
+  }
+  return null;
 }
 
 function wallSeconds(s: string): number {
@@ -89,9 +92,11 @@ function text(s: string): Envelope {
 }
 
 function unifiedExec(s: string): Envelope | null {
+  // The header test reads only the start of the text, which the header shares (none of its
+  // markers contains `Output:`), so other text is turned away before its body is searched for.
+  if (!UNIFIED_HEADER.test(s)) return null;
   const body = bodyAfterOutput(s);
   const header = body === null ? s : s.slice(0, s.length - body.length);
-  if (!UNIFIED_HEADER.test(header)) return null;
   const exit = UNIFIED_EXIT.exec(header);
   const running = UNIFIED_RUNNING.test(header);
   if (exit?.[1] === undefined && !running) return null;
