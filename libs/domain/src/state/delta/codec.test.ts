@@ -56,6 +56,9 @@ describe("other delta JSON", () => {
 
   it("refuses a delta holding a function as INVALID_DELTA", () => {
     const d = { kind: "similarity", source: "soft", updates: [{ a: "x", b: "y", distance: () => 1 }] } as unknown as Delta;
-    assert.throws(() => deltaToJson(d), (e: unknown) => (e as { code?: string }).code === "INVALID_DELTA");
+    assert.throws(
+      () => deltaToJson(d),
+      (e: unknown) => (e as { code?: string }).code === "INVALID_DELTA",
+    );
   });
 });
