@@ -1,6 +1,7 @@
 import type { ServiceDefinition, MethodDefinition } from "@grpc/grpc-js";
 import { fromBinary, toBinary, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import { decodeRequest } from "./request-decoding.js";
+import { useBufferTextEncoding } from "./text-encoding.js";
 
 /** grpc-js wants Buffers; protobuf-es produces Uint8Arrays. Wraps without copying. */
 export const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -16,6 +17,8 @@ export const methodPath = (m: DescMethod): string => `/${m.parent.typeName}/${m.
 
 /** A grpc-js service definition that (de)serializes with the protobuf-es schemas of `service`. */
 export function toGrpcServiceDefinition(service: DescService): ServiceDefinition {
+  // Every server and client is built from one of these, before it encodes anything.
+  useBufferTextEncoding();
   const definition: Record<string, MethodDefinition<unknown, unknown>> = {};
   for (const m of service.methods) {
     // Keyed by the proto name so UNIMPLEMENTED answers name the method as clients know it;
