@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PROOF_INFINITY } from "../proof/proof-number.js";
 import { deltaFromJson, deltaToJson } from "./codec.js";
-import type { ProofEntry } from "./delta.js";
+import type { Delta, ProofEntry } from "./delta.js";
 
 const entry = (nodeId: string, proof: bigint, disproof: bigint): ProofEntry => ({
   nodeId,
@@ -42,5 +42,23 @@ describe("proof delta JSON", () => {
     );
     u.note = "changed";
     assert.equal(copy.note, "kept", "no alias of the caller's entry");
+  });
+});
+
+describe("other delta JSON", () => {
+  it("copies a similarity delta frozen, with no alias of the caller's pairs", () => {
+    const d = { kind: "similarity" as const, source: "soft" as const, updates: [{ a: "x", b: "y", distance: 0.5 }] };
+    const json = deltaToJson(d);
+    d.updates[0]!.distance = 0.9;
+    assert.deepEqual(json, { kind: "similarity", source: "soft", updates: [{ a: "x", b: "y", distance: 0.5 }] }, "caller's edit not seen");
+    assert.ok(Object.isFrozen(json) && json.kind === "similarity" && Object.isFrozen(json.updates[0]), "frozen at every level");
+  });
+
+  it("refuses a delta holding a function as INVALID_DELTA", () => {
+    const d = { kind: "similarity", source: "soft", updates: [{ a: "x", b: "y", distance: () => 1 }] } as unknown as Delta;
+    assert.throws(
+      () => deltaToJson(d),
+      (e: unknown) => (e as { code?: string }).code === "INVALID_DELTA",
+    );
   });
 });

@@ -4,6 +4,7 @@
  */
 
 import { invalidArgument, invalidDelta, StateError } from "../errors.js";
+import { frozenCopy } from "../freeze.js";
 import type { Delta, ProofEntry } from "./delta.js";
 import { bigintToDecimal, decimalToBigint } from "./small-uint64.js";
 
@@ -58,7 +59,8 @@ function proofEntryToJson(u: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * Encodes a delta as JSON-safe data, always as a copy, so later edits of the caller's object
- * cannot alter recorded history. Malformed parts are copied as they are, for validation to name.
+ * cannot alter recorded history. Malformed parts are copied as they are, for validation to name;
+ * the copy of a delta other than a proof or composite one is frozen.
  */
 export function deltaToJson(d: Delta): DeltaJson {
   if (!isObject(d)) return d as unknown as DeltaJson;
@@ -67,8 +69,10 @@ export function deltaToJson(d: Delta): DeltaJson {
     return { ...d, updates } as DeltaJson;
   }
   if (d.kind === "composite" && Array.isArray(d.deltas)) return { kind: "composite", deltas: d.deltas.map(deltaToJson) } as DeltaJson;
+  // Frozen and sharing its strings: the delta history keeps this copy, frozen, as it is; a plain
+  // walk also costs a fraction of structuredClone on every Apply.
   try {
-    return structuredClone(d) as unknown as DeltaJson;
+    return frozenCopy(d) as unknown as DeltaJson;
   } catch (err) {
     throw new StateError("INVALID_DELTA", "delta must be plain data (objects, lists, strings, numbers, booleans)", {
       field: "",
