@@ -4,17 +4,19 @@ const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
 // Folds the UTF-8 bytes of `text` into the hash. ASCII text (nearly every tool name and command)
-// is its own UTF-8, so it is read by character codes without encoding a copy.
+// is its own UTF-8, so it is hashed by character codes as it is read; only text with another
+// character is encoded, and hashed again from the start.
 function fold(h: number, text: string): number {
+  let acc = h;
   for (let i = 0; i < text.length; i += 1) {
-    if (text.charCodeAt(i) >= 0x80) {
-      let acc = h;
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) {
+      acc = h;
       for (const b of encoder.encode(text)) acc = Math.imul(acc ^ b, FNV_PRIME) >>> 0;
       return acc;
     }
+    acc = Math.imul(acc ^ c, FNV_PRIME) >>> 0;
   }
-  let acc = h;
-  for (let i = 0; i < text.length; i += 1) acc = Math.imul(acc ^ text.charCodeAt(i), FNV_PRIME) >>> 0;
   return acc;
 }
 

@@ -9,20 +9,14 @@ import { decodeResponseItem, RESPONSE_ITEM_TYPES } from "./response-item.js";
 const IGNORED_TYPES = new Set(["world_state", "inter_agent_communication", "inter_agent_communication_metadata"]);
 const WRAPPED_TYPES = new Set(["session_meta", "event_msg", "response_item", "compacted", "turn_context"]);
 
-function stampOf(line: JsonObject): { timestamp: string; tsMs: number | null } {
-  const timestamp = str(line, "timestamp");
-  return { timestamp, tsMs: timestamp === "" ? null : parseTimestamp(timestamp) };
-}
-
 // Pre-wrapper rollouts: a bare SessionMeta first, then bare response items and state markers.
 function decodeLegacy(line: JsonObject): DecodedLine {
-  const stamp = { timestamp: "", tsMs: null };
   const type = line["type"];
-  if (typeof type === "string" && RESPONSE_ITEM_TYPES.has(type)) return decodeResponseItem(line, stamp);
+  if (typeof type === "string" && RESPONSE_ITEM_TYPES.has(type)) return decodeResponseItem(line, "", null);
   if ("record_type" in line) return { ok: false, skip: "not_analysed" };
   if (type === undefined && trimmed(line, "id") !== "") {
     // The bare meta's own timestamp is the session start, not a line time.
-    return { ok: true, record: { kind: "session_meta", meta: metaFromPayload(line), timestamp: stamp.timestamp, tsMs: stamp.tsMs } };
+    return { ok: true, record: { kind: "session_meta", meta: metaFromPayload(line), timestamp: "", tsMs: null } };
   }
   return { ok: false, skip: "unknown_type" };
 }
@@ -68,16 +62,18 @@ function decodeObject(parsed: unknown): DecodedLine {
   if (!("payload" in parsed) && !WRAPPED_TYPES.has(type)) return decodeLegacy(parsed);
   const payload = parsed["payload"];
   if (!isObject(payload)) return { ok: false, skip: "missing_payload" };
-  const stamp = stampOf(parsed);
+  // The line's time goes on as two values: an object to carry them would cost one per line.
+  const timestamp = str(parsed, "timestamp");
+  const tsMs = timestamp === "" ? null : parseTimestamp(timestamp);
   switch (type) {
     case "session_meta":
-      return { ok: true, record: { kind: "session_meta", meta: metaFromPayload(payload), timestamp: stamp.timestamp, tsMs: stamp.tsMs } };
+      return { ok: true, record: { kind: "session_meta", meta: metaFromPayload(payload), timestamp, tsMs } };
     case "event_msg":
-      return decodeEvent(payload, stamp);
+      return decodeEvent(payload, timestamp, tsMs);
     case "response_item":
-      return decodeResponseItem(payload, stamp);
+      return decodeResponseItem(payload, timestamp, tsMs);
     case "compacted":
-      return { ok: true, record: { kind: "compacted", timestamp: stamp.timestamp, tsMs: stamp.tsMs } };
+      return { ok: true, record: { kind: "compacted", timestamp, tsMs } };
     case "turn_context":
       return {
         ok: true,
@@ -85,8 +81,8 @@ function decodeObject(parsed: unknown): DecodedLine {
           kind: "turn_context",
           turnId: trimmed(payload, "turn_id"),
           model: trimmed(payload, "model"),
-          timestamp: stamp.timestamp,
-          tsMs: stamp.tsMs,
+          timestamp,
+          tsMs,
         },
       };
     default:

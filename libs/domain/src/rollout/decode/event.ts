@@ -5,11 +5,6 @@ import { affectsTurnStatus, classifyTurnError } from "../turn-error.js";
 import { tokenCountUsage } from "../usage/figures.js";
 import type { DecodedLine, RolloutRecord } from "./record.js";
 
-interface Stamp {
-  readonly timestamp: string;
-  readonly tsMs: number | null;
-}
-
 function ok(record: RolloutRecord): DecodedLine {
   return { ok: true, record };
 }
@@ -24,8 +19,8 @@ function lastInputTokens(payload: JsonObject): number {
   return v !== null && v > 0 ? v : 0;
 }
 
-/** Decodes an event_msg payload; upstream's `turn_*` aliases read as the `task_*` kinds. */
-export function decodeEvent(payload: JsonObject, stamp: Stamp): DecodedLine {
+/** Decodes an event_msg payload, stamped with its line's time; upstream's `turn_*` aliases read as the `task_*` kinds. */
+export function decodeEvent(payload: JsonObject, timestamp: string, tsMs: number | null): DecodedLine {
   const type = str(payload, "type");
   switch (type) {
     case "task_started":
@@ -34,8 +29,8 @@ export function decodeEvent(payload: JsonObject, stamp: Stamp): DecodedLine {
         kind: "task_started",
         turnId: trimmed(payload, "turn_id"),
         alias: type === "turn_started",
-        timestamp: stamp.timestamp,
-        tsMs: stamp.tsMs,
+        timestamp,
+        tsMs,
       });
     case "task_complete":
     case "turn_complete":
@@ -46,8 +41,8 @@ export function decodeEvent(payload: JsonObject, stamp: Stamp): DecodedLine {
         durationMs: nonNegative(int(payload, "duration_ms")),
         ttftMs: nonNegative(int(payload, "time_to_first_token_ms")),
         statusClasses: classifyStatusClasses(str(payload, "last_agent_message")),
-        timestamp: stamp.timestamp,
-        tsMs: stamp.tsMs,
+        timestamp,
+        tsMs,
       });
     case "turn_aborted":
       return ok({
@@ -55,16 +50,16 @@ export function decodeEvent(payload: JsonObject, stamp: Stamp): DecodedLine {
         turnId: trimmed(payload, "turn_id"),
         reason: str(payload, "reason"),
         durationMs: nonNegative(int(payload, "duration_ms")),
-        timestamp: stamp.timestamp,
-        tsMs: stamp.tsMs,
+        timestamp,
+        tsMs,
       });
     case "token_count":
       return ok({
         kind: "token_count",
         inputTokens: lastInputTokens(payload),
         usage: tokenCountUsage(payload),
-        timestamp: stamp.timestamp,
-        tsMs: stamp.tsMs,
+        timestamp,
+        tsMs,
       });
     case "agent_message":
       // The message text is reduced to its zero-tool category here and dropped.
@@ -72,30 +67,30 @@ export function decodeEvent(payload: JsonObject, stamp: Stamp): DecodedLine {
         kind: "agent_message",
         phase: trimmed(payload, "phase"),
         category: classifyZeroTool(str(payload, "message")),
-        timestamp: stamp.timestamp,
-        tsMs: stamp.tsMs,
+        timestamp,
+        tsMs,
       });
     case "user_message":
       // Only the fact that the user spoke is kept; the text is never read.
-      return ok({ kind: "user_message", source: "event", timestamp: stamp.timestamp, tsMs: stamp.tsMs });
+      return ok({ kind: "user_message", source: "event", timestamp, tsMs });
     case "error": {
       const errorClass = classifyTurnError(payload["codex_error_info"]);
       return ok({
         kind: "turn_error",
         errorClass,
         affectsTurn: affectsTurnStatus(errorClass),
-        timestamp: stamp.timestamp,
-        tsMs: stamp.tsMs,
+        timestamp,
+        tsMs,
       });
     }
     case "thread_rolled_back":
       return ok({
         kind: "thread_rolled_back",
         numTurns: Math.max(0, int(payload, "num_turns") ?? 0),
-        timestamp: stamp.timestamp,
-        tsMs: stamp.tsMs,
+        timestamp,
+        tsMs,
       });
     default:
-      return ok({ kind: "event", payloadType: type, timestamp: stamp.timestamp, tsMs: stamp.tsMs });
+      return ok({ kind: "event", payloadType: type, timestamp, tsMs });
   }
 }

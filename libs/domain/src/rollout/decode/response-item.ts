@@ -33,11 +33,6 @@ const CONTEXT_PREFIXES = [
   "<skill",
 ];
 
-interface Stamp {
-  readonly timestamp: string;
-  readonly tsMs: number | null;
-}
-
 function ok(record: RolloutRecord): DecodedLine {
   return { ok: true, record };
 }
@@ -78,7 +73,14 @@ function isUserSpeaking(payload: JsonObject): boolean {
   return head !== "" && !CONTEXT_PREFIXES.some((p) => head.startsWith(p));
 }
 
-function call(payload: JsonObject, stamp: Stamp, payloadKind: CallPayloadKind, tool: string, head: CallHead): DecodedLine {
+function call(
+  payload: JsonObject,
+  timestamp: string,
+  tsMs: number | null,
+  payloadKind: CallPayloadKind,
+  tool: string,
+  head: CallHead,
+): DecodedLine {
   const callId = firstNonBlank(payload, "call_id", "id");
   return ok({
     kind: "tool_call",
@@ -88,8 +90,8 @@ function call(payload: JsonObject, stamp: Stamp, payloadKind: CallPayloadKind, t
     head: head.head,
     targets: head.targets,
     stdinPoll: head.stdinPoll,
-    timestamp: stamp.timestamp,
-    tsMs: stamp.tsMs,
+    timestamp,
+    tsMs,
   });
 }
 
@@ -100,30 +102,28 @@ function functionArgs(payload: JsonObject): string {
   return firstNonBlank(payload, "arguments", "input");
 }
 
-/** Decodes a response_item payload into a record or a skip reason. */
-export function decodeResponseItem(payload: JsonObject, stamp: Stamp): DecodedLine {
+/** Decodes a response_item payload, stamped with its line's time, into a record or a skip reason. */
+export function decodeResponseItem(payload: JsonObject, timestamp: string, tsMs: number | null): DecodedLine {
   switch (payload["type"]) {
     case "message": {
       const role = str(payload, "role");
-      if (role === "assistant") return ok({ kind: "model_output", timestamp: stamp.timestamp, tsMs: stamp.tsMs });
-      if (role === "user" && isGoalContinuation(payload))
-        return ok({ kind: "goal_continuation", timestamp: stamp.timestamp, tsMs: stamp.tsMs });
-      if (role === "user" && isUserSpeaking(payload))
-        return ok({ kind: "user_message", source: "item", timestamp: stamp.timestamp, tsMs: stamp.tsMs });
+      if (role === "assistant") return ok({ kind: "model_output", timestamp, tsMs });
+      if (role === "user" && isGoalContinuation(payload)) return ok({ kind: "goal_continuation", timestamp, tsMs });
+      if (role === "user" && isUserSpeaking(payload)) return ok({ kind: "user_message", source: "item", timestamp, tsMs });
       return { ok: false, skip: "not_analysed" };
     }
     case "reasoning":
-      return ok({ kind: "model_output", timestamp: stamp.timestamp, tsMs: stamp.tsMs });
+      return ok({ kind: "model_output", timestamp, tsMs });
     case "function_call": {
       const tool = trimmed(payload, "name");
-      return call(payload, stamp, "function_call", tool, functionCallHead(tool, functionArgs(payload)));
+      return call(payload, timestamp, tsMs, "function_call", tool, functionCallHead(tool, functionArgs(payload)));
     }
     case "custom_tool_call": {
       const tool = trimmed(payload, "name");
-      return call(payload, stamp, "custom_tool_call", tool, freeformCallHead(tool, str(payload, "input")));
+      return call(payload, timestamp, tsMs, "custom_tool_call", tool, freeformCallHead(tool, str(payload, "input")));
     }
     case "local_shell_call":
-      return call(payload, stamp, "local_shell_call", "local_shell", localShellHead(payload["action"]));
+      return call(payload, timestamp, tsMs, "local_shell_call", "local_shell", localShellHead(payload["action"]));
     case "function_call_output":
     case "custom_tool_call_output": {
       const callId = firstNonBlank(payload, "call_id", "id");
@@ -131,8 +131,8 @@ export function decodeResponseItem(payload: JsonObject, stamp: Stamp): DecodedLi
         kind: "tool_output",
         callId,
         envelope: decodeEnvelope(outputText(payload["output"])),
-        timestamp: stamp.timestamp,
-        tsMs: stamp.tsMs,
+        timestamp,
+        tsMs,
       });
     }
     default:
