@@ -1,6 +1,6 @@
-import { outOfScopePartial, sameCwd, unreadablePartial, type CorpusPartial } from "@crs/domain/rollout";
+import { emptyPartial, mergePartials, outOfScopePartial, sameCwd, unreadablePartial, type CorpusPartial } from "@crs/domain/rollout";
 import type { RolloutFile } from "../walk/index.js";
-import { PartialMerger } from "./partial-merger.js";
+import { BinaryMerger } from "./binary-merger.js";
 import type { FileResult } from "./worker-pool.js";
 import type { FileOutcome, ScanFiles, ScanResult } from "./types.js";
 
@@ -19,7 +19,7 @@ export interface ScanSlot {
  */
 export class ScanTally {
   readonly #cwd: string;
-  readonly #merger = new PartialMerger();
+  readonly #merger = new BinaryMerger<CorpusPartial>(mergePartials, emptyPartial);
   readonly #perFile: (FileOutcome | undefined)[];
   readonly #files = { scanned: 0, outOfScope: 0, unreadable: 0, unreadableDirs: 0, reused: 0, bytes: 0, reusedBytes: 0 };
 

@@ -4,14 +4,15 @@
 // once, when the scan asks for it. It is its own module so a bundler can emit it as a separate
 // entry point (`scan-worker.js` beside the module that starts it).
 import { parentPort } from "node:worker_threads";
-import { outOfScopePartial, sameCwd } from "@crs/domain/rollout";
+import { emptyPartial, mergePartials, outOfScopePartial, sameCwd, type CorpusPartial } from "@crs/domain/rollout";
 import { PartialCache } from "./partial-cache.js";
-import { PartialMerger } from "./partial-merger.js";
+import { BinaryMerger } from "./binary-merger.js";
 import { scanFileSync, type FileTask } from "./scan-file.js";
 import type { FileReply, WorkerReply, WorkerRequest } from "./worker-protocol.js";
 
 const caches = new Map<string, PartialCache>();
-let merger = new PartialMerger();
+const newMerger = (): BinaryMerger<CorpusPartial> => new BinaryMerger(mergePartials, emptyPartial);
+let merger = newMerger();
 
 function scanOne(id: number, task: FileTask): FileReply {
   let scan: ReturnType<typeof scanFileSync>;
@@ -34,7 +35,7 @@ function scanOne(id: number, task: FileTask): FileReply {
 function answer(request: WorkerRequest): WorkerReply {
   if (request.kind === "scan") return { kind: "scanned", results: request.batch.map(({ id, task }) => scanOne(id, task)) };
   const json = JSON.stringify(merger.result());
-  merger = new PartialMerger();
+  merger = newMerger();
   return { kind: "merged", json };
 }
 

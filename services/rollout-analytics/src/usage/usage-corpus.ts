@@ -1,12 +1,11 @@
 import { availableParallelism } from "node:os";
-import { sameCwd, type UsagePartial } from "@crs/domain/rollout";
+import { emptyUsage, mergeUsage, sameCwd, type UsagePartial } from "@crs/domain/rollout";
 import { badField } from "../errors.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../reader/index.js";
-import type { ScanProgress } from "../scan/index.js";
+import { BinaryMerger, type ScanProgress } from "../scan/index.js";
 import { type RolloutFile, walkRollouts } from "../walk/index.js";
 import { UsageCache, usageCacheDir } from "./usage-cache.js";
 import type { FileUsage } from "./usage-file.js";
-import { UsageMerger } from "./usage-merger.js";
 import { readUsage } from "./usage-pool.js";
 
 /** Options of a usage read. */
@@ -74,7 +73,7 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
   const maxLineBytes = count(options.maxLineBytes, "maxLineBytes", DEFAULT_MAX_LINE_BYTES, 1);
   const scope = options.cwd?.trim() ?? "";
   const walk = await walkRollouts(options.root, { limit });
-  const merger = new UsageMerger();
+  const merger = new BinaryMerger<UsagePartial>(mergeUsage, emptyUsage);
   const files = { scanned: 0, outOfScope: 0, unreadable: walk.unreadable, reused: 0, bytes: 0 };
   const bytesTotal = walk.files.reduce((n, f) => n + f.size, 0);
   let filesDone = 0;
