@@ -1,3 +1,4 @@
+// test-isolation: own process (it checks protobuf-es's process-wide text encoding before any service definition sets it).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
