@@ -4,8 +4,8 @@ import { classifyOutcome, type ToolOutcome } from "../outcome.js";
 import { signatureOf } from "../signature.js";
 import type { Confidence, ToolClass } from "../vocabulary.js";
 
-/** One tool call joined to its result and classified. */
-export interface CallRow {
+/** What a tool call says of itself, known as soon as it is read. */
+export interface CallFacts {
   /** Owning task, -1 for none. */
   readonly task: number;
   readonly callId: string;
@@ -15,6 +15,10 @@ export interface CallRow {
   /** True for calls that only wait (sleep, wait, stdin polls). */
   readonly waits: boolean;
   readonly sleepPoll: boolean;
+}
+
+/** One tool call joined to its result and classified. */
+export interface CallRow extends CallFacts {
   readonly cls: ToolClass;
   readonly reason: string;
   readonly confidence: Confidence;
@@ -23,18 +27,11 @@ export interface CallRow {
 }
 
 /** A call while the fold runs: open until its output arrives, dead once none can. */
-export interface LiveCall {
+export interface LiveCall extends CallFacts {
   /** Order of the call among all calls, for keys. */
   readonly serial: number;
   /** Position of the call record in the rollout. */
   readonly seq: number;
-  readonly task: number;
-  readonly callId: string;
-  readonly tool: string;
-  readonly head: string;
-  readonly targets: readonly string[];
-  readonly waits: boolean;
-  readonly sleepPoll: boolean;
   readonly tsMs: number | null;
   state: "open" | "answered" | "dead";
   /** Set when the call closes. */
