@@ -3,6 +3,7 @@ import type { CorpusPartial } from "@crs/domain/rollout";
 import { scanWorkerFailed } from "../errors.js";
 import type { FileTask } from "./scan-file.js";
 import type { OnFileDone } from "./worker-pool.js";
+import { workerEntry } from "./worker-entry.js";
 import type { WorkerReply, WorkerRequest } from "./worker-protocol.js";
 
 /** Batches handed to a worker ahead, so it never waits for this thread between two batches. */
@@ -24,17 +25,6 @@ const WORKER_YOUNG_MB = 24;
 // it, an output body parsed again), so it scales with that limit.
 function oldGenerationMb(maxLineBytes: number): number {
   return Math.max(256, Math.ceil((4 * maxLineBytes) / 2 ** 20) + 64);
-}
-
-// Compiled (a bundle), the worker is scan-worker.js beside this module. From the TypeScript
-// sources, a thread does not inherit tsx's loader hooks, so a one-line module registers them
-// in the new thread before importing the worker's source.
-function workerEntry(): URL {
-  if (!import.meta.url.endsWith(".ts")) return new URL("./scan-worker.js", import.meta.url);
-  const source = new URL("./scan-worker.ts", import.meta.url).href;
-  const api = JSON.stringify(import.meta.resolve("tsx/esm/api"));
-  const bootstrap = `import { register } from ${api}; register(); await import(${JSON.stringify(source)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
 }
 
 /**
@@ -91,7 +81,7 @@ export async function scanOnWorkers(
         else feed(worker);
       };
       for (let w = 0; w < workers; w += 1) {
-        const worker = new Worker(workerEntry(), { resourceLimits });
+        const worker = new Worker(workerEntry(import.meta.url, "scan-worker"), { resourceLimits });
         pool.push(worker);
         worker.on("message", (reply: WorkerReply) => onReply(worker, reply));
         // A worker that dies (not a file that fails to read) fails the scan.

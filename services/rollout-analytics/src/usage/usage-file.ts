@@ -55,3 +55,12 @@ export function usageOfFile(path: string, maxLineBytes: number): FileUsage {
   // Sessions are named by file name, as the scan names them.
   return { ...collector.result(basename(path)), bytes };
 }
+
+/** The usage of one file, or null when it cannot be read (counted as unreadable, as the scan counts it). */
+export function usageOfFileOrNull(path: string, maxLineBytes: number): FileUsage | null {
+  try {
+    return usageOfFile(path, maxLineBytes);
+  } catch {
+    return null;
+  }
+}

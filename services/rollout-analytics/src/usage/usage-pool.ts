@@ -1,7 +1,8 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
 import { scanWorkerFailed } from "../errors.js";
-import { type FileUsage, usageOfFile } from "./usage-file.js";
+import { workerEntry } from "../scan/index.js";
+import { type FileUsage, usageOfFileOrNull } from "./usage-file.js";
 
 /** A file sent to a usage worker. */
 export interface UsageRequest {
@@ -22,36 +23,10 @@ export type OnUsageDone = (index: number, file: FileUsage | null) => void;
 // Files queued at a worker, so it never waits for the next path while its reply travels.
 const FILES_IN_FLIGHT = 3;
 
-// Compiled (a bundle), the worker is usage-worker.js beside this module. From the TypeScript
-// sources, a thread does not inherit tsx's loader hooks, so a one-line module registers them in
-// the new thread before importing the worker's source.
-function workerEntry(): URL {
-  if (!import.meta.url.endsWith(".ts")) return new URL("./usage-worker.js", import.meta.url);
-  const source = new URL("./usage-worker.ts", import.meta.url).href;
-  const api = JSON.stringify(import.meta.resolve("tsx/esm/api"));
-  const bootstrap = `import { register } from ${api}; register(); await import(${JSON.stringify(source)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
-}
-
-// Files are read one after another; the event loop gets a turn between files, so progress is
-// drawn and an abort is seen.
-async function readHere(paths: readonly string[], maxLineBytes: number, onDone: OnUsageDone, signal?: AbortSignal): Promise<void> {
-  for (let i = 0; i < paths.length; i += 1) {
-    signal?.throwIfAborted();
-    let file: FileUsage | null;
-    try {
-      file = usageOfFile(paths[i] ?? "", maxLineBytes);
-    } catch {
-      file = null;
-    }
-    onDone(i, file);
-    await yieldToLoop();
-  }
-}
-
 // The calling thread reads files too, taking the next path from the same queue as the workers,
-// so `threads` threads need only `threads - 1` workers to start.
-async function readOnWorkers(
+// so `threads` threads need only `threads - 1` workers to start (none for one thread). The event
+// loop gets a turn between this thread's files, so progress is drawn and an abort is seen.
+async function readOnThreads(
   paths: readonly string[],
   maxLineBytes: number,
   threads: number,
@@ -86,7 +61,7 @@ async function readOnWorkers(
         worker.postMessage({ id, path: paths[id] ?? "", maxLineBytes } satisfies UsageRequest);
       };
       for (let w = 1; w < threads; w += 1) {
-        const worker = new Worker(workerEntry());
+        const worker = new Worker(workerEntry(import.meta.url, "usage-worker"));
         pool.push(worker);
         worker.on("message", (reply: UsageReply) => {
           feed(worker);
@@ -102,13 +77,7 @@ async function readOnWorkers(
       const here = async (): Promise<void> => {
         while (next < paths.length && !failed) {
           const id = next++;
-          let file: FileUsage | null;
-          try {
-            file = usageOfFile(paths[id] ?? "", maxLineBytes);
-          } catch {
-            file = null;
-          }
-          finish(id, file);
+          finish(id, usageOfFileOrNull(paths[id] ?? "", maxLineBytes));
           // Workers' replies are taken between this thread's files.
           await yieldToLoop();
         }
@@ -128,7 +97,5 @@ export async function readUsage(
   onDone: OnUsageDone,
   signal?: AbortSignal,
 ): Promise<void> {
-  const n = Math.min(threads, paths.length);
-  if (n <= 1) await readHere(paths, maxLineBytes, onDone, signal);
-  else await readOnWorkers(paths, maxLineBytes, n, onDone, signal);
+  if (paths.length > 0) await readOnThreads(paths, maxLineBytes, Math.max(1, Math.min(threads, paths.length)), onDone, signal);
 }

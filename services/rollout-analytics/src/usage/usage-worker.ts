@@ -3,16 +3,9 @@
 // that starts it), and it loads only the usage reader, so a thread starts quickly.
 import { parentPort } from "node:worker_threads";
 import type { UsageReply, UsageRequest } from "./usage-pool.js";
-import { type FileUsage, usageOfFile } from "./usage-file.js";
+import { usageOfFileOrNull } from "./usage-file.js";
 
 const port = parentPort;
 port?.on("message", (request: UsageRequest) => {
-  let file: FileUsage | null;
-  try {
-    file = usageOfFile(request.path, request.maxLineBytes);
-  } catch {
-    // A file that cannot be read is counted as unreadable, as the scan counts it.
-    file = null;
-  }
-  port.postMessage({ id: request.id, file } satisfies UsageReply);
+  port.postMessage({ id: request.id, file: usageOfFileOrNull(request.path, request.maxLineBytes) } satisfies UsageReply);
 });
