@@ -4,5 +4,6 @@ export { scanFile, type FileScan, type FileTask } from "./scan-file.js";
 export { PartialCache, CACHE_FORMAT, defaultCacheDir, type CacheKey } from "./partial-cache.js";
 export { BinaryMerger } from "./binary-merger.js";
 export { workerEntry } from "./worker-entry.js";
-export { pruneCache, type PruneOutcome } from "./prune-cache.js";
+export { EntryFiles, userCacheDir } from "./entry-files.js";
+export type { PruneOutcome } from "./prune-cache.js";
 export type { ScanOptions, ScanResult, ScanProgress, ScanFiles, FileOutcome, FileStatus } from "./types.js";

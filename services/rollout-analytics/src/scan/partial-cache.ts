@@ -1,11 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { PARTIAL_VERSION } from "@crs/domain/rollout";
 import type { RolloutFile } from "../walk/index.js";
-import { pruneCache, type PruneOutcome } from "./prune-cache.js";
+import { EntryFiles, userCacheDir } from "./entry-files.js";
+import type { PruneOutcome } from "./prune-cache.js";
 import type { FileScan } from "./scan-file.js";
 
 /** Version of the cache entry layout; bumped when it changes, so old entries are recomputed. */
@@ -13,8 +10,7 @@ export const CACHE_FORMAT = 1;
 
 /** Where scans keep per-file partials by default: `$XDG_CACHE_HOME` or `~/.cache`. */
 export function defaultCacheDir(): string {
-  const base = process.env["XDG_CACHE_HOME"]?.trim() || join(homedir(), ".cache");
-  return join(base, "crs-rollout-analytics", "scan");
+  return userCacheDir("scan");
 }
 
 /** What an entry must match to be reused: the file as stat'ed and every input of its partial. */
@@ -62,26 +58,16 @@ function matches(entry: unknown, key: CacheKey, path: string): entry is CacheEnt
  * renamed, so a crash leaves either the old entry or the new one.
  */
 export class PartialCache {
-  readonly #dir: string;
-  #ready: Promise<unknown> | null = null;
+  readonly #files: EntryFiles;
 
   constructor(dir: string) {
-    this.#dir = dir;
-  }
-
-  #entryPath(path: string): string {
-    return join(this.#dir, `${createHash("sha256").update(path).digest("hex")}.json`);
+    this.#files = new EntryFiles(dir);
   }
 
   /** The cached scan of a file, or null when there is none that still applies. */
   async get(key: CacheKey): Promise<FileScan | null> {
     const path = resolve(key.file.path);
-    let entry: unknown;
-    try {
-      entry = JSON.parse(await readFile(this.#entryPath(path), "utf8")) as unknown;
-    } catch {
-      return null;
-    }
+    const entry = await this.#files.read(path);
     return matches(entry, key, path) ? entry.scan : null;
   }
 
@@ -101,48 +87,20 @@ export class PartialCache {
     return `${JSON.stringify(header).slice(0, -1)},"scan":${scanJson}}`;
   }
 
-  #tempOf(target: string): string {
-    return `${target}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  }
-
   /** Stores the scan of a file; a failure to write only costs the reuse. */
-  async put(key: CacheKey, scan: FileScan): Promise<boolean> {
+  put(key: CacheKey, scan: FileScan): Promise<boolean> {
     const path = resolve(key.file.path);
-    const target = this.#entryPath(path);
-    const temp = this.#tempOf(target);
-    try {
-      this.#ready ??= mkdir(this.#dir, { recursive: true });
-      await this.#ready;
-      await writeFile(temp, this.#entryText(path, key, JSON.stringify(scan)));
-      await rename(temp, target);
-      return true;
-    } catch {
-      await rm(temp, { force: true }).catch(() => undefined);
-      return false;
-    }
+    return this.#files.write(path, this.#entryText(path, key, JSON.stringify(scan)));
   }
 
   /** {@link put} with blocking writes and the scan as JSON text, for a scan worker thread. */
   putSync(key: CacheKey, scanJson: string): boolean {
     const path = resolve(key.file.path);
-    const target = this.#entryPath(path);
-    const temp = this.#tempOf(target);
-    try {
-      if (this.#ready === null) {
-        mkdirSync(this.#dir, { recursive: true });
-        this.#ready = Promise.resolve();
-      }
-      writeFileSync(temp, this.#entryText(path, key, scanJson));
-      renameSync(temp, target);
-      return true;
-    } catch {
-      rmSync(temp, { force: true });
-      return false;
-    }
+    return this.#files.writeSync(path, this.#entryText(path, key, scanJson));
   }
 
-  /** Removes entries of files that no longer exist and, over `maxBytes`, the least recently written; see {@link pruneCache}. */
+  /** Removes entries of files that no longer exist and, over `maxBytes`, the least recently written. */
   prune(present: readonly string[], maxBytes: number): Promise<PruneOutcome> {
-    return pruneCache(this.#dir, new Set(present.map((p) => basename(this.#entryPath(resolve(p))))), maxBytes);
+    return this.#files.prune(present, maxBytes);
   }
 }

@@ -1,9 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { USAGE_VERSION } from "@crs/domain/rollout";
-import { pruneCache, type PruneOutcome } from "../scan/index.js";
+import { EntryFiles, userCacheDir, type PruneOutcome } from "../scan/index.js";
 import type { RolloutFile } from "../walk/index.js";
 import type { FileUsage } from "./usage-file.js";
 
@@ -18,9 +15,7 @@ export const USAGE_CACHE_FORMAT = 1;
  * entries there), by default the user cache beside the scan's, `$XDG_CACHE_HOME` or `~/.cache`.
  */
 export function usageCacheDir(cacheDir: string | undefined): string {
-  if (cacheDir !== undefined) return join(cacheDir, "usage");
-  const base = process.env["XDG_CACHE_HOME"]?.trim() || join(homedir(), ".cache");
-  return join(base, "crs-rollout-analytics", "usage");
+  return cacheDir !== undefined ? join(cacheDir, "usage") : userCacheDir("usage");
 }
 
 // An entry holds token figures, model names, the session name and the recorded cwd; never a body.
@@ -59,33 +54,23 @@ function matches(entry: unknown, file: RolloutFile, maxLineBytes: number, path: 
  * old entry or the new one.
  */
 export class UsageCache {
-  readonly #dir: string;
+  readonly #files: EntryFiles;
   readonly #maxLineBytes: number;
-  #ready: Promise<unknown> | null = null;
 
   constructor(dir: string, maxLineBytes: number) {
-    this.#dir = dir;
+    this.#files = new EntryFiles(dir);
     this.#maxLineBytes = maxLineBytes;
-  }
-
-  #entryPath(path: string): string {
-    return join(this.#dir, `${createHash("sha256").update(path).digest("hex")}.json`);
   }
 
   /** The cached usage of a file, or null when there is none that still applies. */
   async get(file: RolloutFile): Promise<FileUsage | null> {
     const path = resolve(file.path);
-    let entry: unknown;
-    try {
-      entry = JSON.parse(await readFile(this.#entryPath(path), "utf8")) as unknown;
-    } catch {
-      return null;
-    }
+    const entry = await this.#files.read(path);
     return matches(entry, file, this.#maxLineBytes, path) ? entry.file : null;
   }
 
   /** Stores the usage of a file; a failure to write only costs the reuse. */
-  async put(file: RolloutFile, usage: FileUsage): Promise<boolean> {
+  put(file: RolloutFile, usage: FileUsage): Promise<boolean> {
     const path = resolve(file.path);
     const entry: UsageEntry = {
       format: USAGE_CACHE_FORMAT,
@@ -96,22 +81,11 @@ export class UsageCache {
       maxLineBytes: this.#maxLineBytes,
       file: usage,
     };
-    const target = this.#entryPath(path);
-    const temp = `${target}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-    try {
-      this.#ready ??= mkdir(this.#dir, { recursive: true });
-      await this.#ready;
-      await writeFile(temp, JSON.stringify(entry));
-      await rename(temp, target);
-      return true;
-    } catch {
-      await rm(temp, { force: true }).catch(() => undefined);
-      return false;
-    }
+    return this.#files.write(path, JSON.stringify(entry));
   }
 
   /** Removes entries of files that no longer exist and, over the bound, the least recently written. */
   prune(present: readonly string[]): Promise<PruneOutcome> {
-    return pruneCache(this.#dir, new Set(present.map((p) => basename(this.#entryPath(resolve(p))))), USAGE_CACHE_MAX_BYTES);
+    return this.#files.prune(present, USAGE_CACHE_MAX_BYTES);
   }
 }
