@@ -3,31 +3,52 @@
 import type { ProjectStore } from "../store/project-store.js";
 import type { LoadedProject } from "./loaded-project.js";
 import type { ProjectSummary } from "./project-host.js";
-import { decodeMeta } from "./project-meta.js";
+import { decodeMeta, type ProjectMeta } from "./project-meta.js";
 import { storedHead } from "./stored-head.js";
+
+/** The listing row of a project in memory, from its committed state. */
+export function loadedSummary(meta: ProjectMeta, loaded: LoadedProject): ProjectSummary {
+  const committed = loaded.committedEngine().snapshot();
+  return {
+    projectId: meta.projectId,
+    projectUid: meta.projectUid,
+    createdAt: meta.createdAt,
+    generation: committed.generation,
+    lastChangeAt: committed.createdAt,
+    loaded: true,
+    state: "ok",
+    storage: {
+      lastSnapshotGeneration: loaded.lastSnapshotGeneration,
+      journalRecords: loaded.journalRecords,
+      journalBytes: loaded.journalBytes,
+    },
+  };
+}
 
 /**
  * The listing row of a stored project. A loaded project answers from memory; any other from its
  * newest journal record, without loading it. A damaged catalogue entry or newest record lists
- * generation 0 (loading the project reports the damage).
+ * generation 0 (loading the project reports the damage); `lost` marks a project the host already
+ * holds as unrecoverable.
  */
 export async function projectSummary(
   store: ProjectStore,
   row: { projectId: string; bytes: Uint8Array },
   loaded: LoadedProject | undefined,
+  lost: boolean,
 ): Promise<ProjectSummary> {
+  const state = lost ? "data_loss" : "ok";
   const meta = decodeMeta(row.bytes, row.projectId);
-  if (!meta.ok) return { projectId: row.projectId, projectUid: "", generation: 0, createdAt: 0, lastChangeAt: 0, loaded: false };
-  const base = { projectId: row.projectId, projectUid: meta.value.projectUid, createdAt: meta.value.createdAt };
-  if (loaded !== undefined) {
-    const committed = loaded.committedEngine().snapshot();
-    const storage = {
-      lastSnapshotGeneration: loaded.lastSnapshotGeneration,
-      journalRecords: loaded.journalRecords,
-      journalBytes: loaded.journalBytes,
-    };
-    return { ...base, generation: committed.generation, lastChangeAt: committed.createdAt, loaded: true, storage };
-  }
+  if (!meta.ok) return { projectId: row.projectId, projectUid: "", generation: 0, createdAt: 0, lastChangeAt: 0, loaded: false, state };
+  if (loaded !== undefined) return loadedSummary(meta.value, loaded);
   const head = await storedHead(store, meta.value);
-  return { ...base, generation: head?.generation ?? 0, lastChangeAt: head?.lastChangeAt ?? 0, loaded: false };
+  return {
+    projectId: row.projectId,
+    projectUid: meta.value.projectUid,
+    createdAt: meta.value.createdAt,
+    generation: head?.generation ?? 0,
+    lastChangeAt: head?.lastChangeAt ?? 0,
+    loaded: false,
+    state,
+  };
 }
