@@ -15,7 +15,8 @@ async function damageJournalRecord(dataDir: string, projectUid: string, seq: num
     const key = keys.journal(projectUid, seq);
     const bytes = (await db.get(key))?.slice();
     assert.ok(bytes !== undefined, `${key} exists`);
-    bytes[Math.min(40, bytes.length - 1)] ^= 0x04;
+    const at = Math.min(40, bytes.length - 1);
+    bytes[at] = (bytes[at] ?? 0) ^ 0x04;
     await db.put(key, bytes);
   } finally {
     await db.close();
