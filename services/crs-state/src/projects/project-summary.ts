@@ -2,7 +2,8 @@
 
 import type { ProjectStore } from "../store/project-store.js";
 import type { LoadedProject } from "./loaded-project.js";
-import type { ProjectSummary } from "./project-host.js";
+import type { ProjectPage, ProjectSummary } from "./project-host.js";
+import { pageTokenAfter } from "./project-ids.js";
 import { decodeMeta, type ProjectMeta } from "./project-meta.js";
 import { storedHead } from "./stored-head.js";
 
@@ -51,4 +52,27 @@ export async function projectSummary(
     loaded: false,
     state,
   };
+}
+
+/**
+ * A page of the loaded projects after `after`, from their ids in ascending order. They are all in
+ * memory, so the page is cut from them and not from the catalogue: it is as full as the loaded
+ * projects after `after` allow, and its token is "" exactly when none follows.
+ */
+export function loadedPage(
+  ids: readonly string[],
+  loadedOf: (id: string) => LoadedProject | undefined,
+  after: string | undefined,
+  pageSize: number,
+): ProjectPage {
+  const loaded: LoadedProject[] = [];
+  for (const id of ids) {
+    const p = loadedOf(id);
+    if (p === undefined || p.deleted || (after !== undefined && id <= after)) continue;
+    loaded.push(p);
+    if (loaded.length > pageSize) break;
+  }
+  const projects = loaded.slice(0, pageSize).map((p) => loadedSummary(p.meta, p));
+  const last = projects.at(-1);
+  return { projects, nextPageToken: loaded.length > pageSize && last !== undefined ? pageTokenAfter(last.projectId, true) : "" };
 }

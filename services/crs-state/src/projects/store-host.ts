@@ -33,7 +33,7 @@ import { recoverProject } from "./recover-project.js";
 import { RequestTable, assertSameRequest } from "./request-table.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { forkedProject } from "./forked-project.js";
-import { loadedSummary, projectSummary } from "./project-summary.js";
+import { loadedPage, projectSummary } from "./project-summary.js";
 import { countingObserver, zeroCounters, type HostCounters, type StoreHostOptions } from "./store-host-options.js";
 
 // Hex and base64 are read through a Buffer view of the bytes, not a copy of them.
@@ -232,7 +232,7 @@ export class StoreHost implements ProjectHost {
     }
     const openOnly = page.openOnly === true;
     const after = page.pageToken === undefined || page.pageToken === "" ? undefined : idFromPageToken(page.pageToken, openOnly);
-    if (openOnly) return this.listLoaded(after, page.pageSize);
+    if (openOnly) return loadedPage(this.cache.loadedIds(), (id) => this.cache.peek(id), after, page.pageSize);
     const rows = await this.store.listMeta({ after, limit: page.pageSize + 1 });
     const projects = await Promise.all(
       rows
@@ -241,21 +241,6 @@ export class StoreHost implements ProjectHost {
     );
     const last = projects.at(-1);
     return { projects, nextPageToken: rows.length > page.pageSize && last !== undefined ? pageTokenAfter(last.projectId) : "" };
-  }
-
-  // The loaded projects are all in memory: the page is cut from them, never from the catalogue,
-  // so it is as full as the loaded projects after `after` allow.
-  private listLoaded(after: string | undefined, pageSize: number): ProjectPage {
-    const loaded: LoadedProject[] = [];
-    for (const id of this.cache.loadedIds()) {
-      const p = this.cache.peek(id);
-      if (p === undefined || p.deleted || (after !== undefined && id <= after)) continue;
-      loaded.push(p);
-      if (loaded.length > pageSize) break;
-    }
-    const projects = loaded.slice(0, pageSize).map((p) => loadedSummary(p.meta, p));
-    const last = projects.at(-1);
-    return { projects, nextPageToken: loaded.length > pageSize && last !== undefined ? pageTokenAfter(last.projectId, true) : "" };
   }
 
   /** See {@link ProjectHost.fork}. */
