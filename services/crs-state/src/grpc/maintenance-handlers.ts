@@ -3,7 +3,7 @@ import { type JournalBackend, ProjectHealth, type MaintenanceService } from "@cr
 import type { ProjectHost, ProjectSummary } from "../projects/index.js";
 import { requireId } from "./ids.js";
 import { pageSize } from "./page-token.js";
-import { oldestSnapshotGeneration } from "./project-reads.js";
+import { oldestSnapshotGeneration } from "./reads.js";
 import { indexSizesOut } from "./snapshot-mapper.js";
 
 /** What the maintenance handlers read about the running server. */

@@ -44,7 +44,7 @@ export interface ProjectView {
   readonly snapshot: Snapshot;
   /**
    * Read-only engine helpers over the committed state: `checkAssignment`, `checkCircuitBreaker`,
-   * `analyzeSessionCycles`, `snapshotAt`, `staleness`, `assertFresh`, `validate`, `exportDocument`.
+   * `analyzeSessionCycles`, `snapshotAt`, `retainedSnapshots`, `staleness`, `assertFresh`, `validate`, `exportDocument`.
    */
   readonly engine: ReadOnlyEngine;
 }
@@ -56,6 +56,7 @@ export type ReadOnlyEngine = Pick<
   | "generation"
   | "snapshot"
   | "snapshotAt"
+  | "retainedSnapshots"
   | "staleness"
   | "assertFresh"
   | "validate"
