@@ -5,7 +5,7 @@
  */
 
 import { SnapshotRing, StateEngine, toDocument, type ProjectState, type Snapshot, type StateEvent } from "@crs/domain/state";
-import { JOURNAL_RECORD_FORMAT, STATE_EVENT_FORMAT_IN_JOURNAL, encodeRecord, type StoredRequest } from "../journal/record.js";
+import { JOURNAL_RECORD_FORMAT, encodeRecord, type StoredRequest } from "../journal/record.js";
 import { STATE_SNAPSHOT_FORMAT, encodeSnapshot } from "../snapshot/state-snapshot.js";
 import type { StoreOp } from "../store/project-store.js";
 import type { ProjectHeader, ProjectView, ReadOnlyEngine } from "./project-host.js";
@@ -150,7 +150,7 @@ export class LoadedProject {
       format: JOURNAL_RECORD_FORMAT,
       seq,
       committedAt: this.now(),
-      eventFormat: STATE_EVENT_FORMAT_IN_JOURNAL,
+      eventFormat: event?.formatVersion ?? 1,
       event: event ?? null,
       request,
     });

@@ -5,7 +5,7 @@
 
 import { StateEngine, resolveConfig, type Mutation, type ProjectState } from "@crs/domain/state";
 import { STORE_DEFAULTS, type StoreOptions } from "../config/store-options.js";
-import { CrsStateError, isCrsStateError } from "../errors.js";
+import { CrsStateError, formatUnsupported, isCrsStateError } from "../errors.js";
 import { GroupCommitter } from "../journal/group-commit.js";
 import type { StoredRequest } from "../journal/record.js";
 import type { ProjectStore } from "../store/project-store.js";
@@ -376,6 +376,7 @@ export class StoreHost implements ProjectHost {
     const row = await this.store.getMeta(projectId);
     if (row === undefined) return undefined;
     const meta = decodeMeta(row.bytes, projectId);
+    if (!meta.ok && meta.fault === "unsupported") throw formatUnsupported(projectId, "metadata", meta.reason);
     if (!meta.ok) throw new CrsStateError("PROJECT_DATA_LOSS", `project ${projectId}: metadata is damaged: ${meta.reason}`, { projectId });
     return meta.value;
   }
