@@ -62,6 +62,28 @@ test("a token_count repeating the previous totals is not counted twice", () => {
   assert.equal(usage.repeats, 1, "one repeat skipped");
 });
 
+// Divergence U-6: ccusage reads two usage events less than a second apart at the head of a subagent
+// rollout as a replayed copy of its parent's history and drops them; this shape (a first reply
+// minutes into the session, re-emitted with the same totals) is from the generated bench corpus.
+test("a subagent rollout's first reply counts, though its re-emitted totals follow within a second", () => {
+  const source = { subagent: { thread_spawn: { parent_thread_id: "parent-id", depth: 1, agent_role: "reviewer" } } };
+  const meta = (ts: string, id: string, src: unknown) =>
+    JSON.stringify({ timestamp: ts, type: "session_meta", payload: { id, timestamp: "2026-03-12T20:39:12.825Z", cwd: "/w", source: src } });
+  const first = u(18057, 8961, 235);
+  const lines = [
+    meta("2026-03-12T20:39:12.825Z", "child-id", source),
+    meta("2026-03-12T20:39:12.826Z", "parent-id", "cli"),
+    tokenLine("2026-03-12T20:39:13.225Z", null, null),
+    contextLine("2026-03-12T20:44:04.443Z", "gpt-5.5"),
+    tokenLine("2026-03-12T20:44:05.855Z", first, first),
+    tokenLine("2026-03-12T20:44:05.877Z", first, first),
+    tokenLine("2026-03-12T20:44:07.114Z", u(39930, 25481, 1387), u(21873, 16520, 1152)),
+  ];
+  const usage = usageOfRecords(records(lines), "child");
+  assert.deepEqual(usage.byDay["2026-03-12"]?.["gpt-5.5"], { input: 39930, cachedInput: 25481, output: 1387, reasoning: 0, total: 41317 });
+  assert.equal(usage.repeats, 1, "the re-emit is a repeat, counted once");
+});
+
 test("deltas come from cumulative totals even when last_token_usage disagrees, and a restart falls back to the reply's own figures", () => {
   const lines = [
     contextLine("2026-03-01T10:00:00.000Z", "gpt-5"),
