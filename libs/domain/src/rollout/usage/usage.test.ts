@@ -3,11 +3,13 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { decodeLine } from "../decode/decode-line.js";
 import type { RolloutRecord } from "../decode/record.js";
+import { sortedRecord } from "../corpus/order.js";
 import { RolloutError } from "../errors.js";
 import { usageOfRecords } from "./fold.js";
-import { emptyUsage, mergeUsage } from "./merge.js";
+import { emptyUsage, mergeUsage, UsageSum } from "./merge.js";
 import { parsePricing } from "./pricing.js";
 import { usageReport } from "./report.js";
+import { USAGE_VERSION, type UsagePartial } from "./types.js";
 
 type U = {
   input_tokens: number;
@@ -150,6 +152,47 @@ test("merging per-file usage in any order gives the same report", () => {
         assert.deepEqual(usageReport(turned, by, PRICING), usageReport(forward, by, PRICING));
     }),
   );
+});
+
+test("summing partials in place equals merging them pairwise, key order included, and leaves them unchanged", () => {
+  const figures = fc.record({
+    input: fc.nat(1e9),
+    cachedInput: fc.nat(1e9),
+    output: fc.nat(1e9),
+    reasoning: fc.nat(1e9),
+    total: fc.nat(1e9),
+  });
+  const models = fc.dictionary(fc.constantFrom("gpt-5", "o3", "unknown", "gpt-5.5", "Ä"), figures, { maxKeys: 3 });
+  const time = fc.option(fc.integer({ min: 0, max: 4e12 }), { nil: null });
+  const partial = fc.record({
+    version: fc.constant(USAGE_VERSION),
+    byDay: fc.dictionary(fc.constantFrom("2026-03-01", "2026-02-28", "undated", "2025-12-31"), models, { maxKeys: 3 }),
+    bySession: fc.dictionary(
+      fc.constantFrom("s1", "s2", "S1", "rollout-a", "é"),
+      fc.record({ firstMs: time, lastMs: time, byModel: models }),
+      {
+        maxKeys: 3,
+      },
+    ),
+    repeats: fc.nat(100),
+  });
+  // Every map of a partial is byte-ordered, as the fold writes it.
+  const sorted = (p: UsagePartial): UsagePartial => ({
+    ...p,
+    byDay: sortedRecord(Object.entries(p.byDay).map(([d, m]) => [d, sortedRecord(Object.entries(m))])),
+    bySession: sortedRecord(Object.entries(p.bySession).map(([n, x]) => [n, { ...x, byModel: sortedRecord(Object.entries(x.byModel)) }])),
+  });
+  fc.assert(
+    fc.property(fc.array(partial.map(sorted), { maxLength: 10 }), (parts) => {
+      const before = JSON.stringify(parts);
+      const sum = new UsageSum();
+      for (const p of parts) sum.add(p);
+      const merged = parts.reduce(mergeUsage, emptyUsage());
+      assert.equal(JSON.stringify(sum.result()), JSON.stringify(merged));
+      assert.equal(JSON.stringify(parts), before, "the partials are not changed");
+    }),
+  );
+  assert.throws(() => new UsageSum().add({ ...emptyUsage(), version: 2 as typeof USAGE_VERSION }), RolloutError);
 });
 
 test("a malformed price list is refused naming the field", () => {
