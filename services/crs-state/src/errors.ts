@@ -6,7 +6,8 @@
  * - PROJECT_UID_MISMATCH: the caller's expected uid names another incarnation of the project.
  * - REQUEST_ID_REUSED: a request id came back with another method or request content.
  * - CHECKPOINT_NOT_FOUND / CHECKPOINT_EXISTS: durable named checkpoints.
- * - INVALID_ARGUMENT: a malformed id, page size or page token (the field is named).
+ * - INVALID_ARGUMENT: a malformed id or page size (the field is named).
+ * - INVALID_PAGE_TOKEN: a page token is malformed, or from another request or project incarnation.
  * - PROJECT_DATA_LOSS: recovery found corruption it may not repair; the project refuses calls.
  * - JOURNAL_CORRUPTED: a journal record failed its CRC or framing check away from the tail.
  * - SNAPSHOT_CORRUPTED: a state snapshot or checkpoint failed its CRC or decode check.
@@ -15,7 +16,6 @@
  *
  * Raised by the gRPC handlers:
  * - GENERATION_IN_FUTURE: a read asked for a generation the project has not reached.
- * - INVALID_PAGE_TOKEN: a page token is malformed, or from another request or project incarnation.
  * - DELTA_REQUIRED: an apply carried no delta, or a delta with no kind.
  * - STEP_NOT_FOUND / SIMILARITY_NOT_FOUND / CHANGE_NOT_FOUND: a single-entry read found nothing.
  */

@@ -73,6 +73,7 @@ export type { DeltaRecord } from "./delta-history/delta-record.js";
 export { EMPTY_STATE } from "./project-state.js";
 export type { ProjectState } from "./project-state.js";
 export { Snapshot } from "./snapshot.js";
+export { SnapshotRing } from "./engine/snapshot-ring.js";
 export type { PairsPage } from "./snapshot-views.js";
 export {
   AnalyticsView,

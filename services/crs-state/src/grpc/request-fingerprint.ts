@@ -2,7 +2,9 @@
  * The idempotency fingerprint of a mutation request: SHA-256 over the method name and the
  * request in a canonical binary encoding. Protobuf binary encoding is not canonical for maps (a
  * map's entries go out in whatever order the sender built them), so map entries are sorted by key
- * first: a retry listing the same entries in another order is the same request.
+ * first: a retry listing the same entries in another order is the same request. A field mask's
+ * paths are a set (an update reads the same fields whatever their order), so they are sorted and
+ * a repeated path counted once.
  */
 
 import { createHash } from "node:crypto";
@@ -10,6 +12,18 @@ import { clone, toBinary, type DescField, type DescMessage, type MessageShape } 
 import type { MutationOptions } from "@crs/contracts/gen/crs/state/v1/common_pb";
 
 type Fields = Record<string, unknown>;
+
+const FIELD_MASK = "google.protobuf.FieldMask";
+
+// A mask's paths in order, each once.
+function pathSet(paths: readonly string[]): string[] {
+  return [...new Set(paths)].sort();
+}
+
+function pathsInOrder(paths: readonly string[]): boolean {
+  for (let i = 1; i < paths.length; i++) if ((paths[i - 1] as string) >= (paths[i] as string)) return false;
+  return true;
+}
 
 function sortedMap(map: Fields, valueMessage: DescMessage | undefined): Fields {
   const out: Fields = {};
@@ -33,8 +47,13 @@ function canonicalField(field: DescField, value: unknown): unknown {
   }
 }
 
-// Rebuilds a message (already a private copy) with every map, at any depth, in key order.
+// Rebuilds a message (already a private copy) with every map, at any depth, in key order, and
+// every field mask's paths as a sorted set.
 function canonical(desc: DescMessage, msg: Fields): Fields {
+  if (desc.typeName === FIELD_MASK) {
+    msg["paths"] = pathSet(msg["paths"] as string[]);
+    return msg;
+  }
   for (const field of desc.fields) {
     if (field.oneof !== undefined) {
       const selected = msg[field.oneof.localName] as { case: string | undefined; value?: unknown };
@@ -46,11 +65,15 @@ function canonical(desc: DescMessage, msg: Fields): Fields {
   return msg;
 }
 
-// Whether a message of this type can hold a map at any depth; only those parts are searched.
+// Whether a message of this type can hold a map or a field mask at any depth; only those parts are searched.
 const holdsMaps = new Map<DescMessage, boolean>();
 function reachesMap(desc: DescMessage): boolean {
   const known = holdsMaps.get(desc);
   if (known !== undefined) return known;
+  if (desc.typeName === FIELD_MASK) {
+    holdsMaps.set(desc, true);
+    return true;
+  }
   holdsMaps.set(desc, false); // a recursive type reaches a map through its other fields, if at all
   const found = desc.fields.some(
     (f) =>
@@ -88,9 +111,10 @@ function fieldInOrder(field: DescField, value: unknown): boolean {
   }
 }
 
-// Whether every map in `msg` already lists its keys in the order `canonical` would give them.
+// Whether every map (and mask) in `msg` already lists its keys in the order `canonical` would give them.
 function inOrder(desc: DescMessage, msg: Fields): boolean {
   if (!reachesMap(desc)) return true;
+  if (desc.typeName === FIELD_MASK) return pathsInOrder((msg as { paths: string[] }).paths);
   for (const field of desc.fields) {
     if (field.oneof !== undefined) {
       const selected = msg[field.oneof.localName] as { case: string | undefined; value?: unknown };

@@ -33,7 +33,7 @@ import { recoverProject } from "./recover-project.js";
 import { RequestTable, assertSameRequest } from "./request-table.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { forkedProject } from "./forked-project.js";
-import { projectSummary } from "./project-summary.js";
+import { loadedPage, projectSummary } from "./project-summary.js";
 import { countingObserver, zeroCounters, type HostCounters, type StoreHostOptions } from "./store-host-options.js";
 
 // Hex and base64 are read through a Buffer view of the bytes, not a copy of them.
@@ -230,10 +230,14 @@ export class StoreHost implements ProjectHost {
     if (!Number.isSafeInteger(page.pageSize) || page.pageSize < 1 || page.pageSize > 1000) {
       throw new CrsStateError("INVALID_ARGUMENT", "page_size must be between 1 and 1000", { field: "page_size" });
     }
-    const after = page.pageToken === undefined || page.pageToken === "" ? undefined : idFromPageToken(page.pageToken);
+    const openOnly = page.openOnly === true;
+    const after = page.pageToken === undefined || page.pageToken === "" ? undefined : idFromPageToken(page.pageToken, openOnly);
+    if (openOnly) return loadedPage(this.cache.loadedIds(), (id) => this.cache.peek(id), after, page.pageSize);
     const rows = await this.store.listMeta({ after, limit: page.pageSize + 1 });
     const projects = await Promise.all(
-      rows.slice(0, page.pageSize).map((row) => projectSummary(this.store, row, this.cache.peek(row.projectId))),
+      rows
+        .slice(0, page.pageSize)
+        .map((row) => projectSummary(this.store, row, this.cache.peek(row.projectId), this.cache.lost(row.projectId) !== undefined)),
     );
     const last = projects.at(-1);
     return { projects, nextPageToken: rows.length > page.pageSize && last !== undefined ? pageTokenAfter(last.projectId) : "" };

@@ -1,5 +1,5 @@
 import { RolloutError } from "../errors.js";
-import { sortedRecord } from "../corpus/order.js";
+import { mergeRecords } from "../corpus/order.js";
 import { addFigures, type TokenFigures } from "./figures.js";
 import { USAGE_VERSION, type SessionUsage, type UsagePartial } from "./types.js";
 
@@ -9,12 +9,7 @@ export function emptyUsage(): UsagePartial {
 }
 
 function mergeModels(a: Readonly<Record<string, TokenFigures>>, b: Readonly<Record<string, TokenFigures>>): Record<string, TokenFigures> {
-  const out: Record<string, TokenFigures> = { ...a };
-  for (const [model, f] of Object.entries(b)) {
-    const had = out[model];
-    out[model] = had === undefined ? f : addFigures(had, f);
-  }
-  return sortedRecord(Object.entries(out));
+  return mergeRecords(a, b, { both: addFigures });
 }
 
 function minOf(a: number | null, b: number | null): number | null {
@@ -37,18 +32,12 @@ export function mergeUsage(a: UsagePartial, b: UsagePartial): UsagePartial {
       `usage partial version ${a.version === USAGE_VERSION ? b.version : a.version} is not ${USAGE_VERSION}`,
     );
   }
-  const byDay: Record<string, Record<string, TokenFigures>> = { ...a.byDay };
-  for (const [day, models] of Object.entries(b.byDay)) byDay[day] = mergeModels(byDay[day] ?? {}, models);
-  const bySession: Record<string, SessionUsage> = { ...a.bySession };
-  for (const [name, s] of Object.entries(b.bySession)) {
-    const had = bySession[name];
-    bySession[name] = had === undefined ? s : mergeSession(had, s);
-  }
   // Byte-ordered keys, as every map of a partial, so merged partials compare equal as JSON.
   return {
     version: USAGE_VERSION,
-    byDay: sortedRecord(Object.entries(byDay)),
-    bySession: sortedRecord(Object.entries(bySession)),
+    // A day of one side alone still has its models put in order.
+    byDay: mergeRecords(a.byDay, b.byDay, { both: mergeModels, right: (models) => mergeModels({}, models) }),
+    bySession: mergeRecords(a.bySession, b.bySession, { both: mergeSession }),
     repeats: a.repeats + b.repeats,
   };
 }

@@ -64,7 +64,8 @@ export class StateEngine {
     this.sanitize = options.sanitizer === false ? undefined : (options.sanitizer ?? sanitizeSecrets);
     this.current = options.initial ?? emptyState(resolveConfig(options.config));
     this.ring = new SnapshotRing(this.config.snapshotRingSize);
-    this.ring.push(new Snapshot(this.current, this.now()));
+    for (const s of options.retained ?? []) if (s.generation < this.current.generation || s.state === this.current) this.ring.push(s);
+    if (this.ring.latest()?.state !== this.current) this.ring.push(new Snapshot(this.current, this.now()));
   }
 
   /** Limits in force: part of the state, changed by {@link StateEngine.updateConfig}. */
@@ -100,6 +101,11 @@ export class StateEngine {
     const s = this.ring.at(g);
     if (s === undefined) throw new StateError("SNAPSHOT_NOT_FOUND", `no snapshot retained for generation ${g}`, { field: "generation" });
     return s;
+  }
+
+  /** Every retained snapshot, oldest first (the last is the current one). */
+  retainedSnapshots(): Snapshot[] {
+    return this.ring.snapshots();
   }
 
   /** How many generations `s` is behind the current state. */

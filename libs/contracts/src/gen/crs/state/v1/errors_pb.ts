@@ -133,7 +133,8 @@ export enum ErrorReason {
   SNAPSHOT_STALE = 13,
 
   /**
-   * OUT_OF_RANGE: the requested generation is no longer retained; metadata `oldest_generation`.
+   * OUT_OF_RANGE: the requested generation is no longer retained; metadata `oldest_generation`
+   * (the oldest still readable) and `current_generation`.
    *
    * @generated from enum value: ERROR_REASON_GENERATION_COMPACTED = 14;
    */
