@@ -1,5 +1,5 @@
 import { RolloutError } from "../errors.js";
-import { mergeRecords } from "../corpus/order.js";
+import { mergeRecords, sortedRecord } from "../corpus/order.js";
 import { addFigures, type TokenFigures } from "./figures.js";
 import { USAGE_VERSION, type SessionUsage, type UsagePartial } from "./types.js";
 
