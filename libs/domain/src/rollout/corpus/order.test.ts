@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { compareText, mergeRecords, mergeSorted, sumCounts } from "./order.js";
+import { compareText, mergeRecords, mergeSorted, sortedSample, sumCounts } from "./order.js";
 
 // The merge as a running sum into a map, then sorted, as the object enumerates it (index-like
 // keys first, whatever the order they were added in): what the ordered walk must equal.
@@ -52,5 +52,18 @@ test("mergeSorted gives the ascending merge whether or not the samples interleav
       );
     }),
     { numRuns: 300 },
+  );
+});
+
+test("sortedSample orders short and long samples as the comparator sort does, -0, NaN and infinities included", () => {
+  const valueArb = fc.oneof(fc.double(), fc.constantFrom(0, -0, Number.NaN, Number.POSITIVE_INFINITY), fc.integer({ min: -3, max: 3 }));
+  fc.assert(
+    fc.property(fc.array(valueArb, { maxLength: 60 }), (xs) => {
+      assert.deepEqual(
+        sortedSample(xs),
+        [...xs].sort((x, y) => x - y),
+      );
+    }),
+    { numRuns: 500 },
   );
 });

@@ -111,7 +111,16 @@ export function mergeSorted(a: readonly number[], b: readonly number[]): number[
   return out;
 }
 
+// Samples at least this long are sorted as a typed array, which calls no comparator per pair
+// (about twice as fast from here on; below, making the typed array costs more than it saves).
+const TYPED_SORT_MIN = 16;
+
 /** Ascending copy of a sample. */
 export function sortedSample(values: Iterable<number>): number[] {
-  return [...values].sort((x, y) => x - y);
+  const sample = [...values];
+  if (sample.length < TYPED_SORT_MIN) return sample.sort((x, y) => x - y);
+  // A typed array puts -0 before 0 and NaN last, where the comparator leaves them in input
+  // order: a sample holding either is sorted with the comparator, so the order is the same.
+  for (const v of sample) if (Number.isNaN(v) || Object.is(v, -0)) return sample.sort((x, y) => x - y);
+  return Array.from(Float64Array.from(sample).sort());
 }
