@@ -1,8 +1,8 @@
 import { availableParallelism } from "node:os";
-import { emptyUsage, mergeUsage, sameCwd, type UsagePartial } from "@crs/domain/rollout";
+import { sameCwd, type UsagePartial, UsageSum } from "@crs/domain/rollout";
 import { badField } from "../errors.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../reader/index.js";
-import { BinaryMerger, type ScanProgress } from "../scan/index.js";
+import type { ScanProgress } from "../scan/index.js";
 import { type RolloutFile, walkRollouts } from "../walk/index.js";
 import { UsageCache, usageCacheDir } from "./usage-cache.js";
 import type { FileUsage } from "./usage-file.js";
@@ -73,7 +73,7 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
   const maxLineBytes = count(options.maxLineBytes, "maxLineBytes", DEFAULT_MAX_LINE_BYTES, 1);
   const scope = options.cwd?.trim() ?? "";
   const walk = await walkRollouts(options.root, { limit });
-  const merger = new BinaryMerger<UsagePartial>(mergeUsage, emptyUsage);
+  const sum = new UsageSum();
   const files = { scanned: 0, outOfScope: 0, unreadable: walk.unreadable, reused: 0, bytes: 0 };
   const bytesTotal = walk.files.reduce((n, f) => n + f.size, 0);
   let filesDone = 0;
@@ -90,7 +90,7 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
     files.bytes += got.bytes;
     if (reused) files.reused += 1;
     if (scope !== "" && !sameCwd(got.cwd, scope)) files.outOfScope += 1;
-    else merger.push(got.usage);
+    else sum.add(got.usage);
   };
   const cache = cacheDir === false ? null : new UsageCache(usageCacheDir(cacheDir), maxLineBytes);
   let misses: readonly RolloutFile[] = walk.files;
@@ -126,5 +126,5 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
   await Promise.all(writes);
   // Entries of files that are gone are dropped, and the directory kept under its bound.
   if (cache !== null) await cache.prune(walk.files.map((f) => f.path));
-  return { usage: merger.result(), files };
+  return { usage: sum.result(), files };
 }
