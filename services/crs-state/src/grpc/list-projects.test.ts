@@ -100,6 +100,13 @@ describe("ListProjects open_only and row health", () => {
     });
     const status4 = await s.maintenance.getProjectStatus({ projectId: "l-4" });
     assert.equal(status4.status?.health, ProjectHealth.CORRUPTED);
+    const row4 = rows.find((p) => p.projectId === "l-4");
+    assert.deepEqual(
+      [status4.status?.generation, status4.status?.projectUid],
+      [row4?.generation, row4?.projectUid],
+      "the generation and uid the listing shows",
+    );
+    assert.equal(row4?.generation, 3n, "the newest record is intact and names generation 3");
   });
 
   it("refuses a page token with another open_only filter, or a malformed one, as INVALID_PAGE_TOKEN", async () => {
