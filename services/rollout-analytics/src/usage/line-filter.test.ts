@@ -7,7 +7,7 @@ const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 
 // Feeds `data` in chunks of `size` through one reused chunk buffer, as the file reader does.
-function feed(data: Uint8Array, size: number, push: (chunk: Uint8Array) => void): void {
+function feed(data: Uint8Array, size: number, push: (chunk: Buffer) => void): void {
   const chunk = Buffer.alloc(size);
   for (let i = 0; i < data.length; i += size) {
     const piece = data.subarray(i, i + size);
@@ -20,7 +20,7 @@ function feed(data: Uint8Array, size: number, push: (chunk: Uint8Array) => void)
 function filtered(data: Uint8Array, size: number, maxLineBytes: number, keep: KeepLine): string[] {
   const out: string[] = [];
   const filter = new LineFilter(maxLineBytes, keep, {
-    line: (l) => out.push(text(l)),
+    line: (l, start, end) => out.push(text(l.subarray(start, end))),
     oversized: (h) => out.push(`<${text(h)}>`),
   });
   feed(data, size, (c) => filter.push(c));

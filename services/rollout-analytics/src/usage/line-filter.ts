@@ -8,8 +8,11 @@ const NOTHING = Buffer.alloc(0);
 
 /** Receives the lines a {@link LineFilter} keeps. */
 export interface KeptLineSink {
-  /** A kept line within the limit, without its line feed; valid only during the call. */
-  line(bytes: Uint8Array): void;
+  /**
+   * A kept line within the limit, `bytes[start..end)` without its line feed, given in place (no
+   * view is made per line); valid only during the call.
+   */
+  line(bytes: Buffer, start: number, end: number): void;
   /** A kept line over the limit: its first `HEAD_BYTES`, as the scan's reader passes them. */
   oversized(head: Uint8Array): void;
 }
@@ -33,7 +36,7 @@ export class LineFilter {
   #open: "none" | "unjudged" | "kept" | "skipped" = "none";
   // Copies of the open line's bytes: its head while unjudged, all of it once kept (up to the
   // limit; past it only the first HEAD_BYTES).
-  #parts: Uint8Array[] = [];
+  #parts: Buffer[] = [];
   #held = 0;
   #length = 0;
 
@@ -44,7 +47,7 @@ export class LineFilter {
   }
 
   /** Feeds one chunk; kept lines reach the sink before it returns. The chunk may be reused afterwards. */
-  push(chunk: Uint8Array): void {
+  push(chunk: Buffer): void {
     let start = 0;
     if (this.#open !== "none") {
       const nl = chunk.indexOf(LF);
@@ -54,7 +57,7 @@ export class LineFilter {
     }
     for (let nl = chunk.indexOf(LF, start); nl !== -1; nl = chunk.indexOf(LF, start)) {
       if (this.#keep(chunk, start, Math.min(nl, start + USAGE_HEAD_BYTES))) {
-        if (nl - start <= this.#maxLineBytes) this.#sink.line(chunk.subarray(start, nl));
+        if (nl - start <= this.#maxLineBytes) this.#sink.line(chunk, start, nl);
         else this.#sink.oversized(chunk.subarray(start, Math.min(nl, start + HEAD_BYTES)));
       }
       start = nl + 1;
@@ -85,7 +88,7 @@ export class LineFilter {
     if (!ends) return;
     if (this.#open === "kept") {
       const bytes = this.#joined();
-      if (this.#length <= this.#maxLineBytes) this.#sink.line(bytes);
+      if (this.#length <= this.#maxLineBytes) this.#sink.line(bytes, 0, bytes.length);
       else this.#sink.oversized(bytes.subarray(0, HEAD_BYTES));
     }
     this.#open = "none";
@@ -115,7 +118,7 @@ export class LineFilter {
     this.#held += part.length;
   }
 
-  #joined(): Uint8Array {
+  #joined(): Buffer {
     if (this.#parts.length === 1) return this.#parts[0] ?? NOTHING;
     const out = Buffer.concat(this.#parts, this.#held);
     this.#parts = [out];

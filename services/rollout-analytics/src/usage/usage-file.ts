@@ -10,10 +10,6 @@ export interface FileUsage extends RolloutUsage {
 }
 
 const utf8 = new TextDecoder("utf-8");
-// Each byte one character: a copy, with no decoding. The filter passes Buffers (the read chunk or
-// its own copies); any other array is viewed as one without copying.
-const latin1 = (bytes: Uint8Array): string =>
-  (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString("latin1");
 
 // One read buffer per thread: a file is read start to end without yielding, so no two reads share it.
 let chunk: Buffer | null = null;
@@ -37,9 +33,12 @@ export function usageOfFile(path: string, maxLineBytes: number): FileUsage {
     {
       // A token_count line in the producer's layout is read from its bytes; any other kept line
       // becomes text only here, as the scan's reader decodes it.
-      line: (bytes) => {
-        if (verdict !== "token_count") collector.push(utf8.decode(bytes));
-        else if (!collector.pushTokenCountLatin1(latin1(bytes))) collector.pushTokenCount(utf8.decode(bytes));
+      line: (bytes, start, end) => {
+        // One byte one character, a copy with no decoding, and no view made for the line.
+        if (verdict === "token_count" && collector.pushTokenCountLatin1(bytes.toString("latin1", start, end))) return;
+        const line = utf8.decode(bytes.subarray(start, end));
+        if (verdict === "token_count") collector.pushTokenCount(line);
+        else collector.push(line);
       },
       oversized: (head) => collector.pushOversized(utf8.decode(head)),
     },
