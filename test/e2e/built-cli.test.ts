@@ -21,7 +21,7 @@ async function shippedCli(dir: string): Promise<string> {
   await mkdir(join(dir, "dist"));
   await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   await copyFile(join(SERVICE, "bin", "rollouts.js"), join(dir, "bin", "rollouts.js"));
-  for (const name of ["cli.js", "scan-worker.js", "usage-worker.js"]) await copyFile(join(SERVICE, "dist", name), join(dir, "dist", name));
+  for (const name of ["cli.cjs", "scan-worker.js", "usage-worker.js"]) await copyFile(join(SERVICE, "dist", name), join(dir, "dist", name));
   return join(dir, "bin", "rollouts.js");
 }
 

@@ -1,11 +1,71 @@
 #!/usr/bin/env node
-// The `rollouts` command. It runs the bundle `pnpm build` writes (dist/cli.js, with the scan
-// worker beside it), so neither the command nor its worker threads load a TypeScript compiler.
+// The `rollouts` command. It runs the bundle `pnpm build` writes (dist/cli.cjs, with its worker
+// bundles beside it), so neither the command nor its worker threads load a TypeScript compiler.
 // A checkout that was never built runs the TypeScript sources through tsx instead.
-import { existsSync } from "node:fs";
+//
+// The bundle is compiled through V8's code cache: the code a run compiled is kept in the user
+// cache directory (`$XDG_CACHE_HOME` or `~/.cache`, `crs-rollout-analytics/code/`), one file per
+// command, under the bundle's hash and node's version, and later starts reuse it instead of
+// compiling again. V8 checks the data itself and rejects it for another V8 or other flags; the
+// cache is then written anew. A cache that cannot be read or written only costs the compile time.
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { constants, Script } from "node:vm";
 
-const bundle = new URL("../dist/cli.js", import.meta.url);
-if (existsSync(bundle)) await import(bundle.href);
+const NEWLINE = 0x0a;
+
+// One cache per command, written by its first run: each holds the code that command compiled.
+function cacheFile() {
+  const base = process.env.XDG_CACHE_HOME?.trim() || join(homedir(), ".cache");
+  const command = process.argv[2] ?? "";
+  return join(base, "crs-rollout-analytics", "code", `cli-${/^[a-z]{1,32}$/.test(command) ? command : "other"}.bin`);
+}
+
+// The cached code when it was made from this very bundle by this node: the file is its key line
+// (bundle hash, node version, architecture), then V8's data.
+function cachedCode(file, key) {
+  try {
+    const data = readFileSync(file);
+    const nl = data.indexOf(NEWLINE);
+    return nl > 0 && data.subarray(0, nl).toString("latin1") === key ? data.subarray(nl + 1) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function keepCode(file, key, script) {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temp, Buffer.concat([Buffer.from(`${key}\n`, "latin1"), script.createCachedData()]));
+    renameSync(temp, file);
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
+
+function runBundle(bundle) {
+  const source = readFileSync(bundle, "utf8");
+  const key = `${createHash("sha256").update(source).digest("hex")} ${process.version} ${process.arch}`;
+  const file = cacheFile();
+  const cachedData = cachedCode(file, key);
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: bundle,
+    cachedData,
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  // Kept once the run is over, so the code compiled on the way is in it.
+  if (cachedData === undefined || script.cachedDataRejected) process.once("beforeExit", () => keepCode(file, key, script));
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+}
+
+const bundle = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
+if (existsSync(bundle)) runBundle(bundle);
 else {
   const { register } = await import("tsx/esm/api");
   register();

@@ -1,4 +1,7 @@
 import { processIo } from "./io.js";
 import { runCli } from "./program.js";
 
-process.exitCode = await runCli(process.argv.slice(2), processIo());
+// No top-level await: the command's bundle is a CommonJS script (see bin/rollouts.js).
+void runCli(process.argv.slice(2), processIo()).then((code) => {
+  process.exitCode = code;
+});
