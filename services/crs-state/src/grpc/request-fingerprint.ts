@@ -1,106 +1,14 @@
 /**
  * The idempotency fingerprint of a mutation request: SHA-256 over the method name and the
  * request in a canonical binary encoding. Protobuf binary encoding is not canonical for maps (a
- * map's entries go out in whatever order the sender built them), so map entries are sorted by key
- * first: a retry listing the same entries in another order is the same request.
+ * map's entries go out in whatever order the sender built them), so map entries are written in
+ * key order at any depth: a retry listing the same entries in another order is the same request.
  */
 
 import { createHash } from "node:crypto";
-import { clone, toBinary, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
+import { encodeMessage } from "@crs/runtime";
 import type { MutationOptions } from "@crs/contracts/gen/crs/state/v1/common_pb";
-
-type Fields = Record<string, unknown>;
-
-function sortedMap(map: Fields, valueMessage: DescMessage | undefined): Fields {
-  const out: Fields = {};
-  for (const key of Object.keys(map).sort()) {
-    const value = map[key];
-    out[key] = valueMessage === undefined ? value : canonical(valueMessage, value as Fields);
-  }
-  return out;
-}
-
-function canonicalField(field: DescField, value: unknown): unknown {
-  switch (field.fieldKind) {
-    case "map":
-      return sortedMap(value as Fields, field.mapKind === "message" ? field.message : undefined);
-    case "list":
-      return field.listKind === "message" ? (value as Fields[]).map((v) => canonical(field.message, v)) : value;
-    case "message":
-      return value === undefined ? value : canonical(field.message, value as Fields);
-    default:
-      return value;
-  }
-}
-
-// Rebuilds a message (already a private copy) with every map, at any depth, in key order.
-function canonical(desc: DescMessage, msg: Fields): Fields {
-  for (const field of desc.fields) {
-    if (field.oneof !== undefined) {
-      const selected = msg[field.oneof.localName] as { case: string | undefined; value?: unknown };
-      if (selected.case === field.localName) selected.value = canonicalField(field, selected.value);
-      continue;
-    }
-    msg[field.localName] = canonicalField(field, msg[field.localName]);
-  }
-  return msg;
-}
-
-// Whether a message of this type can hold a map at any depth; only those parts are searched.
-const holdsMaps = new Map<DescMessage, boolean>();
-function reachesMap(desc: DescMessage): boolean {
-  const known = holdsMaps.get(desc);
-  if (known !== undefined) return known;
-  holdsMaps.set(desc, false); // a recursive type reaches a map through its other fields, if at all
-  const found = desc.fields.some(
-    (f) =>
-      f.fieldKind === "map" ||
-      ((f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message")) && reachesMap(f.message)),
-  );
-  holdsMaps.set(desc, found);
-  return found;
-}
-
-function keysInOrder(map: Fields): boolean {
-  let previous: string | undefined;
-  for (const key of Object.keys(map)) {
-    if (previous !== undefined && previous > key) return false;
-    previous = key;
-  }
-  return true;
-}
-
-function fieldInOrder(field: DescField, value: unknown): boolean {
-  switch (field.fieldKind) {
-    case "map":
-      if (!keysInOrder(value as Fields)) return false;
-      return (
-        field.mapKind !== "message" ||
-        !reachesMap(field.message) ||
-        Object.values(value as Fields).every((v) => inOrder(field.message, v as Fields))
-      );
-    case "list":
-      return field.listKind !== "message" || !reachesMap(field.message) || (value as Fields[]).every((v) => inOrder(field.message, v));
-    case "message":
-      return value === undefined || !reachesMap(field.message) || inOrder(field.message, value as Fields);
-    default:
-      return true;
-  }
-}
-
-// Whether every map in `msg` already lists its keys in the order `canonical` would give them.
-function inOrder(desc: DescMessage, msg: Fields): boolean {
-  if (!reachesMap(desc)) return true;
-  for (const field of desc.fields) {
-    if (field.oneof !== undefined) {
-      const selected = msg[field.oneof.localName] as { case: string | undefined; value?: unknown };
-      if (selected.case === field.localName && !fieldInOrder(field, selected.value)) return false;
-      continue;
-    }
-    if (!fieldInOrder(field, msg[field.localName])) return false;
-  }
-  return true;
-}
 
 /** SHA-256 of `method` and `request` with its request id cleared and its maps in key order. */
 export function requestFingerprint<Req extends DescMessage>(
@@ -111,24 +19,18 @@ export function requestFingerprint<Req extends DescMessage>(
   return createHash("sha256").update(method).update(canonicalBytes(schema, request)).digest();
 }
 
+// The request id is cleared for the moment of encoding, which costs far less than a copy.
 function canonicalBytes<Req extends DescMessage>(
   schema: Req,
   request: MessageShape<Req> & { readonly options?: MutationOptions | undefined },
-) {
+): Uint8Array {
   const options = request.options;
-  // Maps already in key order (empty ones, usually) need no rebuilt copy: the request itself is
-  // encoded, with its id cleared for the moment, which costs far less than a clone.
-  if (inOrder(schema, request as unknown as Fields)) {
-    if (options === undefined || options.requestId === "") return toBinary(schema, request);
-    const requestId = options.requestId;
-    options.requestId = "";
-    try {
-      return toBinary(schema, request);
-    } finally {
-      options.requestId = requestId;
-    }
+  if (options === undefined || options.requestId === "") return encodeMessage(schema, request, { sortMapKeys: true });
+  const requestId = options.requestId;
+  options.requestId = "";
+  try {
+    return encodeMessage(schema, request, { sortMapKeys: true });
+  } finally {
+    options.requestId = requestId;
   }
-  const copy = clone(schema, request) as MessageShape<Req> & { options?: MutationOptions };
-  if (copy.options !== undefined) copy.options.requestId = "";
-  return toBinary(schema, canonical(schema, copy as unknown as Fields) as MessageShape<Req>);
 }
