@@ -11,6 +11,8 @@
  * - PROJECT_DATA_LOSS: recovery found corruption it may not repair; the project refuses calls.
  * - JOURNAL_CORRUPTED: a journal record failed its CRC or framing check away from the tail.
  * - SNAPSHOT_CORRUPTED: a state snapshot or checkpoint failed its CRC or decode check.
+ * - FORMAT_UNSUPPORTED: a stored value (journal record, event, snapshot, metadata) is intact but in
+ *   a format newer than this binary reads; the project is not loaded, nothing is cut or changed.
  * - REPAIR_FAILED: cutting a torn tail (or keeping its copy) failed; nothing was cut.
  * - STORE_UNAVAILABLE: the store cannot write now (full disk, closed); nothing was acknowledged.
  *
@@ -30,6 +32,7 @@ export type CrsStateErrorCode =
   | "PROJECT_DATA_LOSS"
   | "JOURNAL_CORRUPTED"
   | "SNAPSHOT_CORRUPTED"
+  | "FORMAT_UNSUPPORTED"
   | "REPAIR_FAILED"
   | "STORE_UNAVAILABLE"
   | "GENERATION_IN_FUTURE"
@@ -55,4 +58,12 @@ export class CrsStateError extends Error {
 /** True when `e` is a CrsStateError (optionally with code `code`). */
 export function isCrsStateError(e: unknown, code?: CrsStateErrorCode): e is CrsStateError {
   return e instanceof CrsStateError && (code === undefined || e.code === code);
+}
+
+/** FORMAT_UNSUPPORTED for `projectId`'s stored `what` (e.g. "record 7"), with the decoder's reason. */
+export function formatUnsupported(projectId: string, what: string, reason: string): CrsStateError {
+  return new CrsStateError("FORMAT_UNSUPPORTED", `project ${projectId}: ${what}: ${reason}; a newer server reads it`, {
+    project_id: projectId,
+    stored: what,
+  });
 }

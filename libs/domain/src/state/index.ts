@@ -89,7 +89,7 @@ export {
 export { QueryAPI } from "./query/query-api.js";
 export type { HotNode, NodeStats } from "./query/query-api.js";
 
-export { STATE_EVENT_FORMAT, STATE_EVENT_TYPES, proofUpdateToJson } from "./events/event.js";
+export { STATE_EVENT_FORMAT, STATE_EVENT_TYPES, eventFormatOf, proofUpdateToJson } from "./events/event.js";
 export type {
   ClauseAddedEvent,
   ClauseUsedEvent,

@@ -5,7 +5,7 @@
  */
 
 import { SnapshotRing, StateEngine, toDocument, type ProjectState, type Snapshot, type StateEvent } from "@crs/domain/state";
-import { JOURNAL_RECORD_FORMAT, STATE_EVENT_FORMAT_IN_JOURNAL, encodeRecord, type StoredRequest } from "../journal/record.js";
+import { JOURNAL_RECORD_FORMAT, encodeRecord, type StoredRequest } from "../journal/record.js";
 import { STATE_SNAPSHOT_FORMAT, encodeSnapshot } from "../snapshot/state-snapshot.js";
 import type { StoreOp } from "../store/project-store.js";
 import type { ProjectHeader, ProjectView, ReadOnlyEngine } from "./project-host.js";
@@ -49,6 +49,8 @@ export class LoadedProject {
   committed: ProjectState;
   /** Unix ms (host clock) of the last call that used the project. */
   lastUsed = 0;
+  /** Corrupted journal records cut when this load recovered it (only with skip-corrupted). */
+  readonly recordsSkipped: number;
   /** Set once the project is deleted; calls then fail PROJECT_NOT_FOUND. */
   deleted = false;
   private nextSeq: number;
@@ -81,6 +83,7 @@ export class LoadedProject {
     this.recordsSince = recovered.journalRecords;
     this.snapshotGeneration = recovered.baseGeneration;
     this.bytesSince = recovered.journalBytes;
+    this.recordsSkipped = recovered.repair?.action === "cut-after-corruption" ? recovered.repair.records : 0;
     this.committedRingSize = this.committed.config.snapshotRingSize;
     this.committedSnapshots = new SnapshotRing(this.committedRingSize);
     for (const snapshot of recovered.engine.retainedSnapshots()) this.committedSnapshots.push(snapshot);
@@ -150,7 +153,7 @@ export class LoadedProject {
       format: JOURNAL_RECORD_FORMAT,
       seq,
       committedAt: this.now(),
-      eventFormat: STATE_EVENT_FORMAT_IN_JOURNAL,
+      eventFormat: event?.formatVersion ?? 1,
       event: event ?? null,
       request,
     });

@@ -18,7 +18,7 @@ import { deltaToJson } from "../delta/codec.js";
 import type { Delta, SimilarityUpdate } from "../delta/delta.js";
 import { checkExpectedEntries } from "../entries/preconditions.js";
 import { invalidArgument, StateError } from "../errors.js";
-import { proofUpdateToJson, STATE_EVENT_FORMAT, type EventBody, type StateEvent } from "../events/event.js";
+import { eventFormatOf, proofUpdateToJson, type EventBody, type StateEvent } from "../events/event.js";
 import { applyEvent } from "../events/replay.js";
 import { toDocument, type StateDocument } from "../export/document.js";
 import { fromDocument } from "../export/import.js";
@@ -147,7 +147,7 @@ export class StateEngine {
     this.advance(state, at);
     const journaled = recorded === undefined ? body : recorded(result);
     const event = Object.freeze({
-      formatVersion: STATE_EVENT_FORMAT,
+      formatVersion: eventFormatOf(body.type),
       generation: state.generation,
       at,
       ...journaled,

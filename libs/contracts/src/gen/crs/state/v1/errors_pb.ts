@@ -375,6 +375,10 @@ export enum ErrorReason {
 
   /**
    * INVALID_ARGUMENT: an import or export format is not supported.
+   * FAILED_PRECONDITION: the project's stored data (a journal record, its event, a state snapshot or
+   * the project's metadata) is intact but written in a newer format than this server reads; the
+   * message names the value and both versions, metadata `project_id` and `stored`. The project is
+   * not loaded and nothing is cut or changed (a newer server reads it); other projects serve.
    *
    * @generated from enum value: ERROR_REASON_UNSUPPORTED_FORMAT = 48;
    */
