@@ -6,16 +6,18 @@
  * - PROJECT_UID_MISMATCH: the caller's expected uid names another incarnation of the project.
  * - REQUEST_ID_REUSED: a request id came back with another method or request content.
  * - CHECKPOINT_NOT_FOUND / CHECKPOINT_EXISTS: durable named checkpoints.
- * - INVALID_ARGUMENT: a malformed id, page size or page token (the field is named).
+ * - INVALID_ARGUMENT: a malformed id or page size (the field is named).
+ * - INVALID_PAGE_TOKEN: a page token is malformed, or from another request or project incarnation.
  * - PROJECT_DATA_LOSS: recovery found corruption it may not repair; the project refuses calls.
  * - JOURNAL_CORRUPTED: a journal record failed its CRC or framing check away from the tail.
  * - SNAPSHOT_CORRUPTED: a state snapshot or checkpoint failed its CRC or decode check.
+ * - FORMAT_UNSUPPORTED: a stored value (journal record, event, snapshot, metadata) is intact but in
+ *   a format newer than this binary reads; the project is not loaded, nothing is cut or changed.
  * - REPAIR_FAILED: cutting a torn tail (or keeping its copy) failed; nothing was cut.
  * - STORE_UNAVAILABLE: the store cannot write now (full disk, closed); nothing was acknowledged.
  *
  * Raised by the gRPC handlers:
  * - GENERATION_IN_FUTURE: a read asked for a generation the project has not reached.
- * - INVALID_PAGE_TOKEN: a page token is malformed, or from another request or project incarnation.
  * - DELTA_REQUIRED: an apply carried no delta, or a delta with no kind.
  * - STEP_NOT_FOUND / SIMILARITY_NOT_FOUND / CHANGE_NOT_FOUND: a single-entry read found nothing.
  */
@@ -30,6 +32,7 @@ export type CrsStateErrorCode =
   | "PROJECT_DATA_LOSS"
   | "JOURNAL_CORRUPTED"
   | "SNAPSHOT_CORRUPTED"
+  | "FORMAT_UNSUPPORTED"
   | "REPAIR_FAILED"
   | "STORE_UNAVAILABLE"
   | "GENERATION_IN_FUTURE"
@@ -55,4 +58,12 @@ export class CrsStateError extends Error {
 /** True when `e` is a CrsStateError (optionally with code `code`). */
 export function isCrsStateError(e: unknown, code?: CrsStateErrorCode): e is CrsStateError {
   return e instanceof CrsStateError && (code === undefined || e.code === code);
+}
+
+/** FORMAT_UNSUPPORTED for `projectId`'s stored `what` (e.g. "record 7"), with the decoder's reason. */
+export function formatUnsupported(projectId: string, what: string, reason: string): CrsStateError {
+  return new CrsStateError("FORMAT_UNSUPPORTED", `project ${projectId}: ${what}: ${reason}; a newer server reads it`, {
+    project_id: projectId,
+    stored: what,
+  });
 }

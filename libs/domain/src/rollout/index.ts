@@ -137,6 +137,7 @@ export {
   USAGE_HEAD_BYTES,
   emptyUsage,
   mergeUsage,
+  UsageSum,
   parsePricing,
   costOf,
   usageReport,

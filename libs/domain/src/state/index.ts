@@ -73,6 +73,7 @@ export type { DeltaRecord } from "./delta-history/delta-record.js";
 export { EMPTY_STATE } from "./project-state.js";
 export type { ProjectState } from "./project-state.js";
 export { Snapshot } from "./snapshot.js";
+export { SnapshotRing } from "./engine/snapshot-ring.js";
 export type { PairsPage } from "./snapshot-views.js";
 export {
   AnalyticsView,
@@ -88,7 +89,7 @@ export {
 export { QueryAPI } from "./query/query-api.js";
 export type { HotNode, NodeStats } from "./query/query-api.js";
 
-export { STATE_EVENT_FORMAT, STATE_EVENT_TYPES, proofUpdateToJson } from "./events/event.js";
+export { STATE_EVENT_FORMAT, STATE_EVENT_TYPES, eventFormatOf, proofUpdateToJson } from "./events/event.js";
 export type {
   ClauseAddedEvent,
   ClauseUsedEvent,

@@ -57,6 +57,35 @@ describe("UpdateProjectConfig through gRPC", () => {
     );
   });
 
+  it("replays a retry naming the same update_mask paths in another order, or repeated", async () => {
+    await s.state.createProject({ projectId: "cfg-mask" });
+    const config = { maxClauses: 5, maxHistoryEntries: 50 };
+    const options = { requestId: "mask-1" };
+    const first = await s.state.updateProjectConfig({
+      projectId: "cfg-mask",
+      config,
+      updateMask: { paths: ["max_clauses", "max_history_entries"] },
+      options,
+    });
+    for (const paths of [
+      ["max_history_entries", "max_clauses"],
+      ["max_history_entries", "max_clauses", "max_history_entries"],
+    ]) {
+      const again = await s.state.updateProjectConfig({ projectId: "cfg-mask", config, updateMask: { paths }, options });
+      assert.deepEqual(
+        [again.header?.replayed, again.header?.generation, again.config?.maxClauses],
+        [true, first.header?.generation, 5],
+        `replayed for ${paths.join(",")}`,
+      );
+    }
+    await expectError(
+      s.state.updateProjectConfig({ projectId: "cfg-mask", config, updateMask: { paths: ["max_clauses"] }, options }),
+      status.INVALID_ARGUMENT,
+      "REQUEST_ID_REUSED",
+      "options.request_id",
+    );
+  });
+
   it("honours expected generation and uid, and validate_only changes nothing", async () => {
     const created = await s.state.createProject({ projectId: "cfg-pre" });
     const mask = { paths: ["max_clauses"] };

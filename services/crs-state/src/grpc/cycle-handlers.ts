@@ -45,14 +45,15 @@ export function cycleHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Cyc
     async getCycleDetectorStats(req) {
       const projectId = requireId(req.projectId, "project_id");
       const sessionId = requireId(req.sessionId, "session_id");
-      return readAt(host, projectId, req.atGeneration, ({ snapshot, view, header }) => {
+      return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => {
         const stats = snapshot.cycles.stats(sessionId);
         return {
           header,
           stepsProcessed: BigInt(stats?.stepsProcessed ?? 0),
           cyclesDetected: BigInt(stats?.cyclesDetected ?? 0),
           windowSize: stats?.windowSize ?? 0,
-          maxHistory: stats?.maxHistory ?? view.config.cycleHistory,
+          // The limits are state: a session never fed gets the window the generation read would give it.
+          maxHistory: stats?.maxHistory ?? snapshot.state.config.cycleHistory,
         };
       });
     },

@@ -63,4 +63,19 @@ describe("CycleService through gRPC", () => {
     assert.equal(r.cyclicSccs.length, 1);
     assert.equal(r.truncated, false);
   });
+
+  it("reports a never-fed detector's window capacity from the configuration of the generation read", async () => {
+    await s.state.createProject({ projectId: "cy-cfg", config: { cycleDetectorMaxHistory: 50 } });
+    const changed = await s.state.updateProjectConfig({
+      projectId: "cy-cfg",
+      config: { cycleDetectorMaxHistory: 70 },
+      updateMask: { paths: ["cycle_detector_max_history"] },
+    });
+    const before = await s.cycles.getCycleDetectorStats({ projectId: "cy-cfg", sessionId: "never", atGeneration: 0n });
+    const now = await s.cycles.getCycleDetectorStats({ projectId: "cy-cfg", sessionId: "never" });
+    assert.deepEqual(
+      [before.header?.generation, before.maxHistory, now.header?.generation, now.maxHistory],
+      [0n, 50, changed.header?.generation, 70],
+    );
+  });
 });

@@ -1,9 +1,9 @@
 import type { ServiceHandlers } from "@crs/runtime";
 import { type JournalBackend, ProjectHealth, type MaintenanceService } from "@crs/contracts/gen/crs/state/v1/maintenance_pb";
-import type { ProjectHost } from "../projects/index.js";
+import type { ProjectHost, ProjectSummary } from "../projects/index.js";
 import { requireId } from "./ids.js";
 import { pageSize } from "./page-token.js";
-import { oldestSnapshotGeneration } from "./project-reads.js";
+import { oldestSnapshotGeneration } from "./reads.js";
 import { indexSizesOut } from "./snapshot-mapper.js";
 
 /** What the maintenance handlers read about the running server. */
@@ -34,6 +34,12 @@ async function knownProjects(host: ProjectHost): Promise<number> {
   return count;
 }
 
+/** A listing row's health: what the host knows without loading the project. */
+function rowHealth(p: ProjectSummary): ProjectHealth {
+  if (p.state === "data_loss") return ProjectHealth.CORRUPTED;
+  return p.loaded ? ProjectHealth.SERVING : ProjectHealth.CLOSED;
+}
+
 /** Server status, project listing and per-project storage facts. */
 export function maintenanceHandlers(facts: ServerFacts): ServiceHandlers<typeof MaintenanceService.method> {
   const { host } = facts;
@@ -54,24 +60,22 @@ export function maintenanceHandlers(facts: ServerFacts): ServiceHandlers<typeof 
     },
 
     async listProjects(req) {
-      const page = await host.list({ pageSize: pageSize(req.pageSize), pageToken: req.pageToken });
+      const page = await host.list({ pageSize: pageSize(req.pageSize), pageToken: req.pageToken, openOnly: req.openOnly });
       return {
-        projects: page.projects
-          .filter((p) => !req.openOnly || p.loaded)
-          .map((p) => ({
-            projectId: p.projectId,
-            projectUid: p.projectUid,
-            health: p.loaded ? ProjectHealth.SERVING : ProjectHealth.CLOSED,
-            generation: BigInt(p.generation),
-            lastChangeAtUnixMs: BigInt(p.lastChangeAt),
-            ...(p.storage === undefined
-              ? {}
-              : {
-                  lastSnapshotGeneration: BigInt(p.storage.lastSnapshotGeneration),
-                  journalTailRecords: BigInt(p.storage.journalRecords),
-                  journalBytes: BigInt(p.storage.journalBytes),
-                }),
-          })),
+        projects: page.projects.map((p) => ({
+          projectId: p.projectId,
+          projectUid: p.projectUid,
+          health: rowHealth(p),
+          generation: BigInt(p.generation),
+          lastChangeAtUnixMs: BigInt(p.lastChangeAt),
+          ...(p.storage === undefined
+            ? {}
+            : {
+                lastSnapshotGeneration: BigInt(p.storage.lastSnapshotGeneration),
+                journalTailRecords: BigInt(p.storage.journalRecords),
+                journalBytes: BigInt(p.storage.journalBytes),
+              }),
+        })),
         nextPageToken: page.nextPageToken,
       };
     },
@@ -86,6 +90,7 @@ export function maintenanceHandlers(facts: ServerFacts): ServiceHandlers<typeof 
         lastSnapshotGeneration: BigInt(s.lastSnapshotGeneration),
         journalTailRecords: BigInt(s.journalRecords),
         journalBytes: BigInt(s.journalBytes),
+        corruptedRecordsSkipped: BigInt(s.corruptedRecordsSkipped),
       };
       if (s.state === "data_loss") return { status: { ...base, health: ProjectHealth.CORRUPTED } };
       const loaded = await host.read(projectId, (view) => ({

@@ -35,23 +35,3 @@ export function checkPreconditions(view: ProjectView, options: MutationOptions |
     }
   });
 }
-
-/** The oldest generation still readable as a snapshot (the engine keeps a contiguous ring). */
-export function oldestSnapshotGeneration(view: ProjectView): number {
-  const held = (g: number): boolean => {
-    try {
-      view.engine.snapshotAt(g);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  let lo = 0;
-  let hi = view.header.generation;
-  while (lo < hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (held(mid)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}

@@ -26,7 +26,16 @@ export interface ReadContext {
   readonly header: MessageInitShape<typeof ResponseHeaderSchema>;
 }
 
-/** The snapshot at `generation` (undefined: the committed one); OUT_OF_RANGE when it is not held. */
+/** The oldest generation still readable as a snapshot (the engine keeps a contiguous run of them). */
+export function oldestSnapshotGeneration(view: ProjectView): number {
+  return view.engine.retainedSnapshots()[0]?.generation ?? view.header.generation;
+}
+
+/**
+ * The snapshot at `generation` (undefined: the committed one); OUT_OF_RANGE when it is not held:
+ * GENERATION_IN_FUTURE with `current_generation`, or GENERATION_COMPACTED with `oldest_generation`
+ * and `current_generation`.
+ */
 export function snapshotOf(view: ProjectView, generation: number | undefined, field = "at_generation"): Snapshot {
   const current = view.header.generation;
   if (generation === undefined || generation === current) return view.snapshot;
@@ -39,8 +48,13 @@ export function snapshotOf(view: ProjectView, generation: number | undefined, fi
   try {
     return view.engine.snapshotAt(generation);
   } catch (e) {
+    if (!isStateError(e)) throw e;
     // The engine names its own parameter; the client sent `field`.
-    throw isStateError(e) ? new StateError(e.code, e.message, { field, cause: e }) : e;
+    const metadata: Readonly<Record<string, string>> =
+      e.code === "SNAPSHOT_NOT_FOUND"
+        ? { oldest_generation: String(oldestSnapshotGeneration(view)), current_generation: String(current) }
+        : e.metadata;
+    throw new StateError(e.code, e.message, { field, cause: e, metadata });
   }
 }
 

@@ -14,8 +14,8 @@ import type { HandlerDeps } from "./deps.js";
 import { optionalId, requireId, requireMetadata, requireTextAtMost } from "./ids.js";
 import { applyFieldPath, withFieldPaths } from "./field-paths.js";
 import { runMutation } from "./mutations.js";
-import { checkPreconditions, oldestSnapshotGeneration } from "./project-reads.js";
-import { readAt, responseHeader } from "./reads.js";
+import { checkPreconditions } from "./project-reads.js";
+import { oldestSnapshotGeneration, readAt, responseHeader } from "./reads.js";
 import { indexSizesOut, projectStateOut } from "./snapshot-mapper.js";
 
 // SNAPSHOT_STALE beyond the staleness limit; DELTA_CONFLICT when a delta applied since the

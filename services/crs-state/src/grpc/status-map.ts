@@ -28,6 +28,8 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   JOURNAL_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.JOURNAL_CORRUPTED },
   SNAPSHOT_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.PROJECT_CORRUPTED },
   REPAIR_FAILED: { code: status.INTERNAL, reason: ErrorReason.INTERNAL },
+  // The data is intact and the request fine: this binary is too old for the project (a newer one reads it).
+  FORMAT_UNSUPPORTED: { code: status.FAILED_PRECONDITION, reason: ErrorReason.UNSUPPORTED_FORMAT },
   // The store probes itself and serves again once it can write: worth retrying unchanged.
   STORE_UNAVAILABLE: { code: status.UNAVAILABLE, reason: ErrorReason.STORE_UNAVAILABLE, retryDelayMs: STORE_RETRY_DELAY_MS },
   GENERATION_IN_FUTURE: { code: status.OUT_OF_RANGE, reason: ErrorReason.GENERATION_IN_FUTURE },

@@ -21,8 +21,12 @@ export const FRAME_KINDS = { journalRecord: 1, stateSnapshot: 2, checkpoint: 3, 
 /** One of {@link FRAME_KINDS}. */
 export type FrameKind = keyof typeof FRAME_KINDS;
 
-/** Why a frame did not decode: `torn` = shorter than it says (an interrupted write), `corrupt` = anything else. */
-export type FrameFault = { readonly fault: "torn" | "corrupt"; readonly reason: string };
+/**
+ * Why a frame did not decode: `torn` = shorter than it says (an interrupted write), `unsupported`
+ * = intact but written in a version newer than this code reads (never repaired or skipped: a
+ * newer binary reads it), `corrupt` = anything else.
+ */
+export type FrameFault = { readonly fault: "torn" | "corrupt" | "unsupported"; readonly reason: string };
 
 /** Result of {@link decodeFrame}. */
 export type FrameResult = { readonly ok: true; readonly payload: Uint8Array } | ({ readonly ok: false } & FrameFault);
@@ -70,6 +74,8 @@ export function decodeFrame(kind: FrameKind, bytes: Uint8Array): FrameResult {
   const stored = view.getUint32(6);
   const computed = checksum(bytes, payload);
   if (stored !== computed) return { ok: false, fault: "corrupt", reason: `crc stored=${hex8(stored)} computed=${hex8(computed)}` };
+  if ((bytes[0] as number) > FRAME_VERSION)
+    return { ok: false, fault: "unsupported", reason: `frame version ${bytes[0]} is newer than this server reads (${FRAME_VERSION})` };
   if (bytes[0] !== FRAME_VERSION) return { ok: false, fault: "corrupt", reason: `unknown frame version ${bytes[0]}` };
   if (bytes[1] !== FRAME_KINDS[kind])
     return { ok: false, fault: "corrupt", reason: `frame kind ${bytes[1]} where ${FRAME_KINDS[kind]} (${kind}) was expected` };

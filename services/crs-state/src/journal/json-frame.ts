@@ -13,14 +13,15 @@ export function encodeJsonFrame(kind: FrameKind, value: unknown): Uint8Array {
 }
 
 /**
- * Decodes a JSON frame of `kind` whose payload is an object with `format === format`;
- * `check` returns a reason when the value is unusable. Never throws.
+ * Decodes a JSON frame of `kind` whose payload is an object with `format === format`; a higher
+ * integer format is `unsupported` (written by a newer binary), any other `corrupt`. `check`
+ * returns a reason when the value is unusable, or a fault of its own. Never throws.
  */
 export function decodeJsonFrame<T extends { readonly format: number }>(
   kind: FrameKind,
   bytes: Uint8Array,
   format: number,
-  check: (value: T) => string | undefined = () => undefined,
+  check: (value: T) => string | FrameFault | undefined = () => undefined,
 ): JsonFrameResult<T> {
   const frame = decodeFrame(kind, bytes);
   if (!frame.ok) return frame;
@@ -31,7 +32,10 @@ export function decodeJsonFrame<T extends { readonly format: number }>(
     return { ok: false, fault: "corrupt", reason: `payload is not JSON: ${(e as Error).message}` };
   }
   if (value === null || typeof value !== "object") return { ok: false, fault: "corrupt", reason: "payload is not an object" };
+  if (Number.isSafeInteger(value.format) && value.format > format)
+    return { ok: false, fault: "unsupported", reason: `${kind} format ${value.format} is newer than this server reads (${format})` };
   if (value.format !== format) return { ok: false, fault: "corrupt", reason: `unknown ${kind} format ${String(value.format)}` };
-  const reason = check(value);
-  return reason === undefined ? { ok: true, value } : { ok: false, fault: "corrupt", reason };
+  const problem = check(value);
+  if (problem === undefined) return { ok: true, value };
+  return typeof problem === "string" ? { ok: false, fault: "corrupt", reason: problem } : { ok: false, ...problem };
 }

@@ -9,8 +9,9 @@ import { decodeJsonFrame, encodeJsonFrame, type JsonFrameResult } from "./json-f
 /** Version of the record payload; a reader refuses versions it does not know. */
 export const JOURNAL_RECORD_FORMAT = 1;
 /**
- * Version of the engine event layout written into `event` (the engine's own format constant).
- * Older versions are read (the engine upgrades them); a newer one is refused.
+ * The newest engine event format a record's `event` may be in (the engine's own constant). A
+ * record says the lowest format that can express its event (`eventFormatOf`), so records of the
+ * older kinds stay readable by older binaries; a reader refuses a newer one as unsupported.
  */
 export const STATE_EVENT_FORMAT_IN_JOURNAL = STATE_EVENT_FORMAT;
 
@@ -36,7 +37,7 @@ export interface JournalRecord {
   readonly seq: number;
   /** Unix ms the record was committed. */
   readonly committedAt: number;
-  /** Format of `event` ({@link STATE_EVENT_FORMAT_IN_JOURNAL}). */
+  /** Format of `event`: its own `formatVersion`, 1 when there is none (at most {@link STATE_EVENT_FORMAT_IN_JOURNAL}). */
   readonly eventFormat: number;
   /** The engine's event, or null for a remembered request that changed nothing. */
   readonly event: StateEvent | null;
@@ -52,8 +53,12 @@ export function encodeRecord(record: JournalRecord): Uint8Array {
 /** Decodes and checks a record stored under `seq`; never throws. */
 export function decodeRecord(bytes: Uint8Array, seq: number): JsonFrameResult<JournalRecord> {
   return decodeJsonFrame<JournalRecord>("journalRecord", bytes, JOURNAL_RECORD_FORMAT, (r) => {
-    if (!Number.isSafeInteger(r.eventFormat) || r.eventFormat < 1 || r.eventFormat > STATE_EVENT_FORMAT_IN_JOURNAL)
-      return `unknown event format ${String(r.eventFormat)}`;
+    if (!Number.isSafeInteger(r.eventFormat) || r.eventFormat < 1) return `unknown event format ${String(r.eventFormat)}`;
+    if (r.eventFormat > STATE_EVENT_FORMAT_IN_JOURNAL)
+      return {
+        fault: "unsupported",
+        reason: `event format ${r.eventFormat} is newer than this server reads (${STATE_EVENT_FORMAT_IN_JOURNAL})`,
+      };
     if (r.seq !== seq) return `record says seq ${String(r.seq)}, stored under ${seq}`;
     return undefined;
   });

@@ -4,6 +4,7 @@
  */
 
 import type { ProjectStore, SeqValue } from "../store/project-store.js";
+import { formatUnsupported } from "../errors.js";
 import { decodeRecord, type JournalRecord } from "./record.js";
 import { repairJournal, type RepairOutcome } from "./repair.js";
 
@@ -33,7 +34,8 @@ export interface ReplaySummary {
 
 /**
  * Feeds each verified record to `apply` in order. Throws JOURNAL_CORRUPTED on damage that is not
- * a torn last record (unless skipping), REPAIR_FAILED when a cut fails; `apply`'s errors propagate.
+ * a torn last record (unless skipping), FORMAT_UNSUPPORTED at a record of a newer format (never
+ * cut), REPAIR_FAILED when a cut fails; `apply`'s errors propagate.
  */
 export async function replayJournal(
   store: ProjectStore,
@@ -57,8 +59,10 @@ export async function replayJournal(
     }
     const decoded = decodeRecord(current.bytes, current.seq);
     if (!decoded.ok) {
-      const damage = { ...base, seq: current.seq, fault: decoded.fault, reason: decoded.reason };
       await it.return?.();
+      // Intact data of a newer binary: neither damage to repair nor anything to skip.
+      if (decoded.fault === "unsupported") throw formatUnsupported(opts.projectId, `journal record ${current.seq}`, decoded.reason);
+      const damage = { ...base, seq: current.seq, fault: decoded.fault, reason: decoded.reason };
       return { lastSeq: expected - 1, records, bytes, repair: await repairJournal(store, damage, opts.skipCorrupted) };
     }
     apply(decoded.value);

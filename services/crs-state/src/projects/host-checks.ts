@@ -42,7 +42,7 @@ export function stateAt(source: LoadedProject, generation: number): ProjectState
   }
   if (generation === source.committed.generation) return source.committed;
   try {
-    return source.engine.snapshotAt(generation).state;
+    return source.committedEngine().snapshotAt(generation).state;
   } catch (e) {
     throw isStateError(e) ? new StateError(e.code, e.message, { field: "at_generation", cause: e }) : e;
   }

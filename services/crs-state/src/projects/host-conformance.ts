@@ -272,7 +272,8 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
           ["c:1"],
         );
         assert.equal(p2.nextPageToken, "", "last page");
-        assert.equal(await codeOf(host.list({ pageSize: 3, pageToken: "garbage" })), "INVALID_ARGUMENT");
+        assert.equal(await codeOf(host.list({ pageSize: 3, pageToken: "garbage" })), "INVALID_PAGE_TOKEN");
+        assert.equal(await codeOf(host.list({ pageSize: 3, pageToken: p1.nextPageToken, openOnly: true })), "INVALID_PAGE_TOKEN");
         assert.equal(await codeOf(host.list({ pageSize: 0 })), "INVALID_ARGUMENT");
       });
     });

@@ -4,8 +4,8 @@
  * request ids, and the journal bookkeeping (next sequence number, when to snapshot).
  */
 
-import { StateEngine, toDocument, type ProjectState, type StateEvent } from "@crs/domain/state";
-import { JOURNAL_RECORD_FORMAT, STATE_EVENT_FORMAT_IN_JOURNAL, encodeRecord, type StoredRequest } from "../journal/record.js";
+import { SnapshotRing, StateEngine, toDocument, type ProjectState, type Snapshot, type StateEvent } from "@crs/domain/state";
+import { JOURNAL_RECORD_FORMAT, encodeRecord, type StoredRequest } from "../journal/record.js";
 import { STATE_SNAPSHOT_FORMAT, encodeSnapshot } from "../snapshot/state-snapshot.js";
 import type { StoreOp } from "../store/project-store.js";
 import type { ProjectHeader, ProjectView, ReadOnlyEngine } from "./project-host.js";
@@ -31,6 +31,8 @@ export interface PreparedCommit {
   readonly state: ProjectState;
   /** The journal sequence number of the record. */
   readonly seq: number;
+  /** The engine's snapshot of `state`; readable at its generation once the write is durable. */
+  readonly snapshot: Snapshot;
 }
 
 /** A loaded project. */
@@ -47,6 +49,8 @@ export class LoadedProject {
   committed: ProjectState;
   /** Unix ms (host clock) of the last call that used the project. */
   lastUsed = 0;
+  /** Corrupted journal records cut when this load recovered it (only with skip-corrupted). */
+  readonly recordsSkipped: number;
   /** Set once the project is deleted; calls then fail PROJECT_NOT_FOUND. */
   deleted = false;
   private nextSeq: number;
@@ -58,6 +62,10 @@ export class LoadedProject {
   private bytesSince: number;
   private readEngine: StateEngine | undefined;
   private snapshotGeneration: number;
+  // The snapshots of the last committed generations. The working engine's own ring runs ahead of
+  // the disk by the writes in flight and would push out committed generations reads may still ask for.
+  private readonly committedSnapshots: SnapshotRing;
+  private committedRingSize: number;
 
   /** Wraps a recovered (or freshly created) project. */
   constructor(
@@ -75,6 +83,10 @@ export class LoadedProject {
     this.recordsSince = recovered.journalRecords;
     this.snapshotGeneration = recovered.baseGeneration;
     this.bytesSince = recovered.journalBytes;
+    this.recordsSkipped = recovered.repair?.action === "cut-after-corruption" ? recovered.repair.records : 0;
+    this.committedRingSize = this.committed.config.snapshotRingSize;
+    this.committedSnapshots = new SnapshotRing(this.committedRingSize);
+    for (const snapshot of recovered.engine.retainedSnapshots()) this.committedSnapshots.push(snapshot);
   }
 
   /** Header at the committed generation. */
@@ -121,11 +133,15 @@ export class LoadedProject {
     return { header: this.header(), config: this.committed.config, snapshot: engine.snapshot(), engine };
   }
 
-  /** An engine over the committed state (the working one when nothing is pending). */
+  /**
+   * An engine over the committed state (the working one when nothing is pending), which keeps
+   * the project's retained committed generations readable.
+   */
   committedEngine(): ReadOnlyEngine & StateEngine {
     if (this.engine.state === this.committed) return this.engine;
     if (this.readEngine?.state !== this.committed) {
-      this.readEngine = new StateEngine({ now: this.now, sanitizer: false, initial: this.committed });
+      const retained = this.committedSnapshots.snapshots();
+      this.readEngine = new StateEngine({ now: this.now, sanitizer: false, initial: this.committed, retained });
     }
     return this.readEngine;
   }
@@ -137,7 +153,7 @@ export class LoadedProject {
       format: JOURNAL_RECORD_FORMAT,
       seq,
       committedAt: this.now(),
-      eventFormat: STATE_EVENT_FORMAT_IN_JOURNAL,
+      eventFormat: event?.formatVersion ?? 1,
       event: event ?? null,
       request,
     });
@@ -149,7 +165,7 @@ export class LoadedProject {
     // failed one poisons the rest): it reaches the disk only with every mutation it holds.
     if (this.recordsSince >= this.policy.everyRecords || this.bytesSince >= this.policy.everyBytes)
       ops.push(this.snapshotOp(seq, state, request));
-    return { ops, state, seq };
+    return { ops, state, seq, snapshot: this.engine.snapshot() };
   }
 
   /** Snapshot policy; set by the host. */
@@ -202,6 +218,7 @@ export class LoadedProject {
     if (request !== null) this.unsyncedRequests.push(request);
     const done = write.then(() => {
       this.committed = prepared.state;
+      this.retain(prepared.snapshot);
       if (request !== null) {
         this.unsyncedRequests.shift();
         this.requests.remember(request);
@@ -214,5 +231,14 @@ export class LoadedProject {
     done.then(settle, settle);
     this.tail = done;
     return done;
+  }
+
+  private retain(snapshot: Snapshot): void {
+    const size = snapshot.state.config.snapshotRingSize;
+    if (size !== this.committedRingSize) {
+      this.committedSnapshots.resize(size);
+      this.committedRingSize = size;
+    }
+    this.committedSnapshots.push(snapshot);
   }
 }

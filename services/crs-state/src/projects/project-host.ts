@@ -44,7 +44,7 @@ export interface ProjectView {
   readonly snapshot: Snapshot;
   /**
    * Read-only engine helpers over the committed state: `checkAssignment`, `checkCircuitBreaker`,
-   * `analyzeSessionCycles`, `snapshotAt`, `staleness`, `assertFresh`, `validate`, `exportDocument`.
+   * `analyzeSessionCycles`, `snapshotAt`, `retainedSnapshots`, `staleness`, `assertFresh`, `validate`, `exportDocument`.
    */
   readonly engine: ReadOnlyEngine;
 }
@@ -56,6 +56,7 @@ export type ReadOnlyEngine = Pick<
   | "generation"
   | "snapshot"
   | "snapshotAt"
+  | "retainedSnapshots"
   | "staleness"
   | "assertFresh"
   | "validate"
@@ -121,6 +122,8 @@ export interface ProjectSummary {
   readonly lastChangeAt: number;
   /** Whether the project is in memory now. */
   readonly loaded: boolean;
+  /** "data_loss" when the host holds the project as unrecoverable (it tried to load it); else "ok". */
+  readonly state: "ok" | "data_loss";
   /** Journal and snapshot facts, for a loaded project (reading them for another would load it). */
   readonly storage?: {
     /** Generation of the newest durable state snapshot (0 when none). */
@@ -138,6 +141,8 @@ export interface PageRequest {
   readonly pageSize: number;
   /** The `nextPageToken` of the previous page; omitted or "" for the first page. */
   readonly pageToken?: string;
+  /** Only projects in memory now; a token of one filter is refused (INVALID_PAGE_TOKEN) by the other. */
+  readonly openOnly?: boolean;
 }
 
 /** A page of {@link ProjectHost.list}. */
@@ -201,6 +206,8 @@ export interface ProjectStatus {
   readonly lastSnapshotGeneration: number;
   /** Highest journal sequence number written for the project. */
   readonly lastSequence: number;
+  /** Corrupted journal records cut when the project was last recovered (only with skip-corrupted). */
+  readonly corruptedRecordsSkipped: number;
 }
 
 /**
@@ -227,7 +234,10 @@ export interface ProjectHost {
   ): Promise<MutationOutcome>;
   /** Deletes a project with its journal, snapshots and checkpoints; PROJECT_NOT_FOUND when absent. */
   delete(projectId: string, opts: { expectedUid?: string }): Promise<void>;
-  /** Pages through every project (loaded or not) in ascending id order. */
+  /**
+   * Pages through every project (or, with `openOnly`, every loaded one) in ascending id order; a
+   * page holds up to `pageSize` rows and its token is "" exactly when no more follow.
+   */
   list(page: PageRequest): Promise<ProjectPage>;
   /** Durable named checkpoints. */
   readonly checkpoints: CheckpointHost;

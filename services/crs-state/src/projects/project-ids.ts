@@ -13,16 +13,25 @@ export function requireValidId(id: unknown, field: string): string {
   return id;
 }
 
-/** The opaque token of the page after the one ending with `lastId`. */
-export function pageTokenAfter(lastId: string): string {
-  return Buffer.from(`after:${lastId}`, "utf8").toString("base64url");
+// A token names the last id of the previous page and whether the listing holds only loaded
+// projects, so a token is never replayed under the other filter.
+const prefixOf = (openOnly: boolean): string => (openOnly ? "open-after:" : "after:");
+
+/** The opaque token of the page after the one ending with `lastId`, in a listing filtered by `openOnly`. */
+export function pageTokenAfter(lastId: string, openOnly = false): string {
+  return Buffer.from(`${prefixOf(openOnly)}${lastId}`, "utf8").toString("base64url");
 }
 
-/** The last id of the previous page named by `token`; INVALID_ARGUMENT (page_token) when malformed. */
-export function idFromPageToken(token: string): string {
+/**
+ * The last id of the previous page named by `token`; INVALID_PAGE_TOKEN (page_token) when it is
+ * malformed or was issued for the other `openOnly` filter.
+ */
+export function idFromPageToken(token: string, openOnly = false): string {
   const text = Buffer.from(token, "base64url").toString("utf8");
-  if (!text.startsWith("after:") || !ID_PATTERN.test(text.slice(6)) || pageTokenAfter(text.slice(6)) !== token) {
-    throw new CrsStateError("INVALID_ARGUMENT", "page_token is not a token this service issued", { field: "page_token" });
-  }
-  return text.slice(6);
+  const issued = (prefix: string): boolean =>
+    text.startsWith(prefix) && ID_PATTERN.test(text.slice(prefix.length)) && Buffer.from(text, "utf8").toString("base64url") === token;
+  const prefix = prefixOf(openOnly);
+  if (issued(prefix)) return text.slice(prefix.length);
+  const why = issued(prefixOf(!openOnly)) ? "belongs to a request with other filters" : "is not a token this service issued";
+  throw new CrsStateError("INVALID_PAGE_TOKEN", `page_token ${why}`, { field: "page_token" });
 }

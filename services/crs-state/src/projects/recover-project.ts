@@ -4,8 +4,8 @@
  * project DATA_LOSS while the other projects keep serving.
  */
 
-import { StateEngine } from "@crs/domain/state";
-import { CrsStateError } from "../errors.js";
+import { StateEngine, isStateError } from "@crs/domain/state";
+import { CrsStateError, formatUnsupported } from "../errors.js";
 import type { RepairOutcome } from "../journal/repair.js";
 import { replayJournal } from "../journal/replay.js";
 import { decodeSnapshot, type StateSnapshot } from "../snapshot/state-snapshot.js";
@@ -59,6 +59,9 @@ async function loadBase(
   const reasons: string[] = [];
   for (const s of snapshots) {
     const decoded = decodeSnapshot(s.bytes, s.seq, meta.projectUid);
+    // A newer binary's snapshot is not damage: falling back to an older one would lose the
+    // journal it replaced.
+    if (!decoded.ok && decoded.fault === "unsupported") throw formatUnsupported(meta.projectId, `state snapshot ${s.seq}`, decoded.reason);
     if (!decoded.ok) {
       reasons.push(`snapshot ${s.seq}: ${decoded.reason}`);
       continue;
@@ -92,6 +95,8 @@ export async function recoverProject(store: ProjectStore, meta: ProjectMeta, opt
         try {
           base.engine.replay(record.event);
         } catch (e) {
+          if (isStateError(e, "UNSUPPORTED_FORMAT"))
+            throw formatUnsupported(meta.projectId, `journal record ${record.seq}`, (e as Error).message);
           throw new CrsStateError(
             "JOURNAL_CORRUPTED",
             `journal: project ${meta.projectId} record ${record.seq} does not replay: ${(e as Error).message}`,

@@ -5,7 +5,7 @@
 
 import { StateEngine, resolveConfig, type Mutation, type ProjectState } from "@crs/domain/state";
 import { STORE_DEFAULTS, type StoreOptions } from "../config/store-options.js";
-import { CrsStateError, isCrsStateError } from "../errors.js";
+import { CrsStateError, formatUnsupported, isCrsStateError } from "../errors.js";
 import { GroupCommitter } from "../journal/group-commit.js";
 import type { StoredRequest } from "../journal/record.js";
 import type { ProjectStore } from "../store/project-store.js";
@@ -30,10 +30,11 @@ import type {
 import { idFromPageToken, pageTokenAfter, requireValidId } from "./project-ids.js";
 import { PROJECT_META_FORMAT, decodeMeta, encodeMeta, type ProjectMeta } from "./project-meta.js";
 import { recoverProject } from "./recover-project.js";
+import { lostStatus } from "./stored-head.js";
 import { RequestTable, assertSameRequest } from "./request-table.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { forkedProject } from "./forked-project.js";
-import { projectSummary } from "./project-summary.js";
+import { loadedPage, projectSummary } from "./project-summary.js";
 import { countingObserver, zeroCounters, type HostCounters, type StoreHostOptions } from "./store-host-options.js";
 
 // Hex and base64 are read through a Buffer view of the bytes, not a copy of them.
@@ -230,10 +231,14 @@ export class StoreHost implements ProjectHost {
     if (!Number.isSafeInteger(page.pageSize) || page.pageSize < 1 || page.pageSize > 1000) {
       throw new CrsStateError("INVALID_ARGUMENT", "page_size must be between 1 and 1000", { field: "page_size" });
     }
-    const after = page.pageToken === undefined || page.pageToken === "" ? undefined : idFromPageToken(page.pageToken);
+    const openOnly = page.openOnly === true;
+    const after = page.pageToken === undefined || page.pageToken === "" ? undefined : idFromPageToken(page.pageToken, openOnly);
+    if (openOnly) return loadedPage(this.cache.loadedIds(), (id) => this.cache.peek(id), after, page.pageSize);
     const rows = await this.store.listMeta({ after, limit: page.pageSize + 1 });
     const projects = await Promise.all(
-      rows.slice(0, page.pageSize).map((row) => projectSummary(this.store, row, this.cache.peek(row.projectId))),
+      rows
+        .slice(0, page.pageSize)
+        .map((row) => projectSummary(this.store, row, this.cache.peek(row.projectId), this.cache.lost(row.projectId) !== undefined)),
     );
     const last = projects.at(-1);
     return { projects, nextPageToken: rows.length > page.pageSize && last !== undefined ? pageTokenAfter(last.projectId) : "" };
@@ -280,12 +285,12 @@ export class StoreHost implements ProjectHost {
         journalBytes: p.journalBytes,
         lastSnapshotGeneration: p.lastSnapshotGeneration,
         lastSequence: p.lastSeq,
+        corruptedRecordsSkipped: p.recordsSkipped,
       };
     } catch (e) {
       const lost = this.cache.lost(projectId);
       if (lost === undefined) throw e;
-      const header = { projectId, projectUid: lost.meta?.projectUid ?? "", generation: 0, replayed: false };
-      return { header, loaded: false, state: "data_loss", journalRecords: 0, journalBytes: 0, lastSnapshotGeneration: 0, lastSequence: 0 };
+      return lostStatus(this.store, projectId, lost.meta);
     }
   }
 
@@ -372,6 +377,7 @@ export class StoreHost implements ProjectHost {
     const row = await this.store.getMeta(projectId);
     if (row === undefined) return undefined;
     const meta = decodeMeta(row.bytes, projectId);
+    if (!meta.ok && meta.fault === "unsupported") throw formatUnsupported(projectId, "metadata", meta.reason);
     if (!meta.ok) throw new CrsStateError("PROJECT_DATA_LOSS", `project ${projectId}: metadata is damaged: ${meta.reason}`, { projectId });
     return meta.value;
   }

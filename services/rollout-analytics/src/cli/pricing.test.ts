@@ -30,11 +30,7 @@ test("--pricing replaces the shipped list, and a model it lacks is reported unpr
     }),
   );
   const io = captureIo();
-  assert.equal(
-    await runCli(["usage", REAL_DIR, "--no-cache", "--workers", "1", "--now", "2026-07-01", "--pricing", file], io),
-    0,
-    io.stderr,
-  );
+  assert.equal(await runCli(["usage", REAL_DIR, "--no-cache", "--workers", "1", "--pricing", file], io), 0, io.stderr);
   const report = JSON.parse(io.stdout) as {
     pricing: { as_of: string; currency: string };
     totals: { cost: number; unpriced_models: string[] };

@@ -24,13 +24,14 @@ test("secrets planted in prompts, arguments, outputs, reasoning and errors appea
   for (const place of ["prompt", "argument", "output", "reasoning", "error", "agent_message", "patch"]) {
     assert.ok(planted.includes(`${PLANTED_SECRET_MARKER}-${place}-`), `the corpus carries a ${place} secret`);
   }
-  const scan = ["--now", "2026-05-15", "--cache-dir", cache, "--workers", "2"];
+  const read = ["--cache-dir", cache, "--workers", "2"];
+  const scan = ["--now", "2026-05-15", ...read];
   const runs: string[][] = [
     ["scan", store, ...scan],
     ["scan", store, ...scan, "--format", "table"],
     ["scan", store, ...scan, "--format", "html", "--out", join(dir, "report.html")],
-    ...["day", "month", "model", "session"].map((by) => ["usage", store, ...scan, "--by", by]),
-    ["usage", store, ...scan, "--format", "table", "--by", "session"],
+    ...["day", "month", "model", "session"].map((by) => ["usage", store, ...read, "--by", by]),
+    ["usage", store, ...read, "--format", "table", "--by", "session"],
     ["retention", store, "--now", "2026-05-15", "--cap", "1MB"],
   ];
   for (const file of (await filesUnder(store)).slice(0, 8)) runs.push(["rollout", file, "--format", "table"], ["rollout", file]);

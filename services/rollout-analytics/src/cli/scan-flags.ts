@@ -5,10 +5,8 @@ import type { CliIo } from "./io.js";
 import { parseInstant, parseInteger } from "./options.js";
 import { scanProgressView } from "./progress.js";
 
-/** Flags every scanning command shares. */
-export interface ScanFlags {
-  now?: string;
-  freshMins: string;
+/** Flags of every command that reads a store: which files, on how many threads, with which cache. */
+export interface ReadFlags {
   cwd?: string;
   max: string;
   workers?: string;
@@ -16,16 +14,29 @@ export interface ScanFlags {
   cacheDir?: string;
 }
 
-/** Adds the shared scan flags (the reference's `--fresh-mins`, `--cwd`, `--max`, plus ours). */
-export function withScanFlags(command: Command): Command {
+/** Flags every scanning command shares: the read flags and the clock freshness is judged by. */
+export interface ScanFlags extends ReadFlags {
+  now?: string;
+  freshMins: string;
+}
+
+/** Adds the read flags (the reference's `--cwd`, `--max`, plus ours). */
+export function withReadFlags(command: Command): Command {
   return command
-    .option("--now <time>", "the scan's clock: RFC 3339, YYYY-MM-DD or Unix ms (default: the current time)")
-    .option("--fresh-mins <n>", "a rollout modified within this many minutes may still be running", "120")
     .option("--cwd <dir>", "only rollouts whose session ran in this directory")
     .option("--max <n>", "scan only the newest N files (0: all)", "0")
     .option("--workers <n>", "threads reading files (default: one per core)")
     .option("--no-cache", "read every file again instead of reusing cached per-file results")
     .option("--cache-dir <dir>", "where per-file results are cached (default: the user cache directory)");
+}
+
+/** Adds the shared scan flags (the reference's `--fresh-mins`, `--cwd`, `--max`, plus ours). */
+export function withScanFlags(command: Command): Command {
+  return withReadFlags(
+    command
+      .option("--now <time>", "the scan's clock: RFC 3339, YYYY-MM-DD or Unix ms (default: the current time)")
+      .option("--fresh-mins <n>", "a rollout modified within this many minutes may still be running", "120"),
+  );
 }
 
 /** Runs a scan of `dir` with the shared flags, showing progress on a terminal. */

@@ -42,7 +42,8 @@ async function cliJson(args: string[]): Promise<unknown> {
   return JSON.parse(io.stdout);
 }
 
-const SCAN = ["--now", "2026-07-01T00:00:00Z", "--no-cache", "--workers", "1"];
+const READ = ["--no-cache", "--workers", "1"];
+const SCAN = ["--now", "2026-07-01T00:00:00Z", ...READ];
 
 test("scan's JSON on the real rollouts differs in nothing from the library's reports", { skip: REAL_SKIP }, async () => {
   const partial = libraryPartial();
@@ -65,18 +66,18 @@ test("usage's JSON on the real rollouts is the library's usage report at the shi
   const pricing = parsePricing(JSON.parse(readFileSync(SHIPPED_PRICING, "utf8")), "pricing");
   const partial = libraryPartial();
   for (const by of ["day", "month", "model", "session"] as const) {
-    assert.deepEqual(await cliJson(["usage", REAL_DIR, ...SCAN, "--by", by]), usageReport(partial.usage, by, pricing), `--by ${by}`);
+    assert.deepEqual(await cliJson(["usage", REAL_DIR, ...READ, "--by", by]), usageReport(partial.usage, by, pricing), `--by ${by}`);
   }
-  const days = (await cliJson(["usage", REAL_DIR, ...SCAN])) as { totals: { total_tokens: number; cost: number } };
+  const days = (await cliJson(["usage", REAL_DIR, ...READ])) as { totals: { total_tokens: number; cost: number } };
   assert.equal(days.totals.total_tokens, 2_122_973, "ccusage's total");
   assert.ok(Math.abs(days.totals.cost - 0.9092571) < 1e-9, "ccusage's cost");
 });
 
 test("JSON keeps full precision while the table rounds", { skip: REAL_SKIP }, async () => {
-  const json = (await cliJson(["usage", REAL_DIR, ...SCAN])) as { totals: { cost: number } };
+  const json = (await cliJson(["usage", REAL_DIR, ...READ])) as { totals: { cost: number } };
   assert.ok(Math.abs(json.totals.cost - 0.9092571) < 1e-9 && json.totals.cost !== 0.91, "the unrounded cost");
   const io = captureIo();
-  assert.equal(await runCli(["usage", REAL_DIR, ...SCAN, "--format", "table"], io), 0);
+  assert.equal(await runCli(["usage", REAL_DIR, ...READ, "--format", "table"], io), 0);
   assert.match(io.stdout, /^total\s.*\s0\.91\s/m, "cost rounded to cents in the table");
   assert.match(io.stdout, /2,122,973/, "token counts with separators");
 });
@@ -90,6 +91,9 @@ test("a bad flag is refused with exit 2 naming it, and prints no report", async 
     [["scan", REAL_DIR, "--top", "0"], "--top"],
     [["usage", REAL_DIR, "--by", "week"], "--by"],
     [["usage", REAL_DIR, "--pricing", "/nonexistent/prices.json"], "--pricing"],
+    // Usage takes no clock: the scan's clock flags are refused rather than silently ignored.
+    [["usage", REAL_DIR, "--now", "2026-07-01"], "--now"],
+    [["usage", REAL_DIR, "--fresh-mins", "5"], "--fresh-mins"],
     [["retention", REAL_DIR, "--cap", "lots"], "--cap"],
     [["rollout", "/nonexistent/rollout.jsonl"], "<file>"],
   ];

@@ -33,10 +33,34 @@ for (const e of readdirSync(process.argv[1], { recursive: true, withFileTypes: t
 console.log(tokens);
 `;
 
-async function timed(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ ms: number; stdout: string }> {
+interface Timed {
+  readonly ms: number;
+  /** CPU time (user + system) of the command and every process it started, as `sh`'s `times` reports it. */
+  readonly cpuMs: number;
+  readonly stdout: string;
+}
+
+// Runs the command under `sh`, whose `times` then reports its children's CPU time on the last line
+// of stderr: wall-clock time is noisy on a shared machine, CPU time much less so.
+async function timed(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Timed> {
   const started = performance.now();
-  const { stdout } = await run(file, args, { cwd: SERVICE, env: { ...process.env, TZ: "UTC", ...env }, maxBuffer: 256 * 1024 * 1024 });
-  return { ms: performance.now() - started, stdout };
+  const { stdout, stderr } = await run("sh", ["-c", '"$@"; s=$?; times >&2; exit $s', "sh", file, ...args], {
+    cwd: SERVICE,
+    env: { ...process.env, TZ: "UTC", ...env },
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const ms = performance.now() - started;
+  const children = stderr.trimEnd().split("\n").at(-1) ?? "";
+  const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return { ms, cpuMs: seconds.length === 2 ? ((seconds[0] ?? 0) + (seconds[1] ?? 0)) * 1000 : Number.NaN, stdout };
+}
+
+// ccusage's native parser can abort on a line it cannot slice (a torn tail ending right after
+// `"type":`): its failure is printed once and its runs are left out, so ours are still measured.
+function ccusageFailure(e: unknown): string {
+  const stderr = typeof e === "object" && e !== null && "stderr" in e ? String(e.stderr) : "";
+  const panic = stderr.split("\n").filter((l) => l.includes("panicked") || l.includes("out of range"));
+  return panic.length > 0 ? panic.join(" ") : e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e);
 }
 
 async function ccusageBin(): Promise<string | null> {
@@ -78,43 +102,52 @@ async function main(): Promise<void> {
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, node ${process.version}, load ${load()}`);
   const bin = await ccusageBin();
   const cacheDir = join(HOME, "cache");
-  const usage = (...extra: string[]) => ["bin/rollouts.js", "usage", root, "--now", "2026-06-01", ...extra];
+  const usage = (...extra: string[]) => ["bin/rollouts.js", "usage", root, ...extra];
   // The warm runs read what this first run cached.
   await timed(process.execPath, usage("--cache-dir", cacheDir));
-  const ms = { baseline: [] as number[], cold: [] as number[], warm: [] as number[], cc: [] as number[] };
+  const runs = { baseline: [] as Timed[], cold: [] as Timed[], warm: [] as Timed[], cc: [] as Timed[] };
   let oursTotal = 0;
   let ccTotal = 0;
+  let ccFailed = bin === null;
   for (let i = 0; i < RUNS; i += 1) {
-    ms.baseline.push((await timed(process.execPath, ["-e", BASELINE, root])).ms);
+    runs.baseline.push(await timed(process.execPath, ["-e", BASELINE, root]));
     const cold = await timed(process.execPath, usage("--no-cache"));
-    ms.cold.push(cold.ms);
+    runs.cold.push(cold);
     oursTotal = (JSON.parse(cold.stdout) as { totals: { total_tokens: number } }).totals.total_tokens;
-    ms.warm.push((await timed(process.execPath, usage("--cache-dir", cacheDir))).ms);
-    if (bin !== null) {
-      const cc = await timed(bin, ["codex", "daily", "--json", "--offline"], { CODEX_HOME: HOME });
-      ms.cc.push(cc.ms);
-      ccTotal = (JSON.parse(cc.stdout) as { totals: { totalTokens: number } }).totals.totalTokens;
+    runs.warm.push(await timed(process.execPath, usage("--cache-dir", cacheDir)));
+    if (bin !== null && !ccFailed) {
+      try {
+        const cc = await timed(bin, ["codex", "daily", "--json", "--offline"], { CODEX_HOME: HOME });
+        runs.cc.push(cc);
+        ccTotal = (JSON.parse(cc.stdout) as { totals: { totalTokens: number } }).totals.totalTokens;
+      } catch (e) {
+        ccFailed = true;
+        console.log(`ccusage ${CCUSAGE_VERSION} failed on this corpus, its runs are left out: ${ccusageFailure(e)}`);
+      }
     }
   }
   const median = (xs: number[]): number => {
     const sorted = [...xs].sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
   };
-  const span = (xs: number[]): string =>
-    `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
+  const wall = (ts: Timed[]): number[] => ts.map((t) => t.ms);
+  const cpu = (ts: Timed[]): number[] => ts.map((t) => t.cpuMs);
+  const span = (ts: Timed[]): string =>
+    `median ${median(wall(ts)).toFixed(0)} ms (min ${Math.min(...wall(ts)).toFixed(0)}, max ${Math.max(...wall(ts)).toFixed(0)}), cpu ${median(cpu(ts)).toFixed(0)} ms`;
   const mb = BYTES / 1e6;
-  const rate = (xs: number[]): string => `${(mb / (median(xs) / 1000)).toFixed(1)} MB/s`;
-  const base = median(ms.baseline);
+  const rate = (ts: Timed[]): string => `${(mb / (median(wall(ts)) / 1000)).toFixed(1)} MB/s`;
+  const base = median(wall(runs.baseline));
   console.log(`${RUNS} runs each, interleaved; load after: ${load()}`);
-  console.log(`baseline read + JSON.parse every line: ${span(ms.baseline)}, ${rate(ms.baseline)}`);
+  console.log(`baseline read + JSON.parse every line: ${span(runs.baseline)}, ${rate(runs.baseline)}`);
   console.log(
-    `rollouts usage (cold, no cache):       ${span(ms.cold)}, ${rate(ms.cold)}, ${(median(ms.cold) / base).toFixed(2)}× baseline`,
+    `rollouts usage (cold, no cache):       ${span(runs.cold)}, ${rate(runs.cold)}, ${(median(wall(runs.cold)) / base).toFixed(2)}× baseline`,
   );
-  console.log(`rollouts usage (warm per-file cache):  ${span(ms.warm)}, ${(median(ms.warm) / base).toFixed(2)}× baseline`);
-  if (bin === null) return;
-  const cc = median(ms.cc);
+  console.log(`rollouts usage (warm per-file cache):  ${span(runs.warm)}, ${(median(wall(runs.warm)) / base).toFixed(2)}× baseline`);
+  if (runs.cc.length === 0 || ccFailed) return;
+  const cc = median(wall(runs.cc));
+  const ccCpu = median(cpu(runs.cc));
   console.log(
-    `ccusage ${CCUSAGE_VERSION} codex daily:            ${span(ms.cc)}, ${rate(ms.cc)}, ${(cc / base).toFixed(2)}× baseline; rollouts usage / ccusage = ${(median(ms.cold) / cc).toFixed(2)} cold, ${(median(ms.warm) / cc).toFixed(2)} warm`,
+    `ccusage ${CCUSAGE_VERSION} codex daily:            ${span(runs.cc)}, ${rate(runs.cc)}, ${(cc / base).toFixed(2)}× baseline; rollouts usage / ccusage = ${(median(wall(runs.cold)) / cc).toFixed(2)} cold, ${(median(wall(runs.warm)) / cc).toFixed(2)} warm (cpu ${(median(cpu(runs.cold)) / ccCpu).toFixed(2)} cold, ${(median(cpu(runs.warm)) / ccCpu).toFixed(2)} warm)`,
   );
   console.log(`total tokens: rollouts ${oursTotal}, ccusage ${ccTotal} (${oursTotal === ccTotal ? "equal" : "DIFFERENT"})`);
 }

@@ -4,6 +4,7 @@ export { scanFile, type FileScan, type FileTask } from "./scan-file.js";
 export { PartialCache, CACHE_FORMAT, defaultCacheDir, type CacheKey } from "./partial-cache.js";
 export { BinaryMerger } from "./binary-merger.js";
 export { workerEntry } from "./worker-entry.js";
-export { EntryFiles, userCacheDir } from "./entry-files.js";
+export { userCacheDir } from "./entry-files.js";
+export { EntryPacks } from "./entry-packs.js";
 export type { PruneOutcome } from "./prune-cache.js";
 export type { ScanOptions, ScanResult, ScanProgress, ScanFiles, FileOutcome, FileStatus } from "./types.js";

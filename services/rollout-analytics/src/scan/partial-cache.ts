@@ -1,12 +1,13 @@
 import { resolve } from "node:path";
 import { PARTIAL_VERSION } from "@crs/domain/rollout";
 import type { RolloutFile } from "../walk/index.js";
-import { EntryFiles, userCacheDir } from "./entry-files.js";
+import { userCacheDir } from "./entry-files.js";
+import { EntryPacks, type PackEntry } from "./entry-packs.js";
 import type { PruneOutcome } from "./prune-cache.js";
 import type { FileScan } from "./scan-file.js";
 
 /** Version of the cache entry layout; bumped when it changes, so old entries are recomputed. */
-export const CACHE_FORMAT = 1;
+export const CACHE_FORMAT = 2;
 
 /** Where scans keep per-file partials by default: `$XDG_CACHE_HOME` or `~/.cache`. */
 export function defaultCacheDir(): string {
@@ -51,29 +52,50 @@ function matches(entry: unknown, key: CacheKey, path: string): entry is CacheEnt
   );
 }
 
+/** A scan to store: the key it was made under and its JSON text. */
+export interface CacheWrite {
+  readonly key: CacheKey;
+  readonly scanJson: string;
+}
+
 /**
- * Per-file partials on disk, one entry per rollout path. An entry is reused only when the
- * file's size and mtime, its freshness, the line limit and both format versions all match;
- * an unreadable or corrupt entry is a miss. Entries are written to a temporary name and
- * renamed, so a crash leaves either the old entry or the new one.
+ * Per-file partials on disk, kept in packs of entries (one pack per batch of files scanned
+ * together). An entry is reused only when the file's size and mtime, its freshness, the line
+ * limit and both format versions all match; an unreadable or corrupt entry is a miss.
  */
 export class PartialCache {
-  readonly #files: EntryFiles;
+  readonly #packs: EntryPacks;
 
   constructor(dir: string) {
-    this.#files = new EntryFiles(dir);
+    this.#packs = new EntryPacks(dir);
   }
 
-  /** The cached scan of a file, or null when there is none that still applies. */
-  async get(key: CacheKey): Promise<FileScan | null> {
-    const path = resolve(key.file.path);
-    const entry = await this.#files.read(path);
-    return matches(entry, key, path) ? entry.scan : null;
+  /** Hands `onHit` the cached scan of each key that has one that still applies, with the key's index. */
+  async reuse(keys: readonly CacheKey[], onHit: (index: number, scan: FileScan) => void, signal?: AbortSignal): Promise<void> {
+    const wanted = new Map<string, number>();
+    keys.forEach((key, i) => wanted.set(resolve(key.file.path), i));
+    await this.#packs.readAll((path, text) => {
+      const i = wanted.get(path);
+      const key = i === undefined ? undefined : keys[i];
+      if (i === undefined || key === undefined) return false;
+      let entry: unknown;
+      try {
+        entry = JSON.parse(text);
+      } catch {
+        return false;
+      }
+      if (!matches(entry, key, path)) return false;
+      // One entry per file: a later pack holding another for it is stale.
+      wanted.delete(path);
+      onHit(i, entry.scan);
+      return true;
+    }, signal);
   }
 
   // The entry's text around the scan's JSON, so a scan serialised once (by a worker, to post it)
   // is not serialised again.
-  #entryText(path: string, key: CacheKey, scanJson: string): string {
+  #entry({ key, scanJson }: CacheWrite): PackEntry {
+    const path = resolve(key.file.path);
     const { size, mtimeMs } = key.file;
     const header = {
       format: CACHE_FORMAT,
@@ -84,23 +106,27 @@ export class PartialCache {
       fresh: key.fresh,
       maxLineBytes: key.maxLineBytes,
     };
-    return `${JSON.stringify(header).slice(0, -1)},"scan":${scanJson}}`;
+    return { path, text: `${JSON.stringify(header).slice(0, -1)},"scan":${scanJson}}` };
   }
 
-  /** Stores the scan of a file; a failure to write only costs the reuse. */
-  put(key: CacheKey, scan: FileScan): Promise<boolean> {
-    const path = resolve(key.file.path);
-    return this.#files.write(path, this.#entryText(path, key, JSON.stringify(scan)));
+  /** Stores the scans of some files as one pack; a failure to write only costs the reuse. */
+  put(writes: readonly CacheWrite[]): Promise<boolean> {
+    return this.#packs.write(writes.map((w) => this.#entry(w)));
   }
 
-  /** {@link put} with blocking writes and the scan as JSON text, for a scan worker thread. */
-  putSync(key: CacheKey, scanJson: string): boolean {
-    const path = resolve(key.file.path);
-    return this.#files.writeSync(path, this.#entryText(path, key, scanJson));
+  /** {@link put} with blocking writes, for a scan worker thread. */
+  putSync(writes: readonly CacheWrite[]): boolean {
+    return this.#packs.writeSync(writes.map((w) => this.#entry(w)));
   }
 
-  /** Removes entries of files that no longer exist and, over `maxBytes`, the least recently written. */
+  /**
+   * Drops entries of files that no longer exist and stale entries of those scanned again and,
+   * over `maxBytes`, the least recently written packs.
+   */
   prune(present: readonly string[], maxBytes: number): Promise<PruneOutcome> {
-    return this.#files.prune(present, maxBytes);
+    return this.#packs.prune(
+      present.map((p) => resolve(p)),
+      maxBytes,
+    );
   }
 }

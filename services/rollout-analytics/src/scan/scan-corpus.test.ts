@@ -101,13 +101,14 @@ test("a rescan with one file touched reuses all the others and gives the same re
 test("a corrupt or foreign cache entry is ignored and recomputed", async () => {
   await withCorpus(3, async (root, _written, cache) => {
     const first = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
-    const entries = (await readdir(cache)).filter((n) => n.endsWith(".json")).sort();
-    assert.equal(entries.length, 3, "one entry per file");
-    const [a, b] = entries;
-    await writeFile(join(cache, a ?? ""), "{ torn");
-    const foreign = JSON.parse(await readFile(join(cache, b ?? ""), "utf8")) as { partialVersion: number };
+    const packs = (await readdir(cache)).filter((n) => n.endsWith(".pack"));
+    assert.equal(packs.length, 1, "one pack for the files scanned together");
+    const pack = join(cache, packs[0] ?? "");
+    const [index, a, b, c] = (await readFile(pack, "utf8")).split("\n");
+    assert.equal((JSON.parse(index ?? "") as { paths: string[] }).paths.length, 3, "one entry per file");
+    const foreign = JSON.parse(b ?? "") as { partialVersion: number };
     foreign.partialVersion = -1;
-    await writeFile(join(cache, b ?? ""), JSON.stringify(foreign));
+    await writeFile(pack, [index, `${(a ?? "").slice(0, 40)} torn`, JSON.stringify(foreign), c, ""].join("\n"));
     const second = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
     assert.equal(second.files.reused, 1, "only the intact entry reused");
     assert.deepEqual(second.partial, first.partial, "same answer");

@@ -1,15 +1,15 @@
 import { availableParallelism } from "node:os";
 import { isFresh } from "@crs/domain/rollout";
 import { walkRollouts } from "../walk/index.js";
-import { PartialCache } from "./partial-cache.js";
+import { PartialCache, type CacheWrite } from "./partial-cache.js";
 import type { FileTask } from "./scan-file.js";
 import { ScanTally, type ScanSlot } from "./scan-tally.js";
 import type { ScanOptions, ScanResult } from "./types.js";
 import { checkOptions } from "./validate-options.js";
 import { scanFiles } from "./worker-pool.js";
 
-// Cache entries are read this many at a time.
-const CACHE_READS = 32;
+// Scans made in this thread go to the cache in packs of this many.
+const PACK_FILES = 32;
 
 // Bytes to read that justify one more thread: starting a worker costs a module load.
 const BYTES_PER_THREAD = 32 * 1024 * 1024;
@@ -47,24 +47,29 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
   const keyOf = (s: ScanSlot) => ({ file: s.file, fresh: s.fresh, maxLineBytes: opts.maxLineBytes });
   let misses = slots;
   if (cache !== null) {
-    misses = [];
-    for (let i = 0; i < slots.length; i += CACHE_READS) {
-      signal?.throwIfAborted();
-      const batch = slots.slice(i, i + CACHE_READS);
-      const hits = await Promise.all(batch.map((slot) => cache.get(keyOf(slot))));
-      batch.forEach((slot, k) => {
-        const hit = hits[k] ?? null;
-        if (hit === null) misses.push(slot);
-        else {
-          tally.add(slot, hit, true);
-          done(slot);
-        }
-      });
-    }
+    const hit = new Array<boolean>(slots.length).fill(false);
+    await cache.reuse(
+      slots.map(keyOf),
+      (i, scan) => {
+        const slot = slots[i];
+        if (slot === undefined) return;
+        hit[i] = true;
+        tally.add(slot, scan, true);
+        done(slot);
+      },
+      signal,
+    );
+    misses = slots.filter((_, i) => !hit[i]);
   }
   const limits = { maxLineBytes: opts.maxLineBytes };
   const tasks: FileTask[] = misses.map((s) => ({ file: s.file, fresh: s.fresh, limits, cacheDir: opts.cacheDir, scopeCwd: opts.cwd }));
   const writes: Promise<boolean>[] = [];
+  // Scans made in this thread are stored a pack at a time; workers store their own.
+  let pending: CacheWrite[] = [];
+  const flush = (): void => {
+    if (cache !== null && pending.length > 0) writes.push(cache.put(pending));
+    pending = [];
+  };
   const merged = await scanFiles(
     tasks,
     opts.workers ?? threadsFor(misses.reduce((n, s) => n + s.file.size, 0)),
@@ -73,12 +78,15 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
       if (slot === undefined) return;
       tally.add(slot, result, false);
       const partial = result?.partial;
-      if (result !== null && partial !== undefined && cache !== null && !cached)
-        writes.push(cache.put(keyOf(slot), { ...result, partial }));
+      if (result !== null && partial !== undefined && cache !== null && !cached) {
+        pending.push({ key: keyOf(slot), scanJson: JSON.stringify({ ...result, partial }) });
+        if (pending.length >= PACK_FILES) flush();
+      }
       done(slot);
     },
     signal,
   );
+  flush();
   for (const partial of merged) tally.addMerged(partial);
   await Promise.all(writes);
   // Entries of files that are gone are dropped, and the directory kept under its bound.

@@ -1,39 +1,58 @@
 // Worker entry: scans the batches of files it is sent, one file at a time, with blocking reads
-// (the thread has nothing else to do meanwhile). It stores each scan in the cache and merges
+// (the thread has nothing else to do meanwhile). It stores the scans of each batch in the cache as one pack and merges
 // each partial itself, so the thread that started it only counts files; the merge goes back
 // once, when the scan asks for it. It is its own module so a bundler can emit it as a separate
 // entry point (`scan-worker.js` beside the module that starts it).
 import { parentPort } from "node:worker_threads";
 import { emptyPartial, mergePartials, outOfScopePartial, sameCwd, type CorpusPartial } from "@crs/domain/rollout";
-import { PartialCache } from "./partial-cache.js";
+import { PartialCache, type CacheWrite } from "./partial-cache.js";
 import { BinaryMerger } from "./binary-merger.js";
-import { scanFileSync, type FileTask } from "./scan-file.js";
-import type { FileReply, WorkerReply, WorkerRequest } from "./worker-protocol.js";
+import { scanFileSync, type FileScan, type FileTask } from "./scan-file.js";
+import type { FileReply, WorkerReply, WorkerRequest, WorkerScanRequest } from "./worker-protocol.js";
 
 const caches = new Map<string, PartialCache>();
 const newMerger = (): BinaryMerger<CorpusPartial> => new BinaryMerger(mergePartials, emptyPartial);
 let merger = newMerger();
 
-function scanOne(id: number, task: FileTask): FileReply {
-  let scan: ReturnType<typeof scanFileSync>;
+// Scans one file, merging its partial; its scan as JSON for the cache, or the failure's code.
+function scanOne(task: FileTask): { scan: FileScan; json: string | null } | { code: string } {
+  let scan: FileScan;
   try {
     scan = scanFileSync(task);
   } catch (e) {
-    return { id, ok: false, code: (e as NodeJS.ErrnoException).code ?? "READ_FAILED" };
-  }
-  let cached = false;
-  if (task.cacheDir !== null) {
-    let cache = caches.get(task.cacheDir);
-    if (cache === undefined) caches.set(task.cacheDir, (cache = new PartialCache(task.cacheDir)));
-    cached = cache.putSync({ file: task.file, fresh: task.fresh, maxLineBytes: task.limits.maxLineBytes }, JSON.stringify(scan));
+    return { code: (e as NodeJS.ErrnoException).code ?? "READ_FAILED" };
   }
   // The same scope rule as the scan's tally applies to files merged by the thread that started it.
   merger.push(task.scopeCwd === "" || sameCwd(scan.cwd, task.scopeCwd) ? scan.partial : outOfScopePartial());
-  return { id, ok: true, cwd: scan.cwd, bytes: scan.bytes, cached };
+  return { scan, json: task.cacheDir === null ? null : JSON.stringify(scan) };
+}
+
+// Scans a batch and stores the scans it made as one cache pack per directory (one in practice).
+function scanBatch(batch: WorkerScanRequest["batch"]): FileReply[] {
+  const outcomes = batch.map(({ task }) => scanOne(task));
+  const stored = new Set<string>();
+  const dirs = new Set(batch.map(({ task }) => task.cacheDir));
+  for (const dir of dirs) {
+    if (dir === null) continue;
+    const writes: CacheWrite[] = [];
+    batch.forEach(({ task }, i) => {
+      const o = outcomes[i];
+      if (task.cacheDir === dir && o !== undefined && "scan" in o && o.json !== null)
+        writes.push({ key: { file: task.file, fresh: task.fresh, maxLineBytes: task.limits.maxLineBytes }, scanJson: o.json });
+    });
+    let cache = caches.get(dir);
+    if (cache === undefined) caches.set(dir, (cache = new PartialCache(dir)));
+    if (cache.putSync(writes)) stored.add(dir);
+  }
+  return batch.map(({ id, task }, i): FileReply => {
+    const o = outcomes[i];
+    if (o === undefined || !("scan" in o)) return { id, ok: false, code: o?.code ?? "READ_FAILED" };
+    return { id, ok: true, cwd: o.scan.cwd, bytes: o.scan.bytes, cached: task.cacheDir !== null && stored.has(task.cacheDir) };
+  });
 }
 
 function answer(request: WorkerRequest): WorkerReply {
-  if (request.kind === "scan") return { kind: "scanned", results: request.batch.map(({ id, task }) => scanOne(id, task)) };
+  if (request.kind === "scan") return { kind: "scanned", results: scanBatch(request.batch) };
   const json = JSON.stringify(merger.result());
   merger = newMerger();
   return { kind: "merged", json };

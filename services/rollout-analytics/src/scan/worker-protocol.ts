@@ -1,9 +1,13 @@
 import type { FileTask } from "./scan-file.js";
 
 /** What a scan worker is asked: a batch of files (each with its index in the scan's task list), or its merged result. */
-export type WorkerRequest =
-  | { readonly kind: "scan"; readonly batch: readonly { readonly id: number; readonly task: FileTask }[] }
-  | { readonly kind: "finish" };
+export type WorkerRequest = WorkerScanRequest | { readonly kind: "finish" };
+
+/** A batch of files to scan, each with its index in the scan's task list. */
+export interface WorkerScanRequest {
+  readonly kind: "scan";
+  readonly batch: readonly { readonly id: number; readonly task: FileTask }[];
+}
 
 /**
  * One file's outcome, without its partial (the worker merges that itself): the recorded cwd,

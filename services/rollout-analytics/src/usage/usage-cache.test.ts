@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { appendFile, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -7,8 +7,15 @@ import { writeCorpus } from "../generate/index.js";
 import { usageCacheDir } from "./usage-cache.js";
 import { usageCorpus } from "./usage-corpus.js";
 
-async function entries(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((n) => n.endsWith(".json")).sort();
+// The rollout paths the cache's packs hold entries for, from each pack's index line.
+async function packed(dir: string): Promise<{ packs: string[]; paths: string[] }> {
+  const packs = (await readdir(dir)).filter((n) => n.endsWith(".pack")).sort();
+  const paths: string[] = [];
+  for (const name of packs) {
+    const index = (await readFile(join(dir, name), "utf8")).split("\n")[0] ?? "";
+    paths.push(...(JSON.parse(index) as { paths: string[] }).paths);
+  }
+  return { packs, paths: paths.sort() };
 }
 
 async function rolloutsUnder(dir: string): Promise<string[]> {
@@ -24,8 +31,9 @@ test("a changed, corrupt or deleted file's cache entry is never reused, and gone
   await writeCorpus({ dir: store, seed: 3, files: 6, bigLineShare: 0 });
   const files = await rolloutsUnder(store);
   const first = await usageCorpus({ root: store, cacheDir, workers: 1 });
-  const stored = await entries(usageCacheDir(cacheDir));
-  assert.equal(stored.length, files.length, "one entry per file, in its own folder");
+  const stored = await packed(usageCacheDir(cacheDir));
+  assert.deepEqual(stored.paths, [...files].sort(), "one entry per file, in its own folder");
+  assert.equal(stored.packs.length, 1, "the files read together share one pack");
   const [changed, corrupt, deleted] = files;
   assert.ok(changed !== undefined && corrupt !== undefined && deleted !== undefined);
   // A reply of 5,000 new tokens in a new day and session-wide, appended after the cache was written.
@@ -36,7 +44,7 @@ test("a changed, corrupt or deleted file's cache entry is never reused, and gone
     payload: { type: "token_count", info: { last_token_usage: reply } },
   };
   await appendFile(changed, `\n${JSON.stringify(line)}\n`);
-  for (const name of stored) await writeFile(join(usageCacheDir(cacheDir), name), "{not json", { flag: "r+" });
+  for (const name of stored.packs) await writeFile(join(usageCacheDir(cacheDir), name), "{not json", { flag: "r+" });
   await rm(deleted);
   const second = await usageCorpus({ root: store, cacheDir, workers: 1 });
   const fresh = await usageCorpus({ root: store, cacheDir: false, workers: 1 });
@@ -44,7 +52,11 @@ test("a changed, corrupt or deleted file's cache entry is never reused, and gone
   assert.equal(second.files.reused, 0, "no damaged entry was reused");
   assert.ok(second.usage.byDay["2030-01-01"] !== undefined, "the appended reply is counted");
   assert.ok(first.files.scanned === files.length && second.files.scanned === files.length - 1);
-  assert.equal((await entries(usageCacheDir(cacheDir))).length, files.length - 1, "the deleted file's entry is pruned");
+  assert.deepEqual(
+    (await packed(usageCacheDir(cacheDir))).paths,
+    files.filter((f) => f !== deleted).sort(),
+    "the damaged pack is gone and the deleted file has no entry",
+  );
   const third = await usageCorpus({ root: store, cacheDir, workers: 1 });
   assert.equal(third.files.reused, files.length - 1, "rewritten entries are reused");
   assert.deepEqual(third.usage, fresh.usage);

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { USAGE_VERSION } from "@crs/domain/rollout";
-import { EntryFiles, userCacheDir, type PruneOutcome } from "../scan/index.js";
+import { EntryPacks, userCacheDir, type PruneOutcome } from "../scan/index.js";
 import type { RolloutFile } from "../walk/index.js";
 import type { FileUsage } from "./usage-file.js";
 
@@ -8,7 +8,7 @@ import type { FileUsage } from "./usage-file.js";
 export const USAGE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Version of the usage cache entry layout; bumped when it changes, so old entries are recomputed. */
-export const USAGE_CACHE_FORMAT = 1;
+export const USAGE_CACHE_FORMAT = 2;
 
 /**
  * Where per-file usage is kept: `usage` inside the given cache directory (the scan keeps its own
@@ -47,45 +47,76 @@ function matches(entry: unknown, file: RolloutFile, maxLineBytes: number, path: 
   );
 }
 
+/** A file's usage to store. */
+export interface UsageWrite {
+  readonly file: RolloutFile;
+  readonly usage: FileUsage;
+}
+
 /**
- * Per-file usage on disk, one entry per rollout path. An entry is reused only when the file's
- * size and mtime, the line limit and both format versions match; an unreadable or corrupt entry
- * is a miss. Entries are written to a temporary name and renamed, so a crash leaves either the
- * old entry or the new one.
+ * Per-file usage on disk, kept in packs of entries (one pack per batch of files read together),
+ * so a warm read opens a few files instead of one per rollout. An entry is reused only when the
+ * file's size and mtime, the line limit and both format versions match; an unreadable or corrupt
+ * entry is a miss.
  */
 export class UsageCache {
-  readonly #files: EntryFiles;
+  readonly #packs: EntryPacks;
   readonly #maxLineBytes: number;
 
   constructor(dir: string, maxLineBytes: number) {
-    this.#files = new EntryFiles(dir);
+    this.#packs = new EntryPacks(dir);
     this.#maxLineBytes = maxLineBytes;
   }
 
-  /** The cached usage of a file, or null when there is none that still applies. */
-  async get(file: RolloutFile): Promise<FileUsage | null> {
-    const path = resolve(file.path);
-    const entry = await this.#files.read(path);
-    return matches(entry, file, this.#maxLineBytes, path) ? entry.file : null;
+  /** Hands `onHit` the cached usage of each file that has one that still applies, with the file's index. */
+  async reuse(files: readonly RolloutFile[], onHit: (index: number, usage: FileUsage) => void, signal?: AbortSignal): Promise<void> {
+    const wanted = new Map<string, number>();
+    files.forEach((file, i) => wanted.set(resolve(file.path), i));
+    await this.#packs.readAll((path, text) => {
+      const i = wanted.get(path);
+      const file = i === undefined ? undefined : files[i];
+      if (i === undefined || file === undefined) return false;
+      let entry: unknown;
+      try {
+        entry = JSON.parse(text);
+      } catch {
+        return false;
+      }
+      if (!matches(entry, file, this.#maxLineBytes, path)) return false;
+      // One entry per file: a later pack holding another for it is stale.
+      wanted.delete(path);
+      onHit(i, entry.file);
+      return true;
+    }, signal);
   }
 
-  /** Stores the usage of a file; a failure to write only costs the reuse. */
-  put(file: RolloutFile, usage: FileUsage): Promise<boolean> {
-    const path = resolve(file.path);
-    const entry: UsageEntry = {
-      format: USAGE_CACHE_FORMAT,
-      usageVersion: USAGE_VERSION,
-      path,
-      size: file.size,
-      mtimeMs: file.mtimeMs,
-      maxLineBytes: this.#maxLineBytes,
-      file: usage,
-    };
-    return this.#files.write(path, JSON.stringify(entry));
+  /** Stores the usage of some files as one pack; a failure to write only costs the reuse. */
+  put(writes: readonly UsageWrite[]): Promise<boolean> {
+    return this.#packs.write(
+      writes.map(({ file, usage }) => {
+        const path = resolve(file.path);
+        const entry: UsageEntry = {
+          format: USAGE_CACHE_FORMAT,
+          usageVersion: USAGE_VERSION,
+          path,
+          size: file.size,
+          mtimeMs: file.mtimeMs,
+          maxLineBytes: this.#maxLineBytes,
+          file: usage,
+        };
+        return { path, text: JSON.stringify(entry) };
+      }),
+    );
   }
 
-  /** Removes entries of files that no longer exist and, over the bound, the least recently written. */
+  /**
+   * Drops entries of files that no longer exist and stale entries of those read again and, over
+   * the bound, the least recently written packs.
+   */
   prune(present: readonly string[]): Promise<PruneOutcome> {
-    return this.#files.prune(present, USAGE_CACHE_MAX_BYTES);
+    return this.#packs.prune(
+      present.map((p) => resolve(p)),
+      USAGE_CACHE_MAX_BYTES,
+    );
   }
 }

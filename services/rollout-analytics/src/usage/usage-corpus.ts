@@ -1,10 +1,10 @@
 import { availableParallelism } from "node:os";
-import { emptyUsage, mergeUsage, sameCwd, type UsagePartial } from "@crs/domain/rollout";
+import { sameCwd, type UsagePartial, UsageSum } from "@crs/domain/rollout";
 import { badField } from "../errors.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../reader/index.js";
-import { BinaryMerger, type ScanProgress } from "../scan/index.js";
+import type { ScanProgress } from "../scan/index.js";
 import { type RolloutFile, walkRollouts } from "../walk/index.js";
-import { UsageCache, usageCacheDir } from "./usage-cache.js";
+import { UsageCache, usageCacheDir, type UsageWrite } from "./usage-cache.js";
 import type { FileUsage } from "./usage-file.js";
 import { readUsage } from "./usage-pool.js";
 
@@ -43,8 +43,9 @@ export interface UsageResult {
   readonly files: UsageFiles;
 }
 
-// Cache entries are read this many at a time.
-const CACHE_READS = 64;
+// Entries per cache pack: an entry is about a kilobyte, so a pack stays near a megabyte and a warm
+// read of thousands of rollouts opens a few files.
+const PACK_FILES = 1024;
 
 // Bytes to read that justify one more thread. A thread's first tenth of a second goes to
 // warming its compiled code, after which it reads several hundred MB/s; this thread reads beside
@@ -73,7 +74,7 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
   const maxLineBytes = count(options.maxLineBytes, "maxLineBytes", DEFAULT_MAX_LINE_BYTES, 1);
   const scope = options.cwd?.trim() ?? "";
   const walk = await walkRollouts(options.root, { limit });
-  const merger = new BinaryMerger<UsagePartial>(mergeUsage, emptyUsage);
+  const sum = new UsageSum();
   const files = { scanned: 0, outOfScope: 0, unreadable: walk.unreadable, reused: 0, bytes: 0 };
   const bytesTotal = walk.files.reduce((n, f) => n + f.size, 0);
   let filesDone = 0;
@@ -90,27 +91,33 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
     files.bytes += got.bytes;
     if (reused) files.reused += 1;
     if (scope !== "" && !sameCwd(got.cwd, scope)) files.outOfScope += 1;
-    else merger.push(got.usage);
+    else sum.add(got.usage);
   };
   const cache = cacheDir === false ? null : new UsageCache(usageCacheDir(cacheDir), maxLineBytes);
   let misses: readonly RolloutFile[] = walk.files;
   if (cache !== null) {
-    const left: RolloutFile[] = [];
-    for (let i = 0; i < walk.files.length; i += CACHE_READS) {
-      signal?.throwIfAborted();
-      const batch = walk.files.slice(i, i + CACHE_READS);
-      const hits = await Promise.all(batch.map((f) => cache.get(f)));
-      batch.forEach((f, k) => {
-        const hit = hits[k] ?? null;
-        if (hit === null) left.push(f);
-        else take(f, hit, true);
-      });
-    }
-    misses = left;
+    const hit = new Array<boolean>(walk.files.length).fill(false);
+    await cache.reuse(
+      walk.files,
+      (i, usage) => {
+        const file = walk.files[i];
+        if (file === undefined) return;
+        hit[i] = true;
+        take(file, usage, true);
+      },
+      signal,
+    );
+    misses = walk.files.filter((_, i) => !hit[i]);
   }
   const missBytes = misses.reduce((n, f) => n + f.size, 0);
   const threads = workers ?? Math.max(1, Math.min(availableParallelism(), Math.ceil(missBytes / BYTES_PER_THREAD)));
   const writes: Promise<boolean>[] = [];
+  // Read files are stored a pack at a time.
+  let pending: UsageWrite[] = [];
+  const flush = (): void => {
+    if (cache !== null && pending.length > 0) writes.push(cache.put(pending));
+    pending = [];
+  };
   await readUsage(
     misses.map((f) => f.path),
     maxLineBytes,
@@ -119,12 +126,16 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
       const file = misses[index];
       if (file === undefined) return;
       take(file, got, false);
-      if (got !== null && cache !== null) writes.push(cache.put(file, got));
+      if (got !== null && cache !== null) {
+        pending.push({ file, usage: got });
+        if (pending.length >= PACK_FILES) flush();
+      }
     },
     signal,
   );
+  flush();
   await Promise.all(writes);
   // Entries of files that are gone are dropped, and the directory kept under its bound.
   if (cache !== null) await cache.prune(walk.files.map((f) => f.path));
-  return { usage: merger.result(), files };
+  return { usage: sum.result(), files };
 }

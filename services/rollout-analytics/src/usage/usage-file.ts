@@ -10,6 +10,10 @@ export interface FileUsage extends RolloutUsage {
 }
 
 const utf8 = new TextDecoder("utf-8");
+// Each byte one character: a copy, with no decoding. The filter passes Buffers (the read chunk or
+// its own copies); any other array is viewed as one without copying.
+const latin1 = (bytes: Uint8Array): string =>
+  (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString("latin1");
 
 // One read buffer per thread: a file is read start to end without yielding, so no two reads share it.
 let chunk: Buffer | null = null;
@@ -31,11 +35,11 @@ export function usageOfFile(path: string, maxLineBytes: number): FileUsage {
       return verdict === "decode" || verdict === "token_count" || (verdict === "meta" && collector.wantsMeta);
     },
     {
-      // Bytes become text only here, for a kept line, as the scan's reader decodes them.
+      // A token_count line in the producer's layout is read from its bytes; any other kept line
+      // becomes text only here, as the scan's reader decodes it.
       line: (bytes) => {
-        const text = utf8.decode(bytes);
-        if (verdict === "token_count") collector.pushTokenCount(text);
-        else collector.push(text);
+        if (verdict !== "token_count") collector.push(utf8.decode(bytes));
+        else if (!collector.pushTokenCountLatin1(latin1(bytes))) collector.pushTokenCount(utf8.decode(bytes));
       },
       oversized: (head) => collector.pushOversized(utf8.decode(head)),
     },

@@ -1,7 +1,7 @@
 import { mergeUsage } from "../usage/merge.js";
 import { RolloutError } from "../errors.js";
 import { emptyPartial } from "./empty.js";
-import { mergeSorted, sortedRecord, sumCounts } from "./order.js";
+import { mergeRecords, mergeSorted, sumCounts } from "./order.js";
 import { compareInflation, compareOutliers, compareRefusals, mergeRanked } from "./ranking.js";
 import {
   PARTIAL_VERSION,
@@ -20,12 +20,7 @@ function addNumbers<T extends object>(a: T, b: T): T {
 }
 
 function mergeByKey<V>(a: Record<string, V>, b: Record<string, V>, add: (x: V, y: V) => V): Record<string, V> {
-  const out = new Map<string, V>(Object.entries(a));
-  for (const [k, v] of Object.entries(b)) {
-    const prev = out.get(k);
-    out.set(k, prev === undefined ? v : add(prev, v));
-  }
-  return sortedRecord(out);
+  return mergeRecords(a, b, { both: add });
 }
 
 function mergeResume(a: ResumeCohort, b: ResumeCohort): ResumeCohort {

@@ -4,6 +4,7 @@ import { isObject } from "../json.js";
 import { parseTimestamp } from "../time.js";
 import { tokenCountUsage } from "./figures.js";
 import { UsageFold } from "./fold.js";
+import { readTokenLine } from "./token-line.js";
 import type { UsagePartial } from "./types.js";
 
 /** The usage of one rollout and the working directory its first session_meta recorded. */
@@ -54,6 +55,18 @@ export class UsageCollector {
     const stamp = parsed["timestamp"];
     const timestamp = typeof stamp === "string" ? stamp : "";
     this.#fold.reply(usage, timestamp === "" ? null : parseTimestamp(timestamp));
+  }
+
+  /**
+   * Folds a line whose head names a `token_count` event, given as one-byte text (a `latin1`
+   * decoding of its bytes), when it is in the producer's exact layout (see `readTokenLine`);
+   * false when it is not, and the caller must decode it as UTF-8 for {@link pushTokenCount}.
+   */
+  pushTokenCountLatin1(oneByteText: string): boolean {
+    const line = readTokenLine(oneByteText);
+    if (line === undefined) return false;
+    if (line.usage !== null) this.#fold.reply(line.usage, line.tsMs);
+    return true;
   }
 
   /** Folds a line too long to hold, by its leading text (it never carries figures). */

@@ -3,7 +3,7 @@ export { tokenCountUsage, type TokenFigures, type TokenCountUsage } from "./figu
 export { usageOfRecords, replyDelta } from "./fold.js";
 export { UsageCollector, type RolloutUsage } from "./collect.js";
 export { usageLineVerdict, USAGE_HEAD_BYTES, type UsageLineVerdict } from "./line-head.js";
-export { emptyUsage, mergeUsage } from "./merge.js";
+export { emptyUsage, mergeUsage, UsageSum } from "./merge.js";
 export { parsePricing, costOf, type PricingTable, type ModelPrice } from "./pricing.js";
 export {
   usageReport,

@@ -1,5 +1,5 @@
 import { RolloutError } from "../errors.js";
-import { sortedRecord } from "../corpus/order.js";
+import { mergeRecords, sortedRecord } from "../corpus/order.js";
 import { addFigures, type TokenFigures } from "./figures.js";
 import { USAGE_VERSION, type SessionUsage, type UsagePartial } from "./types.js";
 
@@ -9,12 +9,7 @@ export function emptyUsage(): UsagePartial {
 }
 
 function mergeModels(a: Readonly<Record<string, TokenFigures>>, b: Readonly<Record<string, TokenFigures>>): Record<string, TokenFigures> {
-  const out: Record<string, TokenFigures> = { ...a };
-  for (const [model, f] of Object.entries(b)) {
-    const had = out[model];
-    out[model] = had === undefined ? f : addFigures(had, f);
-  }
-  return sortedRecord(Object.entries(out));
+  return mergeRecords(a, b, { both: addFigures });
 }
 
 function minOf(a: number | null, b: number | null): number | null {
@@ -37,18 +32,80 @@ export function mergeUsage(a: UsagePartial, b: UsagePartial): UsagePartial {
       `usage partial version ${a.version === USAGE_VERSION ? b.version : a.version} is not ${USAGE_VERSION}`,
     );
   }
-  const byDay: Record<string, Record<string, TokenFigures>> = { ...a.byDay };
-  for (const [day, models] of Object.entries(b.byDay)) byDay[day] = mergeModels(byDay[day] ?? {}, models);
-  const bySession: Record<string, SessionUsage> = { ...a.bySession };
-  for (const [name, s] of Object.entries(b.bySession)) {
-    const had = bySession[name];
-    bySession[name] = had === undefined ? s : mergeSession(had, s);
-  }
   // Byte-ordered keys, as every map of a partial, so merged partials compare equal as JSON.
   return {
     version: USAGE_VERSION,
-    byDay: sortedRecord(Object.entries(byDay)),
-    bySession: sortedRecord(Object.entries(bySession)),
+    // A day of one side alone still has its models put in order.
+    byDay: mergeRecords(a.byDay, b.byDay, { both: mergeModels, right: (models) => mergeModels({}, models) }),
+    bySession: mergeRecords(a.bySession, b.bySession, { both: mergeSession }),
     repeats: a.repeats + b.repeats,
   };
+}
+
+type Figures = { input: number; cachedInput: number; output: number; reasoning: number; total: number };
+
+function addInto(table: Map<string, Figures>, models: Readonly<Record<string, TokenFigures>>): void {
+  for (const [model, f] of Object.entries(models)) {
+    const had = table.get(model);
+    if (had === undefined) table.set(model, { ...f });
+    else {
+      had.input += f.input;
+      had.cachedInput += f.cachedInput;
+      had.output += f.output;
+      had.reasoning += f.reasoning;
+      had.total += f.total;
+    }
+  }
+}
+
+function sortedModels(table: Map<string, Figures>): Record<string, TokenFigures> {
+  return sortedRecord(table);
+}
+
+/**
+ * Sums any number of usage partials in place: {@link UsageSum.result} equals {@link mergeUsage}
+ * folded over the same partials, in any order. Each merge copies and sorts both partials, which
+ * over thousands of files costs more than reading them; this sorts once, at the end.
+ */
+export class UsageSum {
+  readonly #byDay = new Map<string, Map<string, Figures>>();
+  readonly #bySession = new Map<string, { firstMs: number | null; lastMs: number | null; byModel: Map<string, Figures> }>();
+  #repeats = 0;
+
+  /** Adds one partial; it is not changed or kept. */
+  add(p: UsagePartial): void {
+    if (p.version !== USAGE_VERSION) {
+      throw new RolloutError("PARTIAL_VERSION_MISMATCH", `usage partial version ${p.version} is not ${USAGE_VERSION}`);
+    }
+    for (const [day, models] of Object.entries(p.byDay)) {
+      let table = this.#byDay.get(day);
+      if (table === undefined) this.#byDay.set(day, (table = new Map()));
+      addInto(table, models);
+    }
+    for (const [name, s] of Object.entries(p.bySession)) {
+      const had = this.#bySession.get(name);
+      if (had === undefined) {
+        const byModel = new Map<string, Figures>();
+        addInto(byModel, s.byModel);
+        this.#bySession.set(name, { firstMs: s.firstMs, lastMs: s.lastMs, byModel });
+      } else {
+        had.firstMs = minOf(had.firstMs, s.firstMs);
+        had.lastMs = maxOf(had.lastMs, s.lastMs);
+        addInto(had.byModel, s.byModel);
+      }
+    }
+    this.#repeats += p.repeats;
+  }
+
+  /** The sum so far, keys byte-ordered at every level as {@link mergeUsage} leaves them. */
+  result(): UsagePartial {
+    const byDay = sortedRecord([...this.#byDay].map(([day, table]): [string, Record<string, TokenFigures>] => [day, sortedModels(table)]));
+    const bySession = sortedRecord(
+      [...this.#bySession].map(([name, s]): [string, SessionUsage] => [
+        name,
+        { firstMs: s.firstMs, lastMs: s.lastMs, byModel: sortedModels(s.byModel) },
+      ]),
+    );
+    return { version: USAGE_VERSION, byDay, bySession, repeats: this.#repeats };
+  }
 }

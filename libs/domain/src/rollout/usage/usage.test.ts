@@ -3,11 +3,13 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { decodeLine } from "../decode/decode-line.js";
 import type { RolloutRecord } from "../decode/record.js";
+import { sortedRecord } from "../corpus/order.js";
 import { RolloutError } from "../errors.js";
 import { usageOfRecords } from "./fold.js";
-import { emptyUsage, mergeUsage } from "./merge.js";
+import { emptyUsage, mergeUsage, UsageSum } from "./merge.js";
 import { parsePricing } from "./pricing.js";
 import { usageReport } from "./report.js";
+import { USAGE_VERSION, type UsagePartial } from "./types.js";
 
 type U = {
   input_tokens: number;
@@ -60,6 +62,28 @@ test("a token_count repeating the previous totals is not counted twice", () => {
   const usage = usageOfRecords(records(lines), "s1");
   assert.deepEqual(usage.byDay["2026-03-01"]?.["gpt-5"], { input: 3000, cachedInput: 2500, output: 80, reasoning: 20, total: 3080 });
   assert.equal(usage.repeats, 1, "one repeat skipped");
+});
+
+// Divergence U-6: ccusage reads two usage events less than a second apart at the head of a subagent
+// rollout as a replayed copy of its parent's history and drops them; this shape (a first reply
+// minutes into the session, re-emitted with the same totals) is from the generated bench corpus.
+test("a subagent rollout's first reply counts, though its re-emitted totals follow within a second", () => {
+  const source = { subagent: { thread_spawn: { parent_thread_id: "parent-id", depth: 1, agent_role: "reviewer" } } };
+  const meta = (ts: string, id: string, src: unknown) =>
+    JSON.stringify({ timestamp: ts, type: "session_meta", payload: { id, timestamp: "2026-03-12T20:39:12.825Z", cwd: "/w", source: src } });
+  const first = u(18057, 8961, 235);
+  const lines = [
+    meta("2026-03-12T20:39:12.825Z", "child-id", source),
+    meta("2026-03-12T20:39:12.826Z", "parent-id", "cli"),
+    tokenLine("2026-03-12T20:39:13.225Z", null, null),
+    contextLine("2026-03-12T20:44:04.443Z", "gpt-5.5"),
+    tokenLine("2026-03-12T20:44:05.855Z", first, first),
+    tokenLine("2026-03-12T20:44:05.877Z", first, first),
+    tokenLine("2026-03-12T20:44:07.114Z", u(39930, 25481, 1387), u(21873, 16520, 1152)),
+  ];
+  const usage = usageOfRecords(records(lines), "child");
+  assert.deepEqual(usage.byDay["2026-03-12"]?.["gpt-5.5"], { input: 39930, cachedInput: 25481, output: 1387, reasoning: 0, total: 41317 });
+  assert.equal(usage.repeats, 1, "the re-emit is a repeat, counted once");
 });
 
 test("deltas come from cumulative totals even when last_token_usage disagrees, and a restart falls back to the reply's own figures", () => {
@@ -128,6 +152,47 @@ test("merging per-file usage in any order gives the same report", () => {
         assert.deepEqual(usageReport(turned, by, PRICING), usageReport(forward, by, PRICING));
     }),
   );
+});
+
+test("summing partials in place equals merging them pairwise, key order included, and leaves them unchanged", () => {
+  const figures = fc.record({
+    input: fc.nat(1e9),
+    cachedInput: fc.nat(1e9),
+    output: fc.nat(1e9),
+    reasoning: fc.nat(1e9),
+    total: fc.nat(1e9),
+  });
+  const models = fc.dictionary(fc.constantFrom("gpt-5", "o3", "unknown", "gpt-5.5", "Ä"), figures, { maxKeys: 3 });
+  const time = fc.option(fc.integer({ min: 0, max: 4e12 }), { nil: null });
+  const partial = fc.record({
+    version: fc.constant(USAGE_VERSION),
+    byDay: fc.dictionary(fc.constantFrom("2026-03-01", "2026-02-28", "undated", "2025-12-31"), models, { maxKeys: 3 }),
+    bySession: fc.dictionary(
+      fc.constantFrom("s1", "s2", "S1", "rollout-a", "é"),
+      fc.record({ firstMs: time, lastMs: time, byModel: models }),
+      {
+        maxKeys: 3,
+      },
+    ),
+    repeats: fc.nat(100),
+  });
+  // Every map of a partial is byte-ordered, as the fold writes it.
+  const sorted = (p: UsagePartial): UsagePartial => ({
+    ...p,
+    byDay: sortedRecord(Object.entries(p.byDay).map(([d, m]) => [d, sortedRecord(Object.entries(m))])),
+    bySession: sortedRecord(Object.entries(p.bySession).map(([n, x]) => [n, { ...x, byModel: sortedRecord(Object.entries(x.byModel)) }])),
+  });
+  fc.assert(
+    fc.property(fc.array(partial.map(sorted), { maxLength: 10 }), (parts) => {
+      const before = JSON.stringify(parts);
+      const sum = new UsageSum();
+      for (const p of parts) sum.add(p);
+      const merged = parts.reduce(mergeUsage, emptyUsage());
+      assert.equal(JSON.stringify(sum.result()), JSON.stringify(merged));
+      assert.equal(JSON.stringify(parts), before, "the partials are not changed");
+    }),
+  );
+  assert.throws(() => new UsageSum().add({ ...emptyUsage(), version: 2 as typeof USAGE_VERSION }), RolloutError);
 });
 
 test("a malformed price list is refused naming the field", () => {

@@ -1,5 +1,6 @@
 /** Options, results and values of the engine's public methods. */
 
+import type { Snapshot } from "../snapshot.js";
 import type { Clause } from "../clauses/clause.js";
 import type { StateConfig } from "../config.js";
 import type { ExpectedEntry } from "../entries/preconditions.js";
@@ -16,6 +17,12 @@ export interface EngineOptions {
   readonly sanitizer?: ((text: string) => string) | false;
   /** Starting state. @defaultValue the empty state */
   readonly initial?: ProjectState;
+  /**
+   * Snapshots of earlier generations that stay readable through `snapshotAt`, oldest first (as
+   * {@link StateEngine.retainedSnapshots} gives them); one wrapping `initial` itself is taken as
+   * the current snapshot. Those of later generations are ignored. @defaultValue none
+   */
+  readonly retained?: readonly Snapshot[];
 }
 
 /** Options shared by every mutation; a failed precondition changes nothing. */

@@ -144,6 +144,25 @@ describe("snapshots", () => {
     );
   });
 
+  it("stay readable in an engine started from an earlier state with the snapshots retained up to it", () => {
+    const e = new StateEngine({ config: { snapshotRingSize: 3 } });
+    for (let i = 1; i <= 5; i++) e.apply(pd("n", BigInt(i)));
+    const atFour = e.snapshotAt(4);
+    const retained = e.retainedSnapshots().filter((s) => s.generation <= 4);
+    const reader = new StateEngine({ initial: atFour.state, retained });
+    assert.deepEqual(
+      reader.retainedSnapshots().map((s) => s.generation),
+      [3, 4],
+    );
+    assert.equal(reader.snapshot(), atFour, "the retained snapshot of the initial state is the current one (its time kept)");
+    assert.equal(reader.snapshotAt(3).proof.get("n")?.proof, 3n);
+    assert.throws(
+      () => reader.snapshotAt(5),
+      (err: unknown) => isStateError(err, "SNAPSHOT_NOT_FOUND"),
+      "later generations are ignored",
+    );
+  });
+
   it("measure staleness and report stale ones", () => {
     const e = new StateEngine({ config: { staleGenerationLimit: 2 } });
     const s = e.snapshot();

@@ -18,7 +18,7 @@ import { deltaToJson } from "../delta/codec.js";
 import type { Delta, SimilarityUpdate } from "../delta/delta.js";
 import { checkExpectedEntries } from "../entries/preconditions.js";
 import { invalidArgument, StateError } from "../errors.js";
-import { proofUpdateToJson, STATE_EVENT_FORMAT, type EventBody, type StateEvent } from "../events/event.js";
+import { eventFormatOf, proofUpdateToJson, type EventBody, type StateEvent } from "../events/event.js";
 import { applyEvent } from "../events/replay.js";
 import { toDocument, type StateDocument } from "../export/document.js";
 import { fromDocument } from "../export/import.js";
@@ -64,7 +64,8 @@ export class StateEngine {
     this.sanitize = options.sanitizer === false ? undefined : (options.sanitizer ?? sanitizeSecrets);
     this.current = options.initial ?? emptyState(resolveConfig(options.config));
     this.ring = new SnapshotRing(this.config.snapshotRingSize);
-    this.ring.push(new Snapshot(this.current, this.now()));
+    for (const s of options.retained ?? []) if (s.generation < this.current.generation || s.state === this.current) this.ring.push(s);
+    if (this.ring.latest()?.state !== this.current) this.ring.push(new Snapshot(this.current, this.now()));
   }
 
   /** Limits in force: part of the state, changed by {@link StateEngine.updateConfig}. */
@@ -100,6 +101,11 @@ export class StateEngine {
     const s = this.ring.at(g);
     if (s === undefined) throw new StateError("SNAPSHOT_NOT_FOUND", `no snapshot retained for generation ${g}`, { field: "generation" });
     return s;
+  }
+
+  /** Every retained snapshot, oldest first (the last is the current one). */
+  retainedSnapshots(): Snapshot[] {
+    return this.ring.snapshots();
   }
 
   /** How many generations `s` is behind the current state. */
@@ -141,7 +147,7 @@ export class StateEngine {
     this.advance(state, at);
     const journaled = recorded === undefined ? body : recorded(result);
     const event = Object.freeze({
-      formatVersion: STATE_EVENT_FORMAT,
+      formatVersion: eventFormatOf(body.type),
       generation: state.generation,
       at,
       ...journaled,

@@ -118,13 +118,14 @@ function run(state: ProjectState, e: EventBody, ctx: t.TransitionContext): Trans
 }
 
 /**
- * UNSUPPORTED_FORMAT unless `event` is written in {@link STATE_EVENT_FORMAT}. An event without
- * the field was journaled before events were tagged, in the same format, so it reads as 1.
+ * UNSUPPORTED_FORMAT unless `event` is written in a format from 1 to {@link STATE_EVENT_FORMAT}.
+ * An event without the field was journaled before events were tagged, so it reads as 1.
  */
 export function checkEventFormat(event: { readonly formatVersion?: unknown }): void {
   if (event === null || typeof event !== "object")
     throw new StateError("INVALID_ARGUMENT", "replay: event must be an object", { field: "event" });
-  if (event.formatVersion !== STATE_EVENT_FORMAT && event.formatVersion !== undefined) {
+  const v = event.formatVersion;
+  if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= STATE_EVENT_FORMAT)) {
     throw new StateError(
       "UNSUPPORTED_FORMAT",
       `replay: event format ${String(event.formatVersion)} is not supported (this engine reads ${STATE_EVENT_FORMAT})`,

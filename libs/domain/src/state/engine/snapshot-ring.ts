@@ -45,6 +45,11 @@ export class SnapshotRing {
     return this.slots.find((s) => s !== undefined && s.generation === g);
   }
 
+  /** Retained snapshots, oldest first. */
+  snapshots(): Snapshot[] {
+    return this.slots.filter((s): s is Snapshot => s !== undefined).sort((a, b) => a.generation - b.generation);
+  }
+
   /** Retained generations, oldest first. */
   generations(): number[] {
     return this.slots

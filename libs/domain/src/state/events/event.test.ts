@@ -18,15 +18,25 @@ describe("events", () => {
       { label: "me" },
     );
     const ev = m.event as StateEvent;
-    assert.equal(ev.formatVersion, STATE_EVENT_FORMAT, "version stamped");
+    assert.equal(ev.formatVersion, 1, "stamped with the lowest version that can express it");
     assert.deepEqual(JSON.parse(JSON.stringify(ev)), ev, "JSON round trip is lossless");
     assert.ok(Object.isFrozen(ev) && ev.type === "delta_applied" && Object.isFrozen(ev.delta), "frozen deeply");
     assert.equal(ev.label, "me", "label journaled");
   });
 
+  it("carry format 2 only for a config change, the one type format 1 cannot express", () => {
+    const e = new StateEngine();
+    const config = e.updateConfig({ maxClauses: 5 }).event as StateEvent;
+    assert.equal(config.formatVersion, 2);
+    assert.equal(STATE_EVENT_FORMAT, 2, "the engine reads up to format 2");
+    // A config change journaled while every event still said 1 keeps replaying.
+    const replayed = StateEngine.fromEvents([{ ...config, formatVersion: 1 } as never]);
+    assert.equal(replayed.config.maxClauses, 5);
+  });
+
   it("rejects an event of another format version with UNSUPPORTED_FORMAT, before applying it", () => {
     const ev = new StateEngine().recordSimilarity({ a: "a", b: "b", distance: 1 }).event as StateEvent;
-    for (const formatVersion of [2, 0, null, "1"]) {
+    for (const formatVersion of [STATE_EVENT_FORMAT + 1, 0, null, "1"]) {
       assert.throws(
         () => applyEvent(EMPTY_STATE, { ...ev, formatVersion } as never),
         (err: unknown) => isStateError(err, "UNSUPPORTED_FORMAT") && err.field === "formatVersion",
@@ -34,7 +44,7 @@ describe("events", () => {
       );
     }
     assert.throws(
-      () => StateEngine.fromEvents([{ ...ev, formatVersion: 2 } as never]),
+      () => StateEngine.fromEvents([{ ...ev, formatVersion: STATE_EVENT_FORMAT + 1 } as never]),
       (err: unknown) => isStateError(err, "UNSUPPORTED_FORMAT"),
       "fromEvents",
     );

@@ -1,8 +1,11 @@
 /**
  * Events: one per mutation, plain JSON-safe data (uint64 values as decimal strings).
  * Replaying the events of a history, in order, from the empty state reproduces that state.
- * Every event carries {@link STATE_EVENT_FORMAT}; a reader meeting another version stops with
- * UNSUPPORTED_FORMAT instead of guessing.
+ * Every event carries the lowest format version that can express it ({@link eventFormatOf}), so
+ * a reader of an older format reads every event of its own kinds; a reader meeting a version above
+ * {@link STATE_EVENT_FORMAT} stops with UNSUPPORTED_FORMAT instead of guessing.
+ *
+ * Formats: 1 - every event type but `config_updated`; 2 - adds `config_updated`.
  */
 
 import type { ClauseInput } from "../clauses/clause-store.js";
@@ -12,13 +15,21 @@ import type { StateDocument } from "../export/document.js";
 import type { ProofUpdate } from "../proof/proof-update.js";
 import type { StepRecord } from "../steps/step-record.js";
 
-/** Version of the event format this engine writes and reads. */
-export const STATE_EVENT_FORMAT = 1;
+/** The newest event format this engine writes and reads; it reads every version from 1 up to it. */
+export const STATE_EVENT_FORMAT = 2;
+
+/**
+ * The lowest event format that can express an event of `type`: the version it is written with.
+ * (`config_updated` events written before format 2 existed say 1; readers accept them.)
+ */
+export function eventFormatOf(type: string): number {
+  return type === "config_updated" ? 2 : 1;
+}
 
 /** Fields every event carries. */
 export interface EventBase {
-  /** Always {@link STATE_EVENT_FORMAT}. */
-  readonly formatVersion: typeof STATE_EVENT_FORMAT;
+  /** {@link eventFormatOf} its type, at most {@link STATE_EVENT_FORMAT}. */
+  readonly formatVersion: number;
   /** Generation after the mutation. */
   readonly generation: number;
   /** Unix ms of the mutation; replay uses it instead of a clock. */

@@ -1,17 +1,20 @@
 import { resolve } from "node:path";
 import { USAGE_GROUPINGS, usageReport, type UsageGrouping, type UsagePartial, type UsageReportJson } from "@crs/domain/rollout";
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
+import { badField } from "../../errors.js";
 import { usageCorpus } from "../../usage/index.js";
 import type { CliIo } from "../io.js";
-import { parseChoice, parseInstant, parseInteger } from "../options.js";
+import { parseChoice, parseInteger } from "../options.js";
 import { emit, jsonText } from "../output.js";
 import { loadPricing } from "../pricing.js";
 import { scanProgressView } from "../progress.js";
 import { textTable } from "../render/table.js";
 import { displayNumber } from "../render/format-value.js";
-import { withScanFlags, type ScanFlags } from "../scan-flags.js";
+import { withReadFlags, type ReadFlags } from "../scan-flags.js";
 
-interface UsageFlags extends ScanFlags {
+interface UsageFlags extends ReadFlags {
+  now?: string;
+  freshMins?: string;
   by: string;
   pricing?: string;
   format: string;
@@ -47,11 +50,8 @@ function usageTable(r: UsageReportJson): string {
   return `${textTable(head, rows)}\n\n${notes.join("\n")}`;
 }
 
-// Usage reads only the lines that carry it (the usage reader), not the whole scan: the scan flags
-// are shared, and the clock and freshness flags are checked though usage does not depend on them.
-async function readUsage(io: CliIo, dir: string, flags: ScanFlags): Promise<UsagePartial> {
-  if (flags.now !== undefined) parseInstant("--now", flags.now);
-  parseInteger("--fresh-mins", flags.freshMins, 0, 52_560_000);
+// Usage reads only the lines that carry it (the usage reader), not the whole scan.
+async function readUsage(io: CliIo, dir: string, flags: ReadFlags): Promise<UsagePartial> {
   const view = scanProgressView(io);
   try {
     const { usage } = await usageCorpus({
@@ -70,17 +70,27 @@ async function readUsage(io: CliIo, dir: string, flags: ScanFlags): Promise<Usag
 
 /** `rollouts usage <dir>`: tokens and cost by day, month, model or session. */
 export function usageCommand(program: Command, io: CliIo): void {
-  withScanFlags(
+  withReadFlags(
     program
       .command("usage")
       .description("token usage (input, cached input, output, reasoning) and cost by day, month, model or session")
       .argument("<dir>", "store root, e.g. ~/.codex/sessions"),
   )
+    // The scan's clock flags, taken only to refuse them with the reason: no usage figure depends
+    // on the clock (ccusage's nearest flags, --since and --until, filter days instead).
+    .addOption(new Option("--now <time>").hideHelp())
+    .addOption(new Option("--fresh-mins <n>").hideHelp())
     .option("--by <grouping>", `one of ${USAGE_GROUPINGS.join(", ")}`, "day")
     .option("--pricing <file>", "price list JSON to use instead of the shipped one")
     .option("--format <format>", "json or table", "json")
     .option("--out <file>", "write the report to this file instead of stdout")
     .action(async (dir: string, flags: UsageFlags) => {
+      for (const [flag, value] of [
+        ["--now", flags.now],
+        ["--fresh-mins", flags.freshMins],
+      ] as const) {
+        if (value !== undefined) throw badField(flag, "is a scan flag: usage figures do not depend on the clock or on freshness");
+      }
       const by = parseChoice<UsageGrouping>("--by", flags.by, USAGE_GROUPINGS);
       const format = parseChoice("--format", flags.format, ["json", "table"] as const);
       const pricing = await loadPricing(io.cwd, flags.pricing);

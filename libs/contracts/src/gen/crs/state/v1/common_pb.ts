@@ -114,9 +114,11 @@ export const EntryPreconditionSchema: GenMessage<EntryPrecondition> = /*@__PURE_
  * - A retry of a request still in flight waits for it (mutations of one project run one at a
  *   time) and then receives its stored answer with `replayed` = true.
  * - Fingerprint: the request message in deterministic protobuf binary encoding with
- *   `options.request_id` cleared and the entries of every map field in key order (so a retry that
- *   lists the same map entries in another order is the same request), together with the method name. The same id with a different
- *   fingerprint fails with INVALID_ARGUMENT, reason REQUEST_ID_REUSED; nothing is applied.
+ *   `options.request_id` cleared, the entries of every map field in key order and the paths of
+ *   every google.protobuf.FieldMask (such as UpdateProjectConfig's `update_mask`) sorted with
+ *   repeats dropped (so a retry that lists the same map entries or mask paths in another order is
+ *   the same request), together with the method name. The same id with a different fingerprint
+ *   fails with INVALID_ARGUMENT, reason REQUEST_ID_REUSED; nothing is applied.
  * - `validate_only` calls are never recorded.
  * - Grammar: empty (no idempotency), or 1-128 characters of `[A-Za-z0-9._:-]`.
  *

@@ -133,7 +133,8 @@ export enum ErrorReason {
   SNAPSHOT_STALE = 13,
 
   /**
-   * OUT_OF_RANGE: the requested generation is no longer retained; metadata `oldest_generation`.
+   * OUT_OF_RANGE: the requested generation is no longer retained; metadata `oldest_generation`
+   * (the oldest still readable) and `current_generation`.
    *
    * @generated from enum value: ERROR_REASON_GENERATION_COMPACTED = 14;
    */
@@ -374,6 +375,10 @@ export enum ErrorReason {
 
   /**
    * INVALID_ARGUMENT: an import or export format is not supported.
+   * FAILED_PRECONDITION: the project's stored data (a journal record, its event, a state snapshot or
+   * the project's metadata) is intact but written in a newer format than this server reads; the
+   * message names the value and both versions, metadata `project_id` and `stored`. The project is
+   * not loaded and nothing is cut or changed (a newer server reads it); other projects serve.
    *
    * @generated from enum value: ERROR_REASON_UNSUPPORTED_FORMAT = 48;
    */

@@ -225,14 +225,16 @@ export type ListProjectsRequest = Message<"crs.state.v1.ListProjectsRequest"> & 
   pageSize: number;
 
   /**
-   * Token from a previous response; empty for the first page.
+   * Token from a previous response; empty for the first page. A token is bound to the
+   * `open_only` value it was issued under (INVALID_PAGE_TOKEN otherwise); `page_size` may change.
    *
    * @generated from field: string page_token = 2;
    */
   pageToken: string;
 
   /**
-   * When true, only projects loaded in memory are listed.
+   * When true, only projects loaded in memory are listed; each page still holds up to
+   * `page_size` of them.
    *
    * @generated from field: bool open_only = 3;
    */
@@ -254,7 +256,8 @@ export const ListProjectsRequestSchema: GenMessage<ListProjectsRequest> = /*@__P
 export type ListProjectsResponse = Message<"crs.state.v1.ListProjectsResponse"> & {
   /**
    * Projects by id in byte-wise order. Listing never loads a project: every row carries its id,
-   * uid, health (CLOSED when not in memory), committed generation and last change time; a loaded
+   * uid, health (CLOSED when not in memory, CORRUPTED once a load found its stored data damaged),
+   * committed generation and last change time; a loaded
    * project's row adds its snapshot and journal facts. Index sizes, the oldest readable snapshot
    * and the storage facts of a project not in memory come with GetProjectStatus, which loads it.
    *
@@ -263,7 +266,7 @@ export type ListProjectsResponse = Message<"crs.state.v1.ListProjectsResponse"> 
   projects: ProjectStatus[];
 
   /**
-   * Token of the next page; empty on the last page.
+   * Token of the next page; empty exactly when no more projects match.
    *
    * @generated from field: string next_page_token = 2;
    */

@@ -858,7 +858,8 @@ export type ProjectConfig = Message<"crs.state.v1.ProjectConfig"> & {
   maxResultsPerRecord: number;
 
   /**
-   * Number of recent generations kept readable as snapshots (default 64).
+   * Number of recent generations kept readable as snapshots (default 64): the committed generation
+   * and the ones before it, also while later mutations wait for their journal sync.
    *
    * @generated from field: uint32 snapshot_retention_generations = 11;
    */

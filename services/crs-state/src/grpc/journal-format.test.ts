@@ -1,0 +1,99 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { status } from "@grpc/grpc-js";
+import { ClassicLevel } from "classic-level";
+import { JOURNAL_RECORD_FORMAT, STATE_EVENT_FORMAT_IN_JOURNAL, decodeRecord, encodeRecord, type JournalRecord } from "../journal/index.js";
+import { keys } from "../store/level/level-keys.js";
+import { expectError, removeDataDir, startTestServer } from "./test-support.js";
+
+/** Appends `edit` of the project's last journal record as its next one, the way a newer binary would write it. */
+async function appendNewer(dataDir: string, projectUid: string, edit: (r: JournalRecord) => JournalRecord): Promise<number> {
+  const db = new ClassicLevel<string, Uint8Array>(dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
+  try {
+    let last: { key: string; value: Uint8Array } | undefined;
+    for await (const [key, value] of db.iterator({ gt: keys.journalPrefix(projectUid), lt: `${keys.journalPrefix(projectUid)}\uffff` }))
+      last = { key, value };
+    assert.ok(last !== undefined, "the project has journal records");
+    const seq = Number.parseInt(last.key.slice(keys.journalPrefix(projectUid).length), 16);
+    const decoded = decodeRecord(last.value, seq);
+    assert.ok(decoded.ok, "the last record decodes");
+    const next = edit({ ...decoded.value, seq: seq + 1 });
+    await db.put(keys.journal(projectUid, seq + 1), encodeRecord(next));
+    return seq + 1;
+  } finally {
+    await db.close();
+  }
+}
+
+async function journalHas(dataDir: string, projectUid: string, seq: number): Promise<boolean> {
+  const db = new ClassicLevel<string, Uint8Array>(dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
+  try {
+    return (await db.get(keys.journal(projectUid, seq))) !== undefined;
+  } finally {
+    await db.close();
+  }
+}
+
+const newer: Record<string, (r: JournalRecord) => JournalRecord> = {
+  "a newer event format": (r) => ({
+    ...r,
+    eventFormat: STATE_EVENT_FORMAT_IN_JOURNAL + 1,
+    event: r.event === null ? null : ({ ...r.event, formatVersion: STATE_EVENT_FORMAT_IN_JOURNAL + 1 } as never),
+  }),
+  "a newer record format": (r) => ({ ...r, format: JOURNAL_RECORD_FORMAT + 1 }),
+};
+
+describe("a journal record written in a newer format than the server reads", () => {
+  for (const [what, edit] of Object.entries(newer)) {
+    it(`refuses the project with ${what} as FAILED_PRECONDITION / UNSUPPORTED_FORMAT, cuts nothing, and the others serve`, async () => {
+      const first = await startTestServer({ durable: true });
+      const dataDir = first.dataDir;
+      let uid = "";
+      try {
+        uid = (await first.state.createProject({ projectId: "newer" })).header?.projectUid ?? "";
+        await first.state.createProject({ projectId: "older" });
+        for (const projectId of ["newer", "older"]) await first.similarity.recordSimilarity({ projectId, a: "a", b: "b", distance: 1 });
+      } finally {
+        await first.stop();
+      }
+      const seq = await appendNewer(dataDir, uid, edit);
+      // Skipping corrupted records must not treat the newer record as damage either.
+      const s = await startTestServer({ dataDir, env: { CRS_STATE_SKIP_CORRUPTED: "true" } });
+      try {
+        const e = await expectError(s.state.getGeneration({ projectId: "newer" }), status.FAILED_PRECONDITION, "UNSUPPORTED_FORMAT");
+        assert.match(e.details, new RegExp(`journal record ${seq}: .*format \\d+ is newer than this server reads`));
+        const other = await s.state.getGeneration({ projectId: "older" });
+        assert.equal(other.header?.generation, 1n, "another project serves");
+        await expectError(s.maintenance.getProjectStatus({ projectId: "newer" }), status.FAILED_PRECONDITION, "UNSUPPORTED_FORMAT");
+      } finally {
+        await s.stop();
+      }
+      assert.ok(await journalHas(dataDir, uid, seq), "the newer record is still there");
+      await removeDataDir(dataDir);
+    });
+  }
+
+  it("writes a record in the lowest event format that expresses it, so a config change alone needs the newer one", async () => {
+    const s = await startTestServer({ durable: true });
+    try {
+      const uid = (await s.state.createProject({ projectId: "fmt" })).header?.projectUid ?? "";
+      await s.similarity.recordSimilarity({ projectId: "fmt", a: "a", b: "b", distance: 1 });
+      await s.state.updateProjectConfig({ projectId: "fmt", config: { maxClauses: 5 }, updateMask: { paths: ["max_clauses"] } });
+      await s.stop();
+      const db = new ClassicLevel<string, Uint8Array>(s.dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
+      const formats: number[] = [];
+      try {
+        for (const seq of [1, 2]) {
+          const r = decodeRecord((await db.get(keys.journal(uid, seq))) ?? new Uint8Array(), seq);
+          assert.ok(r.ok);
+          formats.push(r.value.eventFormat);
+        }
+      } finally {
+        await db.close();
+      }
+      assert.deepEqual(formats, [1, 2]);
+    } finally {
+      await removeDataDir(s.dataDir);
+    }
+  });
+});

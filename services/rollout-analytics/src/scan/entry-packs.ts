@@ -1,0 +1,117 @@
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { newPackName, PACK_SUFFIX, packPaths, packText, tempOf } from "./pack-format.js";
+import type { PruneOutcome } from "./prune-cache.js";
+import { prunePacks, type PackInfo } from "./prune-packs.js";
+
+// Packs read at once.
+const READS = 8;
+
+/** One entry to store: the absolute path of its rollout and its JSON text (one line). */
+export interface PackEntry {
+  readonly path: string;
+  readonly text: string;
+}
+
+/**
+ * The files of a per-rollout cache kept as packs: each pack holds the entries of a batch of
+ * rollouts scanned together, so a scan creates one file per batch instead of one per rollout.
+ * A pack is written to a temporary name and renamed, never synced: an entry is only a saving, so
+ * a pack lost in a crash is recomputed, and a torn or corrupt one reads as missing entries.
+ * A rollout scanned again gets its entry in a new pack; the prune drops the stale one.
+ */
+export class EntryPacks {
+  readonly #dir: string;
+  #ready = false;
+  // What each pack read by `readAll` held, and which of its entries the scan took.
+  readonly #seen = new Map<string, PackInfo>();
+
+  constructor(dir: string) {
+    this.#dir = dir;
+  }
+
+  /**
+   * Reads every pack, handing each entry's rollout path and text to `take`, which answers
+   * whether the scan uses it. Memory holds a few packs at a time, never the whole cache.
+   */
+  async readAll(take: (path: string, text: string) => boolean, signal?: AbortSignal): Promise<void> {
+    let names: string[];
+    try {
+      names = (await readdir(this.#dir)).filter((n) => n.endsWith(PACK_SUFFIX)).sort();
+    } catch {
+      return;
+    }
+    for (let i = 0; i < names.length; i += READS) {
+      signal?.throwIfAborted();
+      const batch = names.slice(i, i + READS);
+      const texts = await Promise.all(batch.map((n) => readFile(join(this.#dir, n), "utf8").catch(() => null)));
+      batch.forEach((name, k) => {
+        const text = texts[k];
+        if (typeof text === "string") this.#take(name, text, take);
+      });
+    }
+  }
+
+  #take(name: string, text: string, take: (path: string, text: string) => boolean): void {
+    const lines = text.split("\n");
+    const paths = packPaths(lines[0] ?? "") ?? [];
+    const used = paths.map((path, i) => take(path, lines[i + 1] ?? ""));
+    this.#seen.set(name, { paths, used });
+  }
+
+  /** Writes one pack of `entries`; false when it could not be written. */
+  async write(entries: readonly PackEntry[]): Promise<boolean> {
+    if (entries.length === 0) return true;
+    const target = join(this.#dir, newPackName());
+    const temp = tempOf(target);
+    try {
+      if (!this.#ready) await mkdir(this.#dir, { recursive: true });
+      this.#ready = true;
+      await writeFile(
+        temp,
+        packText(
+          entries.map((e) => e.path),
+          entries.map((e) => e.text),
+        ),
+      );
+      await rename(temp, target);
+      return true;
+    } catch {
+      await rm(temp, { force: true }).catch(() => undefined);
+      return false;
+    }
+  }
+
+  /** {@link write} with blocking writes, for a worker thread. */
+  writeSync(entries: readonly PackEntry[]): boolean {
+    if (entries.length === 0) return true;
+    const target = join(this.#dir, newPackName());
+    const temp = tempOf(target);
+    try {
+      if (!this.#ready) mkdirSync(this.#dir, { recursive: true });
+      this.#ready = true;
+      writeFileSync(
+        temp,
+        packText(
+          entries.map((e) => e.path),
+          entries.map((e) => e.text),
+        ),
+      );
+      renameSync(temp, target);
+      return true;
+    } catch {
+      rmSync(temp, { force: true });
+      return false;
+    }
+  }
+
+  /**
+   * Drops stale entries (of rollouts in `present` the scan took or wrote anew elsewhere, of
+   * others whose file is gone) and, over `maxBytes`, the least recently written packs, the
+   * current scan's last. See {@link prunePacks}.
+   */
+  prune(present: readonly string[], maxBytes: number): Promise<PruneOutcome> {
+    return prunePacks(this.#dir, { present: new Set(present), seen: this.#seen, maxBytes });
+  }
+}
