@@ -9,6 +9,7 @@ export type {
   BidiStreamHandler,
 } from "./adapter/handler-types.js";
 export { EncodedMessage, encodedMessage } from "./adapter/encoded-message.js";
+export { encodeMessage, EncodeError, type EncodeOptions } from "./adapter/message-encoder.js";
 export { toGrpcServiceDefinition } from "./adapter/service-definition.js";
 export {
   readEnv,

@@ -8,10 +8,11 @@ import {
   type UntypedHandleCall,
   type sendUnaryData,
 } from "@grpc/grpc-js";
-import { create, toBinary, type DescMethod, type DescService } from "@bufbuild/protobuf";
+import { create, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import type { CallContext } from "./handler-types.js";
 import type { CallTracker } from "./call-tracker.js";
 import { EncodedMessage } from "./encoded-message.js";
+import { encodeMessage } from "./message-encoder.js";
 import { asBuffer, methodPath, serverStreams } from "./service-definition.js";
 import { requireDecoded } from "./request-decoding.js";
 import { deadlineOf, requestStream } from "./request-stream.js";
@@ -210,7 +211,7 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
         throw new TypeError(`${path}: the handler answered with an encoded ${value.schema.typeName}, not ${method.output.typeName}`);
       bytes = value.bytes;
     } else {
-      bytes = toBinary(method.output, create(method.output, value as never));
+      bytes = encodeMessage(method.output, create(method.output, value as never));
     }
     if (bytes.byteLength > limit) {
       throw new RuntimeRpcError(

@@ -1,6 +1,7 @@
 import type { ServiceDefinition, MethodDefinition } from "@grpc/grpc-js";
 import { fromBinary, toBinary, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import { decodeRequest } from "./request-decoding.js";
+import { encodeMessage } from "./message-encoder.js";
 import { useBufferTextEncoding } from "./text-encoding.js";
 
 /** grpc-js wants Buffers; protobuf-es produces Uint8Arrays. Wraps without copying. */
@@ -31,7 +32,7 @@ export function toGrpcServiceDefinition(service: DescService): ServiceDefinition
       requestSerialize: (msg) => asBuffer(toBinary(m.input, msg as never)),
       requestDeserialize: (bytes: Buffer) => decodeRequest(m.input, bytes),
       // The server adapter hands over responses it has already encoded.
-      responseSerialize: (msg) => (msg instanceof Uint8Array ? asBuffer(msg) : asBuffer(toBinary(m.output, msg as never))),
+      responseSerialize: (msg) => (msg instanceof Uint8Array ? asBuffer(msg) : asBuffer(encodeMessage(m.output, msg as never))),
       responseDeserialize: (bytes: Buffer) => fromBinary(m.output, bytes),
     };
   }

@@ -129,3 +129,29 @@ describe("ListProjects open_only and row health", () => {
     await expectError(s.maintenance.listProjects({ pageToken: "garbage" }), status.INVALID_ARGUMENT, "INVALID_PAGE_TOKEN", "page_token");
   });
 });
+
+describe("GetProjectStatus after skip-corrupted recovery", () => {
+  it("counts the corrupted records the recovery cut", async () => {
+    const first = await startTestServer({ durable: true });
+    let uid = "";
+    try {
+      uid = (await first.state.createProject({ projectId: "skip" })).header?.projectUid ?? "";
+      for (const b of ["y", "z", "w", "v"]) await first.similarity.recordSimilarity({ projectId: "skip", a: "x", b, distance: 1 });
+    } finally {
+      await first.stop();
+    }
+    await damageJournalRecord(first.dataDir, uid, 2);
+    const s = await startTestServer({ dataDir: first.dataDir, env: { CRS_STATE_SKIP_CORRUPTED: "true" } });
+    try {
+      const r = await s.maintenance.getProjectStatus({ projectId: "skip" });
+      assert.deepEqual(
+        [r.status?.health, r.status?.generation, r.status?.corruptedRecordsSkipped],
+        [ProjectHealth.SERVING, 1n, 3n],
+        "records 2 to 4 cut, generation 1 kept",
+      );
+    } finally {
+      await s.stop();
+      await removeDataDir(first.dataDir);
+    }
+  });
+});

@@ -90,6 +90,7 @@ export function maintenanceHandlers(facts: ServerFacts): ServiceHandlers<typeof 
         lastSnapshotGeneration: BigInt(s.lastSnapshotGeneration),
         journalTailRecords: BigInt(s.journalRecords),
         journalBytes: BigInt(s.journalBytes),
+        corruptedRecordsSkipped: BigInt(s.corruptedRecordsSkipped),
       };
       if (s.state === "data_loss") return { status: { ...base, health: ProjectHealth.CORRUPTED } };
       const loaded = await host.read(projectId, (view) => ({

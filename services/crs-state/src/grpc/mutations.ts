@@ -1,6 +1,6 @@
-import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { create, fromBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import { EntryIndex, type MutationOptions } from "@crs/contracts/gen/crs/state/v1/common_pb";
-import { encodedMessage, invalidArgument, requireSafeCount, type EncodedMessage } from "@crs/runtime";
+import { encodeMessage, encodedMessage, invalidArgument, requireSafeCount, type EncodedMessage } from "@crs/runtime";
 import type { Mutation, StateEngine } from "@crs/domain/state";
 import type { MutationOutcome, MutationRequest, ProjectHeader, ProjectHost } from "../projects/index.js";
 import { optionalId, requireAtMost, requireKey } from "./ids.js";
@@ -120,7 +120,7 @@ export function prepareMutation<Req extends DescMessage, Res extends DescMessage
 
 /** Encodes a response so the host can store it with the mutation for replay. */
 export function encodeAnswer<Res extends DescMessage>(schema: Res, init: MessageInitShape<Res>): Uint8Array {
-  return toBinary(schema, create(schema, init));
+  return encodeMessage(schema, create(schema, init));
 }
 
 /**

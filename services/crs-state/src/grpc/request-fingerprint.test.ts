@@ -25,6 +25,28 @@ const apply = (top: [string, string][], inner: [string, string][], requestId = "
   });
 
 describe("request fingerprints", () => {
+  // Fingerprints are stored with every remembered request: a retry after an upgrade must still
+  // match, so the canonical encoding may never change. The value was computed by the first release.
+  it("of a fixed request keep the value stored journals hold", () => {
+    const request = create(ApplyRequestSchema, {
+      projectId: "p",
+      label: "naïve 🚀",
+      metadata: { b: "2", a: "1", "10": "x", "9": "y" },
+      options: { requestId: "retry-1", expectedGeneration: 7n },
+      delta: {
+        source: SignalSource.SOFT,
+        kind: {
+          case: "history",
+          value: { entries: [{ id: "h1", action: "read", result: "ok", source: SignalSource.SOFT, metadata: { z: "1", y: "2" } }] },
+        },
+      },
+    });
+    assert.equal(
+      hex(requestFingerprint("Apply", ApplyRequestSchema, request)),
+      "d06a82d58453e0ba56e2236aa56b5d3083c5d2f690e48157a2635dba95e5ba1b",
+    );
+  });
+
   it("are equal for maps listing the same entries in another order, at any depth, and ignore the request id", () => {
     const a = requestFingerprint(
       "Apply",

@@ -38,12 +38,25 @@ function checksum(header: Uint8Array, payload: Uint8Array): number {
 /** Frames `payload` as `kind`. */
 export function encodeFrame(kind: FrameKind, payload: Uint8Array): Uint8Array {
   const out = new Uint8Array(FRAME_HEADER_BYTES + payload.length);
-  const view = new DataView(out.buffer);
+  out.set(payload, FRAME_HEADER_BYTES);
+  return sealFrame(kind, out);
+}
+
+/** Frames `text` as `kind`, its UTF-8 written straight into the frame. */
+export function encodeTextFrame(kind: FrameKind, text: string): Uint8Array {
+  const length = Buffer.byteLength(text, "utf8");
+  const buf = Buffer.allocUnsafeSlow(FRAME_HEADER_BYTES + length);
+  buf.write(text, FRAME_HEADER_BYTES, length, "utf8");
+  return sealFrame(kind, new Uint8Array(buf.buffer, 0, buf.byteLength));
+}
+
+// Writes the header of a frame whose payload is in place after it.
+function sealFrame(kind: FrameKind, out: Uint8Array): Uint8Array {
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   out[0] = FRAME_VERSION;
   out[1] = FRAME_KINDS[kind];
-  view.setUint32(2, payload.length);
-  out.set(payload, FRAME_HEADER_BYTES);
-  view.setUint32(6, checksum(out, payload));
+  view.setUint32(2, out.byteLength - FRAME_HEADER_BYTES);
+  view.setUint32(6, checksum(out, out.subarray(FRAME_HEADER_BYTES)));
   return out;
 }
 

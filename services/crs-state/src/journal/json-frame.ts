@@ -1,8 +1,7 @@
 /** JSON payloads in frames: the one place stored values are turned into and out of text. */
 
-import { decodeFrame, encodeFrame, type FrameFault, type FrameKind } from "./frame.js";
+import { decodeFrame, encodeTextFrame, type FrameFault, type FrameKind } from "./frame.js";
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** A decoded JSON frame, or why it did not decode. */
@@ -10,7 +9,7 @@ export type JsonFrameResult<T> = { readonly ok: true; readonly value: T } | ({ r
 
 /** Frames `value` as JSON of `kind`. */
 export function encodeJsonFrame(kind: FrameKind, value: unknown): Uint8Array {
-  return encodeFrame(kind, encoder.encode(JSON.stringify(value)));
+  return encodeTextFrame(kind, JSON.stringify(value));
 }
 
 /**

@@ -49,6 +49,8 @@ export class LoadedProject {
   committed: ProjectState;
   /** Unix ms (host clock) of the last call that used the project. */
   lastUsed = 0;
+  /** Corrupted journal records cut when this load recovered it (only with skip-corrupted). */
+  readonly recordsSkipped: number;
   /** Set once the project is deleted; calls then fail PROJECT_NOT_FOUND. */
   deleted = false;
   private nextSeq: number;
@@ -81,6 +83,7 @@ export class LoadedProject {
     this.recordsSince = recovered.journalRecords;
     this.snapshotGeneration = recovered.baseGeneration;
     this.bytesSince = recovered.journalBytes;
+    this.recordsSkipped = recovered.repair?.action === "cut-after-corruption" ? recovered.repair.records : 0;
     this.committedRingSize = this.committed.config.snapshotRingSize;
     this.committedSnapshots = new SnapshotRing(this.committedRingSize);
     for (const snapshot of recovered.engine.retainedSnapshots()) this.committedSnapshots.push(snapshot);

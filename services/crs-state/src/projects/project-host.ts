@@ -206,6 +206,8 @@ export interface ProjectStatus {
   readonly lastSnapshotGeneration: number;
   /** Highest journal sequence number written for the project. */
   readonly lastSequence: number;
+  /** Corrupted journal records cut when the project was last recovered (only with skip-corrupted). */
+  readonly corruptedRecordsSkipped: number;
 }
 
 /**

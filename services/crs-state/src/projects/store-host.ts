@@ -30,7 +30,7 @@ import type {
 import { idFromPageToken, pageTokenAfter, requireValidId } from "./project-ids.js";
 import { PROJECT_META_FORMAT, decodeMeta, encodeMeta, type ProjectMeta } from "./project-meta.js";
 import { recoverProject } from "./recover-project.js";
-import { storedHead } from "./stored-head.js";
+import { lostStatus } from "./stored-head.js";
 import { RequestTable, assertSameRequest } from "./request-table.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { forkedProject } from "./forked-project.js";
@@ -285,14 +285,12 @@ export class StoreHost implements ProjectHost {
         journalBytes: p.journalBytes,
         lastSnapshotGeneration: p.lastSnapshotGeneration,
         lastSequence: p.lastSeq,
+        corruptedRecordsSkipped: p.recordsSkipped,
       };
     } catch (e) {
       const lost = this.cache.lost(projectId);
       if (lost === undefined) throw e;
-      // The generation its newest readable record names, as its listing row says.
-      const head = lost.meta === undefined ? undefined : await storedHead(this.store, lost.meta).catch(() => undefined);
-      const header = { projectId, projectUid: lost.meta?.projectUid ?? "", generation: head?.generation ?? 0, replayed: false };
-      return { header, loaded: false, state: "data_loss", journalRecords: 0, journalBytes: 0, lastSnapshotGeneration: 0, lastSequence: 0 };
+      return lostStatus(this.store, projectId, lost.meta);
     }
   }
 

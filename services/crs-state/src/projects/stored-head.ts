@@ -6,6 +6,7 @@
 import { decodeRecord } from "../journal/record.js";
 import { decodeSnapshot } from "../snapshot/state-snapshot.js";
 import type { ProjectStore } from "../store/project-store.js";
+import type { ProjectHost, ProjectStatus } from "./project-host.js";
 import type { ProjectMeta } from "./project-meta.js";
 
 /** The committed position of a stored project. */
@@ -40,4 +41,22 @@ export async function storedHead(store: ProjectStore, meta: ProjectMeta): Promis
   if (newest === undefined) return { generation: 0, lastChangeAt: meta.createdAt };
   const s = decodeSnapshot(newest.bytes, newest.seq, meta.projectUid);
   return s.ok ? { generation: s.value.document.generation, lastChangeAt: s.value.takenAt } : undefined;
+}
+
+/**
+ * What {@link ProjectHost.status} says of a project held in DATA_LOSS: its uid and the generation
+ * its newest readable record names (as its listing row says), nothing of a journal it cannot read.
+ */
+export async function lostStatus(store: ProjectStore, projectId: string, meta: ProjectMeta | undefined): Promise<ProjectStatus> {
+  const head = meta === undefined ? undefined : await storedHead(store, meta).catch(() => undefined);
+  return {
+    header: { projectId, projectUid: meta?.projectUid ?? "", generation: head?.generation ?? 0, replayed: false },
+    loaded: false,
+    state: "data_loss",
+    journalRecords: 0,
+    journalBytes: 0,
+    lastSnapshotGeneration: 0,
+    lastSequence: 0,
+    corruptedRecordsSkipped: 0,
+  };
 }

@@ -61,8 +61,6 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
     );
     misses = slots.filter((_, i) => !hit[i]);
   }
-  // Largest first, so no thread is left with a big file while the others have nothing to do.
-  misses = [...misses].sort((a, b) => b.file.size - a.file.size || a.index - b.index);
   const limits = { maxLineBytes: opts.maxLineBytes };
   const tasks: FileTask[] = misses.map((s) => ({ file: s.file, fresh: s.fresh, limits, cacheDir: opts.cacheDir, scopeCwd: opts.cwd }));
   const writes: Promise<boolean>[] = [];

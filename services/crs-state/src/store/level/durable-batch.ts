@@ -14,11 +14,23 @@ export type BatchOp =
 /** Writes a batch atomically and durably, or rejects having written nothing. */
 export type BatchWriter = (ops: readonly BatchOp[]) => Promise<void>;
 
-/** The real writer: `db.batch(ops, { sync: true })`. */
+/**
+ * The real writer: one chained batch written with `sync: true`. A chained batch hands each
+ * operation to LevelDB as it is added; the array form of `db.batch` costs about three times as
+ * much CPU for the same operations (it validates, copies and converts them all first).
+ */
 export function syncedBatchWriter(db: ClassicLevel<string, Uint8Array>): BatchWriter {
-  return (ops) =>
-    db.batch(
-      ops.map((o) => ({ ...o })),
-      { sync: true },
-    );
+  return async (ops) => {
+    const batch = db.batch();
+    try {
+      for (const o of ops) {
+        if (o.type === "put") batch.put(o.key, o.value);
+        else batch.del(o.key);
+      }
+    } catch (e) {
+      await batch.close();
+      throw e;
+    }
+    await batch.write({ sync: true });
+  };
 }
