@@ -44,7 +44,11 @@ function keepCode(file, key, script) {
     writeFileSync(temp, Buffer.concat([Buffer.from(`${key}\n`, "latin1"), script.createCachedData()]));
     renameSync(temp, file);
   } catch {
-    rmSync(temp, { force: true });
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // Nothing was kept: the next start compiles again.
+    }
   }
 }
 
