@@ -19,7 +19,9 @@ export interface TokenLine {
 // JSON pieces over one-byte text. A string holds no quote, backslash or control character except
 // as a valid escape; bytes from 0x80 up stand for UTF-8 text, which decodes inside a string to
 // characters JSON.parse accepts (U+FFFD where the bytes are not UTF-8).
-const STRING = String.raw`"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
+// The loop is unrolled (plain characters, then escapes each followed by plain characters), which
+// the expression engine runs much faster than an alternation tried at every character.
+const STRING = String.raw`"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"`;
 const NUMBER = String.raw`-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?`;
 const SCALAR = `(?:${STRING}|${NUMBER}|true|false|null)`;
 const objectOf = (value: string): string => String.raw`\{(?:${STRING}:${value}(?:,${STRING}:${value})*)?\}`;
