@@ -47,11 +47,12 @@ export class CrsStateError extends Error {
   override readonly name = "CrsStateError";
   constructor(
     readonly code: CrsStateErrorCode,
-    message: string,
+    /** The message without the service prefix, for an error re-raised with more context. */
+    readonly detail: string,
     readonly metadata: Readonly<Record<string, string>> = {},
     options?: { cause?: unknown },
   ) {
-    super(`crs-state: ${message}`, options);
+    super(`crs-state: ${detail}`, options);
   }
 }
 

@@ -32,8 +32,8 @@ export function createRpcMetrics(logger: Logger): RpcMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
-  // Label sets are resolved once per method and code: prom-client otherwise hashes the label
-  // object on every increment and every observation.
+  // Label objects and their children are built once per method and code, not on every call
+  // (prom-client still hashes the labels of each increment and observation).
   interface Series {
     readonly handled: Counter.Internal;
     readonly seconds: Histogram.Internal<(typeof labelNames)[number]>;

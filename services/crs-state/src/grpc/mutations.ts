@@ -83,7 +83,7 @@ function optionPath(field: string): string | undefined {
 function withOptionPath(e: unknown): unknown {
   if (e instanceof CrsStateError) {
     const path = optionPath(e.metadata["field"] ?? "");
-    return path === undefined ? e : new CrsStateError(e.code, e.message, { ...e.metadata, field: path }, { cause: e });
+    return path === undefined ? e : new CrsStateError(e.code, e.detail, { ...e.metadata, field: path }, { cause: e });
   }
   return renamed(e, (f) => optionPath(f) ?? f);
 }

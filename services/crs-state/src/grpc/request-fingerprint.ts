@@ -22,7 +22,8 @@ function reachesMask(desc: DescMessage): boolean {
   const known = holdsMasks.get(desc);
   if (known !== undefined) return known;
   holdsMasks.set(desc, desc.typeName === FIELD_MASK); // a recursive type reaches a mask through its other fields, if at all
-  const found = desc.typeName === FIELD_MASK || desc.fields.some((f) => nestedType(f) !== undefined && reachesMask(nestedType(f) as DescMessage));
+  const found =
+    desc.typeName === FIELD_MASK || desc.fields.some((f) => nestedType(f) !== undefined && reachesMask(nestedType(f) as DescMessage));
   holdsMasks.set(desc, found);
   return found;
 }
@@ -54,7 +55,9 @@ function canonicalMasks(desc: DescMessage, msg: Fields, undo: (() => void)[]): v
     }
     if (value === undefined) continue;
     if (field.fieldKind === "message") canonicalMasks(type, value as Fields, undo);
-    else for (const item of field.fieldKind === "list" ? (value as Fields[]) : Object.values(value as Record<string, Fields>)) canonicalMasks(type, item, undo);
+    else
+      for (const item of field.fieldKind === "list" ? (value as Fields[]) : Object.values(value as Record<string, Fields>))
+        canonicalMasks(type, item, undo);
   }
 }
 

@@ -32,6 +32,13 @@ test("sends the proto's names for engine codes whose own names differ", () => {
   assert.equal(reasons.runtime("SHUTTING_DOWN"), "SERVER_SHUTTING_DOWN", "shutdown is ERROR_REASON_SERVER_SHUTTING_DOWN");
 });
 
+test("names ErrorInfo metadata keys in snake_case, as errors.proto does", () => {
+  const mapped = mapError(new CrsStateError("CHECKPOINT_NOT_FOUND", "x", { projectId: "p", checkpointId: "c", field: "checkpoint_id" }));
+  assert.deepEqual(mapped?.metadata, { project_id: "p", checkpoint_id: "c", field: "checkpoint_id" });
+  const engine = mapError(new StateError("GENERATION_MISMATCH", "x", { metadata: { expectedGeneration: "3", current_generation: "4" } }));
+  assert.deepEqual(engine?.metadata, { expected_generation: "3", current_generation: "4" });
+});
+
 test("suggests a retry delay (google.rpc.RetryInfo) only where retrying unchanged can succeed", () => {
   const unavailable = mapError(new CrsStateError("STORE_UNAVAILABLE", "disk full"));
   assert.equal(unavailable?.retryDelayMs, STORE_RETRY_DELAY_MS, "a store that cannot write is retried later");

@@ -77,9 +77,20 @@ export const reasons = reasonCatalog(ErrorReasonSchema, {
   INTERNAL: ErrorReason.INTERNAL,
 });
 
+// ErrorInfo metadata keys are snake_case, as errors.proto names them (`project_id`, `checkpoint_id`);
+// code inside the service names them as TypeScript does.
+const snakeKeys = (metadata: Readonly<Record<string, string>>): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(metadata)) out[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = value;
+  return out;
+};
+
 const rpcError = (code: CrsStateFailureCode, error: Error, metadata: Readonly<Record<string, string>>): RpcError => {
   const row = STATUS_OF[code];
-  return new RpcError(row.code, reasons.of(row.reason), error.message, metadata, { cause: error, retryDelayMs: row.retryDelayMs });
+  return new RpcError(row.code, reasons.of(row.reason), error.message, snakeKeys(metadata), {
+    cause: error,
+    retryDelayMs: row.retryDelayMs,
+  });
 };
 
 /** Turns a CrsStateError or an engine StateError into the RpcError clients see; other errors are left to the runtime. */

@@ -95,6 +95,7 @@ export async function expectError(call: Promise<unknown>, code: number, reason: 
   assert.equal(error.code, code, `code of ${reason}: ${error.details}`);
   assert.equal(detail?.reason, reason, `reason: ${error.details}`);
   assert.equal(detail?.domain, "crs.state.v1", "domain");
+  assert.doesNotMatch(error.details, /crs-state: crs-state:/, "the message names the service once");
   if (field !== undefined) assert.equal(detail?.metadata["field"], field, `field of ${reason}: ${error.details}`);
   return error;
 }
