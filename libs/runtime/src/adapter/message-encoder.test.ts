@@ -177,6 +177,24 @@ test("with sortMapKeys map entries go out in key order at any depth, as toBinary
   assert.ok(withMaps > 10, `${withMaps} messages had maps out of key order`);
 });
 
+test("an init shape encodes to the bytes of the message create() builds from it", () => {
+  let compared = 0;
+  for (const [i, desc] of schemas.entries()) {
+    for (let k = 0; k < 20; k++) {
+      const init = randomInit(desc, rng(i * 1000 + k + 500));
+      let expected: Uint8Array;
+      try {
+        expected = toBinary(desc, create(desc, init as never));
+      } catch {
+        continue;
+      }
+      assert.deepEqual(encodeMessage(desc, init), expected, `${desc.typeName} seed ${i * 1000 + k + 500}`);
+      compared++;
+    }
+  }
+  assert.ok(compared > schemas.length * 15);
+});
+
 test("unknown fields of a decoded message are written back after the known ones, as toBinary does", () => {
   const known = toBinary(ApplyRequestSchema, create(ApplyRequestSchema, { projectId: "p", label: "l" }));
   // Field 900 (varint 7) and field 901 (bytes "xy") are not in the contract.

@@ -20,7 +20,10 @@ export interface EncodeOptions {
   readonly sortMapKeys?: boolean;
 }
 
-/** `message` of type `desc` in protobuf binary form: the bytes `toBinary` writes (maps in key order with `sortMapKeys`). */
+/**
+ * `message` of type `desc` in protobuf binary form: the bytes `toBinary` writes (maps in key order
+ * with `sortMapKeys`). `message` may also be an init shape: it encodes as the message `create` builds from it.
+ */
 export function encodeMessage(desc: DescMessage, message: object, options: EncodeOptions = {}): Uint8Array {
   const sort = options.sortMapKeys === true;
   const lengths: number[] = [];

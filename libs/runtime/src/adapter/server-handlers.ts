@@ -8,7 +8,7 @@ import {
   type UntypedHandleCall,
   type sendUnaryData,
 } from "@grpc/grpc-js";
-import { create, type DescMethod, type DescService } from "@bufbuild/protobuf";
+import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import type { CallContext } from "./handler-types.js";
 import type { CallTracker } from "./call-tracker.js";
 import { EncodedMessage } from "./encoded-message.js";
@@ -211,7 +211,8 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
         throw new TypeError(`${path}: the handler answered with an encoded ${value.schema.typeName}, not ${method.output.typeName}`);
       bytes = value.bytes;
     } else {
-      bytes = encodeMessage(method.output, create(method.output, value as never));
+      // A handler's answer is a message or its init shape; both encode alike (no message is built).
+      bytes = encodeMessage(method.output, value as object);
     }
     if (bytes.byteLength > limit) {
       throw new RuntimeRpcError(

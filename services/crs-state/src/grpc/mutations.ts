@@ -1,4 +1,4 @@
-import { create, fromBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { fromBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import { EntryIndex, type MutationOptions } from "@crs/contracts/gen/crs/state/v1/common_pb";
 import { encodeMessage, encodedMessage, invalidArgument, requireSafeCount, type EncodedMessage } from "@crs/runtime";
 import type { Mutation, StateEngine } from "@crs/domain/state";
@@ -120,7 +120,7 @@ export function prepareMutation<Req extends DescMessage, Res extends DescMessage
 
 /** Encodes a response so the host can store it with the mutation for replay. */
 export function encodeAnswer<Res extends DescMessage>(schema: Res, init: MessageInitShape<Res>): Uint8Array {
-  return encodeMessage(schema, create(schema, init));
+  return encodeMessage(schema, init);
 }
 
 /**
