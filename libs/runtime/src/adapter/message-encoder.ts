@@ -23,15 +23,17 @@ export interface EncodeOptions {
 /**
  * `message` of type `desc` in protobuf binary form: the bytes `toBinary` writes (maps in key order
  * with `sortMapKeys`). `message` may also be an init shape: it encodes as the message `create` builds from it.
+ * Small results share their ArrayBuffer with other small buffers (Node's pool).
  */
 export function encodeMessage(desc: DescMessage, message: object, options: EncodeOptions = {}): Uint8Array {
   const sort = options.sortMapKeys === true;
   const lengths: number[] = [];
   const size = messageBodySize(desc, message as Fields, lengths, sort);
-  // Its own ArrayBuffer (never a pool slice), so callers may keep or transfer the bytes.
-  const buf = Buffer.allocUnsafeSlow(size);
+  // A slice of Node's shared pool when small: a fresh ArrayBuffer per message costs ten times as
+  // much. Callers that hand the bytes to another thread copy them first.
+  const buf = Buffer.allocUnsafe(size);
   const writer = new Writer(buf, lengths, sort);
   writer.message(desc, message as Fields);
   if (writer.pos !== size) throw new EncodeError(`encoded ${writer.pos} bytes of ${desc.typeName}, measured ${size}`);
-  return new Uint8Array(buf.buffer, 0, size);
+  return new Uint8Array(buf.buffer, buf.byteOffset, size);
 }

@@ -71,7 +71,7 @@ export function requestFingerprint<Req extends DescMessage>(
   // One buffer through the one-shot hash: a Hash object per call costs twice as much.
   const input = Buffer.allocUnsafe(Buffer.byteLength(method) + body.byteLength);
   input.set(body, input.write(method, 0, "utf8"));
-  return new Uint8Array(hash("sha256", input, "buffer"));
+  return hash("sha256", input, "buffer");
 }
 
 // The request id is cleared, and masks made sets, for the moment of encoding: far cheaper than a copy.
