@@ -49,15 +49,22 @@ async function loops(clients: number, end: number, op: LoadOp, next: number[], l
  * Runs every op of `ops` closed-loop from `clients` loops for `seconds` each, in `slices` turns
  * that alternate between them (the order rotating every turn), so load from elsewhere that comes
  * and goes during the run weighs on each op alike and the ratios between them stay comparable.
+ * Each op first runs unmeasured for `warmupSeconds`, so the figures are of code the JIT has
+ * compiled, as in a server that has been up for a while, not of its first seconds.
  */
 export async function interleaved<K extends string>(
   clients: number,
   seconds: number,
   ops: Record<K, LoadOp>,
   slices = 6,
+  warmupSeconds = 2,
 ): Promise<Record<K, LoadResult>> {
   const names = Object.keys(ops) as K[];
   const runs = names.map(() => ({ latencies: [] as number[], elapsedMs: 0, cpuUs: 0, next: [] as number[] }));
+  for (const [at, name] of names.entries()) {
+    const run = runs[at] as (typeof runs)[number];
+    await loops(clients, performance.now() + warmupSeconds * 1000, ops[name], run.next, []);
+  }
   for (let s = 0; s < slices; s++) {
     for (let k = 0; k < names.length; k++) {
       const at = (s + k) % names.length;

@@ -6,7 +6,8 @@
  *    concurrency and in the same process;
  * 2. restart to serving of a project with BENCH_CHANGES (default 1,000,000) journaled changes;
  * 3. memory of a loaded project with 10k and 1M proof entries.
- * The four runs of each concurrency alternate in turns, so load from elsewhere weighs on them alike,
+ * Each subject first runs unmeasured for two seconds (JIT warm-up). The four runs of each
+ * concurrency then alternate in turns, so load from elsewhere weighs on them alike,
  * and each line also gives the process's CPU time per operation (client and server share the
  * process), the figure a busy machine disturbs least.
  * BENCH_SECONDS sets the length of each load run (default 3); BENCH_CLIENTS the concurrencies of
