@@ -20,7 +20,8 @@ const RENAMED: Readonly<Record<string, string>> = {
 /** Engine names of map fields: the segment after one is a map key. */
 const MAPS = new Set(["metadata", "params", "circuitBreakerThresholds"]);
 
-const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** `someName` as `some_name`, the proto's spelling of a TypeScript name. */
+export const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Splits `a.b[2].c` into `["a", "b", "[2]", "c"]`. */
 function segments(path: string): string[] {

@@ -3,6 +3,7 @@ import { ErrorReason, ErrorReasonSchema } from "@crs/contracts/gen/crs/state/v1/
 import { RpcError, reasonCatalog, type ErrorMapper, type StatusMapping } from "@crs/runtime";
 import { StateError, type StateErrorCode } from "@crs/domain/state";
 import { CrsStateError, type CrsStateErrorCode } from "../errors.js";
+import { snake } from "./field-paths.js";
 
 /** Suggested wait before retrying a call the store could not write (sent as google.rpc.RetryInfo). */
 export const STORE_RETRY_DELAY_MS = 1000;
@@ -81,7 +82,7 @@ export const reasons = reasonCatalog(ErrorReasonSchema, {
 // code inside the service names them as TypeScript does.
 const snakeKeys = (metadata: Readonly<Record<string, string>>): Record<string, string> => {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(metadata)) out[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = value;
+  for (const [key, value] of Object.entries(metadata)) out[snake(key)] = value;
   return out;
 };
 
