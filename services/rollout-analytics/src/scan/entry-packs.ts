@@ -2,8 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { newPackName, PACK_SUFFIX, packPaths, packText, tempOf } from "./pack-format.js";
-import type { PruneOutcome } from "./prune-cache.js";
-import { prunePacks, type PackInfo } from "./prune-packs.js";
+import { prunePacks, type PackInfo, type PruneOutcome } from "./prune-packs.js";
 
 // Packs read at once.
 const READS = 8;
@@ -35,7 +34,7 @@ export class EntryPacks {
    * Reads every pack, handing each entry's rollout path and text to `take`, which answers
    * whether the scan uses it. Memory holds a few packs at a time, never the whole cache.
    */
-  async readAll(take: (path: string, text: string) => boolean, signal?: AbortSignal): Promise<void> {
+  async #readAll(take: (path: string, text: string) => boolean, signal?: AbortSignal): Promise<void> {
     let names: string[];
     try {
       names = (await readdir(this.#dir)).filter((n) => n.endsWith(PACK_SUFFIX)).sort();
@@ -60,21 +59,43 @@ export class EntryPacks {
     this.#seen.set(name, { paths, used });
   }
 
+  /**
+   * Hands `onHit` the entry of each of `paths` (absolute) whose JSON `accept` takes, with the
+   * path's index; `accept` answers what to hand over, or undefined for an entry that does not
+   * apply. One entry per rollout: a later pack holding another for it is stale.
+   */
+  async reuse<T>(
+    paths: readonly string[],
+    accept: (entry: unknown, index: number) => T | undefined,
+    onHit: (index: number, value: T) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const wanted = new Map<string, number>();
+    paths.forEach((path, i) => wanted.set(path, i));
+    await this.#readAll((path, text) => {
+      const i = wanted.get(path);
+      if (i === undefined) return false;
+      let value: T | undefined;
+      try {
+        value = accept(JSON.parse(text), i);
+      } catch {
+        return false;
+      }
+      if (value === undefined) return false;
+      wanted.delete(path);
+      onHit(i, value);
+      return true;
+    }, signal);
+  }
+
   /** Writes one pack of `entries`; false when it could not be written. */
   async write(entries: readonly PackEntry[]): Promise<boolean> {
     if (entries.length === 0) return true;
-    const target = join(this.#dir, newPackName());
-    const temp = tempOf(target);
+    const { target, temp, text } = this.#pack(entries);
     try {
       if (!this.#ready) await mkdir(this.#dir, { recursive: true });
       this.#ready = true;
-      await writeFile(
-        temp,
-        packText(
-          entries.map((e) => e.path),
-          entries.map((e) => e.text),
-        ),
-      );
+      await writeFile(temp, text);
       await rename(temp, target);
       return true;
     } catch {
@@ -86,24 +107,30 @@ export class EntryPacks {
   /** {@link write} with blocking writes, for a worker thread. */
   writeSync(entries: readonly PackEntry[]): boolean {
     if (entries.length === 0) return true;
-    const target = join(this.#dir, newPackName());
-    const temp = tempOf(target);
+    const { target, temp, text } = this.#pack(entries);
     try {
       if (!this.#ready) mkdirSync(this.#dir, { recursive: true });
       this.#ready = true;
-      writeFileSync(
-        temp,
-        packText(
-          entries.map((e) => e.path),
-          entries.map((e) => e.text),
-        ),
-      );
+      writeFileSync(temp, text);
       renameSync(temp, target);
       return true;
     } catch {
       rmSync(temp, { force: true });
       return false;
     }
+  }
+
+  // A new pack's name, the temporary name it is written under, and its text.
+  #pack(entries: readonly PackEntry[]): { target: string; temp: string; text: string } {
+    const target = join(this.#dir, newPackName());
+    return {
+      target,
+      temp: tempOf(target),
+      text: packText(
+        entries.map((e) => e.path),
+        entries.map((e) => e.text),
+      ),
+    };
   }
 
   /**

@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
 import { PARTIAL_VERSION } from "@crs/domain/rollout";
 import type { RolloutFile } from "../walk/index.js";
-import { userCacheDir } from "./entry-files.js";
+import { userCacheDir } from "./cache-dir.js";
 import { EntryPacks, type PackEntry } from "./entry-packs.js";
-import type { PruneOutcome } from "./prune-cache.js";
+import type { PruneOutcome } from "./prune-packs.js";
 import type { FileScan } from "./scan-file.js";
 
 /** Version of the cache entry layout; bumped when it changes, so old entries are recomputed. */
@@ -71,25 +71,14 @@ export class PartialCache {
   }
 
   /** Hands `onHit` the cached scan of each key that has one that still applies, with the key's index. */
-  async reuse(keys: readonly CacheKey[], onHit: (index: number, scan: FileScan) => void, signal?: AbortSignal): Promise<void> {
-    const wanted = new Map<string, number>();
-    keys.forEach((key, i) => wanted.set(resolve(key.file.path), i));
-    await this.#packs.readAll((path, text) => {
-      const i = wanted.get(path);
-      const key = i === undefined ? undefined : keys[i];
-      if (i === undefined || key === undefined) return false;
-      let entry: unknown;
-      try {
-        entry = JSON.parse(text);
-      } catch {
-        return false;
-      }
-      if (!matches(entry, key, path)) return false;
-      // One entry per file: a later pack holding another for it is stale.
-      wanted.delete(path);
-      onHit(i, entry.scan);
-      return true;
-    }, signal);
+  reuse(keys: readonly CacheKey[], onHit: (index: number, scan: FileScan) => void, signal?: AbortSignal): Promise<void> {
+    const paths = keys.map((key) => resolve(key.file.path));
+    return this.#packs.reuse(
+      paths,
+      (entry, i) => (matches(entry, keys[i] as CacheKey, paths[i] as string) ? entry.scan : undefined),
+      onHit,
+      signal,
+    );
   }
 
   // The entry's text around the scan's JSON, so a scan serialised once (by a worker, to post it)

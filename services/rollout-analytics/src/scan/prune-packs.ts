@@ -2,7 +2,19 @@ import { existsSync } from "node:fs";
 import { open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PACK_SUFFIX, packPaths, packText, tempOf } from "./pack-format.js";
-import type { PruneOutcome } from "./prune-cache.js";
+
+/** Default bound of the partial cache on disk: far above a large store's entries (about 30 MB per GB of rollouts). */
+export const DEFAULT_CACHE_MAX_BYTES = 512 * 1024 * 1024;
+
+/** What a prune removed. */
+export interface PruneOutcome {
+  /** Entries whose rollout file no longer exists (or that could not be read back). */
+  readonly gone: number;
+  /** Entries removed to bring the directory under its size bound. */
+  readonly overCap: number;
+  /** Bytes of entries left. */
+  readonly bytes: number;
+}
 
 // Temporary files older than this are left over from a crashed writer; newer ones may be in use.
 const STALE_TEMP_MS = 60 * 60 * 1000;

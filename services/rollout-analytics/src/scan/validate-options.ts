@@ -1,7 +1,7 @@
 import { badField, clockRequired } from "../errors.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../reader/index.js";
 import { defaultCacheDir } from "./partial-cache.js";
-import { DEFAULT_CACHE_MAX_BYTES } from "./prune-cache.js";
+import { DEFAULT_CACHE_MAX_BYTES } from "./prune-packs.js";
 import type { ScanOptions } from "./types.js";
 
 /** Scan options checked, with defaults filled in. */

@@ -69,25 +69,14 @@ export class UsageCache {
   }
 
   /** Hands `onHit` the cached usage of each file that has one that still applies, with the file's index. */
-  async reuse(files: readonly RolloutFile[], onHit: (index: number, usage: FileUsage) => void, signal?: AbortSignal): Promise<void> {
-    const wanted = new Map<string, number>();
-    files.forEach((file, i) => wanted.set(resolve(file.path), i));
-    await this.#packs.readAll((path, text) => {
-      const i = wanted.get(path);
-      const file = i === undefined ? undefined : files[i];
-      if (i === undefined || file === undefined) return false;
-      let entry: unknown;
-      try {
-        entry = JSON.parse(text);
-      } catch {
-        return false;
-      }
-      if (!matches(entry, file, this.#maxLineBytes, path)) return false;
-      // One entry per file: a later pack holding another for it is stale.
-      wanted.delete(path);
-      onHit(i, entry.file);
-      return true;
-    }, signal);
+  reuse(files: readonly RolloutFile[], onHit: (index: number, usage: FileUsage) => void, signal?: AbortSignal): Promise<void> {
+    const paths = files.map((file) => resolve(file.path));
+    return this.#packs.reuse(
+      paths,
+      (entry, i) => (matches(entry, files[i] as RolloutFile, this.#maxLineBytes, paths[i] as string) ? entry.file : undefined),
+      onHit,
+      signal,
+    );
   }
 
   /** Stores the usage of some files as one pack; a failure to write only costs the reuse. */
