@@ -6,14 +6,9 @@ const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 
 // Splits `data` into chunks of `size` bytes (reusing one chunk buffer, as the file reader does)
-// and returns every line and oversized head the splitter emits.
-function linesOf(data: Uint8Array, size: number, maxLineBytes = 1 << 20): string[] {
-  const out: string[] = [];
+// and hands them to a splitter with `sink`.
+function feed(data: Uint8Array, size: number, maxLineBytes: number, sink: Parameters<LineSplitter["push"]>[1]): void {
   const splitter = new LineSplitter(maxLineBytes);
-  const sink = {
-    line: (l: Uint8Array) => out.push(text(l).replace(/\r$/, "")),
-    oversized: (h: Uint8Array, n: number) => out.push(`<${n}:${text(h)}>`),
-  };
   // A Buffer, as file reads deliver: its slice() shares memory, so kept pieces must be copied.
   const chunk = Buffer.alloc(size);
   for (let i = 0; i < data.length; i += size) {
@@ -23,6 +18,15 @@ function linesOf(data: Uint8Array, size: number, maxLineBytes = 1 << 20): string
     chunk.fill(0x21);
   }
   splitter.end(sink);
+}
+
+// Every line and oversized head the splitter emits.
+function linesOf(data: Uint8Array, size: number, maxLineBytes = 1 << 20): string[] {
+  const out: string[] = [];
+  feed(data, size, maxLineBytes, {
+    line: (l: Uint8Array) => out.push(text(l).replace(/\r$/, "")),
+    oversized: (h: Uint8Array, n: number) => out.push(`<${n}:${text(h)}>`),
+  });
   return out;
 }
 
@@ -77,20 +81,11 @@ test("only the head of a huge line is kept, however it is chunked", () => {
 // The lines a sink that takes runs sees: each run cut at its line feeds.
 function runLinesOf(data: Uint8Array, size: number, maxLineBytes: number): string[] {
   const out: string[] = [];
-  const splitter = new LineSplitter(maxLineBytes);
-  const sink = {
+  feed(data, size, maxLineBytes, {
     line: (l: Uint8Array) => out.push(text(l)),
     oversized: (h: Uint8Array, n: number) => out.push(`<${n}:${text(h)}>`),
     lines: (run: Uint8Array) => out.push(...text(run).split("\n")),
-  };
-  const chunk = Buffer.alloc(size);
-  for (let i = 0; i < data.length; i += size) {
-    const piece = data.subarray(i, i + size);
-    chunk.set(piece);
-    splitter.push(chunk.subarray(0, piece.length), sink);
-    chunk.fill(0x21);
-  }
-  splitter.end(sink);
+  });
   return out;
 }
 
