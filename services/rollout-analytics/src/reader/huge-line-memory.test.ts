@@ -2,12 +2,11 @@
 // is capped far below the line, so holding the line would crash it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { readRolloutFile } from "./read-file.js";
+import { runInCappedHeap } from "./test-support.js";
 
 const LINE_BYTES = 1024 ** 3;
 const HEAP_CAP_MB = 96;
@@ -56,22 +55,13 @@ if (process.env["HUGE_LINE_CHILD"] !== undefined) {
     try {
       const path = join(dir, "rollout-huge.jsonl");
       await writeHugeRollout(path);
-      const child = spawnSync(
-        process.execPath,
-        [`--max-old-space-size=${HEAP_CAP_MB}`, "--import", "tsx", fileURLToPath(import.meta.url)],
-        {
-          env: { ...process.env, HUGE_LINE_CHILD: path },
-          encoding: "utf8",
-        },
-      );
-      assert.equal(child.status, 0, `the child read the file without running out of memory: ${child.stderr.slice(-1500)}`);
-      const got = JSON.parse(child.stdout.trim().split("\n").pop() ?? "{}") as {
+      const got = runInCappedHeap<{
         bytes: number;
         kinds: string[];
         oversized: number;
         lines: number;
         rssKb: number;
-      };
+      }>(import.meta.url, HEAP_CAP_MB, { HUGE_LINE_CHILD: path }, "read the file");
       assert.ok(got.bytes > LINE_BYTES, "the whole file was read");
       assert.deepEqual(got.kinds, ["task_started", "compacted", "task_complete"], "the huge line is a compacted record between the others");
       assert.deepEqual([got.oversized, got.lines], [1, 4], "one oversized line of four");

@@ -3,13 +3,12 @@
 // below what one retained record per line would need; a fold that grows with the records crashes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { CALLS_PER_TURN, LINES_PER_TURN, smallRecordChunks } from "../reader/small-records.js";
 import { scanFileSync } from "./scan-file.js";
+import { runInCappedHeap } from "../reader/test-support.js";
 
 const FILE_BYTES = 300 * 1024 ** 2;
 const HEAP_CAP_MB = 96;
@@ -52,16 +51,7 @@ if (path !== undefined) {
       } finally {
         closeSync(fd);
       }
-      const child = spawnSync(
-        process.execPath,
-        [`--max-old-space-size=${HEAP_CAP_MB}`, "--import", "tsx", fileURLToPath(import.meta.url)],
-        {
-          env: { ...process.env, SCAN_MEMORY_FILE: file },
-          encoding: "utf8",
-        },
-      );
-      assert.equal(child.status, 0, `the child scanned the file without running out of memory: ${child.stderr.slice(-1500)}`);
-      const got = JSON.parse(child.stdout.trim().split("\n").pop() ?? "{}") as {
+      const got = runInCappedHeap<{
         bytes: number;
         tasks: number;
         calls: number;
@@ -69,7 +59,7 @@ if (path !== undefined) {
         turns: number;
         complete: number;
         rssKb: number;
-      };
+      }>(import.meta.url, HEAP_CAP_MB, { SCAN_MEMORY_FILE: file }, "scanned the file");
       assert.ok(got.bytes >= FILE_BYTES && got.bytes / lines < 250, `the whole file of small lines was read (${lines} lines)`);
       assert.equal(got.tasks, lines / LINES_PER_TURN, "every turn folded");
       assert.deepEqual([got.calls, got.ok], [got.tasks * CALLS_PER_TURN, got.tasks * CALLS_PER_TURN], "every call joined and classified");

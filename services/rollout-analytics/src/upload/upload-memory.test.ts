@@ -3,11 +3,10 @@
 // per line would need (about 1.5 million lines), so a fold that grows with the records crashes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { sessionHealth } from "@crs/domain/rollout";
 import { CALLS_PER_TURN, LINES_PER_TURN, smallRecordChunks } from "../reader/small-records.js";
 import { RolloutBody } from "./rollout-body.js";
+import { runInCappedHeap } from "../reader/test-support.js";
 
 const UPLOAD_BYTES = 300 * 1024 ** 2;
 const HEAP_CAP_MB = 96;
@@ -45,12 +44,7 @@ if (process.env["UPLOAD_MEMORY_CHILD"] !== undefined) {
   );
 } else {
   test("a 300 MB upload of small records folds in a heap that could not hold one record per line", () => {
-    const child = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_CAP_MB}`, "--import", "tsx", fileURLToPath(import.meta.url)], {
-      env: { ...process.env, UPLOAD_MEMORY_CHILD: "1" },
-      encoding: "utf8",
-    });
-    assert.equal(child.status, 0, `the child folded the upload without running out of memory: ${child.stderr.slice(-1500)}`);
-    const got = JSON.parse(child.stdout.trim().split("\n").pop() ?? "{}") as {
+    const got = runInCappedHeap<{
       bytes: number;
       lines: number;
       tasks: number;
@@ -60,7 +54,7 @@ if (process.env["UPLOAD_MEMORY_CHILD"] !== undefined) {
       truncated: boolean;
       turns: number;
       rssKb: number;
-    };
+    }>(import.meta.url, HEAP_CAP_MB, { UPLOAD_MEMORY_CHILD: "1" }, "folded the upload");
     assert.ok(got.bytes >= UPLOAD_BYTES, "the whole upload was read");
     assert.ok(got.bytes / got.lines < 250, `lines are small (${(got.bytes / got.lines).toFixed(0)} bytes on average)`);
     assert.ok(got.lines > 1_000_000, `over a million lines (${got.lines})`);
