@@ -1,9 +1,17 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { Metadata, status, type ServerDuplexStream, type ServerReadableStream } from "@grpc/grpc-js";
 import { RuntimeRpcError } from "../errors.js";
 import { requireDecoded } from "./request-decoding.js";
 
 /** The receiving half of a client-stream or bidi call. */
 export type RequestSource = ServerReadableStream<unknown, unknown> | ServerDuplexStream<unknown, unknown>;
+
+/**
+ * A client enforcing its own deadline cancels slightly before the server's copy of it expires
+ * (the server's deadline counts from when the request arrived), so a cancel or an end of stream
+ * this close to the deadline is taken as the deadline's.
+ */
+export const DEADLINE_SLACK_MS = 100;
 
 /** When the call's deadline falls, in epoch milliseconds (NaN or Infinity when there is none). */
 export function deadlineOf(call: { getDeadline(): Date | number }): number {
@@ -48,6 +56,10 @@ export async function* requestStream(call: RequestSource, signal: AbortSignal): 
     // until the reset arrives; only a declared size or hash in the content can tell those apart.)
     call.sendMetadata(new Metadata());
     await new Promise((resolve) => setImmediate(resolve));
+    // An end this close to the deadline may be the teardown of a client that gave up, whose cancel
+    // a busy server has not read yet: the deadline itself, at most the slack away, decides.
+    const left = deadlineOf(call) - Date.now();
+    if (left > 0 && left < DEADLINE_SLACK_MS && !signal.aborted && !call.cancelled) await Promise.race([sleep(left), aborted.promise]);
     if (signal.aborted) throw signal.reason;
     if (call.cancelled) throw new RuntimeRpcError(status.CANCELLED, "CANCELLED", "call cancelled by the client");
     if (Date.now() >= deadlineOf(call))

@@ -15,7 +15,7 @@ import { EncodedMessage } from "./encoded-message.js";
 import { encodeMessage } from "./message-encoder.js";
 import { asBuffer, methodPath, serverStreams } from "./service-definition.js";
 import { requireDecoded } from "./request-decoding.js";
-import { deadlineOf, requestStream } from "./request-stream.js";
+import { DEADLINE_SLACK_MS, deadlineOf, requestStream } from "./request-stream.js";
 import { isAbort, normalizeError, type ErrorMapper } from "../status/normalize.js";
 import type { ReasonCatalog } from "../status/reasons.js";
 import { toServiceError } from "../status/error-details.js";
@@ -141,10 +141,6 @@ async function write(call: MessageSink, message: unknown, signal: AbortSignal): 
     signal.addEventListener("abort", done, { once: true });
   });
 }
-
-// A client enforcing its own deadline cancels slightly before the server's copy of it expires
-// (the server's deadline counts from when the request arrived), so a cancel this close counts.
-const DEADLINE_SLACK_MS = 100;
 
 // grpc-js reports an expired deadline as a cancellation; the deadline tells the two apart.
 function cancelReason(call: AnyCall): RpcError {
