@@ -154,10 +154,12 @@ function cancelReason(call: AnyCall): RpcError {
 function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions): UntypedHandleCall {
   const path = methodPath(method);
   const streaming = serverStreams(method);
+  // `invoke` runs the handler; `respond` turns what it resolved to into the answer `finish` sends.
   const run = async (
     call: AnyCall,
-    invoke: (ctx: CallContext) => Promise<unknown>,
+    invoke: (ctx: CallContext) => unknown,
     finish: (error: unknown, value?: unknown) => void,
+    respond?: (value: unknown) => unknown,
   ): Promise<void> => {
     const abort = new CallAbort();
     const end = options.observe?.(method);
@@ -181,7 +183,8 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
     try {
       const denied = options.authorize?.(call.metadata);
       if (denied !== undefined) throw denied;
-      const value = await invoke(new LazyCallContext(path, call, abort));
+      const resolved = await invoke(new LazyCallContext(path, call, abort));
+      const value = respond === undefined ? resolved : respond(resolved);
       // An answer to a call that was cancelled, timed out or stopped meanwhile reaches nobody.
       if (abort.aborted && abort.reason instanceof RpcError) throw abort.reason;
       if (!answered) {
@@ -236,15 +239,17 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
       return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) =>
         void run(
           call,
-          async (ctx) => answer(await handler(requireDecoded(call.request), ctx)),
+          (ctx) => handler(requireDecoded(call.request), ctx),
           (error, value) => (error ? callback(error as never) : callback(null, value)),
+          answer,
         );
     case "client_streaming":
       return (call: ServerReadableStream<unknown, unknown>, callback: sendUnaryData<unknown>) =>
         void run(
           call,
-          async (ctx) => answer(await handler(requestStream(call, ctx.signal), ctx)),
+          (ctx) => handler(requestStream(call, ctx.signal), ctx),
           (error, value) => (error ? callback(error as never) : callback(null, value)),
+          answer,
         );
     case "server_streaming":
       return (call: ServerWritableStream<unknown, unknown>) =>
