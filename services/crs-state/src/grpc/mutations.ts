@@ -146,8 +146,9 @@ export async function runMutation<Req extends DescMessage, Res extends DescMessa
 ): Promise<MessageShape<Res> | EncodedMessage<Res>> {
   const { request, engineOptions } = prepareMutation(call);
   const path = call.fieldPath ?? ((f: string) => protoPath("", f));
-  const outcome = await host
-    .mutate(
+  let outcome: MutationOutcome;
+  try {
+    outcome = await host.mutate(
       call.projectId,
       request,
       (engine) =>
@@ -156,9 +157,9 @@ export async function runMutation<Req extends DescMessage, Res extends DescMessa
           () => body(engine, engineOptions),
         ),
       (result, header) => encodeAnswer(call.responseSchema, respond(result, header)),
-    )
-    .catch((e: unknown) => {
-      throw withOptionPath(e);
-    });
+    );
+  } catch (e) {
+    throw withOptionPath(e);
+  }
   return decodeAnswer(call.responseSchema, outcome);
 }

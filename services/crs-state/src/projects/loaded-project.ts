@@ -212,23 +212,33 @@ export class LoadedProject {
   /** Requests prepared but not yet durable, oldest first. */
   private readonly unsyncedRequests: StoredRequest[] = [];
 
-  /** Chains a prepared commit's durability; `committed` runs once it is durable, in order. */
+  /**
+   * Chains a prepared commit's durability; `committed` runs once it is durable, in order. A
+   * mutation with a request id is findable in {@link LoadedProject.inflight} until it settles.
+   */
   track<T>(prepared: PreparedCommit, request: StoredRequest | null, write: Promise<void>, committed: () => T): Promise<T> {
     this.pending++;
     if (request !== null) this.unsyncedRequests.push(request);
-    const done = write.then(() => {
-      this.committed = prepared.state;
-      this.retain(prepared.snapshot);
-      if (request !== null) {
-        this.unsyncedRequests.shift();
-        this.requests.remember(request);
-      }
-      return committed();
-    });
-    const settle = () => {
-      this.pending--;
-    };
-    done.then(settle, settle);
+    // One reaction per outcome does all the bookkeeping: no further promises per mutation.
+    const done = write.then(
+      () => {
+        this.pending--;
+        this.committed = prepared.state;
+        this.retain(prepared.snapshot);
+        if (request !== null) {
+          this.unsyncedRequests.shift();
+          this.requests.remember(request);
+          this.inflight.delete(request.requestId);
+        }
+        return committed();
+      },
+      (e: unknown) => {
+        this.pending--;
+        if (request !== null) this.inflight.delete(request.requestId);
+        throw e;
+      },
+    );
+    if (request !== null) this.inflight.set(request.requestId, { method: request.method, fingerprint: request.fingerprint, outcome: done });
     this.tail = done;
     return done;
   }

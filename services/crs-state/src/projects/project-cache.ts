@@ -79,6 +79,17 @@ export class ProjectCache {
     return e !== undefined && "lost" in e ? e.lost : undefined;
   }
 
+  /**
+   * The loaded project, marked as used, without a promise; undefined when it is not in memory
+   * (absent, loading or lost), where {@link ProjectCache.get} takes over.
+   */
+  use(projectId: string): LoadedProject | undefined {
+    const entry = this.entries.get(projectId);
+    if (entry === undefined || !("loaded" in entry)) return undefined;
+    this.touch(projectId, entry);
+    return entry.loaded;
+  }
+
   /** The loaded project, without loading or touching it. */
   peek(projectId: string): LoadedProject | undefined {
     const e = this.entries.get(projectId);

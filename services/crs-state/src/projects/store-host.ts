@@ -31,7 +31,8 @@ import { idFromPageToken, pageTokenAfter, requireValidId } from "./project-ids.j
 import { PROJECT_META_FORMAT, decodeMeta, encodeMeta, type ProjectMeta } from "./project-meta.js";
 import { recoverProject } from "./recover-project.js";
 import { lostStatus } from "./stored-head.js";
-import { RequestTable, assertSameRequest } from "./request-table.js";
+import { RequestTable } from "./request-table.js";
+import { replayedAnswer } from "./replayed-answer.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { forkedProject } from "./forked-project.js";
 import { loadedPage, projectSummary } from "./project-summary.js";
@@ -116,35 +117,53 @@ export class StoreHost implements ProjectHost {
 
   /** See {@link ProjectHost.read}. */
   async read<T>(projectId: string, fn: (view: ProjectView) => T, opts: ReadOptions = {}): Promise<T> {
-    const p = await this.project(projectId, opts.expectedUid);
+    const p = this.loadedNow(projectId, opts.expectedUid) ?? (await this.project(projectId, opts.expectedUid));
     return fn(p.view());
   }
 
   /** See {@link ProjectHost.mutate}. */
-  async mutate<R>(
+  mutate<R>(
     projectId: string,
     req: MutationRequest,
     body: (engine: StateEngine) => Mutation<R>,
     answer: (result: R, header: ProjectHeader) => Uint8Array,
   ): Promise<MutationOutcome> {
-    const p = await this.project(projectId, req.expectedUid);
-    if (req.validateOnly === true) return this.dryRun(p, req, body, answer);
+    // Not an async function: a loaded project's mutation hands back the promise of its commit
+    // itself, without a wrapping promise and the turns of the event loop it costs.
+    try {
+      const p = this.loadedNow(projectId, req.expectedUid);
+      if (p === undefined) return this.project(projectId, req.expectedUid).then((q) => this.mutateLoaded(q, req, body, answer));
+      return this.mutateLoaded(p, req, body, answer);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  // Throws synchronously for what fails before the mutation is submitted.
+  private mutateLoaded<R>(
+    p: LoadedProject,
+    req: MutationRequest,
+    body: (engine: StateEngine) => Mutation<R>,
+    answer: (result: R, header: ProjectHeader) => Uint8Array,
+  ): Promise<MutationOutcome> {
+    if (req.validateOnly === true) return Promise.resolve(this.dryRun(p, req, body, answer));
     const requestId = req.requestId ?? "";
     const fingerprint = hex(req.fingerprint);
     if (requestId !== "") {
-      const replay = await this.replayed(p, requestId, req.method, fingerprint);
+      const replay = replayedAnswer(p, requestId, req.method, fingerprint);
       if (replay !== undefined) return replay;
     }
     this.assertWritable();
     checkGeneration(req.expectedGeneration, p.engine.generation);
     const m = body(p.engine);
-    const header: ProjectHeader = { projectId, projectUid: p.meta.projectUid, generation: m.generation, replayed: false };
+    const header: ProjectHeader = { projectId: p.meta.projectId, projectUid: p.meta.projectUid, generation: m.generation, replayed: false };
     const bytes = answer(m.result, header);
     if (m.event === undefined && requestId === "") {
       // Nothing to journal, but the answer may rest on writes still in flight: wait for them.
-      await p.settled();
-      this.assertLoaded(p);
-      return { answer: bytes, replayed: false, header };
+      return p.settled().then(() => {
+        this.assertLoaded(p);
+        return { answer: bytes, replayed: false, header };
+      });
     }
     const request: StoredRequest | null =
       requestId === ""
@@ -159,29 +178,7 @@ export class StoreHost implements ProjectHost {
     const prepared = p.prepare(m.event, request);
     const write = this.committer.submit(prepared.ops, p.chain);
     write.catch(() => this.cache.evict(p));
-    const outcome = p.track(prepared, request, write, () => ({ answer: bytes, replayed: false, header }));
-    if (request !== null) {
-      p.inflight.set(requestId, { method: req.method, fingerprint, outcome });
-      const forget = () => p.inflight.delete(requestId);
-      outcome.then(forget, forget);
-    }
-    return outcome;
-  }
-
-  private async replayed(p: LoadedProject, requestId: string, method: string, fingerprint: string): Promise<MutationOutcome | undefined> {
-    const stored = p.requests.lookup(requestId, method, fingerprint);
-    if (stored !== undefined) {
-      return {
-        answer: new Uint8Array(Buffer.from(stored.answer, "base64")),
-        replayed: true,
-        header: { projectId: p.meta.projectId, projectUid: p.meta.projectUid, generation: stored.generation, replayed: true },
-      };
-    }
-    const inflight = p.inflight.get(requestId);
-    if (inflight === undefined) return undefined;
-    assertSameRequest(inflight, requestId, method, fingerprint);
-    const first = (await inflight.outcome) as MutationOutcome;
-    return { ...first, replayed: true, header: { ...first.header, replayed: true } };
+    return p.track(prepared, request, write, () => ({ answer: bytes, replayed: false, header }));
   }
 
   private dryRun<R>(
@@ -317,6 +314,16 @@ export class StoreHost implements ProjectHost {
     if (this.probing !== undefined) clearInterval(this.probing);
     await this.committer.flushed();
     await this.store.close();
+  }
+
+  // The loaded project, checked for uid, when it is in memory and the host open; undefined sends
+  // the caller to project(), which loads it or says why not.
+  private loadedNow(projectId: string, expectedUid: string | undefined): LoadedProject | undefined {
+    if (this.closed) return undefined;
+    const p = this.cache.use(projectId);
+    if (p === undefined || p.deleted) return undefined;
+    checkUid(p.meta, expectedUid);
+    return p;
   }
 
   /** @internal The loaded project, checked for deletion and uid. */
