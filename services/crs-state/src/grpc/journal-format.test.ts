@@ -4,6 +4,7 @@ import { status } from "@grpc/grpc-js";
 import { ClassicLevel } from "classic-level";
 import { JOURNAL_RECORD_FORMAT, STATE_EVENT_FORMAT_IN_JOURNAL, decodeRecord, encodeRecord, type JournalRecord } from "../journal/index.js";
 import { keys } from "../store/level/level-keys.js";
+import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint } from "../snapshot/index.js";
 import { expectError, removeDataDir, startTestServer } from "./test-support.js";
 
 /** Appends `edit` of the project's last journal record as its next one, the way a newer binary would write it. */
@@ -95,5 +96,40 @@ describe("a journal record written in a newer format than the server reads", () 
     } finally {
       await removeDataDir(s.dataDir);
     }
+  });
+
+  it("refuses a checkpoint written in a newer format as FAILED_PRECONDITION / UNSUPPORTED_FORMAT, not as damage, and keeps it", async () => {
+    const s = await startTestServer({ durable: true });
+    const key = { uid: "", id: "later" };
+    try {
+      key.uid = (await s.state.createProject({ projectId: "cp" })).header?.projectUid ?? "";
+      await s.similarity.recordSimilarity({ projectId: "cp", a: "a", b: "b", distance: 1 });
+      await s.state.createCheckpoint({ projectId: "cp", checkpointId: key.id });
+    } finally {
+      await s.stop();
+    }
+    const db = new ClassicLevel<string, Uint8Array>(s.dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
+    try {
+      const stored = decodeCheckpoint((await db.get(keys.checkpoint(key.uid, key.id))) ?? new Uint8Array(), key.id);
+      assert.ok(stored.ok, "the checkpoint decodes");
+      await db.put(keys.checkpoint(key.uid, key.id), encodeCheckpoint({ ...stored.value, format: CHECKPOINT_FORMAT + 1 }));
+    } finally {
+      await db.close();
+    }
+    const again = await startTestServer({ dataDir: s.dataDir });
+    try {
+      for (const call of [
+        again.state.getCheckpoint({ projectId: "cp", checkpointId: key.id }),
+        again.state.restoreCheckpoint({ projectId: "cp", checkpointId: key.id }),
+        again.state.listCheckpoints({ projectId: "cp" }),
+      ]) {
+        const e = await expectError(call, status.FAILED_PRECONDITION, "UNSUPPORTED_FORMAT");
+        assert.match(e.details, new RegExp(`checkpoint ${key.id}: checkpoint format \\d+ is newer than this server reads`));
+      }
+      assert.equal((await again.state.getGeneration({ projectId: "cp" })).header?.generation, 1n, "the project still serves");
+    } finally {
+      await again.stop();
+    }
+    await removeDataDir(s.dataDir);
   });
 });

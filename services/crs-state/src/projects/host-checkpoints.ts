@@ -5,7 +5,7 @@
  */
 
 import { fromDocument, toDocument, type ProjectState } from "@crs/domain/state";
-import { CrsStateError } from "../errors.js";
+import { CrsStateError, formatUnsupported } from "../errors.js";
 import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, type CheckpointRecord } from "../snapshot/checkpoint-record.js";
 import type { LoadedProject } from "./loaded-project.js";
 import type { CheckpointHost, CheckpointInfo, MutationOutcome, MutationRequest, ProjectHeader } from "./project-host.js";
@@ -126,6 +126,7 @@ export class HostCheckpoints implements CheckpointHost {
 
   private decode(p: LoadedProject, checkpointId: string, bytes: Uint8Array): CheckpointRecord {
     const d = decodeCheckpoint(bytes, checkpointId);
+    if (!d.ok && d.fault === "unsupported") throw formatUnsupported(p.meta.projectId, `checkpoint ${checkpointId}`, d.reason);
     if (!d.ok)
       throw new CrsStateError("SNAPSHOT_CORRUPTED", `checkpoint ${checkpointId} of project ${p.meta.projectId} is damaged: ${d.reason}`, {
         checkpointId,

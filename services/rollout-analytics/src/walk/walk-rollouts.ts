@@ -59,6 +59,19 @@ export async function walkRollouts(root: string, options: WalkOptions = {}): Pro
   let unreadable = 0;
   let unreadableDirs = 0;
   let outsideRoot = 0;
+  // One rollout file: kept, or counted as unreadable or outside the root.
+  const visit = async (path: string, link: boolean): Promise<void> => {
+    try {
+      if (link && !inside(await realpath(path), realRoot)) {
+        outsideRoot += 1;
+        return;
+      }
+      const info = await stat(path);
+      if (info.isFile()) files.push({ path, size: info.size, mtimeMs: info.mtimeMs });
+    } catch {
+      unreadable += 1;
+    }
+  };
   const dirs = [root];
   for (let dir = dirs.pop(); dir !== undefined; dir = dirs.pop()) {
     let entries: Dirent[];
@@ -68,24 +81,16 @@ export async function walkRollouts(root: string, options: WalkOptions = {}): Pro
       unreadableDirs += 1;
       continue;
     }
+    // A directory's files are stat'ed together: one at a time, each would wait its own round
+    // trip through the thread pool. The sort below makes the order of their answers irrelevant.
+    const visits: Promise<void>[] = [];
     for (const entry of entries) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        dirs.push(path);
-        continue;
-      }
-      if (!entry.name.endsWith(ROLLOUT_SUFFIX) || !(entry.isFile() || entry.isSymbolicLink())) continue;
-      try {
-        if (entry.isSymbolicLink() && !inside(await realpath(path), realRoot)) {
-          outsideRoot += 1;
-          continue;
-        }
-        const info = await stat(path);
-        if (info.isFile()) files.push({ path, size: info.size, mtimeMs: info.mtimeMs });
-      } catch {
-        unreadable += 1;
-      }
+      if (entry.isDirectory()) dirs.push(path);
+      else if (entry.name.endsWith(ROLLOUT_SUFFIX) && (entry.isFile() || entry.isSymbolicLink()))
+        visits.push(visit(path, entry.isSymbolicLink()));
     }
+    await Promise.all(visits);
   }
   files.sort(compareNewestFirst);
   const limit = options.limit ?? 0;

@@ -5,6 +5,7 @@ import { readLineHead } from "./head.js";
 import { metaFromPayload } from "./meta.js";
 import type { DecodedLine } from "./record.js";
 import { decodeResponseItem, RESPONSE_ITEM_TYPES } from "./response-item.js";
+import { readTokenLine } from "../usage/token-line.js";
 
 const IGNORED_TYPES = new Set(["world_state", "inter_agent_communication", "inter_agent_communication_metadata"]);
 const WRAPPED_TYPES = new Set(["session_meta", "event_msg", "response_item", "compacted", "turn_context"]);
@@ -23,6 +24,15 @@ function decodeLegacy(line: JsonObject): DecodedLine {
 
 /** Decodes one rollout line into a body-free record, or says why it was skipped. */
 export function decodeLine(text: string): DecodedLine {
+  // A token_count in the producer's layout is read without parsing: the same record, cheaper.
+  const token = readTokenLine(text);
+  if (token === undefined) return decodeLineByParse(text);
+  const { usage, timestamp, tsMs } = token;
+  return { ok: true, record: { kind: "token_count", inputTokens: usage?.last?.input ?? 0, usage, timestamp, tsMs } };
+}
+
+/** {@link decodeLine} by parsing the whole line, whatever its layout. */
+export function decodeLineByParse(text: string): DecodedLine {
   const trimmedText = text.trim();
   if (trimmedText === "") return { ok: false, skip: "blank" };
   let parsed: unknown;

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { UsageCollector } from "./collect.js";
+import { editedTokenLine, producerTokenLine } from "../testing/token-lines.js";
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes).toString("latin1");
@@ -18,85 +19,9 @@ function bothWays(bytes: Uint8Array): { fast: unknown; general: unknown; taken: 
   return { fast: viaReader.result("s"), general: general.result("s"), taken };
 }
 
-const count = fc.oneof(fc.constantFrom(0, 1, 9, 10, 999_999_999_999_999), fc.nat());
-const figures = fc.record({
-  input_tokens: count,
-  cached_input_tokens: count,
-  output_tokens: count,
-  reasoning_output_tokens: count,
-  total_tokens: count,
-});
-const stamp = fc.oneof(
-  fc
-    .date({ min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true })
-    .map((d) => d.toISOString()),
-  fc.constantFrom(
-    "",
-    "2026-02-30T10:00:00.000Z",
-    "2026-03-01T10:00:00Z",
-    "2026-03-01T10:00:00.123456+05:30",
-    "not a time",
-    "2026-03-01T25:00:00.000Z",
-  ),
-);
-// The producer's rate_limits, and any other JSON value in its place.
-const rateLimits = fc.oneof(
-  fc.constant({ limit_id: "codex", limit_name: null, primary: { used_percent: 2.5, window_minutes: 300, resets_at: 1_774_251_876 } }),
-  fc.jsonValue({ maxDepth: 3 }),
-);
-const producerLine = fc
-  .record({
-    stamp,
-    info: fc.option(fc.record({ total: figures, last: figures, window: count }), { nil: null }),
-    rateLimits,
-  })
-  .map(({ stamp, info, rateLimits }) =>
-    JSON.stringify({
-      timestamp: stamp,
-      type: "event_msg",
-      payload: {
-        type: "token_count",
-        info: info === null ? null : { total_token_usage: info.total, last_token_usage: info.last, model_context_window: info.window },
-        rate_limits: rateLimits,
-      },
-    }),
-  );
-
-// Edits that keep the head a token_count's but may change what the line decodes to, or break it.
-const edited = fc.oneof(
-  producerLine.map(encode),
-  fc.tuple(producerLine, fc.nat()).map(([l, n]) => encode(l).subarray(0, n % (l.length + 1))),
-  fc.tuple(producerLine, fc.nat(), fc.string({ unit: "binary", maxLength: 3 })).map(([l, n, s]) => {
-    const at = n % (l.length + 1);
-    return encode(l.slice(0, at) + s + l.slice(at));
-  }),
-  fc.tuple(producerLine, fc.nat(), fc.integer({ min: 0, max: 255 })).map(([l, n, b]) => {
-    const bytes = encode(l);
-    bytes[n % bytes.length] = b;
-    return bytes;
-  }),
-  fc
-    .tuple(
-      producerLine,
-      fc.constantFrom(
-        ',"type":"response_item"',
-        ',"payload":null',
-        ',"info":null',
-        " ",
-        "\r",
-        "\u00a0",
-        ',"timestamp":"2020-01-01T00:00:00Z"',
-      ),
-    )
-    .map(([l, extra]) => encode(`${l.slice(0, -1)}${extra}}`)),
-  fc
-    .tuple(producerLine, fc.constantFrom("1.0", "01", "-1", "1e3", "12345678901234567", '"5"', "null"))
-    .map(([l, n]) => encode(l.replace(/"output_tokens":\d+/, `"output_tokens":${n}`))),
-);
-
 test("a token_count line read by the producer-layout reader folds exactly as the general decoder folds it", () => {
   fc.assert(
-    fc.property(edited, (bytes) => {
+    fc.property(editedTokenLine, (bytes) => {
       const { fast, general } = bothWays(bytes);
       assert.deepEqual(fast, general);
     }),
@@ -106,7 +31,7 @@ test("a token_count line read by the producer-layout reader folds exactly as the
 
 test("the producer's own token_count lines are taken by the reader, with info or without", () => {
   fc.assert(
-    fc.property(producerLine, (line) => {
+    fc.property(producerTokenLine, (line) => {
       const producerShaped = !line.includes('"rate_limits":[') && /"timestamp":"[ -~]*","type"/.test(line);
       const { fast, general, taken } = bothWays(encode(line));
       assert.deepEqual(fast, general);

@@ -1,7 +1,7 @@
 // Reads a `token_count` line in the producer's exact layout with one regular expression, instead
-// of decoding it as UTF-8, trimming it and JSON.parse-ing it into objects: these lines are a
-// quarter of a rollout's lines and most of the usage reader's work, and the expression runs as
-// compiled native code from the first line on. The answer must equal the general decoder's, so a
+// of trimming it and JSON.parse-ing it into objects: these lines are a quarter of a rollout's
+// lines, a quarter of the parse work of a scan and most of the usage reader's work, and the
+// expression runs as compiled native code from the first line on. The answer must equal the general decoder's, so a
 // line is taken only when the expression proves what JSON.parse would make of it: the members in
 // the producer's order and nothing else, figures as plain integers, and a `rate_limits` value
 // that is valid JSON (never read). Any other line is left to the general decoder.
@@ -12,6 +12,8 @@ import type { TokenCountUsage, TokenFigures } from "./figures.js";
 /** What a producer-layout `token_count` line carries: its usage (null for `info: null`) and time. */
 export interface TokenLine {
   readonly usage: TokenCountUsage | null;
+  /** The line's `timestamp` as written ("" when empty). */
+  readonly timestamp: string;
   /** Unix ms, null when the line is undated or its timestamp does not parse. */
   readonly tsMs: number | null;
 }
@@ -32,6 +34,8 @@ const RATE_LIMITS = `(?:${SCALAR}|${objectOf(`(?:${SCALAR}|${objectOf(SCALAR)})`
 const INT = String.raw`(0|[1-9]\d{0,14})`;
 const FIGURES = String.raw`\{"input_tokens":${INT},"cached_input_tokens":${INT},"output_tokens":${INT},"reasoning_output_tokens":${INT},"total_tokens":${INT}\}`;
 // The timestamp is printable ASCII without quote or backslash, so its one-byte text is its text.
+const HEAD = '{"timestamp":"';
+const TYPES = '","type":"event_msg","payload":{"type":"token_count","info":';
 const LINE = new RegExp(
   String.raw`^\{"timestamp":"([\x20\x21\x23-\x5b\x5d-\x7e]*)","type":"event_msg","payload":\{"type":"token_count","info":` +
     String.raw`(?:null|\{"total_token_usage":${FIGURES},"last_token_usage":${FIGURES},"model_context_window":${INT}\}),` +
@@ -53,16 +57,26 @@ function figuresAt(m: RegExpExecArray, first: number): TokenFigures {
   };
 }
 
+// Whether the line opens as a producer-layout token_count: a few comparisons turn the other
+// lines away before the expression is entered.
+function opensAsTokenLine(text: string): boolean {
+  if (!text.startsWith(HEAD)) return false;
+  const stampEnd = text.indexOf('"', HEAD.length);
+  return stampEnd > 0 && text.startsWith(TYPES, stampEnd);
+}
+
 /**
- * The usage and time of a `token_count` line given as one-byte text (each byte of the line one
- * character, as a `latin1` decoding makes it), when the line is in the producer's exact layout;
- * undefined when it is not, and the general decoder must read it.
+ * The usage and time of a `token_count` line, when the line is in the producer's exact layout;
+ * undefined when it is not, and the general decoder must read it. The line is given as its text,
+ * or as one-byte text (each byte one character, as a `latin1` decoding makes it): the expression
+ * proves the same JSON either way.
  */
-export function readTokenLine(oneByteText: string): TokenLine | undefined {
-  const m = LINE.exec(oneByteText);
+export function readTokenLine(text: string): TokenLine | undefined {
+  if (!opensAsTokenLine(text)) return undefined;
+  const m = LINE.exec(text);
   if (m === null) return undefined;
-  const stamp = m[1] ?? "";
-  const tsMs = stamp === "" ? null : parseTimestamp(stamp);
-  if (m[2] === undefined) return { usage: null, tsMs };
-  return { usage: { total: figuresAt(m, 2), last: figuresAt(m, 7) }, tsMs };
+  const timestamp = m[1] ?? "";
+  const tsMs = timestamp === "" ? null : parseTimestamp(timestamp);
+  if (m[2] === undefined) return { usage: null, timestamp, tsMs };
+  return { usage: { total: figuresAt(m, 2), last: figuresAt(m, 7) }, timestamp, tsMs };
 }
