@@ -6,11 +6,13 @@
  *    concurrency and in the same process;
  * 2. restart to serving of a project with BENCH_CHANGES (default 1,000,000) journaled changes;
  * 3. memory of a loaded project with 10k and 1M proof entries.
- * Each subject first runs unmeasured for two seconds (JIT warm-up). The four runs of each
+ * Each subject first runs unmeasured (JIT warm-up; BENCH_WARMUP_SECONDS, default 6: crs-state's
+ * Apply path runs several times its settled cost in its first second and settles after about four,
+ * where the no-op settles within one, so a shorter warm-up measures start-up). The four runs of each
  * concurrency then alternate in turns, so load from elsewhere weighs on them alike,
  * and each line also gives the process's CPU time per operation (client and server share the
  * process), the figure a busy machine disturbs least.
- * BENCH_SECONDS sets the length of each load run (default 3); BENCH_CLIENTS the concurrencies of
+ * BENCH_SECONDS sets the length of each load run (default 6); BENCH_CLIENTS the concurrencies of
  * part 1 (default 1,16,64); BENCH_PARTS the parts to run (default mutations,restart,memory).
  * The clients of both gRPC servers share one connection per 16 concurrent callers.
  */
@@ -32,7 +34,8 @@ import { SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { interleaved, machine, n, type LoadOp, type LoadResult } from "./bench-support.js";
 import { startNoopApplyServer } from "./noop-apply-server.js";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? "3");
+const SECONDS = Number(process.env.BENCH_SECONDS ?? "6");
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? "6");
 const CHANGES = Number(process.env.BENCH_CHANGES ?? "1000000");
 const CLIENTS = (process.env.BENCH_CLIENTS ?? "1,16,64").split(",").map(Number);
 const PARTS = new Set((process.env.BENCH_PARTS ?? "mutations,restart,memory").split(","));
@@ -162,12 +165,18 @@ async function mutationThroughput(): Promise<void> {
       host: await hostSubject(clients),
       grpc: await crsStateSubject(clients),
     };
-    const r = await interleaved(clients, SECONDS, {
-      noop: subjects.noop.op,
-      raw: subjects.raw.op,
-      host: subjects.host.op,
-      grpc: subjects.grpc.op,
-    });
+    const r = await interleaved(
+      clients,
+      SECONDS,
+      {
+        noop: subjects.noop.op,
+        raw: subjects.raw.op,
+        host: subjects.host.op,
+        grpc: subjects.grpc.op,
+      },
+      6,
+      WARMUP_SECONDS,
+    );
     for (const subject of Object.values(subjects)) await subject.close();
     console.log(` ${clients} client(s):`);
     console.log(row("no-op grpc-js Apply (baseline)", r.noop));
