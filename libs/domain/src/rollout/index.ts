@@ -58,6 +58,7 @@ export { sessionHealth, type SessionHealth, type HealthFacts } from "./health/se
 export { partialOfRollout, partialOfFold, type PartialInput, type FoldPartialInput } from "./corpus/partial.js";
 export { emptyPartial, unreadablePartial, outOfScopePartial } from "./corpus/empty.js";
 export { mergePartials, mergeAll } from "./corpus/merge.js";
+export { CorpusSum } from "./corpus/corpus-sum.js";
 export { percentiles, type Percentiles } from "./corpus/percentiles.js";
 export {
   PARTIAL_VERSION,

@@ -2,7 +2,6 @@
 export { scanCorpus } from "./scan-corpus.js";
 export { scanFile, type FileScan, type FileTask } from "./scan-file.js";
 export { PartialCache, CACHE_FORMAT, defaultCacheDir, type CacheKey } from "./partial-cache.js";
-export { BinaryMerger } from "./binary-merger.js";
 export { workerEntry } from "./worker-entry.js";
 export { userCacheDir } from "./cache-dir.js";
 export { EntryPacks } from "./entry-packs.js";

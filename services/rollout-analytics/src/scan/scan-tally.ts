@@ -1,6 +1,5 @@
-import { emptyPartial, mergePartials, outOfScopePartial, sameCwd, unreadablePartial, type CorpusPartial } from "@crs/domain/rollout";
+import { CorpusSum, outOfScopePartial, sameCwd, unreadablePartial, type CorpusPartial } from "@crs/domain/rollout";
 import type { RolloutFile } from "../walk/index.js";
-import { BinaryMerger } from "./binary-merger.js";
 import type { FileResult } from "./worker-pool.js";
 import type { FileOutcome, ScanFiles, ScanResult } from "./types.js";
 
@@ -19,7 +18,7 @@ export interface ScanSlot {
  */
 export class ScanTally {
   readonly #cwd: string;
-  readonly #merger = new BinaryMerger<CorpusPartial>(mergePartials, emptyPartial);
+  readonly #sum = new CorpusSum();
   readonly #perFile: (FileOutcome | undefined)[];
   readonly #files = { scanned: 0, outOfScope: 0, unreadable: 0, unreadableDirs: 0, reused: 0, bytes: 0, reusedBytes: 0 };
 
@@ -38,7 +37,7 @@ export class ScanTally {
     if (scan === null) {
       f.unreadable += 1;
       this.#perFile[slot.index] = { ...outcome, status: "unreadable" };
-      this.#merger.push(unreadablePartial());
+      this.#sum.add(unreadablePartial());
       return;
     }
     const inScope = this.#cwd === "" || sameCwd(scan.cwd, this.#cwd);
@@ -50,24 +49,24 @@ export class ScanTally {
       f.reusedBytes += scan.bytes;
     }
     this.#perFile[slot.index] = { ...outcome, status: inScope ? "scanned" : "out_of_scope" };
-    if (scan.partial !== undefined) this.#merger.push(inScope ? scan.partial : outOfScopePartial());
+    if (scan.partial !== undefined) this.#sum.add(inScope ? scan.partial : outOfScopePartial());
   }
 
   /** Adds the merged partials of files already recorded with {@link add} (scope applied by whoever merged them). */
   addMerged(partial: CorpusPartial): void {
-    this.#merger.push(partial);
+    this.#sum.add(partial);
   }
 
   /** Files the walk found but could not stat, which count as unreadable rollouts, and directories it could not list, which do not. */
   addUnreadableEntries(files: number, dirs: number): void {
     this.#files.unreadable += files;
     this.#files.unreadableDirs += dirs;
-    for (let i = 0; i < files; i += 1) this.#merger.push(unreadablePartial());
+    for (let i = 0; i < files; i += 1) this.#sum.add(unreadablePartial());
   }
 
   /** The scan's result; every slot must have been added. */
   result(): ScanResult {
-    const partial: CorpusPartial = this.#merger.result();
+    const partial: CorpusPartial = this.#sum.result();
     const files: ScanFiles = { ...this.#files };
     return { partial, files, perFile: this.#perFile.filter((o): o is FileOutcome => o !== undefined) };
   }

@@ -1,20 +1,18 @@
 // Worker entry: scans the batches of files it is sent, one file at a time, with blocking reads
-// (the thread has nothing else to do meanwhile). It stores the scans of each batch in the cache as one pack and merges
+// (the thread has nothing else to do meanwhile). It stores the scans of each batch in the cache as one pack and sums
 // each partial itself, so the thread that started it only counts files; the merge goes back
 // once, when the scan asks for it. It is its own module so a bundler can emit it as a separate
 // entry point (`scan-worker.js` beside the module that starts it).
 import { parentPort } from "node:worker_threads";
-import { emptyPartial, mergePartials, outOfScopePartial, sameCwd, type CorpusPartial } from "@crs/domain/rollout";
+import { CorpusSum, outOfScopePartial, sameCwd } from "@crs/domain/rollout";
 import { PartialCache, type CacheWrite } from "./partial-cache.js";
-import { BinaryMerger } from "./binary-merger.js";
 import { scanFileSync, type FileScan, type FileTask } from "./scan-file.js";
 import type { FileReply, WorkerReply, WorkerRequest, WorkerScanRequest } from "./worker-protocol.js";
 
 const caches = new Map<string, PartialCache>();
-const newMerger = (): BinaryMerger<CorpusPartial> => new BinaryMerger(mergePartials, emptyPartial);
-let merger = newMerger();
+let sum = new CorpusSum();
 
-// Scans one file, merging its partial; its scan as JSON for the cache, or the failure's code.
+// Scans one file, adding its partial to the sum; its scan as JSON for the cache, or the failure's code.
 function scanOne(task: FileTask): { scan: FileScan; json: string | null } | { code: string } {
   let scan: FileScan;
   try {
@@ -23,7 +21,7 @@ function scanOne(task: FileTask): { scan: FileScan; json: string | null } | { co
     return { code: (e as NodeJS.ErrnoException).code ?? "READ_FAILED" };
   }
   // The same scope rule as the scan's tally applies to files merged by the thread that started it.
-  merger.push(task.scopeCwd === "" || sameCwd(scan.cwd, task.scopeCwd) ? scan.partial : outOfScopePartial());
+  sum.add(task.scopeCwd === "" || sameCwd(scan.cwd, task.scopeCwd) ? scan.partial : outOfScopePartial());
   return { scan, json: task.cacheDir === null ? null : JSON.stringify(scan) };
 }
 
@@ -53,8 +51,8 @@ function scanBatch(batch: WorkerScanRequest["batch"]): FileReply[] {
 
 function answer(request: WorkerRequest): WorkerReply {
   if (request.kind === "scan") return { kind: "scanned", results: scanBatch(request.batch) };
-  const json = JSON.stringify(merger.result());
-  merger = newMerger();
+  const json = JSON.stringify(sum.result());
+  sum = new CorpusSum();
   return { kind: "merged", json };
 }
 

@@ -6,6 +6,7 @@ import { callLine, completeLine, messageLine, metaLine, outputLine, startLine, t
 import { linesOf, stepArb, type Step } from "../testing/arbitraries.js";
 import { emptyPartial, unreadablePartial } from "./empty.js";
 import { mergeAll, mergePartials } from "./merge.js";
+import { CorpusSum } from "./corpus-sum.js";
 import { partialOfRollout } from "./partial.js";
 import { PARTIAL_VERSION, type CorpusPartial } from "./types.js";
 import { analyticsReport } from "../report/analytics-report.js";
@@ -94,6 +95,63 @@ test("property: merge is associative and commutative, with the empty partial as 
       assert.equal(s(mergePartials(a, emptyPartial(3))), s(a), "identity");
     }),
     { numRuns: 150 },
+  );
+});
+
+function summed(partials: readonly CorpusPartial[]): CorpusPartial {
+  const sum = new CorpusSum();
+  for (const p of partials) sum.add(p);
+  return sum.result();
+}
+
+test("property: summing partials in place equals merging them pairwise, in any order", () => {
+  fc.assert(
+    fc.property(fc.array(rolloutArb, { maxLength: 12 }), fc.array(fc.nat(), { minLength: 12, maxLength: 12 }), (rollouts, order) => {
+      const partials = rollouts.map(partialOf);
+      const shuffled = partials
+        .map((p, i) => ({ p, k: order[i] ?? 0 }))
+        .sort((a, b) => a.k - b.k)
+        .map((x) => x.p);
+      const merged = JSON.stringify(mergeAll(partials));
+      assert.equal(JSON.stringify(summed(shuffled)), merged, "in place equals pairwise");
+      const viaJson = shuffled.map((p) => JSON.parse(JSON.stringify(p)) as CorpusPartial);
+      assert.equal(JSON.stringify(summed(viaJson)), merged, "partials read back from JSON sum alike");
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test("a sum of many partials keeps the same outliers as pairwise merges, though it cuts them as it goes", () => {
+  fc.assert(
+    fc.property(fc.array(rolloutArb, { minLength: 30, maxLength: 60 }), (rollouts) => {
+      const partials = rollouts.map(partialOf);
+      const sum = new CorpusSum();
+      let checked = 0;
+      for (const p of partials) {
+        sum.add(p);
+        checked += 1;
+        // A result taken midway is a copy: adding more afterwards does not change it.
+        if (checked === 10) {
+          const midway = sum.result();
+          const before = JSON.stringify(midway);
+          sum.add(p);
+          assert.equal(JSON.stringify(midway), before, "a result is not changed by later adds");
+          sum.add(emptyPartial(3));
+        }
+      }
+      const expected = mergeAll([...partials, partials[9] as CorpusPartial, emptyPartial(3)]);
+      assert.equal(JSON.stringify(sum.result()), JSON.stringify(expected));
+    }),
+    { numRuns: 20 },
+  );
+});
+
+test("a sum of no partials is the empty partial, and a sum refuses a partial of another format version", () => {
+  assert.deepEqual(new CorpusSum().result(), emptyPartial());
+  const foreign = { ...emptyPartial(), version: PARTIAL_VERSION + 1 } as unknown as CorpusPartial;
+  assert.throws(
+    () => new CorpusSum().add(foreign),
+    (e: unknown) => e instanceof RolloutError && e.code === "PARTIAL_VERSION_MISMATCH" && e.field === "partials",
   );
 });
 

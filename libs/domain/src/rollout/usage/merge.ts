@@ -58,8 +58,9 @@ function addInto(table: Map<string, Figures>, models: Readonly<Record<string, To
   }
 }
 
+// Copies of the figures: the table keeps adding into its own.
 function sortedModels(table: Map<string, Figures>): Record<string, TokenFigures> {
-  return sortedRecord(table);
+  return sortedRecord([...table].map(([model, f]): [string, TokenFigures] => [model, { ...f }]));
 }
 
 /**
