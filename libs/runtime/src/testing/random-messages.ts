@@ -7,6 +7,7 @@ import { readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
 
 const GEN = resolve(dirname(fileURLToPath(import.meta.url)), "../../../contracts/src/gen");
 /** Every message type of the project's contracts, in file order. */
@@ -101,8 +102,15 @@ export function randomInit(desc: DescMessage, r: () => number, depth = 0): Recor
     if (field.fieldKind === "list") init[field.localName] = Array.from({ length: Math.floor(r() * 4) }, () => itemValue(field, r, depth));
     else if (field.fieldKind === "map") {
       const map: Record<string, unknown> = {};
-      for (let i = Math.floor(r() * 4); i > 0; i--) map[STRINGS[Math.floor(r() * 5)] as string] = itemValue(field, r, depth);
+      for (let i = Math.floor(r() * 4); i > 0; i--) {
+        // String keys from a few that collide; other key types as their values print.
+        const key = field.mapKey === ScalarType.STRING ? (STRINGS[Math.floor(r() * 5)] as string) : String(scalarValue(field.mapKey, r));
+        map[key] = itemValue(field, r, depth);
+      }
       init[field.localName] = map;
+    } else if (field.fieldKind === "message" && isWrapperDesc(field.message)) {
+      // A singular wrapper field holds the bare value.
+      init[field.localName] = scalarValue((field.message.fields[0] as DescField & { scalar: ScalarType }).scalar, r);
     } else init[field.localName] = itemValue(field, r, depth);
   }
   return init;
