@@ -34,6 +34,8 @@ export interface FieldDecoder {
   readonly packable: boolean;
   /** The message type of a message field, list item or map value. */
   readonly message: DescMessage | undefined;
+  /** The decode plan of `message`, set on first use (types may be recursive). */
+  nested: DecodePlan | undefined;
   readonly mapKey: ScalarType;
   /** The zero of an enum value: its first value. */
   readonly enumZero: number | undefined;
@@ -45,10 +47,8 @@ export interface DecodePlan {
   /** Field decoders by field number, for numbers below {@link DENSE_LIMIT}. */
   readonly dense: readonly (FieldDecoder | undefined)[];
   readonly sparse: ReadonlyMap<number, FieldDecoder>;
-  /** `$typeName` and the zero of every immutable member, in `create`'s member order. */
-  readonly template: Fields;
-  /** Members whose zero is a fresh object per message: lists, maps, oneofs and bytes. */
-  readonly fresh: readonly { readonly name: string; readonly zero: () => unknown }[];
+  /** Builds the zero message. */
+  readonly zero: () => Fields;
 }
 
 const DENSE_LIMIT = 64;
@@ -60,11 +60,15 @@ export function fieldOf(plan: DecodePlan, fieldNo: number): FieldDecoder | undef
   return fieldNo < DENSE_LIMIT ? plan.dense[fieldNo] : plan.sparse.get(fieldNo);
 }
 
+/** The decode plan of the message type of a message field, list item or map value. */
+export function nestedPlanOf(field: FieldDecoder): DecodePlan {
+  if (field.nested === undefined) field.nested = decodePlanOf(field.message as DescMessage);
+  return field.nested;
+}
+
 /** The message `create(desc)` builds: every member at its zero, fields with explicit presence absent. */
 export function zeroMessage(plan: DecodePlan): Fields {
-  const msg = { ...plan.template };
-  for (const member of plan.fresh) msg[member.name] = member.zero();
-  return msg;
+  return plan.zero();
 }
 
 export function scalarZero(scalar: ScalarType): unknown {
@@ -86,12 +90,6 @@ export function scalarZero(scalar: ScalarType): unknown {
   }
 }
 
-const NONE = () => undefined;
-const LIST = () => [];
-const MAP = () => ({});
-const ONEOF = () => ({ case: undefined });
-const BYTES = () => new Uint8Array(0);
-
 function decoderOf(field: DescField): FieldDecoder {
   const scalar = "scalar" in field && field.scalar !== undefined ? field.scalar : ScalarType.INT32;
   const base = {
@@ -101,6 +99,7 @@ function decoderOf(field: DescField): FieldDecoder {
     strict: field.utf8Validation,
     packable: scalar !== ScalarType.STRING && scalar !== ScalarType.BYTES,
     message: field.message,
+    nested: undefined,
     mapKey: field.fieldKind === "map" ? field.mapKey : ScalarType.STRING,
     enumZero: field.enum?.values[0]?.number,
   };
@@ -125,23 +124,40 @@ function buildPlan(desc: DescMessage): DecodePlan {
     if (field.number < DENSE_LIMIT) dense[field.number] = decoder;
     else sparse.set(field.number, decoder);
   }
-  const template: Fields = { $typeName: desc.typeName };
-  const fresh: { name: string; zero: () => unknown }[] = [];
-  for (const member of desc.members) {
-    let zero: () => unknown = NONE;
-    if (member.kind === "oneof") zero = ONEOF;
-    else if (member.fieldKind === "list") zero = LIST;
-    else if (member.fieldKind === "map") zero = MAP;
-    else if (member.fieldKind === "message" || member.presence !== IMPLICIT) continue;
-    else if (member.fieldKind === "enum") template[member.localName] = member.enum.values[0]?.number;
-    else if (member.scalar === ScalarType.BYTES) zero = BYTES;
-    else template[member.localName] = scalarZero(member.scalar);
-    if (zero !== NONE) {
-      template[member.localName] = undefined; // keeps create's property order
-      fresh.push({ name: member.localName, zero });
-    }
+  return { reflective: needsReflection(desc, new Set()), dense, sparse, zero: zeroFactory(desc) };
+}
+
+// The source of a member's zero value, or undefined for a member create() leaves absent.
+function zeroSource(member: DescMessage["members"][number]): string | undefined {
+  if (member.kind === "oneof") return "{ case: undefined }";
+  if (member.fieldKind === "list") return "[]";
+  if (member.fieldKind === "map") return "{}";
+  if (member.fieldKind === "message" || member.presence !== IMPLICIT) return undefined;
+  if (member.fieldKind === "enum") return String(member.enum.values[0]?.number ?? 0);
+  switch (member.scalar) {
+    case ScalarType.STRING:
+      return '""';
+    case ScalarType.BOOL:
+      return "false";
+    case ScalarType.BYTES:
+      return "new Uint8Array(0)";
+    default:
+      return typeof scalarZero(member.scalar) === "bigint" ? "0n" : "0";
   }
-  return { reflective: needsReflection(desc, new Set()), dense, sparse, template, fresh };
+}
+
+/**
+ * A function returning the zero message as one object literal, compiled from the descriptor: V8
+ * builds a literal from a boilerplate in one step, where filling an object member by member costs
+ * a property store (and a map transition) each. Names and values are written as JSON literals.
+ */
+function zeroFactory(desc: DescMessage): () => Fields {
+  const members = [`$typeName: ${JSON.stringify(desc.typeName)}`];
+  for (const member of desc.members) {
+    const zero = zeroSource(member);
+    if (zero !== undefined) members.push(`${JSON.stringify(member.localName)}: ${zero}`);
+  }
+  return new Function(`return () => ({ ${members.join(", ")} });`)() as () => Fields;
 }
 
 /** The decode plan of `desc`, built on first use. */

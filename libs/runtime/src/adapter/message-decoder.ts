@@ -14,6 +14,7 @@ import {
   DecodeError,
   Kind,
   decodePlanOf,
+  nestedPlanOf,
   fieldOf,
   scalarZero,
   zeroMessage,
@@ -80,7 +81,7 @@ function set(field: FieldDecoder, msg: Fields, value: unknown): void {
 
 // A nested message: a repeated singular field merges into the message read before it.
 function readNested(reader: Reader, field: FieldDecoder, existing: Fields | undefined, depth: number): Fields {
-  const plan = decodePlanOf(field.message as DescMessage);
+  const plan = nestedPlanOf(field);
   const msg = existing ?? zeroMessage(plan);
   readMessage(reader, plan, msg, reader.uint32(), depth + 1);
   return msg;
@@ -133,6 +134,6 @@ function readMapEntry(reader: Reader, field: FieldDecoder, map: Fields, depth: n
   }
   if (key === undefined) key = scalarZero(field.mapKey);
   if (value === undefined)
-    value = field.message !== undefined ? zeroMessage(decodePlanOf(field.message)) : (field.enumZero ?? scalarZero(field.scalar));
+    value = field.message !== undefined ? zeroMessage(nestedPlanOf(field)) : (field.enumZero ?? scalarZero(field.scalar));
   map[typeof key === "string" || typeof key === "number" ? key : String(key)] = value;
 }

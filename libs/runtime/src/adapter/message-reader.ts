@@ -11,15 +11,18 @@ import { getTextEncoding } from "@bufbuild/protobuf/wire";
 import { DecodeError } from "./decode-plan.js";
 
 // Wire types, as the tag's low three bits carry them.
-export const WIRE_VARINT = 0;
-export const WIRE_BIT64 = 1;
+const WIRE_VARINT = 0;
+const WIRE_BIT64 = 1;
 export const WIRE_DELIMITED = 2;
-export const WIRE_START_GROUP = 3;
-export const WIRE_END_GROUP = 4;
-export const WIRE_BIT32 = 5;
+const WIRE_START_GROUP = 3;
+const WIRE_END_GROUP = 4;
+const WIRE_BIT32 = 5;
 
 // Longer strings go to the TextDecoder, whose per-call cost is then small beside the copy.
 const ASCII_SCAN_LIMIT = 64;
+
+const SCRATCH_BYTES = new Uint8Array(8);
+const SCRATCH = new DataView(SCRATCH_BYTES.buffer);
 
 export class Reader {
   pos = 0;
@@ -30,7 +33,6 @@ export class Reader {
   /** Field number and wire type of the last tag read. */
   fieldNo = 0;
   wireType = 0;
-  private view: DataView | undefined;
 
   constructor(readonly buf: Uint8Array) {
     this.len = buf.length;
@@ -177,27 +179,32 @@ export class Reader {
     this.assertBounds();
     const buf = this.buf;
     if (len <= ASCII_SCAN_LIMIT) {
-      let ascii = true;
-      for (let i = start; i < start + len; i++) {
-        if ((buf[i] as number) >= 0x80) {
-          ascii = false;
-          break;
-        }
-      }
       // ASCII is valid UTF-8 and has no byte-order mark to strip: the text is its char codes.
-      if (ascii) return String.fromCharCode.apply(null, buf.subarray(start, start + len) as unknown as number[]);
+      // Appending one-character strings (cached by V8) beats a subarray and a decoder call.
+      const end = start + len;
+      let text = "";
+      let i = start;
+      for (; i < end; i++) {
+        const c = buf[i] as number;
+        if (c >= 0x80) break;
+        text += String.fromCharCode(c);
+      }
+      if (i === end) return text;
     }
     return getTextEncoding().decodeUtf8(buf.subarray(start, start + len), strict);
   }
 
-  private dataView(): DataView {
-    if (this.view === undefined) this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
-    return this.view;
+  // Copies `width` bytes into the scratch view: cheaper than a DataView over every request.
+  private fixed(width: number): DataView {
+    const start = this.pos;
+    this.pos += width;
+    if (this.pos > this.len) throw new DecodeError("premature EOF");
+    for (let i = 0; i < width; i++) SCRATCH_BYTES[i] = this.buf[start + i] as number;
+    return SCRATCH;
   }
 
   sfixed32(): number {
-    this.pos += 4;
-    return this.dataView().getInt32(this.pos - 4, true);
+    return this.fixed(4).getInt32(0, true);
   }
 
   /** A scalar value as protobuf-es represents it: 64-bit integers as bigint, bytes as a view. */
@@ -209,11 +216,9 @@ export class Reader {
         this.varint64();
         return this.lo !== 0 || this.hi !== 0;
       case ScalarType.DOUBLE:
-        this.pos += 8;
-        return this.dataView().getFloat64(this.pos - 8, true);
+        return this.fixed(8).getFloat64(0, true);
       case ScalarType.FLOAT:
-        this.pos += 4;
-        return this.dataView().getFloat32(this.pos - 4, true);
+        return this.fixed(4).getFloat32(0, true);
       case ScalarType.INT32:
         return this.uint32() | 0;
       case ScalarType.UINT32:
@@ -234,8 +239,7 @@ export class Reader {
         return int64Of(((this.lo >>> 1) | ((this.hi & 1) << 31)) ^ sign, (this.hi >>> 1) ^ sign);
       }
       case ScalarType.FIXED32:
-        this.pos += 4;
-        return this.dataView().getUint32(this.pos - 4, true);
+        return this.fixed(4).getUint32(0, true);
       case ScalarType.SFIXED32:
         return this.sfixed32();
       case ScalarType.FIXED64: {
