@@ -4,7 +4,7 @@
  * whether the type (or one it contains) needs protobuf-es's own reading.
  */
 
-import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { ScalarType, protoInt64, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
 
 /** Bytes that are not a valid encoding of the message type being read. */
@@ -124,7 +124,9 @@ function buildPlan(desc: DescMessage): DecodePlan {
     if (field.number < DENSE_LIMIT) dense[field.number] = decoder;
     else sparse.set(field.number, decoder);
   }
-  return { reflective: needsReflection(desc, new Set()), dense, sparse, zero: zeroFactory(desc) };
+  // Without BigInt support (or with it disabled) protobuf-es reads 64-bit integers as strings.
+  const reflective = !protoInt64.supported || needsReflection(desc, new Set());
+  return { reflective, dense, sparse, zero: zeroFactory(desc) };
 }
 
 // The source of a member's zero value, or undefined for a member create() leaves absent.
