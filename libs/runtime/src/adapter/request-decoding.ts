@@ -1,6 +1,7 @@
 import { status } from "@grpc/grpc-js";
-import { fromBinary, type DescMessage } from "@bufbuild/protobuf";
+import type { DescMessage } from "@bufbuild/protobuf";
 import { RuntimeRpcError } from "../errors.js";
+import { decodeMessage } from "./message-decoder.js";
 
 /**
  * A request whose bytes are not a valid message of its type. grpc-js answers a decoder that throws
@@ -14,10 +15,10 @@ export class MalformedRequest {
   ) {}
 }
 
-/** Decodes one request message, or describes why it cannot be decoded. */
+/** Decodes one request message (the message `fromBinary` returns), or describes why it cannot be decoded. */
 export function decodeRequest(schema: DescMessage, bytes: Uint8Array): unknown {
   try {
-    return fromBinary(schema, bytes);
+    return decodeMessage(schema, bytes);
   } catch (cause) {
     return new MalformedRequest(schema.typeName, cause);
   }

@@ -1,0 +1,267 @@
+/**
+ * The wire-level reads of the message decoder over one request buffer. Every read follows
+ * protobuf-es's `BinaryReader` step for step (the same varint folding, the same bounds checks), so
+ * bytes it refuses are refused here and bytes it accepts read to the same values; what differs is
+ * that 64-bit varints come back through fields instead of a fresh array per read, and ASCII strings
+ * are built without a TextDecoder call.
+ */
+
+import { ScalarType } from "@bufbuild/protobuf";
+import { getTextEncoding } from "@bufbuild/protobuf/wire";
+import { DecodeError } from "./decode-plan.js";
+
+// Wire types, as the tag's low three bits carry them.
+const WIRE_VARINT = 0;
+const WIRE_BIT64 = 1;
+export const WIRE_DELIMITED = 2;
+const WIRE_START_GROUP = 3;
+const WIRE_END_GROUP = 4;
+const WIRE_BIT32 = 5;
+
+// Longer strings go to the TextDecoder, whose per-call cost is then small beside the copy.
+const ASCII_SCAN_LIMIT = 64;
+
+const SCRATCH_BYTES = new Uint8Array(8);
+const SCRATCH = new DataView(SCRATCH_BYTES.buffer);
+
+export class Reader {
+  pos = 0;
+  readonly len: number;
+  /** The two halves of the last 64-bit varint read, as protobuf-es folds them. */
+  lo = 0;
+  hi = 0;
+  /** Field number and wire type of the last tag read. */
+  fieldNo = 0;
+  wireType = 0;
+
+  constructor(readonly buf: Uint8Array) {
+    this.len = buf.length;
+  }
+
+  assertBounds(): void {
+    if (this.pos > this.len) throw new DecodeError("premature EOF");
+  }
+
+  uint32(): number {
+    const buf = this.buf;
+    let b = buf[this.pos++] as number;
+    let result = b & 0x7f;
+    if ((b & 0x80) === 0) {
+      this.assertBounds();
+      return result;
+    }
+    b = buf[this.pos++] as number;
+    result |= (b & 0x7f) << 7;
+    if ((b & 0x80) === 0) {
+      this.assertBounds();
+      return result;
+    }
+    b = buf[this.pos++] as number;
+    result |= (b & 0x7f) << 14;
+    if ((b & 0x80) === 0) {
+      this.assertBounds();
+      return result;
+    }
+    b = buf[this.pos++] as number;
+    result |= (b & 0x7f) << 21;
+    if ((b & 0x80) === 0) {
+      this.assertBounds();
+      return result;
+    }
+    b = buf[this.pos++] as number;
+    result |= (b & 0x0f) << 28;
+    for (let read = 5; (b & 0x80) !== 0 && read < 10; read++) b = buf[this.pos++] as number;
+    if ((b & 0x80) !== 0) throw new DecodeError("invalid varint");
+    this.assertBounds();
+    return result >>> 0;
+  }
+
+  /** Reads a 64-bit varint into `lo` and `hi`. */
+  varint64(): void {
+    const buf = this.buf;
+    let lo = 0;
+    let hi = 0;
+    for (let shift = 0; shift < 28; shift += 7) {
+      const b = buf[this.pos++] as number;
+      lo |= (b & 0x7f) << shift;
+      if ((b & 0x80) === 0) {
+        this.done64(lo, hi);
+        return;
+      }
+    }
+    const middle = buf[this.pos++] as number;
+    lo |= (middle & 0x0f) << 28;
+    hi = (middle & 0x70) >> 4;
+    if ((middle & 0x80) === 0) {
+      this.done64(lo, hi);
+      return;
+    }
+    for (let shift = 3; shift <= 31; shift += 7) {
+      const b = buf[this.pos++] as number;
+      hi |= (b & 0x7f) << shift;
+      if ((b & 0x80) === 0) {
+        this.done64(lo, hi);
+        return;
+      }
+    }
+    throw new DecodeError("invalid varint");
+  }
+
+  private done64(lo: number, hi: number): void {
+    this.assertBounds();
+    this.lo = lo;
+    this.hi = hi;
+  }
+
+  /** Reads a tag into `fieldNo` and `wireType`, refusing field number 0 and wire types 6 and 7. */
+  tag(): void {
+    const start = this.pos;
+    const tag = this.uint32();
+    const read = this.pos - start;
+    if (read > 5 || (read === 5 && (this.buf[this.pos - 1] as number) > 0x0f))
+      throw new DecodeError("illegal tag: varint overflows uint32");
+    this.fieldNo = tag >>> 3;
+    this.wireType = tag & 7;
+    if (this.fieldNo <= 0 || this.wireType > 5) throw new DecodeError(`illegal tag: field no ${this.fieldNo} wire type ${this.wireType}`);
+  }
+
+  /** Skips one value of an unknown field and returns its bytes (after the tag). */
+  skip(wireType: number, fieldNo: number, recursionLimit: number): Uint8Array {
+    const start = this.pos;
+    switch (wireType) {
+      case WIRE_VARINT:
+        while ((this.buf[this.pos++] as number) & 0x80) {}
+        break;
+      case WIRE_BIT64:
+        this.pos += 8;
+        break;
+      case WIRE_BIT32:
+        this.pos += 4;
+        break;
+      case WIRE_DELIMITED: {
+        const len = this.uint32();
+        this.pos += len;
+        break;
+      }
+      case WIRE_START_GROUP:
+        if (recursionLimit <= 0) throw new DecodeError("maximum recursion depth reached");
+        for (;;) {
+          this.tag();
+          const fn = this.fieldNo;
+          const wt = this.wireType;
+          if (wt === WIRE_END_GROUP) {
+            if (fn !== fieldNo) throw new DecodeError("invalid end group tag");
+            break;
+          }
+          this.skip(wt, fn, recursionLimit - 1);
+        }
+        break;
+      default:
+        throw new DecodeError(`cant skip wire type ${wireType}`);
+    }
+    this.assertBounds();
+    return this.buf.subarray(start, this.pos);
+  }
+
+  /** A view of the next length-delimited value within the request buffer. */
+  bytes(): Uint8Array {
+    const len = this.uint32();
+    const start = this.pos;
+    this.pos += len;
+    this.assertBounds();
+    return this.buf.subarray(start, start + len);
+  }
+
+  string(strict: boolean): string {
+    const len = this.uint32();
+    const start = this.pos;
+    this.pos += len;
+    this.assertBounds();
+    const buf = this.buf;
+    if (len <= ASCII_SCAN_LIMIT) {
+      // ASCII is valid UTF-8 and has no byte-order mark to strip: the text is its char codes.
+      // Appending one-character strings (cached by V8) beats a subarray and a decoder call.
+      const end = start + len;
+      let text = "";
+      let i = start;
+      for (; i < end; i++) {
+        const c = buf[i] as number;
+        if (c >= 0x80) break;
+        text += String.fromCharCode(c);
+      }
+      if (i === end) return text;
+    }
+    return getTextEncoding().decodeUtf8(buf.subarray(start, start + len), strict);
+  }
+
+  // Copies `width` bytes into the scratch view: cheaper than a DataView over every request.
+  private fixed(width: number): DataView {
+    const start = this.pos;
+    this.pos += width;
+    if (this.pos > this.len) throw new DecodeError("premature EOF");
+    for (let i = 0; i < width; i++) SCRATCH_BYTES[i] = this.buf[start + i] as number;
+    return SCRATCH;
+  }
+
+  sfixed32(): number {
+    return this.fixed(4).getInt32(0, true);
+  }
+
+  /** A scalar value as protobuf-es represents it: 64-bit integers as bigint, bytes as a view. */
+  scalar(type: ScalarType, strict: boolean): unknown {
+    switch (type) {
+      case ScalarType.STRING:
+        return this.string(strict);
+      case ScalarType.BOOL:
+        this.varint64();
+        return this.lo !== 0 || this.hi !== 0;
+      case ScalarType.DOUBLE:
+        return this.fixed(8).getFloat64(0, true);
+      case ScalarType.FLOAT:
+        return this.fixed(4).getFloat32(0, true);
+      case ScalarType.INT32:
+        return this.uint32() | 0;
+      case ScalarType.UINT32:
+        return this.uint32();
+      case ScalarType.SINT32: {
+        const zz = this.uint32();
+        return (zz >>> 1) ^ -(zz & 1);
+      }
+      case ScalarType.INT64:
+        this.varint64();
+        return int64Of(this.lo, this.hi);
+      case ScalarType.UINT64:
+        this.varint64();
+        return uint64Of(this.lo, this.hi);
+      case ScalarType.SINT64: {
+        this.varint64();
+        const sign = -(this.lo & 1);
+        return int64Of(((this.lo >>> 1) | ((this.hi & 1) << 31)) ^ sign, (this.hi >>> 1) ^ sign);
+      }
+      case ScalarType.FIXED32:
+        return this.fixed(4).getUint32(0, true);
+      case ScalarType.SFIXED32:
+        return this.sfixed32();
+      case ScalarType.FIXED64: {
+        const lo = this.sfixed32();
+        return uint64Of(lo, this.sfixed32());
+      }
+      case ScalarType.SFIXED64: {
+        const lo = this.sfixed32();
+        return int64Of(lo, this.sfixed32());
+      }
+      case ScalarType.BYTES:
+        return this.bytes();
+    }
+  }
+}
+
+function uint64Of(lo: number, hi: number): bigint {
+  if (hi === 0) return BigInt(lo >>> 0);
+  return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
+}
+
+function int64Of(lo: number, hi: number): bigint {
+  if (hi === 0) return BigInt(lo >>> 0);
+  return BigInt.asIntN(64, (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0));
+}
