@@ -52,20 +52,70 @@ class Tables<T extends object> {
   }
 }
 
-// Samples by key, gathered as they come and sorted once.
+// Runs merged one into the next, where sorting them all at once would cost more: the sum of a
+// few large partials (the workers' sums) keeps their order instead of sorting it again.
+const FEW_RUNS = 8;
+
+// `a` merged with the ascending run `values[from..to)`, as `mergeSorted` merges two samples
+// (equal values from `a` first), without copying the run out first.
+function mergeRun(a: readonly number[], values: readonly number[], from: number, to: number): number[] {
+  const out = new Array<number>(a.length + to - from);
+  let i = 0;
+  let j = from;
+  let k = 0;
+  while (i < a.length && j < to) {
+    const x = a[i] as number;
+    const y = values[j] as number;
+    if (x <= y) {
+      out[k++] = x;
+      i += 1;
+    } else {
+      out[k++] = y;
+      j += 1;
+    }
+  }
+  while (i < a.length) out[k++] = a[i++] as number;
+  while (j < to) out[k++] = values[j++] as number;
+  return out;
+}
+
+// One sample, gathered as ascending runs (every partial's samples are ascending) and put in
+// order once.
+class Sample {
+  readonly #values: number[] = [];
+  // Where each run starts in #values.
+  readonly #starts: number[] = [];
+
+  add(run: readonly number[]): void {
+    if (run.length === 0) return;
+    this.#starts.push(this.#values.length);
+    for (const x of run) this.#values.push(x);
+  }
+
+  sorted(): number[] {
+    const starts = this.#starts;
+    const values = this.#values;
+    if (starts.length > FEW_RUNS) return sortedSample(values);
+    let merged: number[] = [];
+    for (let i = 0; i < starts.length; i += 1) merged = mergeRun(merged, values, starts[i] ?? 0, starts[i + 1] ?? values.length);
+    return merged;
+  }
+}
+
+// Samples by key.
 class Samples {
-  readonly #samples = new Map<string, number[]>();
+  readonly #samples = new Map<string, Sample>();
 
   add(from: Readonly<Record<string, readonly number[]>>): void {
     for (const [k, v] of Object.entries(from)) {
-      const had = this.#samples.get(k);
-      if (had === undefined) this.#samples.set(k, [...v]);
-      else for (const x of v) had.push(x);
+      let had = this.#samples.get(k);
+      if (had === undefined) this.#samples.set(k, (had = new Sample()));
+      had.add(v);
     }
   }
 
   record(): Record<string, number[]> {
-    return sortedRecord([...this.#samples].map(([k, v]): [string, number[]] => [k, sortedSample(v)]));
+    return sortedRecord([...this.#samples].map(([k, v]): [string, number[]] => [k, v.sorted()]));
   }
 }
 
@@ -123,7 +173,7 @@ export class CorpusSum {
   };
   readonly #totals: Numbers = {};
   readonly #byProviderVersion = new Tables<LifecycleCounts>();
-  readonly #samples = { durations: [] as number[], ttfts: [] as number[], occupancies: [] as number[] };
+  readonly #samples = { durations: new Sample(), ttfts: new Sample(), occupancies: new Sample() };
   readonly #counts = {
     outcomes: new Counts(),
     classes: new Counts(),
@@ -166,8 +216,8 @@ export class CorpusSum {
     n.tasks += a.tasks;
     n.completed += a.completed;
     n.analyticsToolCalls += a.toolCalls;
-    for (const x of a.durations) this.#samples.durations.push(x);
-    for (const x of a.ttfts) this.#samples.ttfts.push(x);
+    this.#samples.durations.add(a.durations);
+    this.#samples.ttfts.add(a.ttfts);
     this.#counts.outcomes.add(a.outcomes);
     this.#counts.classes.add(a.classes);
     this.#counts.reasons.add(a.reasons);
@@ -188,7 +238,7 @@ export class CorpusSum {
     n.superseded += h.superseded;
     n.unterminated += h.unterminated;
     addInto(this.#zeroTool, h.zeroTool);
-    for (const x of h.occupancies) this.#samples.occupancies.push(x);
+    this.#samples.occupancies.add(h.occupancies);
     this.#refusalLoops.add(h.refusalLoops, null);
     this.#inflation.add(h.inflation, null);
     n.errorSessions += e.sessions;
@@ -230,8 +280,8 @@ export class CorpusSum {
         tasks: n.tasks,
         completed: n.completed,
         toolCalls: n.analyticsToolCalls,
-        durations: sortedSample(this.#samples.durations),
-        ttfts: sortedSample(this.#samples.ttfts),
+        durations: this.#samples.durations.sorted(),
+        ttfts: this.#samples.ttfts.sorted(),
         outcomes: c.outcomes.record(),
         classes: c.classes.record(),
         reasons: c.reasons.record(),
@@ -252,7 +302,7 @@ export class CorpusSum {
         superseded: n.superseded,
         unterminated: n.unterminated,
         zeroTool: { ...this.#zeroTool } as CorpusPartial["health"]["zeroTool"],
-        occupancies: sortedSample(this.#samples.occupancies),
+        occupancies: this.#samples.occupancies.sorted(),
         refusalLoops: this.#refusalLoops.result(null),
         inflation: this.#inflation.result(null),
       },
