@@ -1,9 +1,8 @@
 /**
- * The wire-level reads of the message decoder over one request buffer. Every read follows
- * protobuf-es's `BinaryReader` step for step (the same varint folding, the same bounds checks), so
- * bytes it refuses are refused here and bytes it accepts read to the same values; what differs is
- * that 64-bit varints come back through fields instead of a fresh array per read, and ASCII strings
- * are built without a TextDecoder call.
+ * The wire-level reads of the message decoder over one request buffer. Every read refuses the
+ * bytes protobuf-es's `BinaryReader` refuses and reads the bytes it accepts to the same values
+ * (the decoder's tests hold it to `fromBinary`); 64-bit varints come back through fields instead
+ * of a fresh array per read, and ASCII strings are built without a TextDecoder call.
  */
 
 import { ScalarType } from "@bufbuild/protobuf";
@@ -27,7 +26,7 @@ const SCRATCH = new DataView(SCRATCH_BYTES.buffer);
 export class Reader {
   pos = 0;
   readonly len: number;
-  /** The two halves of the last 64-bit varint read, as protobuf-es folds them. */
+  /** The low and high 32 bits of the last 64-bit varint read. */
   lo = 0;
   hi = 0;
   /** Field number and wire type of the last tag read. */
@@ -42,64 +41,42 @@ export class Reader {
     if (this.pos > this.len) throw new DecodeError("premature EOF");
   }
 
+  /**
+   * Reads a varint as an unsigned 32-bit number. Its first five bytes carry the 32 bits (the
+   * fifth only its low four); up to five more, as a negative int32 written as 64 bits has them,
+   * are passed over. A tenth byte that still continues is refused.
+   */
   uint32(): number {
     const buf = this.buf;
-    let b = buf[this.pos++] as number;
-    let result = b & 0x7f;
-    if ((b & 0x80) === 0) {
-      this.assertBounds();
-      return result;
+    let value = 0;
+    let byte = 0x80;
+    for (let i = 0; (byte & 0x80) !== 0; i += 1) {
+      if (i === 10) throw new DecodeError("invalid varint");
+      // Past the end reads as 0, which ends the varint; the bounds check then refuses it.
+      byte = buf[this.pos++] ?? 0;
+      if (i < 4) value |= (byte & 0x7f) << (7 * i);
+      else if (i === 4) value |= (byte & 0x0f) << 28;
     }
-    b = buf[this.pos++] as number;
-    result |= (b & 0x7f) << 7;
-    if ((b & 0x80) === 0) {
-      this.assertBounds();
-      return result;
-    }
-    b = buf[this.pos++] as number;
-    result |= (b & 0x7f) << 14;
-    if ((b & 0x80) === 0) {
-      this.assertBounds();
-      return result;
-    }
-    b = buf[this.pos++] as number;
-    result |= (b & 0x7f) << 21;
-    if ((b & 0x80) === 0) {
-      this.assertBounds();
-      return result;
-    }
-    b = buf[this.pos++] as number;
-    result |= (b & 0x0f) << 28;
-    for (let read = 5; (b & 0x80) !== 0 && read < 10; read++) b = buf[this.pos++] as number;
-    if ((b & 0x80) !== 0) throw new DecodeError("invalid varint");
     this.assertBounds();
-    return result >>> 0;
+    return value >>> 0;
   }
 
-  /** Reads a 64-bit varint into `lo` and `hi`. */
+  /** Reads a 64-bit varint into `lo` and `hi`, its low and high 32 bits. */
   varint64(): void {
     const buf = this.buf;
     let lo = 0;
     let hi = 0;
-    for (let shift = 0; shift < 28; shift += 7) {
-      const b = buf[this.pos++] as number;
-      lo |= (b & 0x7f) << shift;
-      if ((b & 0x80) === 0) {
-        this.done64(lo, hi);
-        return;
-      }
-    }
-    const middle = buf[this.pos++] as number;
-    lo |= (middle & 0x0f) << 28;
-    hi = (middle & 0x70) >> 4;
-    if ((middle & 0x80) === 0) {
-      this.done64(lo, hi);
-      return;
-    }
-    for (let shift = 3; shift <= 31; shift += 7) {
-      const b = buf[this.pos++] as number;
-      hi |= (b & 0x7f) << shift;
-      if ((b & 0x80) === 0) {
+    // Byte i carries bits 7i to 7i+6: the first four bytes fill `lo`, the fifth straddles the
+    // halves and the rest fill `hi`. A tenth byte that still continues is refused.
+    for (let i = 0; i < 10; i += 1) {
+      const byte = buf[this.pos++] ?? 0;
+      const bits = byte & 0x7f;
+      if (i < 4) lo |= bits << (7 * i);
+      else if (i === 4) {
+        lo |= (bits & 0x0f) << 28;
+        hi = bits >> 4;
+      } else hi |= bits << (7 * i - 32);
+      if ((byte & 0x80) === 0) {
         this.done64(lo, hi);
         return;
       }
