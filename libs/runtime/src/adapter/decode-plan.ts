@@ -129,22 +129,42 @@ function buildPlan(desc: DescMessage): DecodePlan {
   return { reflective, dense, sparse, zero: zeroFactory(desc) };
 }
 
-// The source of a member's zero value, or undefined for a member create() leaves absent.
-function zeroSource(member: DescMessage["members"][number]): string | undefined {
-  if (member.kind === "oneof") return "{ case: undefined }";
-  if (member.fieldKind === "list") return "[]";
-  if (member.fieldKind === "map") return "{}";
+// A member's zero value, as source text and as a function making it; undefined for a member
+// create() leaves absent.
+interface Zero {
+  readonly source: string;
+  readonly make: () => unknown;
+}
+
+const ZEROES = {
+  oneof: { source: "{ case: undefined }", make: () => ({ case: undefined }) },
+  list: { source: "[]", make: () => [] },
+  map: { source: "{}", make: () => ({}) },
+  string: { source: '""', make: () => "" },
+  bool: { source: "false", make: () => false },
+  bytes: { source: "new Uint8Array(0)", make: () => new Uint8Array(0) },
+  bigint: { source: "0n", make: () => 0n },
+  number: { source: "0", make: () => 0 },
+} satisfies Record<string, Zero>;
+
+function zeroOf(member: DescMessage["members"][number]): Zero | undefined {
+  if (member.kind === "oneof") return ZEROES.oneof;
+  if (member.fieldKind === "list") return ZEROES.list;
+  if (member.fieldKind === "map") return ZEROES.map;
   if (member.fieldKind === "message" || member.presence !== IMPLICIT) return undefined;
-  if (member.fieldKind === "enum") return String(member.enum.values[0]?.number ?? 0);
+  if (member.fieldKind === "enum") {
+    const value = member.enum.values[0]?.number ?? 0;
+    return { source: String(value), make: () => value };
+  }
   switch (member.scalar) {
     case ScalarType.STRING:
-      return '""';
+      return ZEROES.string;
     case ScalarType.BOOL:
-      return "false";
+      return ZEROES.bool;
     case ScalarType.BYTES:
-      return "new Uint8Array(0)";
+      return ZEROES.bytes;
     default:
-      return typeof scalarZero(member.scalar) === "bigint" ? "0n" : "0";
+      return typeof scalarZero(member.scalar) === "bigint" ? ZEROES.bigint : ZEROES.number;
   }
 }
 
@@ -152,14 +172,26 @@ function zeroSource(member: DescMessage["members"][number]): string | undefined 
  * A function returning the zero message as one object literal, compiled from the descriptor: V8
  * builds a literal from a boilerplate in one step, where filling an object member by member costs
  * a property store (and a map transition) each. Names and values are written as JSON literals.
+ * Where code generation is disallowed (`--disallow-code-generation-from-strings`), the message
+ * is filled member by member instead.
  */
 function zeroFactory(desc: DescMessage): () => Fields {
-  const members = [`$typeName: ${JSON.stringify(desc.typeName)}`];
+  const zeroes: [string, Zero][] = [];
   for (const member of desc.members) {
-    const zero = zeroSource(member);
-    if (zero !== undefined) members.push(`${JSON.stringify(member.localName)}: ${zero}`);
+    const zero = zeroOf(member);
+    if (zero !== undefined) zeroes.push([member.localName, zero]);
   }
-  return new Function(`return () => ({ ${members.join(", ")} });`)() as () => Fields;
+  const members = [`$typeName: ${JSON.stringify(desc.typeName)}`, ...zeroes.map(([name, z]) => `${JSON.stringify(name)}: ${z.source}`)];
+  try {
+    return new Function(`return () => ({ ${members.join(", ")} });`)() as () => Fields;
+  } catch {
+    const typeName = desc.typeName;
+    return () => {
+      const message: Fields = { $typeName: typeName };
+      for (const [name, z] of zeroes) message[name] = z.make();
+      return message;
+    };
+  }
 }
 
 /** The decode plan of `desc`, built on first use. */

@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { create, fromBinary, toBinary, type DescMessage } from "@bufbuild/protobuf";
@@ -152,4 +154,25 @@ test("a varint longer than ten bytes is refused, as fromBinary refuses it", () =
   const tag = new BinaryWriter().tag(no, WireType.Varint).finish();
   const bytes = Buffer.concat([tag, Buffer.alloc(10, 0xff), Uint8Array.of(0x01)]);
   assert.equal(decodesAsFromBinary(ScalarsSchema, bytes, "eleven-byte varint"), "refused");
+});
+
+test("requests still decode, to what fromBinary makes, where code generation from strings is disallowed", () => {
+  // The flag is process-wide, so a child process decodes under it.
+  const script = `
+    import assert from "node:assert/strict";
+    import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+    import { ApplyRequestSchema } from "@crs/contracts/gen/crs/state/v1/state_pb";
+    import { decodeMessage } from ${JSON.stringify(new URL("./message-decoder.ts", import.meta.url).href)};
+    const bytes = toBinary(ApplyRequestSchema, create(ApplyRequestSchema, {
+      projectId: "p", delta: { kind: { case: "similarity", value: { updates: [{ a: "x", b: "y", distance: 0.5 }] } } },
+    }));
+    assert.deepStrictEqual(decodeMessage(ApplyRequestSchema, bytes), fromBinary(ApplyRequestSchema, bytes));
+    assert.deepStrictEqual(decodeMessage(ApplyRequestSchema, new Uint8Array(0)), fromBinary(ApplyRequestSchema, new Uint8Array(0)));
+  `;
+  const child = spawnSync(
+    process.execPath,
+    ["--disallow-code-generation-from-strings", "--import", "tsx", "--input-type=module", "-e", script],
+    { cwd: fileURLToPath(new URL(".", import.meta.url)), encoding: "utf8" },
+  );
+  assert.equal(child.status, 0, child.stderr);
 });
