@@ -6,17 +6,15 @@
 
 import { ScalarType, protoInt64, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
+import { IMPLICIT, type Fields } from "./message-plan.js";
 
 /** Bytes that are not a valid encoding of the message type being read. */
 export class DecodeError extends Error {
   override readonly name = "DecodeError";
 }
 
-export type Fields = Record<string, unknown>;
-
-// google.protobuf.Edition.EDITION_PROTO3, and FeatureSet.FieldPresence.IMPLICIT.
+// google.protobuf.Edition.EDITION_PROTO3.
 const EDITION_PROTO3 = 999;
-const IMPLICIT = 2;
 
 // What a field reads and how the value is stored.
 export const Kind = { Scalar: 0, Message: 1, ScalarList: 2, MessageList: 3, Map: 4 } as const;

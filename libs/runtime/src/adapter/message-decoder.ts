@@ -20,9 +20,9 @@ import {
   zeroMessage,
   type DecodePlan,
   type FieldDecoder,
-  type Fields,
 } from "./decode-plan.js";
-import { Reader, WIRE_DELIMITED } from "./message-reader.js";
+import { Reader } from "./message-reader.js";
+import { Wire, type Fields } from "./message-plan.js";
 
 export { DecodeError };
 
@@ -107,7 +107,7 @@ function readField(reader: Reader, field: FieldDecoder, wireType: number, msg: F
       return;
     case Kind.ScalarList: {
       const list = msg[field.name] as unknown[];
-      if (wireType !== WIRE_DELIMITED || !field.packable) {
+      if (wireType !== Wire.Delimited || !field.packable) {
         list.push(reader.scalar(field.scalar, field.strict));
         return;
       }

@@ -16,7 +16,7 @@ export const Wire = { Varint: 0, Bit64: 1, Delimited: 2, StartGroup: 3, EndGroup
 export type Wire = (typeof Wire)[keyof typeof Wire];
 
 // Field presence as protobuf-es numbers it (google.protobuf.FeatureSet.FieldPresence).
-const IMPLICIT = 2;
+export const IMPLICIT = 2;
 
 export type Fields = Record<string, unknown>;
 

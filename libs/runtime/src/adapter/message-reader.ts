@@ -8,14 +8,7 @@
 import { ScalarType } from "@bufbuild/protobuf";
 import { getTextEncoding } from "@bufbuild/protobuf/wire";
 import { DecodeError } from "./decode-plan.js";
-
-// Wire types, as the tag's low three bits carry them.
-const WIRE_VARINT = 0;
-const WIRE_BIT64 = 1;
-export const WIRE_DELIMITED = 2;
-const WIRE_START_GROUP = 3;
-const WIRE_END_GROUP = 4;
-const WIRE_BIT32 = 5;
+import { Wire } from "./message-plan.js";
 
 // Longer strings go to the TextDecoder, whose per-call cost is then small beside the copy.
 const ASCII_SCAN_LIMIT = 64;
@@ -106,27 +99,27 @@ export class Reader {
   skip(wireType: number, fieldNo: number, recursionLimit: number): Uint8Array {
     const start = this.pos;
     switch (wireType) {
-      case WIRE_VARINT:
+      case Wire.Varint:
         while ((this.buf[this.pos++] as number) & 0x80) {}
         break;
-      case WIRE_BIT64:
+      case Wire.Bit64:
         this.pos += 8;
         break;
-      case WIRE_BIT32:
+      case Wire.Bit32:
         this.pos += 4;
         break;
-      case WIRE_DELIMITED: {
+      case Wire.Delimited: {
         const len = this.uint32();
         this.pos += len;
         break;
       }
-      case WIRE_START_GROUP:
+      case Wire.StartGroup:
         if (recursionLimit <= 0) throw new DecodeError("maximum recursion depth reached");
         for (;;) {
           this.tag();
           const fn = this.fieldNo;
           const wt = this.wireType;
-          if (wt === WIRE_END_GROUP) {
+          if (wt === Wire.EndGroup) {
             if (fn !== fieldNo) throw new DecodeError("invalid end group tag");
             break;
           }

@@ -6,6 +6,7 @@
 
 import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
+import { wireOf } from "../adapter/message-plan.js";
 
 interface Chunk {
   readonly no: number;
@@ -32,25 +33,10 @@ function write(writer: BinaryWriter, chunk: Chunk): void {
   else writer.raw(chunk.data);
 }
 
-// The wire type of one item of a packed list of `scalar`.
-function itemWire(scalar: ScalarType): WireType {
-  switch (scalar) {
-    case ScalarType.DOUBLE:
-    case ScalarType.FIXED64:
-    case ScalarType.SFIXED64:
-      return WireType.Bit64;
-    case ScalarType.FLOAT:
-    case ScalarType.FIXED32:
-    case ScalarType.SFIXED32:
-      return WireType.Bit32;
-    default:
-      return WireType.Varint;
-  }
-}
-
 // The items of a packed run, each as its own unpacked chunk.
 function unpacked(no: number, scalar: ScalarType, data: Uint8Array): Chunk[] {
-  const wireType = itemWire(scalar);
+  // A packed item has the wire type of the scalar written alone.
+  const wireType: WireType = wireOf(scalar);
   const reader = new BinaryReader(data);
   const items: Chunk[] = [];
   while (reader.pos < reader.len) items.push({ no, wireType, data: reader.skip(wireType, no) });
