@@ -69,23 +69,9 @@ export function zeroMessage(plan: DecodePlan): Fields {
   return plan.zero();
 }
 
+/** The zero value of a scalar type, as create() sets it. */
 export function scalarZero(scalar: ScalarType): unknown {
-  switch (scalar) {
-    case ScalarType.STRING:
-      return "";
-    case ScalarType.BOOL:
-      return false;
-    case ScalarType.BYTES:
-      return new Uint8Array(0);
-    case ScalarType.INT64:
-    case ScalarType.UINT64:
-    case ScalarType.SINT64:
-    case ScalarType.FIXED64:
-    case ScalarType.SFIXED64:
-      return 0n;
-    default:
-      return 0;
-  }
+  return scalarZeroOf(scalar).make();
 }
 
 function decoderOf(field: DescField): FieldDecoder {
@@ -154,15 +140,25 @@ function zeroOf(member: DescMessage["members"][number]): Zero | undefined {
     const value = member.enum.values[0]?.number ?? 0;
     return { source: String(value), make: () => value };
   }
-  switch (member.scalar) {
+  return scalarZeroOf(member.scalar);
+}
+
+function scalarZeroOf(scalar: ScalarType): Zero {
+  switch (scalar) {
     case ScalarType.STRING:
       return ZEROES.string;
     case ScalarType.BOOL:
       return ZEROES.bool;
     case ScalarType.BYTES:
       return ZEROES.bytes;
+    case ScalarType.INT64:
+    case ScalarType.UINT64:
+    case ScalarType.SINT64:
+    case ScalarType.FIXED64:
+    case ScalarType.SFIXED64:
+      return ZEROES.bigint;
     default:
-      return typeof scalarZero(member.scalar) === "bigint" ? ZEROES.bigint : ZEROES.number;
+      return ZEROES.number;
   }
 }
 
