@@ -118,12 +118,13 @@ describe("a journal record written in a newer format than the server reads", () 
     }
     const again = await startTestServer({ dataDir: s.dataDir });
     try {
+      // Each call is made when its turn comes: a call made ahead would reject unawaited.
       for (const call of [
-        again.state.getCheckpoint({ projectId: "cp", checkpointId: key.id }),
-        again.state.restoreCheckpoint({ projectId: "cp", checkpointId: key.id }),
-        again.state.listCheckpoints({ projectId: "cp" }),
+        () => again.state.getCheckpoint({ projectId: "cp", checkpointId: key.id }),
+        () => again.state.restoreCheckpoint({ projectId: "cp", checkpointId: key.id }),
+        () => again.state.listCheckpoints({ projectId: "cp" }),
       ]) {
-        const e = await expectError(call, status.FAILED_PRECONDITION, "UNSUPPORTED_FORMAT");
+        const e = await expectError(call(), status.FAILED_PRECONDITION, "UNSUPPORTED_FORMAT");
         assert.match(e.details, new RegExp(`checkpoint ${key.id}: checkpoint format \\d+ is newer than this server reads`));
       }
       assert.equal((await again.state.getGeneration({ projectId: "cp" })).header?.generation, 1n, "the project still serves");
