@@ -15,8 +15,21 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 // object with fresh pages of its own, and decoding a 1 MiB chunk at once cost a scan about a
 // tenth more time (in page faults and cache misses) than decoding it in these slices.
 const DECODE_SLICE_BYTES = 64 * 1024;
+const LF = 0x0a;
 
 const utf8 = new TextDecoder("utf-8");
+
+// Where the slice of `chunk` from `at` ends: just past its last line feed within the slice size,
+// so no line straddles two slices of a chunk and only the chunk's own tail is carried over as a
+// copy; past the next feed when the slice holds none; the chunk's end when no feed follows.
+function sliceEnd(chunk: Uint8Array, at: number): number {
+  const limit = at + DECODE_SLICE_BYTES;
+  if (limit >= chunk.length) return chunk.length;
+  const last = chunk.lastIndexOf(LF, limit - 1);
+  if (last >= at) return last + 1;
+  const next = chunk.indexOf(LF, limit);
+  return next === -1 ? chunk.length : next + 1;
+}
 
 // Hands each line of `text` (lines joined by line feeds) to the collector, as slices of it.
 function pushLines(collector: RolloutCollector, text: string): void {
@@ -64,8 +77,11 @@ export class RolloutReader {
   /** Takes the next chunk; it may be reused by the caller afterwards. */
   push(chunk: Uint8Array): void {
     this.#bytes += chunk.length;
-    for (let at = 0; at < chunk.length; at += DECODE_SLICE_BYTES)
-      this.#lines.push(chunk.subarray(at, Math.min(chunk.length, at + DECODE_SLICE_BYTES)), this.#sink);
+    for (let at = 0; at < chunk.length; ) {
+      const end = sliceEnd(chunk, at);
+      this.#lines.push(chunk.subarray(at, end), this.#sink);
+      at = end;
+    }
   }
 
   /** Ends the input and returns the decoded rollout (with no records when a sink took them). */

@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { newPackName, PACK_SUFFIX, packPaths, packText, tempOf } from "./pack-format.js";
-import { prunePacks, type PackInfo, type PruneOutcome } from "./prune-packs.js";
+import { prunePacks, type PruneOutcome } from "./prune-packs.js";
 
 // Packs read at once.
 const READS = 8;
@@ -24,7 +24,7 @@ export class EntryPacks {
   readonly #dir: string;
   #ready = false;
   // What each pack read by `readAll` held, and which of its entries the scan took.
-  readonly #seen = new Map<string, PackInfo>();
+  readonly #seen = new Map<string, { paths: string[]; used: boolean[] }>();
 
   constructor(dir: string) {
     this.#dir = dir;
@@ -88,42 +88,58 @@ export class EntryPacks {
     }, signal);
   }
 
-  /** Writes one pack of `entries`; false when it could not be written. */
-  async write(entries: readonly PackEntry[]): Promise<boolean> {
-    if (entries.length === 0) return true;
-    const { target, temp, text } = this.#pack(entries);
+  /** Writes one pack of `entries` and notes it as the scan's own; its name, or null when it could not be written. */
+  async write(entries: readonly PackEntry[]): Promise<string | null> {
+    if (entries.length === 0) return null;
+    const { name, target, temp, text } = this.#pack(entries);
     try {
       if (!this.#ready) await mkdir(this.#dir, { recursive: true });
       this.#ready = true;
       await writeFile(temp, text);
       await rename(temp, target);
-      return true;
     } catch {
       await rm(temp, { force: true }).catch(() => undefined);
-      return false;
+      return null;
     }
+    for (const e of entries) this.adopt(name, e.path);
+    return name;
   }
 
-  /** {@link write} with blocking writes, for a worker thread. */
-  writeSync(entries: readonly PackEntry[]): boolean {
-    if (entries.length === 0) return true;
-    const { target, temp, text } = this.#pack(entries);
+  /** {@link write} with blocking writes, for a worker thread; the pack is left for its scan to {@link adopt}. */
+  writeSync(entries: readonly PackEntry[]): string | null {
+    if (entries.length === 0) return null;
+    const { name, target, temp, text } = this.#pack(entries);
     try {
       if (!this.#ready) mkdirSync(this.#dir, { recursive: true });
       this.#ready = true;
       writeFileSync(temp, text);
       renameSync(temp, target);
-      return true;
+      return name;
     } catch {
       rmSync(temp, { force: true });
-      return false;
+      return null;
     }
   }
 
-  // A new pack's name, the temporary name it is written under, and its text.
-  #pack(entries: readonly PackEntry[]): { target: string; temp: string; text: string } {
-    const target = join(this.#dir, newPackName());
+  /**
+   * Notes the next entry of pack `name` (entries in the pack's order) as one this scan wrote, so
+   * the prune knows the pack without reading it back.
+   */
+  adopt(name: string, path: string): void {
+    const known = this.#seen.get(name);
+    if (known === undefined) this.#seen.set(name, { paths: [path], used: [true] });
+    else {
+      known.paths.push(path);
+      known.used.push(true);
+    }
+  }
+
+  // A new pack's name, its path, the temporary path it is written under, and its text.
+  #pack(entries: readonly PackEntry[]): { name: string; target: string; temp: string; text: string } {
+    const name = newPackName();
+    const target = join(this.#dir, name);
     return {
+      name,
       target,
       temp: tempOf(target),
       text: packText(

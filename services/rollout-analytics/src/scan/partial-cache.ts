@@ -98,14 +98,19 @@ export class PartialCache {
     return { path, text: `${JSON.stringify(header).slice(0, -1)},"scan":${scanJson}}` };
   }
 
-  /** Stores the scans of some files as one pack; a failure to write only costs the reuse. */
-  put(writes: readonly CacheWrite[]): Promise<boolean> {
+  /** Stores the scans of some files as one pack; its name, or null (a failure to write only costs the reuse). */
+  put(writes: readonly CacheWrite[]): Promise<string | null> {
     return this.#packs.write(writes.map((w) => this.#entry(w)));
   }
 
-  /** {@link put} with blocking writes, for a scan worker thread. */
-  putSync(writes: readonly CacheWrite[]): boolean {
+  /** {@link put} with blocking writes, for a scan worker thread, whose scan then {@link adopt}s the pack. */
+  putSync(writes: readonly CacheWrite[]): string | null {
     return this.#packs.writeSync(writes.map((w) => this.#entry(w)));
+  }
+
+  /** Notes that pack `name`, written for this scan by a worker, holds the entry of `path` next. */
+  adopt(name: string, path: string): void {
+    this.#packs.adopt(name, resolve(path));
   }
 
   /**

@@ -63,7 +63,7 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
   }
   const limits = { maxLineBytes: opts.maxLineBytes };
   const tasks: FileTask[] = misses.map((s) => ({ file: s.file, fresh: s.fresh, limits, cacheDir: opts.cacheDir, scopeCwd: opts.cwd }));
-  const writes: Promise<boolean>[] = [];
+  const writes: Promise<unknown>[] = [];
   // Scans made in this thread are stored a pack at a time; workers store their own.
   let pending: CacheWrite[] = [];
   const flush = (): void => {
@@ -73,12 +73,13 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
   const merged = await scanFiles(
     tasks,
     opts.workers ?? threadsFor(misses.reduce((n, s) => n + s.file.size, 0)),
-    (index, result, cached) => {
+    (index, result, pack) => {
       const slot = misses[index];
       if (slot === undefined) return;
       tally.add(slot, result, false);
+      if (pack !== null) cache?.adopt(pack, slot.file.path);
       const partial = result?.partial;
-      if (result !== null && partial !== undefined && cache !== null && !cached) {
+      if (result !== null && partial !== undefined && cache !== null && pack === null) {
         pending.push({ key: keyOf(slot), scanJson: JSON.stringify({ ...result, partial }) });
         if (pending.length >= PACK_FILES) flush();
       }

@@ -28,7 +28,7 @@ function scanOne(task: FileTask): { scan: FileScan; json: string | null } | { co
 // Scans a batch and stores the scans it made as one cache pack per directory (one in practice).
 function scanBatch(batch: WorkerScanRequest["batch"]): FileReply[] {
   const outcomes = batch.map(({ task }) => scanOne(task));
-  const stored = new Set<string>();
+  const stored = new Map<string, string>();
   const dirs = new Set(batch.map(({ task }) => task.cacheDir));
   for (const dir of dirs) {
     if (dir === null) continue;
@@ -40,12 +40,19 @@ function scanBatch(batch: WorkerScanRequest["batch"]): FileReply[] {
     });
     let cache = caches.get(dir);
     if (cache === undefined) caches.set(dir, (cache = new PartialCache(dir)));
-    if (cache.putSync(writes)) stored.add(dir);
+    const pack = cache.putSync(writes);
+    if (pack !== null) stored.set(dir, pack);
   }
   return batch.map(({ id, task }, i): FileReply => {
     const o = outcomes[i];
     if (o === undefined || !("scan" in o)) return { id, ok: false, code: o?.code ?? "READ_FAILED" };
-    return { id, ok: true, cwd: o.scan.cwd, bytes: o.scan.bytes, cached: task.cacheDir !== null && stored.has(task.cacheDir) };
+    return {
+      id,
+      ok: true,
+      cwd: o.scan.cwd,
+      bytes: o.scan.bytes,
+      pack: task.cacheDir === null ? null : (stored.get(task.cacheDir) ?? null),
+    };
   });
 }
 

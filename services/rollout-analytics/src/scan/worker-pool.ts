@@ -9,10 +9,11 @@ import { scanOnWorkers } from "./worker-threads.js";
 export type FileResult = { readonly cwd: string; readonly bytes: number; readonly partial?: CorpusPartial } | null;
 
 /**
- * Called as each file finishes, in completion order, with its index in the task list and
- * whether its scan is already in the task's cache directory (workers store what they read).
+ * Called as each file finishes, in completion order, with its index in the task list and the
+ * pack of the task's cache directory its scan is already in (workers store what they read), or
+ * null. Files stored in one pack are reported in the pack's order.
  */
-export type OnFileDone = (index: number, result: FileResult, cached: boolean) => void;
+export type OnFileDone = (index: number, result: FileResult, pack: string | null) => void;
 
 /** Files this thread reads at once when it scans alone, so one file's reads overlap another's decoding. */
 export const FILES_IN_FLIGHT = 3;
@@ -32,7 +33,7 @@ async function scanHere(tasks: readonly FileTask[], onDone: OnFileDone, signal?:
         if (signal?.aborted === true) throw e;
         result = null;
       }
-      onDone(i, result, false);
+      onDone(i, result, null);
     }
   };
   await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, tasks.length) }, lane));

@@ -11,11 +11,11 @@ export interface WorkerScanRequest {
 
 /**
  * One file's outcome, without its partial (the worker merges that itself): the recorded cwd,
- * bytes read and whether the worker stored the scan in the cache; or the code of the failure
- * that made the file unreadable.
+ * bytes read and the cache pack the worker stored the scan in (null: not stored); or the code
+ * of the failure that made the file unreadable. Stored files of a batch come in their pack's order.
  */
 export type FileReply =
-  | { readonly id: number; readonly ok: true; readonly cwd: string; readonly bytes: number; readonly cached: boolean }
+  | { readonly id: number; readonly ok: true; readonly cwd: string; readonly bytes: number; readonly pack: string | null }
   | { readonly id: number; readonly ok: false; readonly code: string };
 
 /** A worker's answer: the outcomes of one batch in its order, or the merge of every partial it read, as JSON text. */

@@ -29,8 +29,8 @@ function oldGenerationMb(maxLineBytes: number): number {
 
 /**
  * Scans files on `workers` threads, each holding a few batches and taking the next as one
- * finishes. Each worker merges the partials of the files it reads; once every file is done, the
- * merges are collected, one per worker.
+ * finishes. Each worker merges the partials of the files it reads; once it has no files left,
+ * its merge is collected, one per worker.
  */
 export async function scanOnWorkers(
   tasks: readonly FileTask[],
@@ -42,7 +42,6 @@ export async function scanOnWorkers(
   const pool: Worker[] = [];
   const merged: CorpusPartial[] = [];
   let next = 0;
-  let remaining = tasks.length;
   let bytesLeft = tasks.reduce((n, t) => n + t.file.size, 0);
   const maxLineBytes = tasks.reduce((n, t) => Math.max(n, t.limits.maxLineBytes), 0);
   const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_MB, maxOldGenerationSizeMb: oldGenerationMb(maxLineBytes) };
@@ -51,6 +50,9 @@ export async function scanOnWorkers(
       const onAbort = (): void => reject(signal?.reason);
       signal?.addEventListener("abort", onAbort, { once: true });
       const send = (worker: Worker, request: WorkerRequest): void => worker.postMessage(request);
+      // Batches each worker holds; once the queue is empty and a worker's batches are done, it is
+      // asked for its merge, which it then makes while the others finish theirs.
+      const held = new Map<Worker, number>();
       const feed = (worker: Worker): void => {
         const cap = Math.min(BATCH_BYTES, bytesLeft / (2 * BATCHES_IN_FLIGHT * workers));
         const batch: { id: number; task: FileTask }[] = [];
@@ -64,7 +66,11 @@ export async function scanOnWorkers(
           next += 1;
         }
         bytesLeft -= bytes;
-        if (batch.length > 0) send(worker, { kind: "scan", batch });
+        const holds = held.get(worker) ?? 0;
+        if (batch.length > 0) {
+          held.set(worker, holds + 1);
+          send(worker, { kind: "scan", batch });
+        } else if (holds === 0) send(worker, { kind: "finish" });
       };
       const onReply = (worker: Worker, reply: WorkerReply): void => {
         if (reply.kind === "merged") {
@@ -75,10 +81,9 @@ export async function scanOnWorkers(
           }
           return;
         }
-        for (const r of reply.results) onDone(r.id, r.ok ? { cwd: r.cwd, bytes: r.bytes } : null, r.ok && r.cached);
-        remaining -= reply.results.length;
-        if (remaining === 0) for (const w of pool) send(w, { kind: "finish" });
-        else feed(worker);
+        for (const r of reply.results) onDone(r.id, r.ok ? { cwd: r.cwd, bytes: r.bytes } : null, r.ok ? r.pack : null);
+        held.set(worker, (held.get(worker) ?? 1) - 1);
+        feed(worker);
       };
       for (let w = 0; w < workers; w += 1) {
         const worker = new Worker(workerEntry(import.meta.url, "scan-worker"), { resourceLimits });

@@ -79,8 +79,8 @@ export class UsageCache {
     );
   }
 
-  /** Stores the usage of some files as one pack; a failure to write only costs the reuse. */
-  put(writes: readonly UsageWrite[]): Promise<boolean> {
+  /** Stores the usage of some files as one pack; its name, or null (a failure to write only costs the reuse). */
+  put(writes: readonly UsageWrite[]): Promise<string | null> {
     return this.#packs.write(
       writes.map(({ file, usage }) => {
         const path = resolve(file.path);

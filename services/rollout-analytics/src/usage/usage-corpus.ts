@@ -111,7 +111,7 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
   }
   const missBytes = misses.reduce((n, f) => n + f.size, 0);
   const threads = workers ?? Math.max(1, Math.min(availableParallelism(), Math.ceil(missBytes / BYTES_PER_THREAD)));
-  const writes: Promise<boolean>[] = [];
+  const writes: Promise<unknown>[] = [];
   // Read files are stored a pack at a time.
   let pending: UsageWrite[] = [];
   const flush = (): void => {
