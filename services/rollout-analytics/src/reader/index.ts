@@ -5,6 +5,7 @@ export {
   readRolloutFileSync,
   foldRolloutFile,
   foldRolloutFileSync,
+  foldRolloutFileInTurns,
   READ_CHUNK_BYTES,
   type ReadRollout,
   type FoldedFile,

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { RolloutFold, type DecodedRollout, type RolloutCensus, type RolloutFoldOptions } from "@crs/domain/rollout";
 import { RolloutReader, type ReaderLimits } from "./rollout-reader.js";
 
@@ -54,6 +55,33 @@ function pumpSync(path: string, reader: RolloutReader): DecodedRollout {
   return reader.end();
 }
 
+// Bytes a thread that serves other work reads with blocking reads before it gives its event loop a turn.
+const TURN_BYTES = 8 * READ_CHUNK_BYTES;
+// Chunk buffers of reads that take turns, kept for the next file: reads of two files may interleave.
+const spareBuffers: Buffer[] = [];
+
+async function pumpInTurns(path: string, reader: RolloutReader, signal?: AbortSignal): Promise<DecodedRollout> {
+  const buffer = spareBuffers.pop() ?? Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  const fd = openSync(path, "r");
+  try {
+    for (let sinceTurn = 0; ; ) {
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      reader.push(buffer.subarray(0, bytesRead));
+      sinceTurn += bytesRead;
+      if (sinceTurn >= TURN_BYTES) {
+        sinceTurn = 0;
+        await nextTurn();
+        signal?.throwIfAborted();
+      }
+    }
+  } finally {
+    closeSync(fd);
+    spareBuffers.push(buffer);
+  }
+  return reader.end();
+}
+
 function folding(limits?: ReaderLimits, options?: RolloutFoldOptions): { reader: RolloutReader; fold: RolloutFold } {
   const fold = new RolloutFold(options);
   return { reader: new RolloutReader(limits, (r) => fold.push(r)), fold };
@@ -92,6 +120,15 @@ export async function foldRolloutFile(path: string, options: FoldFileOptions = {
   const { reader, fold } = folding(options.limits, options.fold);
   const signal = options.signal;
   return { census: censusOf(await pump(path, reader, signal)), fold, bytes: reader.bytes };
+}
+
+/**
+ * {@link foldRolloutFile} with blocking reads, for a thread that scans beside its workers: its
+ * event loop gets a turn every few MiB, so their replies are taken even inside a large file.
+ */
+export async function foldRolloutFileInTurns(path: string, options: FoldFileOptions = {}): Promise<FoldedFile> {
+  const { reader, fold } = folding(options.limits, options.fold);
+  return { census: censusOf(await pumpInTurns(path, reader, options.signal)), fold, bytes: reader.bytes };
 }
 
 /** {@link foldRolloutFile} with blocking reads, for a worker thread; I/O errors throw. */

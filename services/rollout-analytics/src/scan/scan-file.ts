@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import { partialOfFold, type CorpusPartial } from "@crs/domain/rollout";
-import { foldRolloutFile, foldRolloutFileSync, type FoldedFile, type ReaderLimits } from "../reader/index.js";
+import { foldRolloutFile, foldRolloutFileInTurns, foldRolloutFileSync, type FoldedFile, type ReaderLimits } from "../reader/index.js";
 import type { RolloutFile } from "../walk/index.js";
 
 /** One file to scan, as handed to a worker. */
@@ -42,4 +42,9 @@ export async function scanFile(task: FileTask, signal?: AbortSignal): Promise<Fi
 /** {@link scanFile} with blocking reads, for a worker thread; I/O errors throw. */
 export function scanFileSync(task: FileTask): FileScan {
   return summarise(task, foldRolloutFileSync(task.file.path, { limits: task.limits, fold: SCAN_FOLD }));
+}
+
+/** {@link scanFile} with blocking reads that give the event loop a turn every few MiB, for the thread that starts the workers. */
+export async function scanFileInTurns(task: FileTask, signal?: AbortSignal): Promise<FileScan> {
+  return summarise(task, await foldRolloutFileInTurns(task.file.path, { limits: task.limits, fold: SCAN_FOLD, signal }));
 }

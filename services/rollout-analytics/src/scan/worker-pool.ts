@@ -1,6 +1,6 @@
 import type { CorpusPartial } from "@crs/domain/rollout";
 import { scanFile, type FileTask } from "./scan-file.js";
-import { scanOnWorkers } from "./worker-threads.js";
+import { scanOnThreads } from "./worker-threads.js";
 
 /**
  * A file's outcome: its recorded cwd, the bytes read and, when this thread is to merge it, its
@@ -40,8 +40,9 @@ async function scanHere(tasks: readonly FileTask[], onDone: OnFileDone, signal?:
 }
 
 /**
- * Scans every task, on worker threads when more than one is asked for and there is work for
- * them. Resolves to the partials the workers merged themselves (none when this thread scanned).
+ * Scans every task, on this thread and worker threads when more than one thread is asked for and
+ * there is work for them. Resolves to the partials the workers merged themselves (none when this
+ * thread scanned alone).
  */
 export async function scanFiles(
   tasks: readonly FileTask[],
@@ -50,7 +51,7 @@ export async function scanFiles(
   signal?: AbortSignal,
 ): Promise<CorpusPartial[]> {
   const threads = Math.min(workers, tasks.length);
-  if (threads > 1) return scanOnWorkers(tasks, threads, onDone, signal);
+  if (threads > 1) return scanOnThreads(tasks, threads, onDone, signal);
   await scanHere(tasks, onDone, signal);
   return [];
 }

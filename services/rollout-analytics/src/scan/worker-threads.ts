@@ -1,8 +1,9 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
 import type { CorpusPartial } from "@crs/domain/rollout";
 import { scanWorkerFailed } from "../errors.js";
-import type { FileTask } from "./scan-file.js";
-import type { OnFileDone } from "./worker-pool.js";
+import { scanFileInTurns, type FileTask } from "./scan-file.js";
+import type { FileResult, OnFileDone } from "./worker-pool.js";
 import { workerEntry } from "./worker-entry.js";
 import type { WorkerReply, WorkerRequest } from "./worker-protocol.js";
 
@@ -28,13 +29,15 @@ function oldGenerationMb(maxLineBytes: number): number {
 }
 
 /**
- * Scans files on `workers` threads, each holding a few batches and taking the next as one
- * finishes. Each worker merges the partials of the files it reads; once it has no files left,
- * its merge is collected, one per worker.
+ * Scans files on `threads` threads: this one, a file at a time, and `threads - 1` workers, each
+ * holding a few batches and taking the next as one finishes. This thread's files go to `onDone`
+ * with their partials; each worker merges the partials of the files it reads, and once it has no
+ * files left, its merge is collected, one per worker. A scan this thread joins needs one heap
+ * fewer than one it only feeds.
  */
-export async function scanOnWorkers(
+export async function scanOnThreads(
   tasks: readonly FileTask[],
-  workers: number,
+  threads: number,
   onDone: OnFileDone,
   signal?: AbortSignal,
 ): Promise<CorpusPartial[]> {
@@ -47,14 +50,26 @@ export async function scanOnWorkers(
   const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_MB, maxOldGenerationSizeMb: oldGenerationMb(maxLineBytes) };
   try {
     await new Promise<void>((resolve, reject) => {
-      const onAbort = (): void => reject(signal?.reason);
+      let failed = false;
+      let here = true;
+      const onAbort = (): void => fail(signal?.reason);
+      const fail = (e: unknown): void => {
+        failed = true;
+        signal?.removeEventListener("abort", onAbort);
+        reject(e);
+      };
+      const settle = (): void => {
+        if (here || merged.length < pool.length) return;
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
       signal?.addEventListener("abort", onAbort, { once: true });
       const send = (worker: Worker, request: WorkerRequest): void => worker.postMessage(request);
       // Batches each worker holds; once the queue is empty and a worker's batches are done, it is
       // asked for its merge, which it then makes while the others finish theirs.
       const held = new Map<Worker, number>();
       const feed = (worker: Worker): void => {
-        const cap = Math.min(BATCH_BYTES, bytesLeft / (2 * BATCHES_IN_FLIGHT * workers));
+        const cap = Math.min(BATCH_BYTES, bytesLeft / (2 * BATCHES_IN_FLIGHT * threads));
         const batch: { id: number; task: FileTask }[] = [];
         let bytes = 0;
         while (next < tasks.length && batch.length < BATCH_FILES && (batch.length === 0 || bytes < cap)) {
@@ -75,27 +90,46 @@ export async function scanOnWorkers(
       const onReply = (worker: Worker, reply: WorkerReply): void => {
         if (reply.kind === "merged") {
           merged.push(JSON.parse(reply.json) as CorpusPartial);
-          if (merged.length === pool.length) {
-            signal?.removeEventListener("abort", onAbort);
-            resolve();
-          }
+          settle();
           return;
         }
         for (const r of reply.results) onDone(r.id, r.ok ? { cwd: r.cwd, bytes: r.bytes } : null, r.ok ? r.pack : null);
         held.set(worker, (held.get(worker) ?? 1) - 1);
         feed(worker);
       };
-      for (let w = 0; w < workers; w += 1) {
+      for (let w = 1; w < threads; w += 1) {
         const worker = new Worker(workerEntry(import.meta.url, "scan-worker"), { resourceLimits });
         pool.push(worker);
         worker.on("message", (reply: WorkerReply) => onReply(worker, reply));
         // A worker that dies (not a file that fails to read) fails the scan.
-        worker.on("error", (e) => reject(scanWorkerFailed(e.message, e)));
+        worker.on("error", (e) => fail(scanWorkerFailed(e.message, e)));
         worker.on("exit", (code) => {
-          if (merged.length < pool.length) reject(scanWorkerFailed(`exited with code ${code} before the scan ended`));
+          if (merged.length < pool.length) fail(scanWorkerFailed(`exited with code ${code} before the scan ended`));
         });
         for (let k = 0; k < BATCHES_IN_FLIGHT; k += 1) feed(worker);
       }
+      // This thread scans too, a file at a time from the same queue, taking replies between files.
+      const scanHere = async (): Promise<void> => {
+        while (next < tasks.length && !failed) {
+          const id = next++;
+          const task = tasks[id];
+          if (task === undefined) continue;
+          bytesLeft -= task.file.size;
+          let result: FileResult;
+          try {
+            result = await scanFileInTurns(task, signal);
+          } catch (e) {
+            if (signal?.aborted === true) throw e;
+            result = null;
+          }
+          onDone(id, result, null);
+          // Workers' replies are taken between this thread's files.
+          await nextTurn();
+        }
+        here = false;
+        settle();
+      };
+      scanHere().catch(fail);
     });
   } finally {
     await Promise.all(pool.map((w) => w.terminate()));

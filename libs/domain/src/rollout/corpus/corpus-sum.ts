@@ -58,7 +58,7 @@ const FEW_RUNS = 8;
 
 // `a` merged with the ascending run `values[from..to)`, as `mergeSorted` merges two samples
 // (equal values from `a` first), without copying the run out first.
-function mergeRun(a: readonly number[], values: readonly number[], from: number, to: number): number[] {
+function mergeRun(a: readonly number[], values: Float64Array, from: number, to: number): number[] {
   const out = new Array<number>(a.length + to - from);
   let i = 0;
   let j = from;
@@ -80,25 +80,42 @@ function mergeRun(a: readonly number[], values: readonly number[], from: number,
 }
 
 // One sample, gathered as ascending runs (every partial's samples are ascending) and put in
-// order once.
+// order once. The values live in one typed array: a corpus's samples run to hundreds of
+// thousands of numbers, and a typed array holds them without boxes and sorts them in place.
 class Sample {
-  readonly #values: number[] = [];
+  #values = new Float64Array(0);
+  #length = 0;
   // Where each run starts in #values.
-  readonly #starts: number[] = [];
+  #starts: number[] = [];
 
   add(run: readonly number[]): void {
     if (run.length === 0) return;
-    this.#starts.push(this.#values.length);
-    for (const x of run) this.#values.push(x);
+    const end = this.#length + run.length;
+    if (end > this.#values.length) {
+      const grown = new Float64Array(Math.max(end, Math.floor(this.#values.length * 1.5), 64));
+      grown.set(this.#values.subarray(0, this.#length));
+      this.#values = grown;
+    }
+    this.#values.set(run, this.#length);
+    this.#starts.push(this.#length);
+    this.#length = end;
   }
 
   sorted(): number[] {
     const starts = this.#starts;
-    const values = this.#values;
-    if (starts.length > FEW_RUNS) return sortedSample(values);
-    let merged: number[] = [];
-    for (let i = 0; i < starts.length; i += 1) merged = mergeRun(merged, values, starts[i] ?? 0, starts[i + 1] ?? values.length);
-    return merged;
+    const values = this.#values.subarray(0, this.#length);
+    if (starts.length <= FEW_RUNS) {
+      let merged: number[] = [];
+      for (let i = 0; i < starts.length; i += 1) merged = mergeRun(merged, values, starts[i] ?? 0, starts[i + 1] ?? values.length);
+      return merged;
+    }
+    // A typed array puts -0 before 0 and NaN last, where a comparator sort leaves them in input
+    // order: a sample holding either is sorted as `sortedSample` sorts it.
+    for (const v of values) if (Number.isNaN(v) || Object.is(v, -0)) return sortedSample(values);
+    values.sort();
+    // Now one ascending run.
+    this.#starts = [0];
+    return Array.from(values);
   }
 }
 
