@@ -10,6 +10,11 @@ import type { StoredRequest } from "../journal/record.js";
 /** Remembered request ids of one project, in commit order. */
 export class RequestTable {
   private readonly byId = new Map<string, StoredRequest>();
+  // The requests in the order they were remembered, oldest from `head` on. Evicting through the
+  // map's own order would cost more with every id forgotten: a map iterator steps over the slot
+  // of every entry deleted since the map last grew, so each eviction walked all earlier ones.
+  private order: StoredRequest[] = [];
+  private head = 0;
 
   /** Keeps at most `retention` ids. */
   constructor(private readonly retention: number) {}
@@ -18,9 +23,16 @@ export class RequestTable {
   remember(r: StoredRequest): void {
     this.byId.delete(r.requestId);
     this.byId.set(r.requestId, r);
+    this.order.push(r);
     while (this.byId.size > this.retention) {
-      const oldest = this.byId.keys().next().value as string;
-      this.byId.delete(oldest);
+      const oldest = this.order[this.head++] as StoredRequest;
+      // An id remembered again since keeps its later place; this one is stale.
+      if (this.byId.get(oldest.requestId) === oldest) this.byId.delete(oldest.requestId);
+    }
+    // The forgotten front is dropped once it is the larger part, so the order stays within twice the table.
+    if (this.head > this.order.length / 2 && this.head > 64) {
+      this.order = this.order.slice(this.head);
+      this.head = 0;
     }
   }
 
