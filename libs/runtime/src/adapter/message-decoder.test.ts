@@ -117,6 +117,15 @@ test("a non-ASCII string and one starting with a byte-order mark decode as fromB
   }
 });
 
+test("ASCII strings of every length up to the scan limit, in a Buffer or a plain Uint8Array, decode as fromBinary decodes them", () => {
+  for (let n = 0; n <= 70; n++) {
+    const text = Array.from({ length: n }, (_, i) => String.fromCharCode(0x20 + ((i * 7) % 95))).join("");
+    const bytes = Buffer.concat([Uint8Array.of(0x0a, n), Buffer.from(text)]);
+    assert.equal(decodesAsFromBinary(ApplyRequestSchema, bytes, `Buffer, length ${n}`), "equal");
+    assert.equal(decodesAsFromBinary(ApplyRequestSchema, new Uint8Array(bytes), `Uint8Array, length ${n}`), "equal");
+  }
+});
+
 // A delta nested `levels` composites deep: each level is two messages (Delta, CompositeDelta).
 function nestedDelta(levels: number): Uint8Array {
   let inner = new Uint8Array(0);

@@ -12,6 +12,21 @@ import { Wire } from "./message-plan.js";
 
 // Longer strings go to the TextDecoder, whose per-call cost is then small beside the copy.
 const ASCII_SCAN_LIMIT = 64;
+// Up to this length V8 copies appended text into a flat string; from the next on, `+=` builds a
+// rope of one node per character, which is copied flat again when the text is hashed as a key.
+const FLAT_CONCAT_MAX = 12;
+
+// Short ASCII text by appending one-character strings (cached by V8): cheaper than any call out.
+function concatenated(buf: Uint8Array, start: number, end: number): string {
+  let text = "";
+  for (let i = start; i < end; i++) text += String.fromCharCode(buf[i] as number);
+  return text;
+}
+
+// Longer ASCII text as one flat string in one step (each byte one character, as latin1 reads it).
+function oneByteText(buf: Uint8Array, start: number, end: number): string {
+  return Buffer.isBuffer(buf) ? buf.toString("latin1", start, end) : String.fromCharCode(...buf.subarray(start, end));
+}
 
 const SCRATCH_BYTES = new Uint8Array(8);
 const SCRATCH = new DataView(SCRATCH_BYTES.buffer);
@@ -150,16 +165,10 @@ export class Reader {
     const buf = this.buf;
     if (len <= ASCII_SCAN_LIMIT) {
       // ASCII is valid UTF-8 and has no byte-order mark to strip: the text is its char codes.
-      // Appending one-character strings (cached by V8) beats a subarray and a decoder call.
       const end = start + len;
-      let text = "";
       let i = start;
-      for (; i < end; i++) {
-        const c = buf[i] as number;
-        if (c >= 0x80) break;
-        text += String.fromCharCode(c);
-      }
-      if (i === end) return text;
+      while (i < end && (buf[i] as number) < 0x80) i++;
+      if (i === end) return len <= FLAT_CONCAT_MAX ? concatenated(buf, start, end) : oneByteText(buf, start, end);
     }
     return getTextEncoding().decodeUtf8(buf.subarray(start, start + len), strict);
   }
