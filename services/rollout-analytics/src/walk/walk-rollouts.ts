@@ -1,5 +1,6 @@
-import type { Dirent } from "node:fs";
+import { type Dirent, realpathSync, statSync } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { join, sep } from "node:path";
 import { badField } from "../errors.js";
 
@@ -30,6 +31,10 @@ export interface WalkOptions {
 }
 
 const ROLLOUT_SUFFIX = ".jsonl";
+// Files stat'ed between two turns of the event loop. A blocking stat of a cached inode costs
+// microseconds where one through the thread pool costs a round trip and a promise; the turns keep
+// a server that walks a large store answering meanwhile.
+const STATS_PER_TURN = 256;
 
 function inside(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
@@ -60,18 +65,19 @@ export async function walkRollouts(root: string, options: WalkOptions = {}): Pro
   let unreadableDirs = 0;
   let outsideRoot = 0;
   // One rollout file: kept, or counted as unreadable or outside the root.
-  const visit = async (path: string, link: boolean): Promise<void> => {
+  const visit = (path: string, link: boolean): void => {
     try {
-      if (link && !inside(await realpath(path), realRoot)) {
+      if (link && !inside(realpathSync(path), realRoot)) {
         outsideRoot += 1;
         return;
       }
-      const info = await stat(path);
+      const info = statSync(path);
       if (info.isFile()) files.push({ path, size: info.size, mtimeMs: info.mtimeMs });
     } catch {
       unreadable += 1;
     }
   };
+  let sinceTurn = 0;
   const dirs = [root];
   for (let dir = dirs.pop(); dir !== undefined; dir = dirs.pop()) {
     let entries: Dirent[];
@@ -81,16 +87,17 @@ export async function walkRollouts(root: string, options: WalkOptions = {}): Pro
       unreadableDirs += 1;
       continue;
     }
-    // A directory's files are stat'ed together: one at a time, each would wait its own round
-    // trip through the thread pool. The sort below makes the order of their answers irrelevant.
-    const visits: Promise<void>[] = [];
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) dirs.push(path);
-      else if (entry.name.endsWith(ROLLOUT_SUFFIX) && (entry.isFile() || entry.isSymbolicLink()))
-        visits.push(visit(path, entry.isSymbolicLink()));
+      else if (entry.name.endsWith(ROLLOUT_SUFFIX) && (entry.isFile() || entry.isSymbolicLink())) {
+        visit(path, entry.isSymbolicLink());
+        if (++sinceTurn === STATS_PER_TURN) {
+          sinceTurn = 0;
+          await nextTurn();
+        }
+      }
     }
-    await Promise.all(visits);
   }
   files.sort(compareNewestFirst);
   const limit = options.limit ?? 0;
