@@ -48,3 +48,13 @@ export function scanFileSync(task: FileTask): FileScan {
 export async function scanFileInTurns(task: FileTask, signal?: AbortSignal): Promise<FileScan> {
   return summarise(task, await foldRolloutFileInTurns(task.file.path, { limits: task.limits, fold: SCAN_FOLD, signal }));
 }
+
+/** What `scan` resolves to, or null when the file could not be read; an abort is thrown on. */
+export async function scannedOrNull<T>(scan: Promise<T>, signal?: AbortSignal): Promise<T | null> {
+  try {
+    return await scan;
+  } catch (e) {
+    if (signal?.aborted === true) throw e;
+    return null;
+  }
+}

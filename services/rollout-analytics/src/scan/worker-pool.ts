@@ -1,5 +1,5 @@
 import type { CorpusPartial } from "@crs/domain/rollout";
-import { scanFile, type FileTask } from "./scan-file.js";
+import { scanFile, scannedOrNull, type FileTask } from "./scan-file.js";
 import { scanOnThreads } from "./worker-threads.js";
 
 /**
@@ -26,14 +26,7 @@ async function scanHere(tasks: readonly FileTask[], onDone: OnFileDone, signal?:
       signal?.throwIfAborted();
       const task = tasks[i];
       if (task === undefined) continue;
-      let result: FileResult;
-      try {
-        result = await scanFile(task, signal);
-      } catch (e) {
-        if (signal?.aborted === true) throw e;
-        result = null;
-      }
-      onDone(i, result, null);
+      onDone(i, await scannedOrNull(scanFile(task, signal), signal), null);
     }
   };
   await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, tasks.length) }, lane));

@@ -2,8 +2,8 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
 import type { CorpusPartial } from "@crs/domain/rollout";
 import { scanWorkerFailed } from "../errors.js";
-import { scanFileInTurns, type FileTask } from "./scan-file.js";
-import type { FileResult, OnFileDone } from "./worker-pool.js";
+import { scanFileInTurns, scannedOrNull, type FileTask } from "./scan-file.js";
+import type { OnFileDone } from "./worker-pool.js";
 import { workerEntry } from "./worker-entry.js";
 import type { WorkerReply, WorkerRequest } from "./worker-protocol.js";
 
@@ -115,14 +115,7 @@ export async function scanOnThreads(
           const task = tasks[id];
           if (task === undefined) continue;
           bytesLeft -= task.file.size;
-          let result: FileResult;
-          try {
-            result = await scanFileInTurns(task, signal);
-          } catch (e) {
-            if (signal?.aborted === true) throw e;
-            result = null;
-          }
-          onDone(id, result, null);
+          onDone(id, await scannedOrNull(scanFileInTurns(task, signal), signal), null);
           // Workers' replies are taken between this thread's files.
           await nextTurn();
         }
