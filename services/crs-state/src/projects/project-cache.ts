@@ -1,7 +1,8 @@
 /**
  * Tenancy: which projects are in memory. Projects load on first use (one load per project at a
  * time), the least recently used idle ones unload beyond the bound or after an idle time, and a
- * project whose recovery found damage stays marked DATA_LOSS while the others keep serving.
+ * project whose recovery found damage stays marked DATA_LOSS while the others keep serving; one
+ * stored in a newer format than this server reads is refused without being read again.
  */
 
 import type { CrsStateError } from "../errors.js";
@@ -16,10 +17,19 @@ export interface LostProject {
   readonly error: CrsStateError;
 }
 
-type Entry = { readonly loaded: LoadedProject } | { readonly lost: LostProject };
+/** A project stored in a newer format than this server reads: intact, but never readable here. */
+export interface RefusedProject {
+  /** The FORMAT_UNSUPPORTED error calls get. */
+  readonly refused: CrsStateError;
+}
 
-/** Loads a project: a LoadedProject, or a LostProject when its data is damaged; throws for anything else. */
-export type ProjectLoader = (projectId: string) => Promise<LoadedProject | LostProject>;
+type Entry = { readonly loaded: LoadedProject } | { readonly lost: LostProject } | RefusedProject;
+
+/**
+ * Loads a project: a LoadedProject, a LostProject when its data is damaged, a RefusedProject
+ * when it is stored in a newer format; throws for anything else.
+ */
+export type ProjectLoader = (projectId: string) => Promise<LoadedProject | LostProject | RefusedProject>;
 
 /** Why a project left memory: idle too long, room for others, its write failed (reloaded on next use), deleted. */
 export type UnloadReason = "idle" | "capacity" | "write_failed" | "deleted";
@@ -42,11 +52,12 @@ export class ProjectCache {
     private readonly observe: (e: CacheEvent) => void = () => undefined,
   ) {}
 
-  /** The loaded project, loading it when needed; PROJECT_NOT_FOUND or PROJECT_DATA_LOSS. */
+  /** The loaded project, loading it when needed; PROJECT_NOT_FOUND, PROJECT_DATA_LOSS or FORMAT_UNSUPPORTED. */
   async get(projectId: string): Promise<LoadedProject> {
     const entry = this.entries.get(projectId);
     if (entry !== undefined) {
       if ("lost" in entry) throw entry.lost.error;
+      if ("refused" in entry) throw entry.refused;
       this.touch(projectId, entry);
       return entry.loaded;
     }
@@ -64,6 +75,10 @@ export class ProjectCache {
       if ("error" in result) {
         this.entries.set(projectId, { lost: result });
         throw result.error;
+      }
+      if ("refused" in result) {
+        this.entries.set(projectId, result);
+        throw result.refused;
       }
       this.put(result);
       this.observe({ type: "loaded", projectId });

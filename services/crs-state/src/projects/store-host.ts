@@ -12,7 +12,7 @@ import type { ProjectStore } from "../store/project-store.js";
 import { checkGeneration, checkUid, newUid, notFound, stateAt } from "./host-checks.js";
 import { HostCheckpoints } from "./host-checkpoints.js";
 import { LoadedProject } from "./loaded-project.js";
-import { ProjectCache, type LostProject } from "./project-cache.js";
+import { ProjectCache, type LostProject, type RefusedProject } from "./project-cache.js";
 import type {
   CheckpointHost,
   CreateProjectOptions,
@@ -389,7 +389,7 @@ export class StoreHost implements ProjectHost {
     return meta.value;
   }
 
-  private async loadProject(projectId: string): Promise<LoadedProject | LostProject> {
+  private async loadProject(projectId: string): Promise<LoadedProject | LostProject | RefusedProject> {
     let meta: ProjectMeta | undefined;
     try {
       meta = await this.readMeta(projectId);
@@ -412,6 +412,8 @@ export class StoreHost implements ProjectHost {
       p.policy = { everyRecords: this.opts.snapshotEveryRecords, everyBytes: this.opts.snapshotEveryBytes };
       return p;
     } catch (e) {
+      // Intact but newer: this server will never read it, so it is refused from memory from now on.
+      if (isCrsStateError(e, "FORMAT_UNSUPPORTED")) return { refused: e };
       if (isCrsStateError(e, "PROJECT_DATA_LOSS") || isCrsStateError(e, "JOURNAL_CORRUPTED") || isCrsStateError(e, "SNAPSHOT_CORRUPTED")) {
         this.notice("project-data-loss", { projectId, reason: (e as Error).message });
         const error = isCrsStateError(e, "PROJECT_DATA_LOSS")
