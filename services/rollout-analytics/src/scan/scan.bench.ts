@@ -1,6 +1,8 @@
 // End-to-end corpus scan, cold start included, beside a plain readline + JSON.parse of every
 // line of the same files, measured in the same run. The corpus is generated once (seeded) and
-// kept in the temp directory; SCAN_BENCH_BYTES sets its size (default 1 GiB).
+// kept in the temp directory; SCAN_BENCH_BYTES sets its size (default 1 GiB). The baseline, the
+// cold scan and the rescan run in turn SCAN_BENCH_RUNS times (default 3): a single run of either
+// side varies by a tenth on a shared machine, so medians are printed with their spread.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -13,6 +15,7 @@ const SERVICE = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BYTES = Number(process.env["SCAN_BENCH_BYTES"] ?? 1024 ** 3);
 const SEED = 11;
 const NOW = Date.UTC(2026, 5, 1);
+const RUNS = Number(process.env["SCAN_BENCH_RUNS"] ?? 3);
 
 // Prints the process's peak RSS and CPU time (all threads) on stderr as it exits. CPU time says
 // what the work costs when other processes share the cores and wall time stretches.
@@ -88,35 +91,69 @@ function buildCli(): void {
   if (built.status !== 0) throw new BenchFailure(`the build exited ${String(built.status)}`);
 }
 
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+// Median and spread of one side's runs: wall time, peak RSS, CPU time.
+function summary(runs: readonly Run[]): string {
+  const s = runs.map((r) => r.ms / 1000);
+  const mb = runs.map((r) => r.peakMb);
+  return (
+    `median ${median(s).toFixed(2)} s (${Math.min(...s).toFixed(2)}–${Math.max(...s).toFixed(2)}), ` +
+    `peak RSS median ${median(mb).toFixed(0)} MB (${Math.min(...mb).toFixed(0)}–${Math.max(...mb).toFixed(0)}), ` +
+    `cpu median ${median(runs.map((r) => r.cpuS)).toFixed(2)} s`
+  );
+}
+
+// Each round's ratio of one side to the baseline run just before it, and their median.
+function ratios(rounds: readonly { base: Run; side: Run; of: (r: Run) => number }[]): string {
+  const each = rounds.map(({ base, side, of }) => of(side) / of(base));
+  return `${each.map((r) => `${r.toFixed(2)}x`).join(" ")}, median ${median(each).toFixed(2)}x`;
+}
+
 async function bench(): Promise<void> {
   const root = await corpus();
   buildCli();
-  const cacheDir = await mkdtemp(join(tmpdir(), "crs-scan-bench-cache-"));
-  try {
-    const cpu = cpus()[0]?.model ?? "unknown cpu";
-    console.log(
-      `machine: ${availableParallelism()} cores (${cpu}), node ${process.version}, load ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(" ")}`,
-    );
-    const entry = existsSync(join(SERVICE, "src/cli/commands/scan.ts")) ? "rollouts scan (CLI)" : "scanCorpus script entry";
-    // One untimed pass warms the page cache for both sides.
-    await run(["--input-type=module", "-e", BASELINE, root]);
-    const base = await run(["--input-type=module", "-e", BASELINE, root]);
-    const cold = await run(scanArgs(root, cacheDir));
-    const warm = await run(scanArgs(root, cacheDir));
-    const reuse = /scanned (\d+) files \((\d+) reused/.exec(warm.stderr) ?? /reused (\d+)\/(\d+)/.exec(warm.stderr);
-    const fmt = (r: Run): string => `${(r.ms / 1000).toFixed(2)} s, peak RSS ${r.peakMb.toFixed(0)} MB, cpu ${r.cpuS.toFixed(2)} s`;
-    console.log(`baseline readline + JSON.parse of every line: ${fmt(base)}`);
-    console.log(`${entry}, cold cache: ${fmt(cold)}; ratio to baseline wall ${(cold.ms / base.ms).toFixed(2)}x`);
-    console.log(`${entry}, rescan, nothing changed: ${fmt(warm)}; ratio to baseline wall ${(warm.ms / base.ms).toFixed(2)}x`);
-    if (reuse !== null) console.log(`rescan reuse: ${reuse[2]} of ${reuse[1]} files`);
-    console.log(
-      `cpu time ratio to baseline: cold ${(cold.cpuS / base.cpuS).toFixed(2)}x, rescan ${(warm.cpuS / base.cpuS).toFixed(2)}x; load after ${loadavg()[0]?.toFixed(1)}`,
-    );
-  } finally {
-    await rm(cacheDir, { recursive: true, force: true });
+  const cpu = cpus()[0]?.model ?? "unknown cpu";
+  console.log(
+    `machine: ${availableParallelism()} cores (${cpu}), node ${process.version}, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
+  const entry = existsSync(join(SERVICE, "src/cli/commands/scan.ts")) ? "rollouts scan (CLI)" : "scanCorpus script entry";
+  // One untimed pass warms the page cache for both sides.
+  await run(["--input-type=module", "-e", BASELINE, root]);
+  const rounds: { base: Run; cold: Run; warm: Run }[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const cacheDir = await mkdtemp(join(tmpdir(), "crs-scan-bench-cache-"));
+    try {
+      const base = await run(["--input-type=module", "-e", BASELINE, root]);
+      const cold = await run(scanArgs(root, cacheDir));
+      const warm = await run(scanArgs(root, cacheDir));
+      rounds.push({ base, cold, warm });
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
   }
+  const wall = (r: Run): number => r.ms;
+  const cpuTime = (r: Run): number => r.cpuS;
+  const last = rounds.at(-1);
+  const reuse =
+    last === undefined
+      ? null
+      : (/scanned (\d+) files \((\d+) reused/.exec(last.warm.stderr) ?? /reused (\d+)\/(\d+)/.exec(last.warm.stderr));
+  console.log(`${RUNS} rounds, each the baseline, a cold scan and a rescan in turn`);
+  console.log(`baseline readline + JSON.parse of every line: ${summary(rounds.map((r) => r.base))}`);
+  console.log(`${entry}, cold cache: ${summary(rounds.map((r) => r.cold))}`);
+  console.log(`  wall time ratio to the round's baseline: ${ratios(rounds.map((r) => ({ base: r.base, side: r.cold, of: wall })))}`);
+  console.log(`  cpu time ratio to the round's baseline: ${ratios(rounds.map((r) => ({ base: r.base, side: r.cold, of: cpuTime })))}`);
+  console.log(`${entry}, rescan, nothing changed: ${summary(rounds.map((r) => r.warm))}`);
+  console.log(`  wall time ratio to the round's baseline: ${ratios(rounds.map((r) => ({ base: r.base, side: r.warm, of: wall })))}`);
+  if (reuse !== null) console.log(`rescan reuse: ${reuse[2]} of ${reuse[1]} files`);
+  console.log(`load after ${loadavg()[0]?.toFixed(1)}`);
 }
 
 // Child mode (no CLI yet): scan, report file counts on stderr in the CLI's words.
