@@ -23,7 +23,7 @@ export interface PackEntry {
 export class EntryPacks {
   readonly #dir: string;
   #ready = false;
-  // What each pack read by `readAll` held, and which of its entries the scan took.
+  // What each pack read by `readAll` or written for this scan holds, and which of its entries the scan took or wrote.
   readonly #seen = new Map<string, { paths: string[]; used: boolean[] }>();
 
   constructor(dir: string) {
@@ -88,7 +88,7 @@ export class EntryPacks {
     }, signal);
   }
 
-  /** Writes one pack of `entries` and notes it as the scan's own; its name, or null when it could not be written. */
+  /** Writes one pack of `entries` and notes it as the scan's own; its name, or null when there was nothing to write or it could not be written. */
   async write(entries: readonly PackEntry[]): Promise<string | null> {
     if (entries.length === 0) return null;
     const { name, target, temp, text } = this.#pack(entries);
