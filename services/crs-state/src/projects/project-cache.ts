@@ -17,7 +17,7 @@ export interface LostProject {
   readonly error: CrsStateError;
 }
 
-/** A project stored in a newer format than this server reads: intact, but never readable here. */
+/** A project stored in a newer format than this server reads: intact, but never readable here, so not read again. */
 export interface RefusedProject {
   /** The FORMAT_UNSUPPORTED error calls get. */
   readonly refused: CrsStateError;

@@ -412,7 +412,6 @@ export class StoreHost implements ProjectHost {
       p.policy = { everyRecords: this.opts.snapshotEveryRecords, everyBytes: this.opts.snapshotEveryBytes };
       return p;
     } catch (e) {
-      // Intact but newer: this server will never read it, so it is refused from memory from now on.
       if (isCrsStateError(e, "FORMAT_UNSUPPORTED")) return { refused: e };
       if (isCrsStateError(e, "PROJECT_DATA_LOSS") || isCrsStateError(e, "JOURNAL_CORRUPTED") || isCrsStateError(e, "SNAPSHOT_CORRUPTED")) {
         this.notice("project-data-loss", { projectId, reason: (e as Error).message });
