@@ -36,12 +36,12 @@ async function pump(path: string, reader: RolloutReader, signal?: AbortSignal): 
   return reader.end();
 }
 
-// One chunk buffer per thread serves every blocking read, since they never interleave.
-let syncBuffer: Buffer | null = null;
+// Chunk buffers of blocking reads, kept for the next file. One serves a thread whose reads never
+// interleave; reads that take turns may, and each holds its own while it reads.
+const spareBuffers: Buffer[] = [];
 
 function pumpSync(path: string, reader: RolloutReader): DecodedRollout {
-  syncBuffer ??= Buffer.allocUnsafe(READ_CHUNK_BYTES);
-  const buffer = syncBuffer;
+  const buffer = spareBuffers.pop() ?? Buffer.allocUnsafe(READ_CHUNK_BYTES);
   const fd = openSync(path, "r");
   try {
     for (;;) {
@@ -51,14 +51,13 @@ function pumpSync(path: string, reader: RolloutReader): DecodedRollout {
     }
   } finally {
     closeSync(fd);
+    spareBuffers.push(buffer);
   }
   return reader.end();
 }
 
 // Bytes a thread that serves other work reads with blocking reads before it gives its event loop a turn.
 const TURN_BYTES = 8 * READ_CHUNK_BYTES;
-// Chunk buffers of reads that take turns, kept for the next file: reads of two files may interleave.
-const spareBuffers: Buffer[] = [];
 
 async function pumpInTurns(path: string, reader: RolloutReader, signal?: AbortSignal): Promise<DecodedRollout> {
   const buffer = spareBuffers.pop() ?? Buffer.allocUnsafe(READ_CHUNK_BYTES);
