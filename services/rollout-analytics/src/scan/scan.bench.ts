@@ -65,12 +65,9 @@ function run(args: readonly string[]): Promise<Run> {
 
 class BenchFailure extends Error {}
 
-// The scan as a user runs it: the CLI when it has a scan command, else this file as the entry.
+// The scan as a user runs it: the CLI, its report written nowhere.
 function scanArgs(root: string, cacheDir: string): string[] {
-  const cli = join(SERVICE, "src/cli/commands/scan.ts");
-  if (existsSync(cli))
-    return ["bin/rollouts.js", "scan", root, "--now", String(NOW), "--cache-dir", cacheDir, "--format", "json", "--out", "/dev/null"];
-  return ["--import", "tsx", fileURLToPath(import.meta.url), "--scan", root, cacheDir];
+  return ["bin/rollouts.js", "scan", root, "--now", String(NOW), "--cache-dir", cacheDir, "--format", "json", "--out", "/dev/null"];
 }
 
 async function corpus(): Promise<string> {
@@ -123,7 +120,6 @@ async function bench(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(" ")}`,
   );
-  const entry = existsSync(join(SERVICE, "src/cli/commands/scan.ts")) ? "rollouts scan (CLI)" : "scanCorpus script entry";
   // One untimed pass warms the page cache for both sides.
   await run(["--input-type=module", "-e", BASELINE, root]);
   const rounds: { base: Run; cold: Run; warm: Run }[] = [];
@@ -141,28 +137,16 @@ async function bench(): Promise<void> {
   const wall = (r: Run): number => r.ms;
   const cpuTime = (r: Run): number => r.cpuS;
   const last = rounds.at(-1);
-  const reuse =
-    last === undefined
-      ? null
-      : (/scanned (\d+) files \((\d+) reused/.exec(last.warm.stderr) ?? /reused (\d+)\/(\d+)/.exec(last.warm.stderr));
+  const reuse = last === undefined ? null : /scanned (\d+) files \((\d+) reused/.exec(last.warm.stderr);
   console.log(`${RUNS} rounds, each the baseline, a cold scan and a rescan in turn`);
   console.log(`baseline readline + JSON.parse of every line: ${summary(rounds.map((r) => r.base))}`);
-  console.log(`${entry}, cold cache: ${summary(rounds.map((r) => r.cold))}`);
+  console.log(`rollouts scan (CLI), cold cache: ${summary(rounds.map((r) => r.cold))}`);
   console.log(`  wall time ratio to the round's baseline: ${ratios(rounds.map((r) => ({ base: r.base, side: r.cold, of: wall })))}`);
   console.log(`  cpu time ratio to the round's baseline: ${ratios(rounds.map((r) => ({ base: r.base, side: r.cold, of: cpuTime })))}`);
-  console.log(`${entry}, rescan, nothing changed: ${summary(rounds.map((r) => r.warm))}`);
+  console.log(`rollouts scan (CLI), rescan, nothing changed: ${summary(rounds.map((r) => r.warm))}`);
   console.log(`  wall time ratio to the round's baseline: ${ratios(rounds.map((r) => ({ base: r.base, side: r.warm, of: wall })))}`);
   if (reuse !== null) console.log(`rescan reuse: ${reuse[2]} of ${reuse[1]} files`);
   console.log(`load after ${loadavg()[0]?.toFixed(1)}`);
 }
 
-// Child mode (no CLI yet): scan, report file counts on stderr in the CLI's words.
-async function scanChild(root: string, cacheDir: string): Promise<void> {
-  const { scanCorpus } = await import("./scan-corpus.js");
-  const r = await scanCorpus({ root, now: NOW, cacheDir });
-  process.stderr.write(`scanned ${r.files.scanned} files (${r.files.reused} reused from cache), ${r.files.bytes} bytes\n`);
-}
-
-const at = process.argv.indexOf("--scan");
-if (at > 0) await scanChild(process.argv[at + 1] ?? "", process.argv[at + 2] ?? "");
-else await bench();
+await bench();
