@@ -27,46 +27,68 @@ function daysFromCivil(year: number, month: number, day: number): number {
 }
 
 // The value of `length` ASCII digits from `start`, or -1 when one of them is not a digit.
-function digitsAt(raw: string, start: number, length: number): number {
+function digitsAt(bytes: Uint8Array, start: number, length: number): number {
   let value = 0;
   for (let i = start; i < start + length; i += 1) {
-    const d = raw.charCodeAt(i) - 0x30;
+    const d = (bytes[i] ?? 0) - 0x30;
     if (d < 0 || d > 9) return -1;
     value = value * 10 + d;
   }
   return value;
 }
 
-// The form producers write, `2026-02-23T12:19:42.561Z`, read by character codes: every line
-// carries one, and the regular expression with its match array cost more than the rest of the
-// line's fields. Undefined hands any other form to the general reader.
-function parseUtcForm(raw: string): number | null | undefined {
-  const n = raw.length;
-  if (n < 20 || raw.charCodeAt(n - 1) !== 0x5a) return undefined;
-  if (raw.charCodeAt(4) !== 0x2d || raw.charCodeAt(7) !== 0x2d || raw.charCodeAt(10) !== 0x54) return undefined;
-  if (raw.charCodeAt(13) !== 0x3a || raw.charCodeAt(16) !== 0x3a) return undefined;
-  const year = digitsAt(raw, 0, 4);
-  const month = digitsAt(raw, 5, 2);
-  const day = digitsAt(raw, 8, 2);
-  const hour = digitsAt(raw, 11, 2);
-  const minute = digitsAt(raw, 14, 2);
-  const second = digitsAt(raw, 17, 2);
+// The form producers write, `2026-02-23T12:19:42.561Z`, read from its bytes `bytes[start..end)`:
+// every line carries one, and the regular expression with its match array cost more than the
+// rest of the line's fields. Undefined hands any other form to the general reader.
+function utcFormAt(bytes: Uint8Array, start: number, end: number): number | null | undefined {
+  const n = end - start;
+  if (n < 20 || bytes[end - 1] !== 0x5a) return undefined;
+  if (bytes[start + 4] !== 0x2d || bytes[start + 7] !== 0x2d || bytes[start + 10] !== 0x54) return undefined;
+  if (bytes[start + 13] !== 0x3a || bytes[start + 16] !== 0x3a) return undefined;
+  const year = digitsAt(bytes, start, 4);
+  const month = digitsAt(bytes, start + 5, 2);
+  const day = digitsAt(bytes, start + 8, 2);
+  const hour = digitsAt(bytes, start + 11, 2);
+  const minute = digitsAt(bytes, start + 14, 2);
+  const second = digitsAt(bytes, start + 17, 2);
   if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return undefined;
   let ms = 0;
   if (n > 20) {
-    const sep = raw.charCodeAt(19);
+    const sep = bytes[start + 19];
     if ((sep !== 0x2e && sep !== 0x2c) || n === 21) return undefined;
-    for (let i = 20; i < n - 1; i += 1) if (digitsAt(raw, i, 1) < 0) return undefined;
-    for (let i = 20; i < 23; i += 1) ms = ms * 10 + (i < n - 1 ? raw.charCodeAt(i) - 0x30 : 0);
+    for (let i = start + 20; i < end - 1; i += 1) if (digitsAt(bytes, i, 1) < 0) return undefined;
+    for (let i = start + 20; i < start + 23; i += 1) ms = ms * 10 + (i < end - 1 ? (bytes[i] ?? 0) - 0x30 : 0);
   }
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   if (hour > 23 || minute > 59 || second > 59) return null;
   return daysFromCivil(year, month, day) * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
 }
 
+// A timestamp's text as bytes, for the form above: one byte per character, and any character
+// past ASCII (never part of that form) as a byte that is no digit.
+let textBytes = new Uint8Array(64);
+function utcForm(raw: string): number | null | undefined {
+  const n = raw.length;
+  if (n > textBytes.length) textBytes = new Uint8Array(n * 2);
+  for (let i = 0; i < n; i += 1) {
+    const c = raw.charCodeAt(i);
+    textBytes[i] = c < 0x80 ? c : 0xff;
+  }
+  return utcFormAt(textBytes, 0, n);
+}
+
+/**
+ * {@link parseTimestamp} of the text of `bytes[start..end)`, which holds printable ASCII alone:
+ * the producer's form read in place, any other form as text.
+ */
+export function parseTimestampAt(bytes: Uint8Array, start: number, end: number): number | null {
+  const utc = utcFormAt(bytes, start, end);
+  return utc !== undefined ? utc : parseTimestamp(String.fromCharCode(...bytes.subarray(start, end)));
+}
+
 /** Parses an RFC 3339 timestamp to Unix milliseconds; null when absent, malformed or impossible. */
 export function parseTimestamp(raw: string): number | null {
-  const utc = parseUtcForm(raw);
+  const utc = utcForm(raw);
   if (utc !== undefined) return utc;
   const m = RFC3339.exec(raw);
   if (m === null) return null;

@@ -34,8 +34,8 @@ export function usageOfFile(path: string, maxLineBytes: number): FileUsage {
       // A token_count line in the producer's layout is read from its bytes; any other kept line
       // becomes text only here, as the scan's reader decodes it.
       line: (bytes, start, end) => {
-        // One byte one character, a copy with no decoding, and no view made for the line.
-        if (verdict === "token_count" && collector.pushTokenCountLatin1(bytes.toString("latin1", start, end))) return;
+        // Read in place: no text and no view made for the line.
+        if (verdict === "token_count" && collector.pushTokenCountBytes(bytes, start, end)) return;
         const line = utf8.decode(bytes.subarray(start, end));
         if (verdict === "token_count") collector.pushTokenCount(line);
         else collector.push(line);

@@ -4,7 +4,7 @@ import { isObject } from "../json.js";
 import { parseTimestamp } from "../time.js";
 import { tokenCountUsage } from "./figures.js";
 import { UsageFold } from "./fold.js";
-import { readTokenLine } from "./token-line.js";
+import { readTokenLineBytes } from "./token-line.js";
 import type { UsagePartial } from "./types.js";
 
 /** The usage of one rollout and the working directory its first session_meta recorded. */
@@ -58,12 +58,12 @@ export class UsageCollector {
   }
 
   /**
-   * Folds a line whose head names a `token_count` event, given as one-byte text (a `latin1`
-   * decoding of its bytes), when it is in the producer's exact layout (see `readTokenLine`);
-   * false when it is not, and the caller must decode it as UTF-8 for {@link pushTokenCount}.
+   * Folds a line whose head names a `token_count` event, given as its bytes `bytes[start..end)`,
+   * when it is in the producer's exact layout (see `readTokenLineBytes`); false when it is not,
+   * and the caller must decode it as UTF-8 for {@link pushTokenCount}.
    */
-  pushTokenCountLatin1(oneByteText: string): boolean {
-    const line = readTokenLine(oneByteText);
+  pushTokenCountBytes(bytes: Uint8Array, start: number, end: number): boolean {
+    const line = readTokenLineBytes(bytes, start, end);
     if (line === undefined) return false;
     if (line.usage !== null) this.#fold.reply(line.usage, line.tsMs);
     return true;

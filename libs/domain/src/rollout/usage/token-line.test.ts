@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { UsageCollector } from "./collect.js";
+import { readTokenLine, readTokenLineBytes } from "./token-line.js";
 import { editedTokenLine, producerTokenLine } from "../testing/token-lines.js";
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -12,7 +13,7 @@ const utf8 = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 // declines), and through the general decoder alone; and whether the reader took the line.
 function bothWays(bytes: Uint8Array): { fast: unknown; general: unknown; taken: boolean } {
   const viaReader = new UsageCollector();
-  const taken = viaReader.pushTokenCountLatin1(latin1(bytes));
+  const taken = viaReader.pushTokenCountBytes(bytes, 0, bytes.length);
   if (!taken) viaReader.pushTokenCount(utf8(bytes));
   const general = new UsageCollector();
   general.pushTokenCount(utf8(bytes));
@@ -68,5 +69,53 @@ test("lines the reader must not take: torn, duplicated members, non-ASCII or esc
     (fast as { usage: { byDay: Record<string, unknown> } }).usage.byDay["2026-03-01"],
     { unknown: { input: 5, cachedInput: 5, output: 1, reasoning: 0, total: 6 } },
     "cached input capped at the input, a zero total read as input plus output",
+  );
+});
+
+// Pieces of the grammar's edges, put anywhere in a producer line: long figures, control and blank
+// bytes, broken escapes and numbers, nesting one level too deep.
+const edgePiece = fc.constantFrom(
+  "9",
+  "0",
+  "99999999999999",
+  "-",
+  ".",
+  "e",
+  "E+",
+  "\\",
+  "\\u00e9",
+  "\\u0G00",
+  "\\u00g0",
+  "\\x",
+  "\x1f",
+  "\x7f",
+  "\n",
+  "\t",
+  "\v",
+  "\xa0",
+  "{}",
+  '{"a":{"b":{}}}',
+  '{"a":1}',
+  "[]",
+  ",",
+  ":",
+  "}",
+  '"',
+);
+const edgeLine = fc.tuple(producerTokenLine, fc.option(fc.nat()), edgePiece, fc.integer({ min: 1, max: 3 })).map(([l, n, piece, times]) => {
+  const at = n === null ? l.length : n % (l.length + 1);
+  return new Uint8Array(Buffer.from(l.slice(0, at) + piece.repeat(times) + l.slice(at), "latin1"));
+});
+
+test("the byte reader takes exactly the lines the expression takes, and reads them alike, in place", () => {
+  fc.assert(
+    fc.property(fc.oneof(editedTokenLine, edgeLine), fc.nat(40), fc.nat(40), (bytes, before, after) => {
+      const framed = new Uint8Array(before + bytes.length + after).fill(0x7d);
+      framed.set(bytes, before);
+      const fromText = readTokenLine(latin1(bytes));
+      const expected = fromText === undefined ? undefined : { usage: fromText.usage, tsMs: fromText.tsMs };
+      assert.deepEqual(readTokenLineBytes(framed, before, before + bytes.length), expected);
+    }),
+    { numRuns: 20000 },
   );
 });

@@ -6,7 +6,7 @@
 // the producer's order and nothing else, figures as plain integers, and a `rate_limits` value
 // that is valid JSON (never read). Any other line is left to the general decoder.
 
-import { parseTimestamp } from "../time.js";
+import { parseTimestamp, parseTimestampAt } from "../time.js";
 import type { TokenCountUsage, TokenFigures } from "./figures.js";
 
 /** What a producer-layout `token_count` line carries: its usage (null for `info: null`) and time. */
@@ -79,4 +79,207 @@ export function readTokenLine(text: string): TokenLine | undefined {
   const tsMs = timestamp === "" ? null : parseTimestamp(timestamp);
   if (m[2] === undefined) return { usage: null, timestamp, tsMs };
   return { usage: { total: figuresAt(m, 2), last: figuresAt(m, 7) }, timestamp, tsMs };
+}
+
+// The same grammar read straight from a line's bytes, for the usage reader: no text is made, no
+// expression entered, the figures read as the digits go by. It takes exactly the lines the
+// expression takes over the same bytes' one-byte text (pinned by the tests). Each reader below
+// takes the bytes, a position and the end, and answers the position after what it read, or -1
+// when the bytes there are not what it reads (and -1 in gives -1 out, so reads chain).
+
+const bytesOf = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
+const B_HEAD = bytesOf(HEAD);
+const B_TYPES = bytesOf(TYPES);
+const B_NULL = bytesOf("null");
+const B_TRUE = bytesOf("true");
+const B_FALSE = bytesOf("false");
+const B_TOTAL = bytesOf('{"total_token_usage":');
+const B_LAST = bytesOf(',"last_token_usage":');
+const B_WINDOW = bytesOf(',"model_context_window":');
+const B_RATE = bytesOf(',"rate_limits":');
+const B_INPUT = bytesOf('{"input_tokens":');
+const B_CACHED = bytesOf(',"cached_input_tokens":');
+const B_OUTPUT = bytesOf(',"output_tokens":');
+const B_REASONING = bytesOf(',"reasoning_output_tokens":');
+const B_TOTAL_TOKENS = bytesOf(',"total_tokens":');
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const ZERO = 0x30;
+const OPEN = 0x7b;
+const CLOSE = 0x7d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+function lit(b: Uint8Array, at: number, end: number, l: Uint8Array): number {
+  const n = l.length;
+  if (at < 0 || at + n > end) return -1;
+  for (let i = 0; i < n; i += 1) if (b[at + i] !== l[i]) return -1;
+  return at + n;
+}
+
+function byte(b: Uint8Array, at: number, end: number, c: number): number {
+  return at >= 0 && at < end && b[at] === c ? at + 1 : -1;
+}
+
+function isDigit(c: number | undefined): boolean {
+  return c !== undefined && c >= ZERO && c <= ZERO + 9;
+}
+
+function digits(b: Uint8Array, at: number, end: number): number {
+  let i = at;
+  while (i < end && isDigit(b[i])) i += 1;
+  return i;
+}
+
+// The figures being read, unboxed: input, cached input, output, reasoning, total.
+const figure = new Float64Array(5);
+
+// `0|[1-9]\d{0,14}` into `figure[slot]`.
+function int(b: Uint8Array, at: number, end: number, slot: number): number {
+  if (at < 0 || at >= end || !isDigit(b[at])) return -1;
+  if (b[at] === ZERO) {
+    figure[slot] = 0;
+    return at + 1;
+  }
+  const stop = digits(b, at, end);
+  if (stop - at > 15) return -1;
+  let value = 0;
+  for (let i = at; i < stop; i += 1) value = value * 10 + ((b[i] ?? 0) - ZERO);
+  figure[slot] = value;
+  return stop;
+}
+
+function isHex(c: number | undefined): boolean {
+  return c !== undefined && (isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66));
+}
+
+// STRING: no quote, backslash or control byte but as a valid escape.
+function string(b: Uint8Array, at: number, end: number): number {
+  let i = byte(b, at, end, QUOTE);
+  if (i < 0) return -1;
+  while (i < end) {
+    const c = b[i] ?? 0;
+    if (c === QUOTE) return i + 1;
+    if (c < 0x20) return -1;
+    if (c !== BACKSLASH) i += 1;
+    else {
+      const e = i + 1 < end ? b[i + 1] : undefined;
+      if (e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) i += 2;
+      else if (e === 0x75 && i + 6 <= end && isHex(b[i + 2]) && isHex(b[i + 3]) && isHex(b[i + 4]) && isHex(b[i + 5])) i += 6;
+      else return -1;
+    }
+  }
+  return -1;
+}
+
+// NUMBER: what follows a number in this grammar is never a digit, `.`, `e` or `E`, so reading
+// greedily decides as the expression's backtracking would.
+function number(b: Uint8Array, at: number, end: number): number {
+  let i = at < end && b[at] === 0x2d ? at + 1 : at;
+  if (!(i < end && isDigit(b[i]))) return -1;
+  // A leading zero stands alone.
+  i = b[i] === ZERO ? i + 1 : digits(b, i, end);
+  if (i < end && b[i] === 0x2e) {
+    if (!(i + 1 < end && isDigit(b[i + 1]))) return -1;
+    i = digits(b, i + 1, end);
+  }
+  if (i < end && (b[i] === 0x65 || b[i] === 0x45)) {
+    i += 1;
+    if (i < end && (b[i] === 0x2b || b[i] === 0x2d)) i += 1;
+    if (!(i < end && isDigit(b[i]))) return -1;
+    i = digits(b, i, end);
+  }
+  return i;
+}
+
+function scalar(b: Uint8Array, at: number, end: number): number {
+  if (at < 0 || at >= end) return -1;
+  const c = b[at];
+  if (c === QUOTE) return string(b, at, end);
+  if (c === 0x74) return lit(b, at, end, B_TRUE);
+  if (c === 0x66) return lit(b, at, end, B_FALSE);
+  if (c === 0x6e) return lit(b, at, end, B_NULL);
+  return number(b, at, end);
+}
+
+// `objectOf(value)`, with values a scalar or, `depth` more times, an object of them.
+function object(b: Uint8Array, at: number, end: number, depth: number): number {
+  let i = byte(b, at, end, OPEN);
+  if (i < 0) return -1;
+  if (i < end && b[i] === CLOSE) return i + 1;
+  for (;;) {
+    i = byte(b, string(b, i, end), end, COLON);
+    if (i < 0) return -1;
+    i = depth > 0 && i < end && b[i] === OPEN ? object(b, i, end, depth - 1) : scalar(b, i, end);
+    if (i < 0 || i >= end) return -1;
+    if (b[i] === CLOSE) return i + 1;
+    if (b[i] !== COMMA) return -1;
+    i += 1;
+  }
+}
+
+// One figure set, `{"input_tokens":…,"total_tokens":…}`, into `figure`.
+function figureSet(b: Uint8Array, at: number, end: number): number {
+  let i = int(b, lit(b, at, end, B_INPUT), end, 0);
+  i = int(b, lit(b, i, end, B_CACHED), end, 1);
+  i = int(b, lit(b, i, end, B_OUTPUT), end, 2);
+  i = int(b, lit(b, i, end, B_REASONING), end, 3);
+  i = int(b, lit(b, i, end, B_TOTAL_TOKENS), end, 4);
+  return byte(b, i, end, CLOSE);
+}
+
+// The figure set just read, as the general decoder makes it: cached input at most the input, and
+// a zero total read as input plus output.
+function figuresRead(): TokenFigures {
+  const input = figure[0] ?? 0;
+  const output = figure[2] ?? 0;
+  const total = figure[4] ?? 0;
+  return {
+    input,
+    cachedInput: Math.min(figure[1] ?? 0, input),
+    output,
+    reasoning: figure[3] ?? 0,
+    total: total > 0 ? total : input + output,
+  };
+}
+
+function isStampByte(c: number | undefined): boolean {
+  return c !== undefined && c >= 0x20 && c <= 0x7e && c !== QUOTE && c !== BACKSLASH;
+}
+
+function isTrailingBlank(c: number | undefined): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c || c === 0x0d;
+}
+
+/**
+ * {@link readTokenLine} over a line's bytes, `bytes[start..end)`, read in place: the same usage
+ * and time as for the bytes' one-byte text (the timestamp's text is not made).
+ */
+export function readTokenLineBytes(b: Uint8Array, start: number, end: number): Omit<TokenLine, "timestamp"> | undefined {
+  const stampStart = lit(b, start, end, B_HEAD);
+  if (stampStart < 0) return undefined;
+  let i = stampStart;
+  while (i < end && isStampByte(b[i])) i += 1;
+  const stampEnd = i;
+  i = lit(b, i, end, B_TYPES);
+  if (i < 0) return undefined;
+  let usage: TokenCountUsage | null = null;
+  const afterNull = lit(b, i, end, B_NULL);
+  if (afterNull >= 0) i = afterNull;
+  else {
+    i = figureSet(b, lit(b, i, end, B_TOTAL), end);
+    if (i < 0) return undefined;
+    const total = figuresRead();
+    i = figureSet(b, lit(b, i, end, B_LAST), end);
+    if (i < 0) return undefined;
+    usage = { total, last: figuresRead() };
+    i = byte(b, int(b, lit(b, i, end, B_WINDOW), end, 0), end, CLOSE);
+  }
+  i = lit(b, i, end, B_RATE);
+  i = i >= 0 && i < end && b[i] === OPEN ? object(b, i, end, 1) : scalar(b, i, end);
+  i = byte(b, byte(b, i, end, CLOSE), end, CLOSE);
+  if (i < 0) return undefined;
+  while (i < end && isTrailingBlank(b[i])) i += 1;
+  if (i !== end) return undefined;
+  return { usage, tsMs: stampEnd === stampStart ? null : parseTimestampAt(b, stampStart, stampEnd) };
 }
