@@ -5,11 +5,12 @@
 //
 // The bundle is compiled through V8's code cache: the code a run compiled is kept in the user
 // cache directory (`$XDG_CACHE_HOME` or `~/.cache`, `crs-rollout-analytics/code/`), one file per
-// command, under the bundle's hash and node's version, and later starts reuse it instead of
-// compiling again. V8 checks the data itself and rejects it for another V8 or other flags; the
-// cache is then written anew. A cache that cannot be read or written only costs the compile time.
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// command, under the bundle's size and modification time (a build writes the bundle anew) and
+// node's version, and later starts reuse it instead of compiling again (hashing the bundle
+// instead would load the crypto module on every start). V8 checks the data itself and rejects it
+// for another V8 or other flags; the cache is then written anew. A cache that cannot be read or
+// written only costs the compile time.
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -26,7 +27,7 @@ function cacheFile() {
 }
 
 // The cached code when it was made from this very bundle by this node: the file is its key line
-// (bundle hash, node version, architecture), then V8's data.
+// (bundle size and time, node version, architecture), then V8's data.
 function cachedCode(file, key) {
   try {
     const data = readFileSync(file);
@@ -52,9 +53,9 @@ function keepCode(file, key, script) {
   }
 }
 
-function runBundle(bundle) {
+function runBundle(bundle, info) {
   const source = readFileSync(bundle, "utf8");
-  const key = `${createHash("sha256").update(source).digest("hex")} ${process.version} ${process.arch}`;
+  const key = `${info.size} ${info.mtimeMs} ${process.version} ${process.arch}`;
   const file = cacheFile();
   const cachedData = cachedCode(file, key);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
@@ -69,7 +70,8 @@ function runBundle(bundle) {
 }
 
 const bundle = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
-if (existsSync(bundle)) runBundle(bundle);
+const info = statSync(bundle, { throwIfNoEntry: false });
+if (info !== undefined) runBundle(bundle, info);
 else {
   const { register } = await import("tsx/esm/api");
   register();

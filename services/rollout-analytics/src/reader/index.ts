@@ -10,5 +10,6 @@ export {
   type ReadRollout,
   type FoldedFile,
   type FoldFileOptions,
+  TURN_BYTES,
 } from "./read-file.js";
 export { LineSplitter, HEAD_BYTES, type LineSink } from "./line-splitter.js";

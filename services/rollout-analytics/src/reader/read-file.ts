@@ -56,8 +56,8 @@ function pumpSync(path: string, reader: RolloutReader): DecodedRollout {
   return reader.end();
 }
 
-// Bytes a thread that serves other work reads with blocking reads before it gives its event loop a turn.
-const TURN_BYTES = 8 * READ_CHUNK_BYTES;
+/** Bytes a thread that serves other work reads with blocking reads before it gives its event loop a turn. */
+export const TURN_BYTES = 8 * READ_CHUNK_BYTES;
 
 async function pumpInTurns(path: string, reader: RolloutReader, signal?: AbortSignal): Promise<DecodedRollout> {
   const buffer = spareBuffers.pop() ?? Buffer.allocUnsafe(READ_CHUNK_BYTES);

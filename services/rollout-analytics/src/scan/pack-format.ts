@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-
 /** File name ending of a pack of cache entries. */
 export const PACK_SUFFIX = ".pack";
 
@@ -23,12 +21,19 @@ export function packPaths(firstLine: string): string[] | null {
   }
 }
 
-/** A new pack's name: random, so concurrent writers never collide. */
+// A name part that concurrent writers do not share: names need to be distinct, not unguessable,
+// so this process's id and a draw from its own randomly seeded generator serve, without loading
+// the crypto module on every start.
+function uniquePart(): string {
+  return `${process.pid.toString(36)}-${Math.floor(Math.random() * 2 ** 52).toString(36)}`;
+}
+
+/** A new pack's name, distinct from any other writer's. */
 export function newPackName(): string {
-  return `${randomBytes(8).toString("hex")}${PACK_SUFFIX}`;
+  return `${uniquePart()}${PACK_SUFFIX}`;
 }
 
 /** The temporary name a file is written under before it is renamed to `target`. */
 export function tempOf(target: string): string {
-  return `${target}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  return `${target}.${uniquePart()}.tmp`;
 }

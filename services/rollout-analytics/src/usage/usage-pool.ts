@@ -1,6 +1,7 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
 import { scanWorkerFailed } from "../errors.js";
+import { TURN_BYTES } from "../reader/index.js";
 import { workerEntry } from "../scan/index.js";
 import { type FileUsage, usageOfFileOrNull } from "./usage-file.js";
 
@@ -25,7 +26,7 @@ const FILES_IN_FLIGHT = 3;
 
 // The calling thread reads files too, taking the next path from the same queue as the workers,
 // so `threads` threads need only `threads - 1` workers to start (none for one thread). The event
-// loop gets a turn between this thread's files, so progress is drawn and an abort is seen.
+// loop gets turns between this thread's files, so progress is drawn and an abort is seen.
 async function readOnThreads(
   paths: readonly string[],
   maxLineBytes: number,
@@ -75,11 +76,18 @@ async function readOnThreads(
         for (let k = 0; k < FILES_IN_FLIGHT; k += 1) feed(worker);
       }
       const here = async (): Promise<void> => {
+        let sinceTurn = 0;
         while (next < paths.length && !failed) {
           const id = next++;
-          finish(id, usageOfFileOrNull(paths[id] ?? "", maxLineBytes));
-          // Workers' replies are taken between this thread's files.
-          await yieldToLoop();
+          const file = usageOfFileOrNull(paths[id] ?? "", maxLineBytes);
+          finish(id, file);
+          sinceTurn += file?.bytes ?? 0;
+          // Workers' replies are taken between this thread's files; alone, this thread needs a
+          // turn only now and then, to draw progress and see an abort.
+          if (pool.length > 0 || sinceTurn >= TURN_BYTES) {
+            sinceTurn = 0;
+            await yieldToLoop();
+          }
         }
       };
       here().catch(fail);

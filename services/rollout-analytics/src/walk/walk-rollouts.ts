@@ -1,5 +1,5 @@
-import { type Dirent, realpathSync, statSync } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { join, sep } from "node:path";
 import { badField } from "../errors.js";
@@ -31,10 +31,10 @@ export interface WalkOptions {
 }
 
 const ROLLOUT_SUFFIX = ".jsonl";
-// Files stat'ed between two turns of the event loop. A blocking stat of a cached inode costs
-// microseconds where one through the thread pool costs a round trip and a promise; the turns keep
-// a server that walks a large store answering meanwhile.
-const STATS_PER_TURN = 256;
+// Files stat'ed and directories listed between two turns of the event loop. A blocking call on a
+// cached inode costs microseconds where one through the thread pool costs a round trip and a
+// promise; the turns keep a server that walks a large store answering meanwhile.
+const CALLS_PER_TURN = 256;
 
 function inside(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
@@ -78,24 +78,28 @@ export async function walkRollouts(root: string, options: WalkOptions = {}): Pro
     }
   };
   let sinceTurn = 0;
+  // Counts a call; true when the loop is due a turn.
+  const turnDue = (): boolean => {
+    if (++sinceTurn < CALLS_PER_TURN) return false;
+    sinceTurn = 0;
+    return true;
+  };
   const dirs = [root];
   for (let dir = dirs.pop(); dir !== undefined; dir = dirs.pop()) {
     let entries: Dirent[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       unreadableDirs += 1;
       continue;
     }
+    if (turnDue()) await nextTurn();
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) dirs.push(path);
       else if (entry.name.endsWith(ROLLOUT_SUFFIX) && (entry.isFile() || entry.isSymbolicLink())) {
         visit(path, entry.isSymbolicLink());
-        if (++sinceTurn === STATS_PER_TURN) {
-          sinceTurn = 0;
-          await nextTurn();
-        }
+        if (turnDue()) await nextTurn();
       }
     }
   }
