@@ -20,9 +20,9 @@ async function shippedCli(dir: string): Promise<string> {
   await mkdir(join(dir, "bin"), { recursive: true });
   await mkdir(join(dir, "dist"));
   await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-  await copyFile(join(SERVICE, "bin", "rollouts.js"), join(dir, "bin", "rollouts.js"));
+  await copyFile(join(SERVICE, "bin", "rollouts.cjs"), join(dir, "bin", "rollouts.cjs"));
   for (const name of ["cli.cjs", "scan-worker.js", "usage-worker.js"]) await copyFile(join(SERVICE, "dist", name), join(dir, "dist", name));
-  return join(dir, "bin", "rollouts.js");
+  return join(dir, "bin", "rollouts.cjs");
 }
 
 test("the rollouts command scans on worker threads from its bundles alone, with the reports the sources give", async () => {

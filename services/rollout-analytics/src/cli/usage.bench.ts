@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, node ${process.version}, load ${load()}`);
   const bin = await ccusageBin();
   const cacheDir = join(HOME, "cache");
-  const usage = (...extra: string[]) => ["bin/rollouts.js", "usage", root, ...extra];
+  const usage = (...extra: string[]) => ["bin/rollouts.cjs", "usage", root, ...extra];
   // The warm runs read what this first run cached.
   await timed(process.execPath, usage("--cache-dir", cacheDir));
   const runs = { baseline: [] as Timed[], cold: [] as Timed[], warm: [] as Timed[], cc: [] as Timed[] };

@@ -67,7 +67,7 @@ class BenchFailure extends Error {}
 
 // The scan as a user runs it: the CLI, its report written nowhere.
 function scanArgs(root: string, cacheDir: string): string[] {
-  return ["bin/rollouts.js", "scan", root, "--now", String(NOW), "--cache-dir", cacheDir, "--format", "json", "--out", "/dev/null"];
+  return ["bin/rollouts.cjs", "scan", root, "--now", String(NOW), "--cache-dir", cacheDir, "--format", "json", "--out", "/dev/null"];
 }
 
 async function corpus(): Promise<string> {
