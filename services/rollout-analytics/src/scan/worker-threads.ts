@@ -6,6 +6,7 @@ import { scanFileInTurns, scannedOrNull, type FileTask } from "./scan-file.js";
 import type { OnFileDone } from "./worker-pool.js";
 import { workerEntry } from "./worker-entry.js";
 import type { WorkerReply, WorkerRequest } from "./worker-protocol.js";
+import { enterScan, holdYoungGeneration, leaveScan, WORKER_YOUNG_MB } from "./young-generation.js";
 
 /** Batches handed to a worker ahead, so it never waits for this thread between two batches. */
 const BATCHES_IN_FLIGHT = 2;
@@ -14,11 +15,6 @@ const BATCHES_IN_FLIGHT = 2;
 // the threads finish together.
 const BATCH_FILES = 32;
 const BATCH_BYTES = 8 * 1024 * 1024;
-// A worker's young generation, in MB. V8's default (48) is sized for throughput of one main
-// thread and adds resident memory per worker. Each scavenge copies a file's fold state, which
-// lives until the file ends, so scavenges cost by their number: at 12 they took about a tenth of
-// a scan's CPU, at 24 about two thirds of that, for some 15 MB more resident per scan.
-const WORKER_YOUNG_MB = 24;
 
 // A worker's old generation bound, in MB. V8 grows a heap by a factor that shrinks with its
 // bound, so a bound near what a worker needs keeps the headroom of three heaps small. It must
@@ -48,6 +44,7 @@ export async function scanOnThreads(
   let bytesLeft = tasks.reduce((n, t) => n + t.file.size, 0);
   const maxLineBytes = tasks.reduce((n, t) => Math.max(n, t.limits.maxLineBytes), 0);
   const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_MB, maxOldGenerationSizeMb: oldGenerationMb(maxLineBytes) };
+  enterScan();
   try {
     await new Promise<void>((resolve, reject) => {
       let failed = false;
@@ -116,6 +113,7 @@ export async function scanOnThreads(
           if (task === undefined) continue;
           bytesLeft -= task.file.size;
           onDone(id, await scannedOrNull(scanFileInTurns(task, signal), signal), null);
+          holdYoungGeneration();
           // Workers' replies are taken between this thread's files.
           await nextTurn();
         }
@@ -126,6 +124,7 @@ export async function scanOnThreads(
     });
   } finally {
     await Promise.all(pool.map((w) => w.terminate()));
+    leaveScan();
   }
   return merged;
 }
