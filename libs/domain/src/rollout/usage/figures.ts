@@ -1,3 +1,4 @@
+import { sortedRecord } from "../corpus/order.js";
 import { isObject, type JsonObject } from "../json.js";
 
 // Token figures as `token_count` events carry them. `input` includes `cachedInput`, and `output`
@@ -61,6 +62,23 @@ export function addFigures(a: TokenFigures, b: TokenFigures): TokenFigures {
     reasoning: a.reasoning + b.reasoning,
     total: a.total + b.total,
   };
+}
+
+/** Figures a sum owns and adds to in place. */
+export type FigureSum = { -readonly [K in keyof TokenFigures]: number };
+
+/** Adds `f` into `sum` in place: a sum over many replies then makes no object per reply. */
+export function addFiguresInto(sum: FigureSum, f: TokenFigures): void {
+  sum.input += f.input;
+  sum.cachedInput += f.cachedInput;
+  sum.output += f.output;
+  sum.reasoning += f.reasoning;
+  sum.total += f.total;
+}
+
+/** Copies of the sums, in key order: a result then never changes as its sums go on adding. */
+export function sortedFigures(sums: Iterable<readonly [string, FigureSum]>): Record<string, TokenFigures> {
+  return sortedRecord(Array.from(sums, ([key, f]): [string, TokenFigures] => [key, { ...f }]));
 }
 
 /** `a − b` when no figure goes down, else null (the counter restarted). */

@@ -1,6 +1,14 @@
 import { sortedRecord } from "../corpus/order.js";
 import type { RolloutRecord } from "../decode/record.js";
-import { growthOf, isZeroFigures, type TokenCountUsage, type TokenFigures } from "./figures.js";
+import {
+  addFiguresInto,
+  type FigureSum,
+  growthOf,
+  sortedFigures,
+  isZeroFigures,
+  type TokenCountUsage,
+  type TokenFigures,
+} from "./figures.js";
 import { UNDATED, UNKNOWN_MODEL, USAGE_VERSION, type UsagePartial } from "./types.js";
 
 // Per-reply usage from the cumulative totals: a `token_count` that repeats the previous totals is
@@ -22,25 +30,10 @@ function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-// A sum the fold owns and adds to in place: a reply then costs no new object per table.
-type Sum = { -readonly [K in keyof TokenFigures]: number };
-
-function bump(table: Record<string, Sum>, key: string, f: TokenFigures): void {
+function bump(table: Record<string, FigureSum>, key: string, f: TokenFigures): void {
   const had = table[key];
-  if (had === undefined) {
-    table[key] = { input: f.input, cachedInput: f.cachedInput, output: f.output, reasoning: f.reasoning, total: f.total };
-    return;
-  }
-  had.input += f.input;
-  had.cachedInput += f.cachedInput;
-  had.output += f.output;
-  had.reasoning += f.reasoning;
-  had.total += f.total;
-}
-
-// A table's sums as figures of their own, in key order: what a result holds never changes later.
-function figuresOf(table: Record<string, Sum>): Record<string, TokenFigures> {
-  return sortedRecord(Object.entries(table).map(([key, f]): [string, TokenFigures] => [key, { ...f }]));
+  if (had === undefined) table[key] = { ...f };
+  else addFiguresInto(had, f);
 }
 
 /**
@@ -49,8 +42,8 @@ function figuresOf(table: Record<string, Sum>): Record<string, TokenFigures> {
  * answer alike. Only `turn_context` (the model) and `token_count` (the figures) records matter.
  */
 export class UsageFold {
-  readonly #byDay: Record<string, Record<string, Sum>> = {};
-  readonly #byModel: Record<string, Sum> = {};
+  readonly #byDay: Record<string, Record<string, FigureSum>> = {};
+  readonly #byModel: Record<string, FigureSum> = {};
   #model = UNKNOWN_MODEL;
   #previous: TokenFigures | null = null;
   #repeats = 0;
@@ -98,8 +91,10 @@ export class UsageFold {
     const name = session.endsWith(".jsonl") ? session.slice(0, -".jsonl".length) : session;
     const byModel = this.#byModel;
     const bySession =
-      Object.keys(byModel).length === 0 ? {} : { [name]: { firstMs: this.#firstMs, lastMs: this.#lastMs, byModel: figuresOf(byModel) } };
-    const days = sortedRecord(Object.entries(this.#byDay).map(([day, models]) => [day, figuresOf(models)]));
+      Object.keys(byModel).length === 0
+        ? {}
+        : { [name]: { firstMs: this.#firstMs, lastMs: this.#lastMs, byModel: sortedFigures(Object.entries(byModel)) } };
+    const days = sortedRecord(Object.entries(this.#byDay).map(([day, models]) => [day, sortedFigures(Object.entries(models))]));
     return { version: USAGE_VERSION, byDay: days, bySession, repeats: this.#repeats };
   }
 }

@@ -1,6 +1,6 @@
 import { RolloutError } from "../errors.js";
 import { mergeRecords, sortedRecord } from "../corpus/order.js";
-import { addFigures, type TokenFigures } from "./figures.js";
+import { addFigures, addFiguresInto, type FigureSum, sortedFigures, type TokenFigures } from "./figures.js";
 import { USAGE_VERSION, type SessionUsage, type UsagePartial } from "./types.js";
 
 /** Usage of nothing: the identity of {@link mergeUsage}. */
@@ -42,25 +42,12 @@ export function mergeUsage(a: UsagePartial, b: UsagePartial): UsagePartial {
   };
 }
 
-type Figures = { input: number; cachedInput: number; output: number; reasoning: number; total: number };
-
-function addInto(table: Map<string, Figures>, models: Readonly<Record<string, TokenFigures>>): void {
+function addInto(table: Map<string, FigureSum>, models: Readonly<Record<string, TokenFigures>>): void {
   for (const [model, f] of Object.entries(models)) {
     const had = table.get(model);
     if (had === undefined) table.set(model, { ...f });
-    else {
-      had.input += f.input;
-      had.cachedInput += f.cachedInput;
-      had.output += f.output;
-      had.reasoning += f.reasoning;
-      had.total += f.total;
-    }
+    else addFiguresInto(had, f);
   }
-}
-
-// Copies of the figures: the table keeps adding into its own.
-function sortedModels(table: Map<string, Figures>): Record<string, TokenFigures> {
-  return sortedRecord([...table].map(([model, f]): [string, TokenFigures] => [model, { ...f }]));
 }
 
 /**
@@ -69,8 +56,8 @@ function sortedModels(table: Map<string, Figures>): Record<string, TokenFigures>
  * over thousands of files costs more than reading them; this sorts once, at the end.
  */
 export class UsageSum {
-  readonly #byDay = new Map<string, Map<string, Figures>>();
-  readonly #bySession = new Map<string, { firstMs: number | null; lastMs: number | null; byModel: Map<string, Figures> }>();
+  readonly #byDay = new Map<string, Map<string, FigureSum>>();
+  readonly #bySession = new Map<string, { firstMs: number | null; lastMs: number | null; byModel: Map<string, FigureSum> }>();
   #repeats = 0;
 
   /** Adds one partial; it is not changed or kept. */
@@ -86,7 +73,7 @@ export class UsageSum {
     for (const [name, s] of Object.entries(p.bySession)) {
       const had = this.#bySession.get(name);
       if (had === undefined) {
-        const byModel = new Map<string, Figures>();
+        const byModel = new Map<string, FigureSum>();
         addInto(byModel, s.byModel);
         this.#bySession.set(name, { firstMs: s.firstMs, lastMs: s.lastMs, byModel });
       } else {
@@ -100,11 +87,11 @@ export class UsageSum {
 
   /** The sum so far, keys byte-ordered at every level as {@link mergeUsage} leaves them. */
   result(): UsagePartial {
-    const byDay = sortedRecord([...this.#byDay].map(([day, table]): [string, Record<string, TokenFigures>] => [day, sortedModels(table)]));
+    const byDay = sortedRecord([...this.#byDay].map(([day, table]): [string, Record<string, TokenFigures>] => [day, sortedFigures(table)]));
     const bySession = sortedRecord(
       [...this.#bySession].map(([name, s]): [string, SessionUsage] => [
         name,
-        { firstMs: s.firstMs, lastMs: s.lastMs, byModel: sortedModels(s.byModel) },
+        { firstMs: s.firstMs, lastMs: s.lastMs, byModel: sortedFigures(s.byModel) },
       ]),
     );
     return { version: USAGE_VERSION, byDay, bySession, repeats: this.#repeats };
