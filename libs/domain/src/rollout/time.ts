@@ -77,13 +77,15 @@ function utcForm(raw: string): number | null | undefined {
   return utcFormAt(textBytes, 0, n);
 }
 
+const asciiText = new TextDecoder();
+
 /**
  * {@link parseTimestamp} of the text of `bytes[start..end)`, which holds printable ASCII alone:
- * the producer's form read in place, any other form as text.
+ * the producer's form read in place, any other form (of any length) as text.
  */
 export function parseTimestampAt(bytes: Uint8Array, start: number, end: number): number | null {
   const utc = utcFormAt(bytes, start, end);
-  return utc !== undefined ? utc : parseTimestamp(String.fromCharCode(...bytes.subarray(start, end)));
+  return utc !== undefined ? utc : parseTimestamp(asciiText.decode(bytes.subarray(start, end)));
 }
 
 /** Parses an RFC 3339 timestamp to Unix milliseconds; null when absent, malformed or impossible. */

@@ -118,4 +118,9 @@ test("the byte reader takes exactly the lines the expression takes, and reads th
     }),
     { numRuns: 20000 },
   );
+  // A timestamp far longer than any producer's is read as text like any other odd form.
+  const long = encode(
+    `{"timestamp":"${"9".repeat(300_000)}","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":null}}`,
+  );
+  assert.deepEqual(readTokenLineBytes(long, 0, long.length), { usage: null, tsMs: null });
 });
