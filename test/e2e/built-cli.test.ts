@@ -1,6 +1,6 @@
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "@crs/runtime/testing";
@@ -59,6 +59,41 @@ test("the rollouts usage command reads on its own worker threads from its bundle
     const report = JSON.parse(shipped.stdout) as { rows: unknown[]; totals: { total_tokens: number; cost: number | null } };
     assert.ok(report.rows.length > 0 && report.totals.total_tokens > 0 && report.totals.cost !== null, "tokens were counted and priced");
     assert.deepEqual(report, JSON.parse(fromSource.stdout), "the bundle reports what the sources report");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("a bundle replaced by another of the same size and times runs as itself, not from the code its predecessor cached", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "built-cli-cache-"));
+  try {
+    const bin = await shippedCli(join(dir, "shipped"));
+    const bundle = join(dir, "shipped", "dist", "cli.cjs");
+    const env = { ...process.env, XDG_CACHE_HOME: join(dir, "cache") };
+    // A whole-second time, which the replacement below can be given exactly.
+    const fixed = new Date("2026-01-01T00:00:00Z");
+    await utimes(bundle, fixed, fixed);
+    const empty = join(dir, "empty");
+    await mkdir(empty);
+    // The usage table of an empty store: a run that ends by itself, so its compiled code is kept.
+    const table = async (): Promise<string> => {
+      const r = await run(process.execPath, [bin, "usage", empty, "--no-cache", "--format", "table"], { env });
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout;
+    };
+    assert.match(await table(), /cached input/, "the first run, which keeps its compiled code");
+    assert.match(await table(), /cached input/, "a run from the kept code");
+    // Another build of the same length and modification time, as an unpacking that keeps times
+    // or a build that fixes them would make.
+    const before = await stat(bundle);
+    const source = await readFile(bundle, "utf8");
+    assert.ok(source.includes('"cached input"'));
+    await rm(bundle);
+    await writeFile(bundle, source.replaceAll('"cached input"', '"CACHED INPUT"'));
+    await utimes(bundle, fixed, fixed);
+    const after = await stat(bundle);
+    assert.deepEqual([after.size, after.mtimeMs], [before.size, before.mtimeMs]);
+    assert.match(await table(), /CACHED INPUT/, "the new bundle's own text");
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

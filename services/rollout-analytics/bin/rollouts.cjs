@@ -5,11 +5,13 @@
 //
 // The bundle is compiled through V8's code cache: the code a run compiled is kept in the user
 // cache directory (`$XDG_CACHE_HOME` or `~/.cache`, `crs-rollout-analytics/code/`), one file per
-// command, under the bundle's size and modification time (a build writes the bundle anew) and
-// node's version, and later starts reuse it instead of compiling again (hashing the bundle
-// instead would load the crypto module on every start). V8 checks the data itself and rejects it
-// for another V8 or other flags; the cache is then written anew. A cache that cannot be read or
-// written only costs the compile time.
+// command, under the bundle file's identity and node's version, and later starts reuse it
+// instead of compiling again. The identity is the file's inode, size, modification time and
+// change time: a build or an unpacking writes the file anew, and no tool sets the change time (an
+// unpacking that keeps modification times, or a build that fixes them, cannot make two bundles
+// look alike). Hashing the bundle instead would load the crypto module on every start. V8 checks
+// its data only for its own version and flags, not against the source, so the key must change
+// with the bundle. A cache that cannot be read or written only costs the compile time.
 //
 // This file is CommonJS: node starts a CommonJS entry without its ES module loader, several
 // milliseconds sooner.
@@ -29,7 +31,7 @@ function cacheFile() {
 }
 
 // The cached code when it was made from this very bundle by this node: the file is its key line
-// (bundle size and time, node version, architecture), then V8's data.
+// (the bundle file's identity, node version, architecture), then V8's data.
 function cachedCode(file, key) {
   try {
     const data = readFileSync(file);
@@ -57,7 +59,7 @@ function keepCode(file, key, script) {
 
 function runBundle(bundle, info) {
   const source = readFileSync(bundle, "utf8");
-  const key = `${info.size} ${info.mtimeMs} ${process.version} ${process.arch}`;
+  const key = `${info.ino} ${info.size} ${info.mtimeMs} ${info.ctimeMs} ${process.version} ${process.arch}`;
   const file = cacheFile();
   const cachedData = cachedCode(file, key);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
