@@ -132,7 +132,6 @@ export {
 export {
   tokenCountUsage,
   usageOfRecords,
-  replyDelta,
   UsageCollector,
   usageLineVerdict,
   USAGE_HEAD_BYTES,

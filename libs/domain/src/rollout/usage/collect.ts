@@ -4,7 +4,7 @@ import { isObject } from "../json.js";
 import { parseTimestamp } from "../time.js";
 import { tokenCountUsage } from "./figures.js";
 import { UsageFold } from "./fold.js";
-import { readTokenLineBytes } from "./token-line.js";
+import { readTokenLineInto, TokenLineRead } from "./token-line.js";
 import type { UsagePartial } from "./types.js";
 
 /** The usage of one rollout and the working directory its first session_meta recorded. */
@@ -20,6 +20,8 @@ export interface RolloutUsage {
  */
 export class UsageCollector {
   readonly #fold = new UsageFold();
+  // The token_count line read in place last.
+  readonly #line = new TokenLineRead();
   #cwd: string | null = null;
 
   /** True until a session_meta has been read: later ones are inherited copies and change nothing. */
@@ -59,13 +61,13 @@ export class UsageCollector {
 
   /**
    * Folds a line whose head names a `token_count` event, given as its bytes `bytes[start..end)`,
-   * when it is in the producer's exact layout (see `readTokenLineBytes`); false when it is not,
+   * when it is in the producer's exact layout (see `readTokenLineInto`); false when it is not,
    * and the caller must decode it as UTF-8 for {@link pushTokenCount}.
    */
   pushTokenCountBytes(bytes: Uint8Array, start: number, end: number): boolean {
-    const line = readTokenLineBytes(bytes, start, end);
-    if (line === undefined) return false;
-    if (line.usage !== null) this.#fold.reply(line.usage, line.tsMs);
+    const line = this.#line;
+    if (!readTokenLineInto(bytes, start, end, line)) return false;
+    if (line.hasTotal) this.#fold.replyFigures(line, line.tsMs);
     return true;
   }
 

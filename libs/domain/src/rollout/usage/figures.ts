@@ -64,8 +64,79 @@ export function addFigures(a: TokenFigures, b: TokenFigures): TokenFigures {
   };
 }
 
+/** Slots of one figure set in a {@link ReplyFigures}: input, cached input, output, reasoning, total. */
+export const FIGURE_SLOTS = 5;
+
+/**
+ * The two figure sets of one `token_count` event as numbers in place, for readers that make no
+ * object per event: the cumulative totals in slots 0–4 and this reply's in slots 5–9.
+ */
+export class ReplyFigures {
+  /** Totals, then this reply's figures, each in {@link FIGURE_SLOTS} order. */
+  readonly slots = new Float64Array(2 * FIGURE_SLOTS);
+  /** Whether slots 0–4 hold cumulative totals (`info.total_token_usage`). */
+  hasTotal = false;
+  /** Whether slots 5–9 hold this reply's figures (`info.last_token_usage`). */
+  hasLast = false;
+
+  /** Holds `usage`'s figures, as the readers that make objects give them. */
+  setUsage(usage: TokenCountUsage): this {
+    this.hasTotal = usage.total !== null;
+    this.hasLast = usage.last !== null;
+    if (usage.total !== null) writeFigures(this.slots, 0, usage.total);
+    if (usage.last !== null) writeFigures(this.slots, FIGURE_SLOTS, usage.last);
+    return this;
+  }
+
+  /** The figures held, as objects. */
+  usage(): TokenCountUsage {
+    return {
+      total: this.hasTotal ? readFigures(this.slots, 0) : null,
+      last: this.hasLast ? readFigures(this.slots, FIGURE_SLOTS) : null,
+    };
+  }
+}
+
+function writeFigures(slots: Float64Array, at: number, f: TokenFigures): void {
+  slots[at] = f.input;
+  slots[at + 1] = f.cachedInput;
+  slots[at + 2] = f.output;
+  slots[at + 3] = f.reasoning;
+  slots[at + 4] = f.total;
+}
+
+/** The figure set in `slots[at..at + 5)` as a new sum. */
+export function readFigures(slots: Float64Array, at: number): FigureSum {
+  return {
+    input: slots[at] ?? 0,
+    cachedInput: slots[at + 1] ?? 0,
+    output: slots[at + 2] ?? 0,
+    reasoning: slots[at + 3] ?? 0,
+    total: slots[at + 4] ?? 0,
+  };
+}
+
+/**
+ * Settles the raw figures read into `slots[at..at + 5)` as every reader reads them: cached input
+ * at most the input, and a zero total read as input plus output.
+ */
+export function settleFigures(slots: Float64Array, at: number): void {
+  const input = slots[at] ?? 0;
+  slots[at + 1] = Math.min(slots[at + 1] ?? 0, input);
+  if (!((slots[at + 4] ?? 0) > 0)) slots[at + 4] = input + (slots[at + 2] ?? 0);
+}
+
 /** Figures a sum owns and adds to in place. */
 export type FigureSum = { -readonly [K in keyof TokenFigures]: number };
+
+/** Adds the figure set in `slots[at..at + 5)` into `sum` in place. */
+export function addSlotsInto(sum: FigureSum, slots: Float64Array, at: number): void {
+  sum.input += slots[at] ?? 0;
+  sum.cachedInput += slots[at + 1] ?? 0;
+  sum.output += slots[at + 2] ?? 0;
+  sum.reasoning += slots[at + 3] ?? 0;
+  sum.total += slots[at + 4] ?? 0;
+}
 
 /** Adds `f` into `sum` in place: a sum over many replies then makes no object per reply. */
 export function addFiguresInto(sum: FigureSum, f: TokenFigures): void {
@@ -79,21 +150,4 @@ export function addFiguresInto(sum: FigureSum, f: TokenFigures): void {
 /** Copies of the sums, in key order: a result then never changes as its sums go on adding. */
 export function sortedFigures(sums: Iterable<readonly [string, FigureSum]>): Record<string, TokenFigures> {
   return sortedRecord(Array.from(sums, ([key, f]): [string, TokenFigures] => [key, { ...f }]));
-}
-
-/** `a − b` when no figure goes down, else null (the counter restarted). */
-export function growthOf(a: TokenFigures, b: TokenFigures): TokenFigures | null {
-  const d = {
-    input: a.input - b.input,
-    cachedInput: a.cachedInput - b.cachedInput,
-    output: a.output - b.output,
-    reasoning: a.reasoning - b.reasoning,
-    total: a.total - b.total,
-  };
-  return d.input < 0 || d.cachedInput < 0 || d.output < 0 || d.reasoning < 0 || d.total < 0 ? null : d;
-}
-
-/** True when every figure is zero. */
-export function isZeroFigures(f: TokenFigures): boolean {
-  return f.input === 0 && f.cachedInput === 0 && f.output === 0 && f.reasoning === 0 && f.total === 0;
 }

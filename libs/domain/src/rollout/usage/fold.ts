@@ -1,28 +1,12 @@
 import { sortedRecord } from "../corpus/order.js";
 import type { RolloutRecord } from "../decode/record.js";
-import {
-  addFiguresInto,
-  type FigureSum,
-  growthOf,
-  sortedFigures,
-  isZeroFigures,
-  type TokenCountUsage,
-  type TokenFigures,
-} from "./figures.js";
+import { addSlotsInto, FIGURE_SLOTS, type FigureSum, readFigures, ReplyFigures, sortedFigures, type TokenCountUsage } from "./figures.js";
 import { UNDATED, UNKNOWN_MODEL, USAGE_VERSION, type UsagePartial } from "./types.js";
 
 // Per-reply usage from the cumulative totals: a `token_count` that repeats the previous totals is
 // the same reply reported again (the producer re-emits on rate-limit updates) and adds nothing.
 // `last_token_usage` is used only where no cumulative figure exists or the totals restarted.
-
-/** The tokens one `token_count` adds, given the previous cumulative totals (null before any). */
-export function replyDelta(usage: TokenCountUsage, previous: TokenFigures | null): TokenFigures | null {
-  if (usage.total === null) return usage.last;
-  if (previous === null) return usage.total;
-  const growth = growthOf(usage.total, previous);
-  if (growth === null) return usage.last ?? usage.total;
-  return isZeroFigures(growth) ? null : growth;
-}
+// The fold works on figures in place (see `ReplyFigures`): a rollout's replies make no objects.
 
 const MS_PER_DAY = 86_400_000;
 
@@ -30,10 +14,12 @@ function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-function bump(table: Record<string, FigureSum>, key: string, f: TokenFigures): void {
+const timeOrNull = (ms: number): number | null => (Number.isNaN(ms) ? null : ms);
+
+function bump(table: Record<string, FigureSum>, key: string, slots: Float64Array, at: number): void {
   const had = table[key];
-  if (had === undefined) table[key] = { ...f };
-  else addFiguresInto(had, f);
+  if (had === undefined) table[key] = readFigures(slots, at);
+  else addSlotsInto(had, slots, at);
 }
 
 /**
@@ -45,10 +31,16 @@ export class UsageFold {
   readonly #byDay: Record<string, Record<string, FigureSum>> = {};
   readonly #byModel: Record<string, FigureSum> = {};
   #model = UNKNOWN_MODEL;
-  #previous: TokenFigures | null = null;
+  // The previous cumulative totals (while `#hasPrevious`), and the growth since them.
+  readonly #previous = new Float64Array(FIGURE_SLOTS);
+  #hasPrevious = false;
+  readonly #growth = new Float64Array(FIGURE_SLOTS);
+  // Figures given as objects are folded through here.
+  readonly #given = new ReplyFigures();
   #repeats = 0;
-  #firstMs: number | null = null;
-  #lastMs: number | null = null;
+  // The first and last dated reply's time, NaN before any: a number field is updated in place.
+  #firstMs = Number.NaN;
+  #lastMs = Number.NaN;
   // The UTC day of the last dated reply: replies come in runs of one day, and formatting a date
   // for each would cost more than the rest of the fold.
   #dayStart = Number.NaN;
@@ -72,17 +64,45 @@ export class UsageFold {
 
   /** Folds the figures of the next `token_count` event, dated `tsMs` (null when undated). */
   reply(usage: TokenCountUsage, tsMs: number | null): void {
-    const delta = replyDelta(usage, this.#previous);
-    if (usage.total !== null) this.#previous = usage.total;
-    if (delta === null) {
-      this.#repeats += 1;
-      return;
+    this.replyFigures(this.#given.setUsage(usage), tsMs);
+  }
+
+  /** {@link reply} for figures held in place; at least one of the two sets must be held. */
+  replyFigures(figures: ReplyFigures, tsMs: number | null): void {
+    const { slots } = figures;
+    const previous = this.#previous;
+    // Where the tokens this reply adds are: this reply's own figures, the totals, or the growth.
+    let from: Float64Array = slots;
+    let at = 0;
+    if (!figures.hasTotal) at = FIGURE_SLOTS;
+    else if (!this.#hasPrevious) {
+      for (let k = 0; k < FIGURE_SLOTS; k += 1) previous[k] = slots[k] ?? 0;
+      this.#hasPrevious = true;
+    } else {
+      const growth = this.#growth;
+      let down = false;
+      let zero = true;
+      for (let k = 0; k < FIGURE_SLOTS; k += 1) {
+        const total = slots[k] ?? 0;
+        const d = total - (previous[k] ?? 0);
+        previous[k] = total;
+        growth[k] = d;
+        if (d < 0) down = true;
+        else if (d !== 0) zero = false;
+      }
+      // Totals that went down restarted: the reply's own figures say what it added.
+      if (down) at = figures.hasLast ? FIGURE_SLOTS : 0;
+      else if (zero) {
+        this.#repeats += 1;
+        return;
+      } else from = growth;
     }
-    bump((this.#byDay[this.#dayKey(tsMs)] ??= {}), this.#model, delta);
-    bump(this.#byModel, this.#model, delta);
+    bump((this.#byDay[this.#dayKey(tsMs)] ??= {}), this.#model, from, at);
+    bump(this.#byModel, this.#model, from, at);
     if (tsMs !== null) {
-      this.#firstMs = this.#firstMs === null ? tsMs : Math.min(this.#firstMs, tsMs);
-      this.#lastMs = this.#lastMs === null ? tsMs : Math.max(this.#lastMs, tsMs);
+      // NaN compares false: the first time taken replaces it.
+      if (!(tsMs >= this.#firstMs)) this.#firstMs = tsMs;
+      if (!(tsMs <= this.#lastMs)) this.#lastMs = tsMs;
     }
   }
 
@@ -93,7 +113,13 @@ export class UsageFold {
     const bySession =
       Object.keys(byModel).length === 0
         ? {}
-        : { [name]: { firstMs: this.#firstMs, lastMs: this.#lastMs, byModel: sortedFigures(Object.entries(byModel)) } };
+        : {
+            [name]: {
+              firstMs: timeOrNull(this.#firstMs),
+              lastMs: timeOrNull(this.#lastMs),
+              byModel: sortedFigures(Object.entries(byModel)),
+            },
+          };
     const days = sortedRecord(Object.entries(this.#byDay).map(([day, models]) => [day, sortedFigures(Object.entries(models))]));
     return { version: USAGE_VERSION, byDay: days, bySession, repeats: this.#repeats };
   }

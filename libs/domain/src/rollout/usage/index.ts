@@ -1,6 +1,6 @@
 // Public surface of token usage and cost.
 export { tokenCountUsage, type TokenFigures, type TokenCountUsage } from "./figures.js";
-export { usageOfRecords, replyDelta } from "./fold.js";
+export { usageOfRecords } from "./fold.js";
 export { UsageCollector, type RolloutUsage } from "./collect.js";
 export { usageLineVerdict, USAGE_HEAD_BYTES, type UsageLineVerdict } from "./line-head.js";
 export { emptyUsage, mergeUsage, UsageSum } from "./merge.js";

@@ -7,7 +7,7 @@
 // that is valid JSON (never read). Any other line is left to the general decoder.
 
 import { parseTimestamp, parseTimestampAt } from "../time.js";
-import type { TokenCountUsage, TokenFigures } from "./figures.js";
+import { FIGURE_SLOTS, ReplyFigures, settleFigures, type TokenCountUsage, type TokenFigures } from "./figures.js";
 
 /** What a producer-layout `token_count` line carries: its usage (null for `info: null`) and time. */
 export interface TokenLine {
@@ -131,21 +131,21 @@ function digits(b: Uint8Array, at: number, end: number): number {
   return i;
 }
 
-// The figures being read, unboxed: input, cached input, output, reasoning, total.
-const figure = new Float64Array(5);
+// Where the context window is read to: usage does not keep it.
+const WINDOW = new Float64Array(1);
 
-// `0|[1-9]\d{0,14}` into `figure[slot]`.
-function int(b: Uint8Array, at: number, end: number, slot: number): number {
+// `0|[1-9]\d{0,14}` into `slots[slot]`.
+function int(b: Uint8Array, at: number, end: number, slots: Float64Array, slot: number): number {
   if (at < 0 || at >= end || !isDigit(b[at])) return -1;
   if (b[at] === ZERO) {
-    figure[slot] = 0;
+    slots[slot] = 0;
     return at + 1;
   }
   const stop = digits(b, at, end);
   if (stop - at > 15) return -1;
   let value = 0;
   for (let i = at; i < stop; i += 1) value = value * 10 + ((b[i] ?? 0) - ZERO);
-  figure[slot] = value;
+  slots[slot] = value;
   return stop;
 }
 
@@ -218,29 +218,16 @@ function object(b: Uint8Array, at: number, end: number, depth: number): number {
   }
 }
 
-// One figure set, `{"input_tokens":…,"total_tokens":…}`, into `figure`.
-function figureSet(b: Uint8Array, at: number, end: number): number {
-  let i = int(b, lit(b, at, end, B_INPUT), end, 0);
-  i = int(b, lit(b, i, end, B_CACHED), end, 1);
-  i = int(b, lit(b, i, end, B_OUTPUT), end, 2);
-  i = int(b, lit(b, i, end, B_REASONING), end, 3);
-  i = int(b, lit(b, i, end, B_TOTAL_TOKENS), end, 4);
-  return byte(b, i, end, CLOSE);
-}
-
-// The figure set just read, as the general decoder makes it: cached input at most the input, and
-// a zero total read as input plus output.
-function figuresRead(): TokenFigures {
-  const input = figure[0] ?? 0;
-  const output = figure[2] ?? 0;
-  const total = figure[4] ?? 0;
-  return {
-    input,
-    cachedInput: Math.min(figure[1] ?? 0, input),
-    output,
-    reasoning: figure[3] ?? 0,
-    total: total > 0 ? total : input + output,
-  };
+// One figure set, `{"input_tokens":…,"total_tokens":…}`, into `slots[at..at + 5)`, settled.
+function figureSet(b: Uint8Array, at: number, end: number, slots: Float64Array, to: number): number {
+  let i = int(b, lit(b, at, end, B_INPUT), end, slots, to);
+  i = int(b, lit(b, i, end, B_CACHED), end, slots, to + 1);
+  i = int(b, lit(b, i, end, B_OUTPUT), end, slots, to + 2);
+  i = int(b, lit(b, i, end, B_REASONING), end, slots, to + 3);
+  i = int(b, lit(b, i, end, B_TOTAL_TOKENS), end, slots, to + 4);
+  i = byte(b, i, end, CLOSE);
+  if (i >= 0) settleFigures(slots, to);
+  return i;
 }
 
 function isStampByte(c: number | undefined): boolean {
@@ -251,35 +238,47 @@ function isTrailingBlank(c: number | undefined): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c || c === 0x0d;
 }
 
+/** What {@link readTokenLineInto} read: the figures (neither set for `info: null`) and the time. */
+export class TokenLineRead extends ReplyFigures {
+  /** Unix ms, null when the line is undated or its timestamp does not parse. */
+  tsMs: number | null = null;
+}
+
 /**
- * {@link readTokenLine} over a line's bytes, `bytes[start..end)`, read in place: the same usage
- * and time as for the bytes' one-byte text (the timestamp's text is not made).
+ * {@link readTokenLine} over a line's bytes, `bytes[start..end)`, read in place into `into`, which
+ * holds the same usage and time as for the bytes' one-byte text (the timestamp's text is not made);
+ * false, with `into` in no defined state, when the line is not in the producer's layout.
  */
-export function readTokenLineBytes(b: Uint8Array, start: number, end: number): Omit<TokenLine, "timestamp"> | undefined {
+export function readTokenLineInto(b: Uint8Array, start: number, end: number, into: TokenLineRead): boolean {
   const stampStart = lit(b, start, end, B_HEAD);
-  if (stampStart < 0) return undefined;
+  if (stampStart < 0) return false;
   let i = stampStart;
   while (i < end && isStampByte(b[i])) i += 1;
   const stampEnd = i;
   i = lit(b, i, end, B_TYPES);
-  if (i < 0) return undefined;
-  let usage: TokenCountUsage | null = null;
+  if (i < 0) return false;
   const afterNull = lit(b, i, end, B_NULL);
+  const slots = into.slots;
   if (afterNull >= 0) i = afterNull;
   else {
-    i = figureSet(b, lit(b, i, end, B_TOTAL), end);
-    if (i < 0) return undefined;
-    const total = figuresRead();
-    i = figureSet(b, lit(b, i, end, B_LAST), end);
-    if (i < 0) return undefined;
-    usage = { total, last: figuresRead() };
-    i = byte(b, int(b, lit(b, i, end, B_WINDOW), end, 0), end, CLOSE);
+    i = figureSet(b, lit(b, i, end, B_TOTAL), end, slots, 0);
+    i = figureSet(b, lit(b, i, end, B_LAST), end, slots, FIGURE_SLOTS);
+    i = byte(b, int(b, lit(b, i, end, B_WINDOW), end, WINDOW, 0), end, CLOSE);
   }
+  into.hasTotal = into.hasLast = afterNull < 0;
   i = lit(b, i, end, B_RATE);
   i = i >= 0 && i < end && b[i] === OPEN ? object(b, i, end, 1) : scalar(b, i, end);
   i = byte(b, byte(b, i, end, CLOSE), end, CLOSE);
-  if (i < 0) return undefined;
+  if (i < 0) return false;
   while (i < end && isTrailingBlank(b[i])) i += 1;
-  if (i !== end) return undefined;
-  return { usage, tsMs: stampEnd === stampStart ? null : parseTimestampAt(b, stampStart, stampEnd) };
+  if (i !== end) return false;
+  into.tsMs = stampEnd === stampStart ? null : parseTimestampAt(b, stampStart, stampEnd);
+  return true;
+}
+
+/** {@link readTokenLineInto}, answering as {@link readTokenLine} does (without the timestamp's text). */
+export function readTokenLineBytes(b: Uint8Array, start: number, end: number): Omit<TokenLine, "timestamp"> | undefined {
+  const read = new TokenLineRead();
+  if (!readTokenLineInto(b, start, end, read)) return undefined;
+  return { usage: read.hasTotal ? read.usage() : null, tsMs: read.tsMs };
 }

@@ -92,13 +92,64 @@ test("deltas come from cumulative totals even when last_token_usage disagrees, a
     tokenLine("2026-03-01T10:00:02.000Z", u(1000, 0, 10), u(999, 0, 10)),
     tokenLine("2026-03-01T10:00:03.000Z", u(1500, 0, 20), u(1, 0, 1)),
     // The producer restarted: totals went down; the reply's last figures are its tokens.
-    tokenLine("2026-03-02T10:00:04.000Z", u(700, 100, 5), u(700, 100, 5)),
+    tokenLine("2026-03-02T10:00:04.000Z", u(700, 100, 5), u(650, 100, 4)),
     // No cumulative figures at all: the reply's figures are used.
     tokenLine("2026-03-02T10:00:05.000Z", null, u(300, 0, 3)),
   ];
   const usage = usageOfRecords(records(lines), "s1");
   assert.equal(usage.byDay["2026-03-01"]?.["gpt-5"]?.input, 1500);
-  assert.equal(usage.byDay["2026-03-02"]?.["gpt-5"]?.input, 1000);
+  assert.equal(usage.byDay["2026-03-02"]?.["gpt-5"]?.input, 950);
+});
+
+// The fold's rule stated plainly over figure objects: the model the in-place fold must answer as.
+function modelFold(replies: readonly { total: U | null; last: U | null }[]): { sum: U; repeats: number } {
+  const sum = u(0, 0, 0);
+  const keys = Object.keys(sum) as (keyof U)[];
+  let previous: U | null = null;
+  let repeats = 0;
+  for (const { total, last } of replies) {
+    if (total === null && last === null) continue;
+    let delta: U | null;
+    if (total === null) delta = last;
+    else if (previous === null) delta = total;
+    else {
+      const was: U = previous;
+      const growth = Object.fromEntries(keys.map((k) => [k, total[k] - was[k]])) as U;
+      if (keys.some((k) => growth[k] < 0)) delta = last ?? total;
+      else delta = keys.every((k) => growth[k] === 0) ? null : growth;
+    }
+    if (total !== null) previous = total;
+    if (delta === null) repeats += 1;
+    else for (const k of keys) sum[k] += delta[k];
+  }
+  return { sum, repeats };
+}
+
+test("the fold adds what the plain rule adds over any run of replies: growth, repeats, restarts, missing totals", () => {
+  // Small figures, so totals repeat, grow and go down often.
+  const figures = fc.tuple(fc.nat(3), fc.nat(3), fc.nat(3), fc.nat(3)).map(([i, c, o, r]) => u(i, Math.min(c, i), o, Math.min(r, o)));
+  const reply = fc.record({ total: fc.option(figures, { freq: 4 }), last: fc.option(figures, { freq: 4 }) });
+  fc.assert(
+    fc.property(fc.array(reply, { maxLength: 12 }), (replies) => {
+      const lines = [
+        contextLine("2026-03-01T10:00:00.000Z", "gpt-5"),
+        ...replies.map((r) => tokenLine("2026-03-01T10:00:01.000Z", r.total, r.last)),
+      ];
+      const usage = usageOfRecords(records(lines), "s1");
+      const want = modelFold(replies);
+      // No reply added anything: no row at all, which reads as zeros.
+      const got = usage.bySession["s1"]?.byModel["gpt-5"] ?? { input: 0, cachedInput: 0, output: 0, reasoning: 0, total: 0 };
+      assert.deepEqual(got, {
+        input: want.sum.input_tokens,
+        cachedInput: want.sum.cached_input_tokens,
+        output: want.sum.output_tokens,
+        reasoning: want.sum.reasoning_output_tokens,
+        total: want.sum.total_tokens,
+      });
+      assert.equal(usage.repeats, want.repeats);
+    }),
+    { numRuns: 3000 },
+  );
 });
 
 test("usage follows the model of the latest turn_context, and a reply before any is of an unknown model", () => {
