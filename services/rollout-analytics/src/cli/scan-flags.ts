@@ -25,7 +25,7 @@ export function withReadFlags(command: Command): Command {
   return command
     .option("--cwd <dir>", "only rollouts whose session ran in this directory")
     .option("--max <n>", "scan only the newest N files (0: all)", "0")
-    .option("--workers <n>", "threads reading files (default: one per core)")
+    .option("--workers <n>", "threads reading files (default: up to one per core, as many as the bytes to read pay for)")
     .option("--no-cache", "read every file again instead of reusing cached per-file results")
     .option("--cache-dir <dir>", "where per-file results are cached (default: the user cache directory)");
 }
