@@ -7,7 +7,7 @@
 // that is valid JSON (never read). Any other line is left to the general decoder.
 
 import { parseTimestamp, parseTimestampAt } from "../time.js";
-import { FIGURE_SLOTS, ReplyFigures, settleFigures, type TokenCountUsage, type TokenFigures } from "./figures.js";
+import { FIGURE_SLOTS, ReplyFigures, settleFigures, type TokenCountUsage } from "./figures.js";
 
 /** What a producer-layout `token_count` line carries: its usage (null for `info: null`) and time. */
 export interface TokenLine {
@@ -42,19 +42,11 @@ const LINE = new RegExp(
     String.raw`"rate_limits":${RATE_LIMITS}\}\}[ \t\r\v\f]*$`,
 );
 
-// Figures as the general decoder makes them: cached input at most the input, and a zero total
-// read as input plus output.
-function figuresAt(m: RegExpExecArray, first: number): TokenFigures {
-  const input = Number(m[first]);
-  const output = Number(m[first + 2]);
-  const total = Number(m[first + 4]);
-  return {
-    input,
-    cachedInput: Math.min(Number(m[first + 1]), input),
-    output,
-    reasoning: Number(m[first + 3]),
-    total: total > 0 ? total : input + output,
-  };
+// The figure set of groups `first..first + 5` of a match into `slots[at..at + 5)`, settled as the
+// general decoder settles figures.
+function figuresAt(m: RegExpExecArray, first: number, slots: Float64Array, at: number): void {
+  for (let k = 0; k < FIGURE_SLOTS; k += 1) slots[at + k] = Number(m[first + k]);
+  settleFigures(slots, at);
 }
 
 // Whether the line opens as a producer-layout token_count: a few comparisons turn the other
@@ -78,7 +70,11 @@ export function readTokenLine(text: string): TokenLine | undefined {
   const timestamp = m[1] ?? "";
   const tsMs = timestamp === "" ? null : parseTimestamp(timestamp);
   if (m[2] === undefined) return { usage: null, timestamp, tsMs };
-  return { usage: { total: figuresAt(m, 2), last: figuresAt(m, 7) }, timestamp, tsMs };
+  const read = new ReplyFigures();
+  figuresAt(m, 2, read.slots, 0);
+  figuresAt(m, 7, read.slots, FIGURE_SLOTS);
+  read.hasTotal = read.hasLast = true;
+  return { usage: read.usage(), timestamp, tsMs };
 }
 
 // The same grammar read straight from a line's bytes, for the usage reader: no text is made, no
