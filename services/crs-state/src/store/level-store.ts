@@ -21,6 +21,16 @@ type Db = ClassicLevel<string, Uint8Array>;
 
 const encoder = new TextEncoder();
 
+// What kept the store from opening: classic-level reports "failed to open" and keeps the reason
+// (a held LOCK, a path that is not a directory) as its cause. A held lock reads as LevelDB's
+// errno text ("Resource temporarily unavailable"), so it is named for the operator.
+function openFailure(e: unknown): string {
+  const cause = e instanceof Error && e.cause instanceof Error ? e.cause : e;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const locked = (cause as { code?: unknown }).code === "LEVEL_LOCKED";
+  return locked ? `${reason} (another process, or another store in this one, has the directory open)` : reason;
+}
+
 /** A {@link ProjectStore} on classic-level. */
 export class LevelStore implements ProjectStore {
   /** Survives restarts. */
@@ -40,7 +50,7 @@ export class LevelStore implements ProjectStore {
     try {
       await db.open();
     } catch (e) {
-      throw new CrsStateError("STORE_UNAVAILABLE", `store: cannot open ${location}`, {}, { cause: e });
+      throw new CrsStateError("STORE_UNAVAILABLE", `store: cannot open ${location}: ${openFailure(e)}`, {}, { cause: e });
     }
     const base = syncedBatchWriter(db);
     const store = new LevelStore(db, options.wrapWriter?.(base) ?? base, options.now ?? Date.now);
