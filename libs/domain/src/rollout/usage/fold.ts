@@ -67,8 +67,13 @@ export class UsageFold {
     this.replyFigures(this.#given.setUsage(usage), tsMs);
   }
 
-  /** {@link reply} for figures held in place; at least one of the two sets must be held. */
+  /** {@link reply} for figures held in place. */
   replyFigures(figures: ReplyFigures, tsMs: number | null): void {
+    // No figures at all add nothing, as a repeat does.
+    if (!figures.hasTotal && !figures.hasLast) {
+      this.#repeats += 1;
+      return;
+    }
     const { slots } = figures;
     const previous = this.#previous;
     // Where the tokens this reply adds are: this reply's own figures, the totals, or the growth.

@@ -5,7 +5,7 @@ import { decodeLine } from "../decode/decode-line.js";
 import type { RolloutRecord } from "../decode/record.js";
 import { sortedRecord } from "../corpus/order.js";
 import { RolloutError } from "../errors.js";
-import { usageOfRecords } from "./fold.js";
+import { UsageFold, usageOfRecords } from "./fold.js";
 import { emptyUsage, mergeUsage, UsageSum } from "./merge.js";
 import { parsePricing } from "./pricing.js";
 import { usageReport } from "./report.js";
@@ -99,6 +99,16 @@ test("deltas come from cumulative totals even when last_token_usage disagrees, a
   const usage = usageOfRecords(records(lines), "s1");
   assert.equal(usage.byDay["2026-03-01"]?.["gpt-5"]?.input, 1500);
   assert.equal(usage.byDay["2026-03-02"]?.["gpt-5"]?.input, 950);
+});
+
+test("a reply with neither figure set adds nothing and counts as a repeat, after any reply", () => {
+  const fold = new UsageFold();
+  fold.reply({ total: null, last: null }, 0);
+  fold.reply({ total: null, last: { input: 5, cachedInput: 0, output: 1, reasoning: 0, total: 6 } }, 0);
+  fold.reply({ total: null, last: null }, 0);
+  const usage = fold.result("s1");
+  assert.equal(usage.repeats, 2);
+  assert.deepEqual(usage.bySession["s1"]?.byModel, { unknown: { input: 5, cachedInput: 0, output: 1, reasoning: 0, total: 6 } });
 });
 
 // The fold's rule stated plainly over figure objects: the model the in-place fold must answer as.
