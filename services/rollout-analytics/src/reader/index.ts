@@ -7,6 +7,7 @@ export {
   foldRolloutFileSync,
   foldRolloutFileInTurns,
   READ_CHUNK_BYTES,
+  fileChunks,
   type ReadRollout,
   type FoldedFile,
   type FoldFileOptions,

@@ -40,19 +40,28 @@ async function pump(path: string, reader: RolloutReader, signal?: AbortSignal): 
 // interleave; reads that take turns may, and each holds its own while it reads.
 const spareBuffers: Buffer[] = [];
 
-function pumpSync(path: string, reader: RolloutReader): DecodedRollout {
+/**
+ * The bytes of a file read with blocking reads, chunk by chunk: each chunk is a view of one
+ * buffer, valid until the next is taken, and the buffer serves later files once this one is read
+ * (or left). I/O errors throw.
+ */
+export function* fileChunks(path: string): Generator<Buffer, void, undefined> {
   const buffer = spareBuffers.pop() ?? Buffer.allocUnsafe(READ_CHUNK_BYTES);
-  const fd = openSync(path, "r");
   try {
-    for (;;) {
-      const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      reader.push(buffer.subarray(0, bytesRead));
+    const fd = openSync(path, "r");
+    try {
+      for (let n = readSync(fd, buffer, 0, buffer.length, null); n > 0; n = readSync(fd, buffer, 0, buffer.length, null))
+        yield buffer.subarray(0, n);
+    } finally {
+      closeSync(fd);
     }
   } finally {
-    closeSync(fd);
     spareBuffers.push(buffer);
   }
+}
+
+function pumpSync(path: string, reader: RolloutReader): DecodedRollout {
+  for (const chunk of fileChunks(path)) reader.push(chunk);
   return reader.end();
 }
 
@@ -60,23 +69,15 @@ function pumpSync(path: string, reader: RolloutReader): DecodedRollout {
 export const TURN_BYTES = 8 * READ_CHUNK_BYTES;
 
 async function pumpInTurns(path: string, reader: RolloutReader, signal?: AbortSignal): Promise<DecodedRollout> {
-  const buffer = spareBuffers.pop() ?? Buffer.allocUnsafe(READ_CHUNK_BYTES);
-  const fd = openSync(path, "r");
-  try {
-    for (let sinceTurn = 0; ; ) {
-      const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      reader.push(buffer.subarray(0, bytesRead));
-      sinceTurn += bytesRead;
-      if (sinceTurn >= TURN_BYTES) {
-        sinceTurn = 0;
-        await nextTurn();
-        signal?.throwIfAborted();
-      }
+  let sinceTurn = 0;
+  for (const chunk of fileChunks(path)) {
+    reader.push(chunk);
+    sinceTurn += chunk.length;
+    if (sinceTurn >= TURN_BYTES) {
+      sinceTurn = 0;
+      await nextTurn();
+      signal?.throwIfAborted();
     }
-  } finally {
-    closeSync(fd);
-    spareBuffers.push(buffer);
   }
   return reader.end();
 }

@@ -1,7 +1,6 @@
-import { closeSync, openSync, readSync } from "node:fs";
 import { basename } from "node:path";
 import { type RolloutUsage, UsageCollector, type UsageLineVerdict, usageLineVerdict } from "@crs/domain/rollout";
-import { READ_CHUNK_BYTES } from "../reader/index.js";
+import { fileChunks } from "../reader/index.js";
 import { LineFilter } from "./line-filter.js";
 
 /** The usage of one readable rollout file, with the bytes read. */
@@ -10,9 +9,6 @@ export interface FileUsage extends RolloutUsage {
 }
 
 const utf8 = new TextDecoder("utf-8");
-
-// One read buffer per thread: a file is read start to end without yielding, so no two reads share it.
-let chunk: Buffer | null = null;
 
 /**
  * Reads one rollout file for its token usage alone: lines are judged by their first bytes and
@@ -43,16 +39,10 @@ export function usageOfFile(path: string, maxLineBytes: number): FileUsage {
       oversized: (head) => collector.pushOversized(utf8.decode(head)),
     },
   );
-  chunk ??= Buffer.allocUnsafe(READ_CHUNK_BYTES);
   let bytes = 0;
-  const fd = openSync(path, "r");
-  try {
-    for (let n = readSync(fd, chunk, 0, chunk.length, null); n > 0; n = readSync(fd, chunk, 0, chunk.length, null)) {
-      bytes += n;
-      filter.push(chunk.subarray(0, n));
-    }
-  } finally {
-    closeSync(fd);
+  for (const chunk of fileChunks(path)) {
+    bytes += chunk.length;
+    filter.push(chunk);
   }
   filter.end();
   // Sessions are named by file name, as the scan names them.
