@@ -7,6 +7,7 @@
 // that is valid JSON (never read). Any other line is left to the general decoder.
 
 import { parseTimestamp, parseTimestampAt } from "../time.js";
+import { asciiBytes, literalAt } from "./ascii-bytes.js";
 import { FIGURE_SLOTS, ReplyFigures, settleFigures, type TokenCountUsage } from "./figures.js";
 
 /** What a producer-layout `token_count` line carries: its usage (null for `info: null`) and time. */
@@ -83,21 +84,20 @@ export function readTokenLine(text: string): TokenLine | undefined {
 // takes the bytes, a position and the end, and answers the position after what it read, or -1
 // when the bytes there are not what it reads (and -1 in gives -1 out, so reads chain).
 
-const bytesOf = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
-const B_HEAD = bytesOf(HEAD);
-const B_TYPES = bytesOf(TYPES);
-const B_NULL = bytesOf("null");
-const B_TRUE = bytesOf("true");
-const B_FALSE = bytesOf("false");
-const B_TOTAL = bytesOf('{"total_token_usage":');
-const B_LAST = bytesOf(',"last_token_usage":');
-const B_WINDOW = bytesOf(',"model_context_window":');
-const B_RATE = bytesOf(',"rate_limits":');
-const B_INPUT = bytesOf('{"input_tokens":');
-const B_CACHED = bytesOf(',"cached_input_tokens":');
-const B_OUTPUT = bytesOf(',"output_tokens":');
-const B_REASONING = bytesOf(',"reasoning_output_tokens":');
-const B_TOTAL_TOKENS = bytesOf(',"total_tokens":');
+const B_HEAD = asciiBytes(HEAD);
+const B_TYPES = asciiBytes(TYPES);
+const B_NULL = asciiBytes("null");
+const B_TRUE = asciiBytes("true");
+const B_FALSE = asciiBytes("false");
+const B_TOTAL = asciiBytes('{"total_token_usage":');
+const B_LAST = asciiBytes(',"last_token_usage":');
+const B_WINDOW = asciiBytes(',"model_context_window":');
+const B_RATE = asciiBytes(',"rate_limits":');
+const B_INPUT = asciiBytes('{"input_tokens":');
+const B_CACHED = asciiBytes(',"cached_input_tokens":');
+const B_OUTPUT = asciiBytes(',"output_tokens":');
+const B_REASONING = asciiBytes(',"reasoning_output_tokens":');
+const B_TOTAL_TOKENS = asciiBytes(',"total_tokens":');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const ZERO = 0x30;
@@ -105,13 +105,6 @@ const OPEN = 0x7b;
 const CLOSE = 0x7d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
-
-function lit(b: Uint8Array, at: number, end: number, l: Uint8Array): number {
-  const n = l.length;
-  if (at < 0 || at + n > end) return -1;
-  for (let i = 0; i < n; i += 1) if (b[at + i] !== l[i]) return -1;
-  return at + n;
-}
 
 function byte(b: Uint8Array, at: number, end: number, c: number): number {
   return at >= 0 && at < end && b[at] === c ? at + 1 : -1;
@@ -192,9 +185,9 @@ function scalar(b: Uint8Array, at: number, end: number): number {
   if (at < 0 || at >= end) return -1;
   const c = b[at];
   if (c === QUOTE) return string(b, at, end);
-  if (c === 0x74) return lit(b, at, end, B_TRUE);
-  if (c === 0x66) return lit(b, at, end, B_FALSE);
-  if (c === 0x6e) return lit(b, at, end, B_NULL);
+  if (c === 0x74) return literalAt(b, at, end, B_TRUE);
+  if (c === 0x66) return literalAt(b, at, end, B_FALSE);
+  if (c === 0x6e) return literalAt(b, at, end, B_NULL);
   return number(b, at, end);
 }
 
@@ -216,11 +209,11 @@ function object(b: Uint8Array, at: number, end: number, depth: number): number {
 
 // One figure set, `{"input_tokens":…,"total_tokens":…}`, into `slots[at..at + 5)`, settled.
 function figureSet(b: Uint8Array, at: number, end: number, slots: Float64Array, to: number): number {
-  let i = int(b, lit(b, at, end, B_INPUT), end, slots, to);
-  i = int(b, lit(b, i, end, B_CACHED), end, slots, to + 1);
-  i = int(b, lit(b, i, end, B_OUTPUT), end, slots, to + 2);
-  i = int(b, lit(b, i, end, B_REASONING), end, slots, to + 3);
-  i = int(b, lit(b, i, end, B_TOTAL_TOKENS), end, slots, to + 4);
+  let i = int(b, literalAt(b, at, end, B_INPUT), end, slots, to);
+  i = int(b, literalAt(b, i, end, B_CACHED), end, slots, to + 1);
+  i = int(b, literalAt(b, i, end, B_OUTPUT), end, slots, to + 2);
+  i = int(b, literalAt(b, i, end, B_REASONING), end, slots, to + 3);
+  i = int(b, literalAt(b, i, end, B_TOTAL_TOKENS), end, slots, to + 4);
   i = byte(b, i, end, CLOSE);
   if (i >= 0) settleFigures(slots, to);
   return i;
@@ -246,23 +239,23 @@ export class TokenLineRead extends ReplyFigures {
  * false, with `into` in no defined state, when the line is not in the producer's layout.
  */
 export function readTokenLineInto(b: Uint8Array, start: number, end: number, into: TokenLineRead): boolean {
-  const stampStart = lit(b, start, end, B_HEAD);
+  const stampStart = literalAt(b, start, end, B_HEAD);
   if (stampStart < 0) return false;
   let i = stampStart;
   while (i < end && isStampByte(b[i])) i += 1;
   const stampEnd = i;
-  i = lit(b, i, end, B_TYPES);
+  i = literalAt(b, i, end, B_TYPES);
   if (i < 0) return false;
-  const afterNull = lit(b, i, end, B_NULL);
+  const afterNull = literalAt(b, i, end, B_NULL);
   const slots = into.slots;
   if (afterNull >= 0) i = afterNull;
   else {
-    i = figureSet(b, lit(b, i, end, B_TOTAL), end, slots, 0);
-    i = figureSet(b, lit(b, i, end, B_LAST), end, slots, FIGURE_SLOTS);
-    i = byte(b, int(b, lit(b, i, end, B_WINDOW), end, WINDOW, 0), end, CLOSE);
+    i = figureSet(b, literalAt(b, i, end, B_TOTAL), end, slots, 0);
+    i = figureSet(b, literalAt(b, i, end, B_LAST), end, slots, FIGURE_SLOTS);
+    i = byte(b, int(b, literalAt(b, i, end, B_WINDOW), end, WINDOW, 0), end, CLOSE);
   }
   into.hasTotal = into.hasLast = afterNull < 0;
-  i = lit(b, i, end, B_RATE);
+  i = literalAt(b, i, end, B_RATE);
   i = i >= 0 && i < end && b[i] === OPEN ? object(b, i, end, 1) : scalar(b, i, end);
   i = byte(b, byte(b, i, end, CLOSE), end, CLOSE);
   if (i < 0) return false;
