@@ -28,14 +28,27 @@ const EXTRA_ENTRIES: Readonly<Record<string, Readonly<Record<string, string>>>> 
 
 // Command-line bundles, written as CommonJS (`<name>.cjs`): their command compiles them through
 // V8's code cache (`vm.Script` with `cachedData`), which Node 20 offers for scripts and not for ES
-// modules, so a start skips most of the compiling. `import.meta` becomes the bundle's own.
+// modules, so a start skips most of the compiling. Each is a function expression of CommonJS's
+// module parameters, so the command compiles the file's text as it is read, without wrapping it in
+// a copy first. `import.meta` becomes the bundle's own.
 const CLI_ENTRIES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   "rollout-analytics": { cli: "src/cli/main.ts" },
 };
 const CLI_BANNER = [
+  "(function (exports, require, module, __filename, __dirname) {",
   'const __importMeta = { url: require("node:url").pathToFileURL(__filename).href,',
   '  resolve: (s) => require("node:url").pathToFileURL(require.resolve(s)).href };',
 ].join("\n");
+
+// V8 holds a script with any character beyond ASCII at two bytes per character, and decodes and
+// copies it so on every start. esbuild escapes such characters in code but keeps some comments
+// whole, so a command bundle has the rest escaped: `\uXXXX` means the same character in a string,
+// template or regular expression, and is plain text in a comment.
+function asciiScript(file: { path: string; contents: Uint8Array; text: string }): { path: string; contents: Uint8Array } {
+  if (!file.path.endsWith(".cjs")) return file;
+  const text = file.text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return { path: file.path, contents: Buffer.from(text, "latin1") };
+}
 
 const services =
   process.argv.length > 2
@@ -81,13 +94,15 @@ for (const name of services.sort()) {
     outExtension: { ".js": ".cjs" },
     define: { "import.meta": "__importMeta" },
     banner: { js: CLI_BANNER },
+    footer: { js: "})" },
   });
-  writeOutputs([...modules.outputFiles, ...scripts.outputFiles]);
+  writeOutputs([...modules.outputFiles, ...scripts.outputFiles.map(asciiScript)]);
   const outputs = { ...modules.metafile.outputs, ...scripts.metafile.outputs };
   const named = [...Object.keys(entries).map((out) => `${out}.js`), ...Object.keys(cliEntries).map((out) => `${out}.cjs`)];
   for (const file of named) {
     const bytes = Object.entries(outputs)
-      .filter(([path]) => path.endsWith(`/dist/${file}`) || path.endsWith(`/dist/${file}.map`))
+      // Output paths are relative to the working directory, which may be the service's own.
+      .filter(([path]) => `/${path}`.endsWith(`/dist/${file}`) || `/${path}`.endsWith(`/dist/${file}.map`))
       .reduce((sum, [, output]) => sum + output.bytes, 0);
     console.log(`build: services/${name}/dist/${file} (${(bytes / 1024 / 1024).toFixed(1)} MiB with its source map)`);
   }

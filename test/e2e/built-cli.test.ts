@@ -25,6 +25,16 @@ async function shippedCli(dir: string): Promise<string> {
   return join(dir, "bin", "rollouts.cjs");
 }
 
+test("the command bundle is one ASCII function expression, so a start compiles the file as read, one byte a character", async () => {
+  const bytes = await readFile(join(SERVICE, "dist", "cli.cjs"));
+  const wide = bytes.findIndex((b) => b > 0x7f);
+  assert.equal(wide, -1, `a byte beyond ASCII at ${wide}: V8 would hold the whole script at two bytes a character`);
+  assert.ok(
+    bytes.toString("latin1").startsWith("(function (exports, require, module, __filename, __dirname) {"),
+    "the CommonJS wrapper is in the file",
+  );
+});
+
 test("the rollouts command scans on worker threads from its bundles alone, with the reports the sources give", async () => {
   const dir = await mkdtemp(join(tmpdir(), "built-cli-"));
   try {
