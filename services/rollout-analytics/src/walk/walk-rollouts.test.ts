@@ -2,9 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chmod, mkdir, mkdtemp, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, normalize, relative } from "node:path";
 import { AnalyticsError } from "../errors.js";
-import { walkRollouts } from "./walk-rollouts.js";
+import { childPath, walkRollouts } from "./walk-rollouts.js";
 
 async function withTree(fn: (root: string, outside: string) => Promise<void>): Promise<void> {
   const base = await mkdtemp(join(tmpdir(), "walk-"));
@@ -108,4 +108,11 @@ test("a root that is missing or not a directory is INVALID_ARGUMENT naming root"
       );
     }
   });
+});
+
+test("a child's path is what path.join gives for every shape of root, so cache keys and listings do not change", () => {
+  for (const root of [".", "./", "/", "sessions", "sessions/", "./sessions", "../store//sessions/", "/abs/./store/"]) {
+    const dir = normalize(root);
+    for (const name of ["2026", "rollout-a.jsonl", ".hidden"]) assert.equal(childPath(dir, name), join(root, name), `${root} + ${name}`);
+  }
 });

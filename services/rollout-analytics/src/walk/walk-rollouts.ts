@@ -1,7 +1,7 @@
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { join, sep } from "node:path";
+import { normalize, sep } from "node:path";
 import { badField } from "../errors.js";
 
 /** A rollout file found under the root, with what decides its freshness and its cache entry. */
@@ -38,6 +38,16 @@ const CALLS_PER_TURN = 256;
 
 function inside(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/**
+ * `join(dir, name)` for a normalized `dir` and an entry name (no separator, not `.` or `..`),
+ * without normalizing the whole path again: a walk of thousands of files spent more time in
+ * `join` than in listing directories.
+ */
+export function childPath(dir: string, name: string): string {
+  if (dir === "." || dir === `.${sep}`) return name;
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
 
 /** Total order: newest first, then by path. */
@@ -84,7 +94,7 @@ export async function walkRollouts(root: string, options: WalkOptions = {}): Pro
     sinceTurn = 0;
     return true;
   };
-  const dirs = [root];
+  const dirs = [normalize(root)];
   for (let dir = dirs.pop(); dir !== undefined; dir = dirs.pop()) {
     let entries: Dirent[];
     try {
@@ -95,7 +105,7 @@ export async function walkRollouts(root: string, options: WalkOptions = {}): Pro
     }
     if (turnDue()) await nextTurn();
     for (const entry of entries) {
-      const path = join(dir, entry.name);
+      const path = childPath(dir, entry.name);
       if (entry.isDirectory()) dirs.push(path);
       else if (entry.name.endsWith(ROLLOUT_SUFFIX) && (entry.isFile() || entry.isSymbolicLink())) {
         visit(path, entry.isSymbolicLink());
