@@ -9,9 +9,9 @@ import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 export const WORKER_YOUNG_MB = 24;
 
 // The young generation of the thread that scans beside the workers. V8 grows a main thread's to
-// 32 MiB of semi-spaces, twice what a worker's bound allows, and a scan
-// pays for it in resident memory (about 10 MB at the peak of a 1 GB scan), not in speed: the
-// file being folded survives every scavenge either way. V8 reads two of its flags when it needs
+// 32 MiB of semi-spaces, twice what a worker's bound allows, and a scan pays for it in resident
+// memory (about 10 MB at the peak of a 1 GB scan), not in speed: the file being folded survives
+// every scavenge either way. V8 reads two of its flags when it needs
 // them: the semi-space size a new heap starts at, and the factor a young generation grows by.
 // While a scan runs, workers start at their full young generation, and once this thread's has
 // reached a worker's size it stops growing. The flags are the process's; they are put back when

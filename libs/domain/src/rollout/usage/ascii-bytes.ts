@@ -1,5 +1,10 @@
 // ASCII literals read in place, for the readers that judge and read a line from its bytes.
 
+/** `"`, which ends a JSON string. */
+export const QUOTE = 0x22;
+/** The backslash, which opens an escape in a JSON string. */
+export const BACKSLASH = 0x5c;
+
 /** The bytes of ASCII text, one per character. */
 export function asciiBytes(s: string): Uint8Array {
   return Uint8Array.from(s, (c) => c.charCodeAt(0));

@@ -3,7 +3,7 @@
 // `"payload":{"type":…` first, so a short head names the record. A head in any other layout is
 // decoded in full, so a line is skipped only when its head proves it carries no usage.
 
-import { asciiBytes, literalAt } from "./ascii-bytes.js";
+import { asciiBytes, BACKSLASH, literalAt, QUOTE } from "./ascii-bytes.js";
 
 /** How the usage fold treats a line, judged by its head. */
 export type UsageLineVerdict =
@@ -27,8 +27,6 @@ const EVENT_MSG = asciiBytes("event_msg");
 const TOKEN_COUNT = asciiBytes("token_count");
 const TURN_CONTEXT = asciiBytes("turn_context");
 const SESSION_META = asciiBytes("session_meta");
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 // End of the string value starting at `from` (its closing quote), or -1 when it runs past the
 // head or holds an escape (an escaped name could spell anything once decoded).

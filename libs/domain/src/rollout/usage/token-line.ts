@@ -7,7 +7,7 @@
 // that is valid JSON (never read). Any other line is left to the general decoder.
 
 import { parseTimestamp, parseTimestampAt } from "../time.js";
-import { asciiBytes, literalAt } from "./ascii-bytes.js";
+import { asciiBytes, BACKSLASH, literalAt, QUOTE } from "./ascii-bytes.js";
 import { FIGURE_SLOTS, ReplyFigures, settleFigures, type TokenCountUsage } from "./figures.js";
 
 /** What a producer-layout `token_count` line carries: its usage (null for `info: null`) and time. */
@@ -98,8 +98,6 @@ const B_CACHED = asciiBytes(',"cached_input_tokens":');
 const B_OUTPUT = asciiBytes(',"output_tokens":');
 const B_REASONING = asciiBytes(',"reasoning_output_tokens":');
 const B_TOTAL_TOKENS = asciiBytes(',"total_tokens":');
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const ZERO = 0x30;
 const OPEN = 0x7b;
 const CLOSE = 0x7d;
