@@ -18,16 +18,29 @@ export interface LoadResult {
    * slow computation.
    */
   readonly cpuUsPerOp: number;
+  /** Throughput of each turn, in turn order (see {@link interleaved}). */
+  readonly turnOpsPerSec: readonly number[];
 }
 
 /** One operation under load: `client` is the loop running it, `i` counts that loop's operations. */
 export type LoadOp = (client: number, i: number) => Promise<unknown>;
 
-function summarize(latencies: number[], elapsedMs: number, cpuUs: number): LoadResult {
+function summarize(latencies: number[], elapsedMs: number, cpuUs: number, turnOpsPerSec: number[]): LoadResult {
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   const ops = latencies.length;
-  return { opsPerSec: ops / (elapsedMs / 1000), p50: at(0.5), p99: at(0.99), ops, cpuUsPerOp: ops === 0 ? 0 : cpuUs / ops };
+  return { opsPerSec: ops / (elapsedMs / 1000), p50: at(0.5), p99: at(0.99), ops, cpuUsPerOp: ops === 0 ? 0 : cpuUs / ops, turnOpsPerSec };
+}
+
+/**
+ * The median over turns of `r`'s throughput divided by `base`'s in the same turn. Load from
+ * elsewhere that comes and goes shifts whole turns, so paired turns cancel more of it than the
+ * ratio of the totals does; the two disagreeing says the machine was busy.
+ */
+export function medianTurnRatio(r: LoadResult, base: LoadResult): number {
+  const ratios = r.turnOpsPerSec.map((x, i) => x / (base.turnOpsPerSec[i] ?? Number.NaN)).sort((a, b) => a - b);
+  const mid = ratios.length >> 1;
+  return ratios.length % 2 === 1 ? (ratios[mid] ?? Number.NaN) : ((ratios[mid - 1] ?? Number.NaN) + (ratios[mid] ?? Number.NaN)) / 2;
 }
 
 // Runs `op` from `clients` loops until `end`; each loop starts its next op when the last ends.
@@ -60,7 +73,7 @@ export async function interleaved<K extends string>(
   warmupSeconds = 2,
 ): Promise<Record<K, LoadResult>> {
   const names = Object.keys(ops) as K[];
-  const runs = names.map(() => ({ latencies: [] as number[], elapsedMs: 0, cpuUs: 0, next: [] as number[] }));
+  const runs = names.map(() => ({ latencies: [] as number[], elapsedMs: 0, cpuUs: 0, next: [] as number[], turns: [] as number[] }));
   for (const [at, name] of names.entries()) {
     const run = runs[at] as (typeof runs)[number];
     await loops(clients, performance.now() + warmupSeconds * 1000, ops[name], run.next, []);
@@ -71,14 +84,20 @@ export async function interleaved<K extends string>(
       const run = runs[at] as (typeof runs)[number];
       const started = performance.now();
       const cpu = process.cpuUsage();
+      const before = run.latencies.length;
       await loops(clients, started + (seconds * 1000) / slices, ops[names[at] as K], run.next, run.latencies);
       const used = process.cpuUsage(cpu);
-      run.elapsedMs += performance.now() - started;
+      const elapsedMs = performance.now() - started;
+      run.turns.push((run.latencies.length - before) / (elapsedMs / 1000));
+      run.elapsedMs += elapsedMs;
       run.cpuUs += used.user + used.system;
     }
   }
   return Object.fromEntries(
-    names.map((name, at) => [name, summarize(runs[at]?.latencies ?? [], runs[at]?.elapsedMs ?? 0, runs[at]?.cpuUs ?? 0)]),
+    names.map((name, at) => [
+      name,
+      summarize(runs[at]?.latencies ?? [], runs[at]?.elapsedMs ?? 0, runs[at]?.cpuUs ?? 0, runs[at]?.turns ?? []),
+    ]),
   ) as Record<K, LoadResult>;
 }
 

@@ -11,7 +11,8 @@
  * where the no-op settles within one, so a shorter warm-up measures start-up). The four runs of each
  * concurrency then alternate in turns, so load from elsewhere weighs on them alike,
  * and each line also gives the process's CPU time per operation (client and server share the
- * process), the figure a busy machine disturbs least.
+ * process), the figure a busy machine disturbs least, and beside the throughput ratio of the whole
+ * run the median of the ratios of the turns, which load that comes and goes shifts less.
  * BENCH_SECONDS sets the length of each load run (default 6); BENCH_CLIENTS the concurrencies of
  * part 1 (default 1,16,64); BENCH_PARTS the parts to run (default mutations,restart,memory).
  * The clients of both gRPC servers share one connection per 16 concurrent callers.
@@ -31,7 +32,7 @@ import { createClient, startService, type TypedClient } from "@crs/runtime";
 import { crsState } from "@crs/crs-state";
 import { StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
 import { SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
-import { interleaved, machine, n, type LoadOp, type LoadResult } from "./bench-support.js";
+import { interleaved, machine, medianTurnRatio, n, type LoadOp, type LoadResult } from "./bench-support.js";
 import { startNoopApplyServer } from "./noop-apply-server.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "6");
@@ -51,7 +52,7 @@ function row(label: string, r: LoadResult, base?: LoadResult): string {
   const ratio =
     base === undefined
       ? ""
-      : `  throughput x${(r.opsPerSec / base.opsPerSec).toFixed(2)}, p99 x${(r.p99 / base.p99).toFixed(2)}, cpu/op x${(r.cpuUsPerOp / base.cpuUsPerOp).toFixed(2)} of no-op`;
+      : `  throughput x${(r.opsPerSec / base.opsPerSec).toFixed(2)} (median of turns x${medianTurnRatio(r, base).toFixed(2)}), p99 x${(r.p99 / base.p99).toFixed(2)}, cpu/op x${(r.cpuUsPerOp / base.cpuUsPerOp).toFixed(2)} of no-op`;
   return `  ${label.padEnd(34)} ${n(r.opsPerSec).padStart(8)} ops/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  cpu ${n(r.cpuUsPerOp)} us/op${ratio}`;
 }
 
