@@ -204,7 +204,7 @@ export function checkAssignment(store: ClauseStore, assignment: Assignment): Cla
   const found = violatedClause(store, assignment);
   const chosen = found === undefined ? undefined : store.clauses.get(found.id);
   if (chosen === undefined) return { conflict: false, violatedClause: undefined, reason: "" };
-  return { conflict: true, violatedClause: chosen, reason: `assignment violates learned clause ${chosen.id}: ${clauseString(chosen)}` };
+  return { conflict: true, violatedClause: chosen, reason: `assignment violates learned clause: ${clauseString(chosen)}` };
 }
 
 /** Every clause sorted by id byte-wise. */

@@ -120,6 +120,11 @@ describe("clause store", () => {
     e.addClause(clause("alpha", [lit("tool:a"), lit("error:x", false)], { learnedAt: 9 }));
     const r = e.checkAssignment(closedWorldAssignment(["tool:a"]));
     assert.equal(r.violatedClause?.id, "beta", "learnedAt 5 ties broken by id");
+    assert.equal(
+      r.reason,
+      "assignment violates learned clause: (¬tool:a ∨ prev_tool:b)",
+      "the reason is the reference's, the clause without its id",
+    );
   });
 
   it("refreshes the TTL and use count of a duplicate literal set", () => {
