@@ -25,8 +25,8 @@ export type StateErrorCode =
   | "CONSTRAINT_NOT_FOUND"
   /** A constraint id is already taken. */
   | "CONSTRAINT_EXISTS"
-  /** A dependency edge to remove does not exist. */
-  | "EDGE_NOT_FOUND"
+  /** A delta removes or updates an index entry (a constraint, a dependency edge) that does not exist; metadata `index`, `id`. */
+  | "INDEX_ENTRY_NOT_FOUND"
   /** Adding dependency edges would close a cycle. */
   | "DEPENDENCY_CYCLE"
   /** A clause id is taken by a clause with different literals. */
@@ -61,7 +61,7 @@ export const STATE_ERROR_CODES: readonly StateErrorCode[] = [
   "NODE_NOT_FOUND",
   "CONSTRAINT_NOT_FOUND",
   "CONSTRAINT_EXISTS",
-  "EDGE_NOT_FOUND",
+  "INDEX_ENTRY_NOT_FOUND",
   "DEPENDENCY_CYCLE",
   "CLAUSE_CONFLICT",
   "CLAUSE_NOT_FOUND",

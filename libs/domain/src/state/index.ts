@@ -41,7 +41,7 @@ export type { StreamingIncrement } from "./streaming/streaming-index.js";
 
 export { ACTORS, DECISIONS, ERROR_CATEGORIES, OUTCOMES, isRetryable, makeStep, validateStep } from "./steps/step-record.js";
 export type { Actor, Decision, ErrorCategory, Outcome, StepRecord } from "./steps/step-record.js";
-export { analyticsDoneKey, analyticsFoundKey } from "./analytics/analytics-record.js";
+export { analyticsDoneKey, analyticsFoundKey, hasResults } from "./analytics/analytics-record.js";
 export type { AnalyticsRecord } from "./analytics/analytics-record.js";
 
 export { DELTA_KINDS, compositeDelta, deltaSource, indexesAffected } from "./delta/delta.js";

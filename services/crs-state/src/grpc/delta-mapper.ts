@@ -4,7 +4,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ApplyMetricsSchema } from "@crs/contracts/gen/crs/state/v1/delta_pb";
 import type { AnalyticsRecord as WireRecord } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { invalidArgument, requireSafeCount } from "@crs/runtime";
-import { indexesAffected, type AnalyticsRecord, type Delta, type SignalSource } from "@crs/domain/state";
+import { hasResults, indexesAffected, type AnalyticsRecord, type Delta, type SignalSource } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
 import { INDEX_KINDS, constraintTypes, sources, statuses } from "./enum-mapper.js";
 import { limitExceeded, optionalKey, requireKey, requireMetadata } from "./ids.js";
@@ -203,7 +203,8 @@ export function entryCount(d: Delta): number {
     case "streaming":
       return d.increments.length + d.observed.length;
     case "analytics":
-      return 1;
+      // The history record and its done marker, and its found marker when the run found something.
+      return hasResults(d.record) ? 3 : 2;
     case "composite":
       return d.deltas.reduce((n, c) => n + entryCount(c), 0);
   }

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { status } from "@grpc/grpc-js";
 import { EntryIndex } from "@crs/contracts/gen/crs/state/v1/common_pb";
 import { ProofStatus, SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
+import { errorDetailOf } from "@crs/runtime";
 import { expectError, removeDataDir, startTestServer, type TestServer } from "./test-support.js";
 
 const proofDelta = (nodeId: string, proof: bigint, source = SignalSource.SOFT) => ({
@@ -47,6 +48,47 @@ describe("StateService through gRPC", () => {
     );
     await expectError(s.state.apply({ projectId: "p-ids" }), status.INVALID_ARGUMENT, "DELTA_REQUIRED", "delta");
     assert.equal((await s.state.getGeneration({ projectId: "p-ids" })).header?.generation, 0n, "nothing changed");
+  });
+
+  it("answers a failed entry check inside a delta as DELTA_VALIDATION and a missing entry as INDEX_NOT_FOUND", async () => {
+    await s.state.createProject({ projectId: "p-faults" });
+    const apply = (kind: NonNullable<Parameters<TestServer["state"]["apply"]>[0]["delta"]>["kind"]) =>
+      s.state.apply({ projectId: "p-faults", delta: { source: SignalSource.HARD, kind } });
+    await expectError(
+      apply({ case: "similarity", value: { updates: [{ a: "x", b: "y", distance: -1 }] } }),
+      status.INVALID_ARGUMENT,
+      "DELTA_VALIDATION",
+      "delta.similarity.updates[0].distance",
+    );
+    await expectError(
+      apply({ case: "streaming", value: { increments: [{ item: "i", increment: 0n }] } }),
+      status.INVALID_ARGUMENT,
+      "DELTA_VALIDATION",
+      "delta.streaming.increments[0].increment",
+    );
+    const missing = await expectError(
+      apply({ case: "constraint", value: { remove: ["absent"] } }),
+      status.NOT_FOUND,
+      "INDEX_NOT_FOUND",
+      "delta.constraint.remove[0]",
+    );
+    const detail = errorDetailOf(missing);
+    assert.deepEqual([detail?.metadata["index"], detail?.metadata["id"]], ["constraint", "absent"], "names the index and the id");
+    assert.equal((await s.state.getGeneration({ projectId: "p-faults" })).header?.generation, 0n, "nothing changed");
+  });
+
+  it("counts an analytics delta's entries as its record, its done marker and its found marker", async () => {
+    await s.state.createProject({ projectId: "p-analytics" });
+    const run = (resultCount: bigint, results: string[]) =>
+      s.state.apply({
+        projectId: "p-analytics",
+        delta: {
+          source: SignalSource.HARD,
+          kind: { case: "analytics", value: { record: { queryType: "hotspots", queryTimeUnixMs: 1000n, resultCount, results } } },
+        },
+      });
+    assert.equal((await run(3n, ["a", "b", "c"])).metrics?.entriesModified, 3n, "a run that found something writes three entries");
+    assert.equal((await run(0n, [])).metrics?.entriesModified, 2n, "a run that found nothing writes two");
   });
 
   it("replays a retried request id with the first answer and refuses the id with other content", async () => {

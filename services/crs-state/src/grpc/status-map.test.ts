@@ -24,7 +24,7 @@ test("sends no reason that is not a value of crs.state.v1.ErrorReason", () => {
 test("sends the proto's names for engine codes whose own names differ", () => {
   const reasonOf = (code: (typeof STATE_ERROR_CODES)[number]) => mapError(new StateError(code, "x", { field: "delta" }));
   assert.deepEqual(
-    [reasonOf("INVALID_DELTA")?.reason, reasonOf("HARD_SIGNAL_VIOLATION")?.reason, reasonOf("EDGE_NOT_FOUND")?.reason],
+    [reasonOf("INVALID_DELTA")?.reason, reasonOf("HARD_SIGNAL_VIOLATION")?.reason, reasonOf("INDEX_ENTRY_NOT_FOUND")?.reason],
     ["DELTA_VALIDATION", "HARD_SOFT_BOUNDARY", "INDEX_NOT_FOUND"],
     "the enum's names, not the engine's",
   );

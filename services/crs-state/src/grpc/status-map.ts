@@ -55,7 +55,7 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   SNAPSHOT_NOT_FOUND: { code: status.OUT_OF_RANGE, reason: ErrorReason.GENERATION_COMPACTED },
   NODE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.NODE_NOT_FOUND },
   CONSTRAINT_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CONSTRAINT_NOT_FOUND },
-  EDGE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.INDEX_NOT_FOUND },
+  INDEX_ENTRY_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.INDEX_NOT_FOUND },
   CONSTRAINT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.ALREADY_EXISTS },
   CLAUSE_CONFLICT: { code: status.ALREADY_EXISTS, reason: ErrorReason.CLAUSE_ID_CONFLICT },
   CLAUSE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CLAUSE_NOT_FOUND },

@@ -41,6 +41,19 @@ function prefixed<T>(field: string, fn: () => T): T {
   }
 }
 
+// A delta that removes or updates an entry that is not there: the reference's index-not-found.
+function entryNotFound(index: "constraint" | "dependency", id: string, field: string): StateError {
+  return new StateError("INDEX_ENTRY_NOT_FOUND", `index not found: ${index} ${id}`, { field, metadata: { index, id } });
+}
+
+// Entry checks shared with the single-entry calls (similarity, history, streaming, analytics)
+// reject an argument; inside a delta the same fault is the delta's validation failing.
+function asDeltaFault(err: unknown): unknown {
+  return isStateError(err, "INVALID_ARGUMENT")
+    ? new StateError("INVALID_DELTA", err.message, { field: err.field, cause: err.cause, metadata: err.metadata })
+    : err;
+}
+
 function hardViolation(field: string, message: string): StateError {
   return new StateError("HARD_SIGNAL_VIOLATION", `soft signal cannot perform hard action: ${message}`, { field });
 }
@@ -94,7 +107,7 @@ function checkEntrySource(d: { readonly source: SignalSource }, entrySource: Sig
 function applyConstraint(state: ProjectState, d: ConstraintDelta): ProjectState {
   const before = state.constraints;
   d.remove.forEach((id, i) => {
-    if (!before.has(id)) throw new StateError("CONSTRAINT_NOT_FOUND", `index not found: constraint ${id}`, { field: `remove[${i}]` });
+    if (!before.has(id)) throw entryNotFound("constraint", id, `remove[${i}]`);
   });
   const updated = new Set<string>();
   d.update.forEach((c, i) => {
@@ -102,8 +115,7 @@ function applyConstraint(state: ProjectState, d: ConstraintDelta): ProjectState 
     checkEntrySource(d, c.source, `update[${i}]`);
     if (updated.has(c.id)) throw invalidDelta(`update[${i}].id`, `duplicate update of constraint ${c.id}`);
     updated.add(c.id);
-    if (!before.has(c.id))
-      throw new StateError("CONSTRAINT_NOT_FOUND", `index not found: constraint ${c.id}`, { field: `update[${i}].id` });
+    if (!before.has(c.id)) throw entryNotFound("constraint", c.id, `update[${i}].id`);
   });
   const added = new Set<string>();
   d.add.forEach((c, i) => {
@@ -123,8 +135,7 @@ function applyConstraint(state: ProjectState, d: ConstraintDelta): ProjectState 
 function applyDependency(state: ProjectState, d: DependencyDelta): ProjectState {
   let dependency = state.dependency;
   d.remove.forEach((e, i) => {
-    if (!hasEdge(dependency, e.from, e.to))
-      throw new StateError("EDGE_NOT_FOUND", `dependency edge ${e.from} -> ${e.to} not found`, { field: `remove[${i}]` });
+    if (!hasEdge(dependency, e.from, e.to)) throw entryNotFound("dependency", `${e.from} -> ${e.to}`, `remove[${i}]`);
     dependency = removeEdge(dependency, e.from, e.to);
   });
   d.add.forEach((e, i) => {
@@ -238,10 +249,14 @@ function applyOne(state: ProjectState, d: Delta, ctx: ApplyContext): ProjectStat
 
 /** Validates and applies `delta`; returns the new state (generation unchanged) or throws. */
 export function applyDeltaToState(state: ProjectState, delta: Delta, ctx: ApplyContext): ProjectState {
-  return applyOne(state, delta, ctx);
+  try {
+    return applyOne(state, delta, ctx);
+  } catch (err) {
+    throw asDeltaFault(err);
+  }
 }
 
 /** Validates `delta` against `state` without keeping the result. */
 export function validateDelta(state: ProjectState, delta: Delta, ctx: ApplyContext): void {
-  applyOne(state, delta, ctx);
+  applyDeltaToState(state, delta, ctx);
 }

@@ -131,8 +131,8 @@ describe("delta validation", () => {
       (err: unknown) => err instanceof Error && err.message.includes("duplicate constraint ID c2"),
       "the reference's text for a duplicate within add",
     );
-    rejects(e, { kind: "constraint", source: "soft", add: [], remove: ["nope"], update: [] }, "CONSTRAINT_NOT_FOUND", "remove[0]");
-    rejects(e, { kind: "constraint", source: "soft", add: [], remove: [], update: [con("nope")] }, "CONSTRAINT_NOT_FOUND", "update[0].id");
+    rejects(e, { kind: "constraint", source: "soft", add: [], remove: ["nope"], update: [] }, "INDEX_ENTRY_NOT_FOUND", "remove[0]");
+    rejects(e, { kind: "constraint", source: "soft", add: [], remove: [], update: [con("nope")] }, "INDEX_ENTRY_NOT_FOUND", "update[0].id");
     rejects(
       e,
       { kind: "constraint", source: "soft", add: [con("c1", { type: "resource" })], remove: ["c1"], update: [] },
@@ -161,29 +161,24 @@ describe("delta validation", () => {
     assert.deepEqual(e.snapshot().dependency.dependsOn("a"), ["b"], "edges are real state");
     rejects(e, { kind: "dependency", source: "hard", add: [{ from: "x", to: "x" }], remove: [] }, "INVALID_DELTA", "add[0]");
     rejects(e, { kind: "dependency", source: "hard", add: [{ from: "c", to: "a" }], remove: [] }, "DEPENDENCY_CYCLE", "add[0]");
-    rejects(e, { kind: "dependency", source: "hard", add: [], remove: [{ from: "a", to: "c" }] }, "EDGE_NOT_FOUND", "remove[0]");
+    rejects(e, { kind: "dependency", source: "hard", add: [], remove: [{ from: "a", to: "c" }] }, "INDEX_ENTRY_NOT_FOUND", "remove[0]");
   });
 
   it("checks history entries: ids, metadata sizes, uniqueness", () => {
     const e = new StateEngine();
     const entry = { id: "h1", nodeId: "n", action: "a", result: "r", source: "soft" as const, timestamp: 1, metadata: {} };
-    rejects(e, { kind: "history", source: "soft", entries: [{ ...entry, id: "" }] }, "INVALID_ARGUMENT", "entries[0].id");
-    rejects(
-      e,
-      { kind: "history", source: "soft", entries: [{ ...entry, metadata: { "": "v" } }] },
-      "INVALID_ARGUMENT",
-      "entries[0].metadata",
-    );
+    rejects(e, { kind: "history", source: "soft", entries: [{ ...entry, id: "" }] }, "INVALID_DELTA", "entries[0].id");
+    rejects(e, { kind: "history", source: "soft", entries: [{ ...entry, metadata: { "": "v" } }] }, "INVALID_DELTA", "entries[0].metadata");
     rejects(
       e,
       { kind: "history", source: "soft", entries: [{ ...entry, metadata: { ["é".repeat(129)]: "v" } }] },
-      "INVALID_ARGUMENT",
+      "INVALID_DELTA",
       "entries[0].metadata",
     );
     rejects(
       e,
       { kind: "history", source: "soft", entries: [{ ...entry, metadata: { k: "x".repeat(4097) } }] },
-      "INVALID_ARGUMENT",
+      "INVALID_DELTA",
       "entries[0].metadata.k",
     );
     rejects(e, { kind: "history", source: "soft", entries: [entry, entry] }, "INVALID_DELTA", "entries[1].id");
@@ -192,7 +187,7 @@ describe("delta validation", () => {
   it("rejects history and apply metadata that is a list or a string rather than an object", () => {
     const e = new StateEngine();
     const entry = { id: "h1", nodeId: "n", action: "a", result: "r", source: "soft" as const, timestamp: 1, metadata: ["v"] as never };
-    rejects(e, { kind: "history", source: "soft", entries: [entry] }, "INVALID_ARGUMENT", "entries[0].metadata");
+    rejects(e, { kind: "history", source: "soft", entries: [entry] }, "INVALID_DELTA", "entries[0].metadata");
     const before = e.state;
     for (const metadata of ["ab", ["v"]]) {
       assert.throws(
@@ -209,7 +204,7 @@ describe("delta validation", () => {
     rejects(
       e,
       { kind: "streaming", source: "soft", increments: [{ item: "x", count: 0 }], observed: [] },
-      "INVALID_ARGUMENT",
+      "INVALID_DELTA",
       "increments[0].count",
     );
   });
@@ -227,9 +222,9 @@ describe("delta validation", () => {
       executionMs: 1,
       params: {},
     };
-    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, queryType: "" } }, "INVALID_ARGUMENT", "record.queryType");
-    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, queryTime: 0 } }, "INVALID_ARGUMENT", "record.queryTime");
-    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, cycles: [] } }, "INVALID_ARGUMENT", "record.cycles");
+    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, queryType: "" } }, "INVALID_DELTA", "record.queryType");
+    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, queryTime: 0 } }, "INVALID_DELTA", "record.queryTime");
+    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, cycles: [] } }, "INVALID_DELTA", "record.cycles");
     rejects(e, { kind: "analytics", source: "soft", record: rec }, "HARD_SIGNAL_VIOLATION", "source");
     e.apply({ kind: "analytics", source: "hard", record: { ...rec, results: Array.from({ length: 60 }, (_, i) => `r${i}`) } });
     const s = e.snapshot();
@@ -246,7 +241,7 @@ describe("delta validation", () => {
 });
 
 describe("analytics record shape", () => {
-  it("rejects records with missing or malformed lists and params as INVALID_ARGUMENT naming the field", () => {
+  it("rejects records with missing or malformed lists and params as INVALID_DELTA naming the field", () => {
     const e = new StateEngine();
     const rec = {
       id: "",
@@ -261,21 +256,21 @@ describe("analytics record shape", () => {
     };
     const without = (k: string): unknown => Object.fromEntries(Object.entries(rec).filter(([key]) => key !== k));
     for (const k of ["results", "cycles", "path", "params"])
-      rejects(e, { kind: "analytics", source: "hard", record: without(k) as never }, "INVALID_ARGUMENT", `record.${k}`);
-    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, results: [1] as never } }, "INVALID_ARGUMENT", "record.results[0]");
+      rejects(e, { kind: "analytics", source: "hard", record: without(k) as never }, "INVALID_DELTA", `record.${k}`);
+    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, results: [1] as never } }, "INVALID_DELTA", "record.results[0]");
     rejects(
       e,
       { kind: "analytics", source: "hard", record: { ...rec, cycles: [["a", 2]] as never } },
-      "INVALID_ARGUMENT",
+      "INVALID_DELTA",
       "record.cycles[0][1]",
     );
     rejects(
       e,
       { kind: "analytics", source: "hard", record: { ...rec, params: { limit: 5 } as never } },
-      "INVALID_ARGUMENT",
+      "INVALID_DELTA",
       "record.params.limit",
     );
-    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, id: 7 as never } }, "INVALID_ARGUMENT", "record.id");
+    rejects(e, { kind: "analytics", source: "hard", record: { ...rec, id: 7 as never } }, "INVALID_DELTA", "record.id");
     assert.equal(e.generation, 0, "nothing applied");
   });
 });
@@ -322,7 +317,7 @@ describe("composite deltas", () => {
     rejects(
       e,
       compositeDelta(proof("hard", "n1"), { kind: "constraint", source: "soft", add: [], remove: ["missing"], update: [] }),
-      "CONSTRAINT_NOT_FOUND",
+      "INDEX_ENTRY_NOT_FOUND",
       "deltas[1].remove[0]",
     );
     assert.equal(e.state.proofs.has("n1"), false, "first child not applied");

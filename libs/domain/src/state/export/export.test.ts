@@ -169,7 +169,7 @@ describe("summary and reference export", () => {
     });
     assert.throws(
       () => e.apply({ kind: "proof", source: "soft", updates: [entry(8.64e15 + 1)] }),
-      (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "updates[0].updatedAt",
+      (err: unknown) => isStateError(err, "INVALID_DELTA") && err.field === "updates[0].updatedAt",
       "beyond the last date",
     );
     e.apply({ kind: "proof", source: "soft", updates: [entry(8.64e15)] });

@@ -75,8 +75,9 @@ export enum ErrorReason {
   DELTA_REQUIRED = 5,
 
   /**
-   * INVALID_ARGUMENT: a delta failed validation (empty id, negative or non-finite distance,
-   * self similarity, self edge, bad history metadata, invalid analytics record); `field` locates the entry.
+   * INVALID_ARGUMENT: a delta failed validation (negative or non-finite distance, self similarity,
+   * self edge, duplicate or malformed history entry, zero streaming increment, invalid analytics
+   * record); `field` locates the entry. An id outside the id grammar is INVALID_ARGUMENT.
    *
    * @generated from enum value: ERROR_REASON_DELTA_VALIDATION = 6;
    */
