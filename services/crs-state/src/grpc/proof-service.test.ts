@@ -80,6 +80,12 @@ describe("ProofService through gRPC", () => {
     assert.equal(fired.nodeId, "session:s:tool:Grep");
     const other = await s.proofs.checkCircuitBreaker({ projectId: "proofs", sessionId: "s", tool: "Read" });
     assert.equal(other.shouldFire, false);
+    await expectError(
+      s.proofs.checkCircuitBreaker({ projectId: "proofs", sessionId: "s", tool: "" }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "tool",
+    );
   });
 
   it("propagates a disproof to dependents once each, as one change", async () => {

@@ -67,6 +67,12 @@ describe("StepService through gRPC", () => {
       "step.error_category",
     );
     await expectError(
+      s.steps.recordStep({ projectId: "steps", step: step("s3", "Grep", { errorCategory: "bogus" }) }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "step.error_category",
+    );
+    await expectError(
       s.steps.recordStep({ projectId: "steps", step: step("bad session", "Grep") }),
       status.INVALID_ARGUMENT,
       "INVALID_ARGUMENT",

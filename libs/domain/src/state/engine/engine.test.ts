@@ -97,6 +97,26 @@ describe("generation and events", () => {
     assert.equal(e.checkDecisionAllowed("s", "t", { expectedGeneration: 2 }).result.allowed, false, "matching generation answers");
   });
 
+  it("indexes an analytics delta in the change history under the markers it writes", () => {
+    const e = new StateEngine({ now: () => 77 });
+    e.apply({
+      kind: "analytics",
+      source: "hard",
+      record: {
+        id: "",
+        queryType: "hotspots",
+        queryTime: 5,
+        resultCount: 1,
+        results: ["x"],
+        cycles: [],
+        path: [],
+        executionMs: 1,
+        params: {},
+      },
+    });
+    assert.deepEqual(e.snapshot().deltaHistory.byGeneration(1)?.affectedNodes, ["analytics:hotspots:done", "analytics:hotspots:found"]);
+  });
+
   it("records applied deltas in the delta history with their source and session", () => {
     const e = new StateEngine({ now: () => 77 });
     e.apply(pd("n"), { sessionId: "s1", metadata: { why: "test" } });
