@@ -53,6 +53,21 @@ export function parsePricing(json: unknown, field: string): PricingTable {
   return { asOf, currency, source, models: out };
 }
 
+// A dated snapshot of a model (`gpt-5-2025-08-07`) is billed as the model the list names.
+const SNAPSHOT_DATE = /-\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The price of `model`: its own entry, else that of the name without a provider prefix
+ * (`openai/gpt-5`) and without a dated snapshot suffix (`gpt-5-2025-08-07`), as a price list
+ * names models once; undefined when none is listed.
+ */
+export function modelPrice(table: PricingTable, model: string): ModelPrice | undefined {
+  const own = table.models[model];
+  if (own !== undefined) return own;
+  const bare = model.slice(model.lastIndexOf("/") + 1);
+  return table.models[bare] ?? table.models[bare.replace(SNAPSHOT_DATE, "")];
+}
+
 /** Cost of `f` at `p`: uncached input, cached input and output each at their price. */
 export function costOf(f: TokenFigures, p: ModelPrice): number {
   return ((f.input - f.cachedInput) * p.input + f.cachedInput * p.cachedInput + f.output * p.output) / 1_000_000;

@@ -1,5 +1,5 @@
 import { addFigures, ZERO_FIGURES, type TokenFigures } from "./figures.js";
-import { costOf, type PricingTable } from "./pricing.js";
+import { costOf, modelPrice, type PricingTable } from "./pricing.js";
 import type { UsagePartial } from "./types.js";
 
 /** Schema name of the usage report. */
@@ -57,7 +57,7 @@ function figuresJson(byModel: Readonly<ModelFigures>, pricing: PricingTable): Us
   for (const model of Object.keys(byModel).sort()) {
     const f = byModel[model] ?? ZERO_FIGURES;
     sum = addFigures(sum, f);
-    const p = pricing.models[model];
+    const p = modelPrice(pricing, model);
     if (p === undefined) unpriced.push(model);
     else cost = (cost ?? 0) + costOf(f, p);
   }

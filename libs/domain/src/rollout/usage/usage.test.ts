@@ -193,6 +193,20 @@ test("cost bills cached input at its own price and reasoning as output", () => {
   assert.equal(report.totals.cost, 0.6 * 1.25 + 0.4 * 0.125 + 0.1 * 10);
 });
 
+test("a dated snapshot or provider-named model is billed at its base model's price, not left unpriced", () => {
+  const lines = [
+    contextLine("2026-03-01T10:00:00.000Z", "gpt-5-2025-08-07"),
+    tokenLine("2026-03-01T10:00:01.000Z", u(1_000_000, 400_000, 100_000, 60_000), null),
+    contextLine("2026-03-01T10:00:02.000Z", "openai/gpt-5"),
+    tokenLine("2026-03-01T10:00:03.000Z", u(2_000_000, 800_000, 200_000, 120_000), null),
+    contextLine("2026-03-01T10:00:04.000Z", "gpt-5-experimental"),
+    tokenLine("2026-03-01T10:00:05.000Z", u(3_000_000, 800_000, 200_000, 120_000), null),
+  ];
+  const report = usageReport(usageOfRecords(records(lines), "s1"), "day", PRICING);
+  assert.equal(report.totals.cost, 2 * (0.6 * 1.25 + 0.4 * 0.125 + 0.1 * 10), "both replies at gpt-5's prices");
+  assert.deepEqual(report.totals.unpriced_models, ["gpt-5-experimental"], "a name that is no snapshot of a listed model stays unpriced");
+});
+
 test("merging per-file usage in any order gives the same report", () => {
   const perFile = (seed: number) =>
     usageOfRecords(
