@@ -77,6 +77,18 @@ describe("StateService through gRPC", () => {
     assert.equal((await s.state.getGeneration({ projectId: "p-faults" })).header?.generation, 0n, "nothing changed");
   });
 
+  it("refuses an edge that would close a dependency cycle as FAILED_PRECONDITION, since it depends on the edges stored", async () => {
+    await s.state.createProject({ projectId: "p-cycle" });
+    const edge = (fromId: string, toId: string) =>
+      s.state.apply({
+        projectId: "p-cycle",
+        delta: { source: SignalSource.HARD, kind: { case: "dependency", value: { addEdges: [{ fromId, toId }] } } },
+      });
+    await edge("a", "b");
+    await expectError(edge("b", "a"), status.FAILED_PRECONDITION, "DEPENDENCY_CYCLE", "delta.dependency.add_edges[0]");
+    assert.equal((await s.state.getGeneration({ projectId: "p-cycle" })).header?.generation, 1n, "only the first edge applied");
+  });
+
   it("counts an analytics delta's entries as its record, its done marker and its found marker", async () => {
     await s.state.createProject({ projectId: "p-analytics" });
     const run = (resultCount: bigint, results: string[]) =>
