@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isStateError } from "../errors.js";
 import type { StateEvent } from "../events/event.js";
-import type { ProofDelta } from "../delta/delta.js";
+import type { Delta, ProofDelta } from "../delta/delta.js";
 import { makeStep } from "../steps/step-record.js";
 import { StateEngine } from "./engine.js";
 
@@ -14,6 +14,23 @@ const pd = (nodeId: string, proof = 1n): ProofDelta => ({
 const step = (sessionId: string, tool: string, extra = {}) =>
   makeStep({ sessionId, actor: "main_agent", decision: "execute_tool", tool, outcome: "success", ...extra });
 const json = (e: StateEngine): string => JSON.stringify(e.exportDocument());
+
+// A hard `hotspots` analytics run at `queryTime` that found `results`.
+const hotspotsRun = (queryTime: number, results: string[]): Delta => ({
+  kind: "analytics",
+  source: "hard",
+  record: {
+    id: "",
+    queryType: "hotspots",
+    queryTime,
+    resultCount: results.length,
+    results,
+    cycles: [],
+    path: [],
+    executionMs: 1,
+    params: {},
+  },
+});
 
 describe("generation and events", () => {
   it("bumps the generation by one for every kind of mutation", () => {
@@ -99,21 +116,7 @@ describe("generation and events", () => {
 
   it("indexes an analytics delta in the change history under the markers it writes", () => {
     const e = new StateEngine({ now: () => 77 });
-    e.apply({
-      kind: "analytics",
-      source: "hard",
-      record: {
-        id: "",
-        queryType: "hotspots",
-        queryTime: 5,
-        resultCount: 1,
-        results: ["x"],
-        cycles: [],
-        path: [],
-        executionMs: 1,
-        params: {},
-      },
-    });
+    e.apply(hotspotsRun(5, ["x"]));
     assert.deepEqual(e.snapshot().deltaHistory.byGeneration(1)?.affectedNodes, ["analytics:hotspots:done", "analytics:hotspots:found"]);
   });
 
@@ -224,21 +227,7 @@ describe("checkpoint, restore, fork", () => {
     const cp = e.checkpoint();
     for (let i = 0; i < 5; i++)
       e.recordStep(makeStep({ sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "Grep", outcome: "success" }));
-    e.apply({
-      kind: "analytics",
-      source: "hard",
-      record: {
-        id: "",
-        queryType: "hotspots",
-        queryTime: 3,
-        resultCount: 0,
-        results: [],
-        cycles: [],
-        path: [],
-        executionMs: 1,
-        params: {},
-      },
-    });
+    e.apply(hotspotsRun(3, []));
     e.apply(pd("n", 9n));
     assert.equal(e.checkCircuitBreaker("s", "Grep").shouldFire, true, "five Grep calls fire the breaker");
     e.restore(cp);
