@@ -7,7 +7,7 @@ import {
   UpdateProofNumberResponseSchema,
   type ProofService,
 } from "@crs/contracts/gen/crs/state/v1/proof_pb";
-import { circuitBreakerThreshold, toolNodeId, type ProofNumber, type ProofStatus } from "@crs/domain/state";
+import { checkCircuitBreaker, circuitBreakerThreshold, toolNodeId, type ProofNumber, type ProofStatus } from "@crs/domain/state";
 import type { HandlerDeps } from "./deps.js";
 import { statuses, sources, updateTypes } from "./enum-mapper.js";
 import { requireAtMost, requireId, requireKey, requireKeys, requireTextAtMost } from "./ids.js";
@@ -82,10 +82,12 @@ export function proofHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Pro
       const projectId = requireId(req.projectId, "project_id");
       const sessionId = requireId(req.sessionId, "session_id");
       const tool = requireKey(req.tool, "tool");
-      return readAt(host, projectId, req.atGeneration, ({ snapshot, view, header }) => {
-        const verdict = view.engine.checkCircuitBreaker(sessionId, tool);
+      return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => {
+        // Everything from the generation read: its steps, its proof entries and its thresholds.
+        const { config } = snapshot.state;
+        const verdict = checkCircuitBreaker(snapshot.state, config, { sessionId, tool });
         const count = snapshot.steps.countToolExecutions(sessionId, tool);
-        const threshold = circuitBreakerThreshold(view.config, tool);
+        const threshold = circuitBreakerThreshold(config, tool);
         return {
           header,
           shouldFire: verdict.shouldFire,

@@ -88,6 +88,24 @@ describe("ProofService through gRPC", () => {
     );
   });
 
+  it("judges the circuit breaker at a past generation from that generation's steps and thresholds", async () => {
+    await s.state.createProject({ projectId: "breaker-past" });
+    const step = { sessionId: "s", actor: "main_agent", decision: "execute_tool", tool: "Read", outcome: "success" };
+    for (let i = 0; i < 2; i++) await s.steps.recordStep({ projectId: "breaker-past", step });
+    await s.state.updateProjectConfig({
+      projectId: "breaker-past",
+      config: { circuitBreakerThresholds: { Read: 9 } },
+      updateMask: { paths: ["circuit_breaker_thresholds"] },
+    });
+    const at = async (atGeneration: bigint) => {
+      const r = await s.proofs.checkCircuitBreaker({ projectId: "breaker-past", sessionId: "s", tool: "Read", atGeneration });
+      return [r.shouldFire, r.executionCount, r.threshold];
+    };
+    assert.deepEqual(await at(1n), [false, 1n, 2n], "one call, under the threshold of then");
+    assert.deepEqual(await at(2n), [true, 2n, 2n], "two calls fired the threshold of then");
+    assert.deepEqual(await at(3n), [false, 2n, 9n], "the raised threshold holds from its generation on");
+  });
+
   it("propagates a disproof to dependents once each, as one change", async () => {
     await s.state.apply({
       projectId: "proofs",
