@@ -155,6 +155,17 @@ describe("summary and reference export", () => {
     };
     assert.equal(x.indexes.proof.entries.find((p) => p.node_id === "n")?.proof, "18446744073709551615", "uint64 as string");
     assert.deepEqual(x.indexes.similarity.pairs, [{ from_id: "n", to_id: "p", similarity: 2.5 }], "canonical pair");
+    e.apply({
+      kind: "history",
+      source: "soft",
+      entries: [{ id: "h9", nodeId: "n", action: "select", result: "ok", source: "soft", timestamp: 7, metadata: { k: "v" } }],
+    });
+    const h = referenceExport(e.state, "s", 123) as { indexes: { history: { recent_entries: unknown[] } } };
+    assert.deepEqual(
+      h.indexes.history.recent_entries.at(-1),
+      { id: "h9", node_id: "n", action: "select", result: "ok", source: "soft", timestamp: 7, metadata: { k: "v" } },
+      "history entries in the reference's field names",
+    );
   });
 
   it("accepts only timestamps a date can hold, so the reference export never throws", () => {
@@ -184,6 +195,7 @@ describe("summary and reference export", () => {
       [1_700_000_000_120, "2023-11-14T22:13:20.12Z"],
       [1_700_000_000_123, "2023-11-14T22:13:20.123Z"],
       [0, "1970-01-01T00:00:00Z"],
+      [253_402_300_800_000, "10000-01-01T00:00:00Z"],
     ];
     for (const [ms, text] of cases) assert.equal(rfc3339(ms), text, `${ms}`);
     const e = new StateEngine();

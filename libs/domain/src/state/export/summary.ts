@@ -50,7 +50,7 @@ export function computeSummary(state: ProjectState): StateSummary {
  */
 export function rfc3339(ms: number): string {
   const iso = new Date(ms).toISOString();
-  return iso.replace(/^\+/, "").replace(/\.(\d*?)0*Z$/, (_, digits: string) => (digits === "" ? "Z" : `.${digits}Z`));
+  return iso.replace(/^\+0*(?=\d{4})/, "").replace(/\.(\d*?)0*Z$/, (_, digits: string) => (digits === "" ? "Z" : `.${digits}Z`));
 }
 
 /**
@@ -99,7 +99,21 @@ export function referenceExport(state: ProjectState, sessionId: string, timestam
         edges: allEdges(state.dependency).map((e) => ({ from_id: e.from, to_id: e.to })),
         source: "state",
       },
-      history: { entry_count: state.history.entries.size, recent_entries: state.history.entries.takeLast(100).toArray() },
+      history: {
+        entry_count: state.history.entries.size,
+        recent_entries: state.history.entries
+          .takeLast(100)
+          .toArray()
+          .map((h) => ({
+            id: h.id,
+            node_id: h.nodeId,
+            action: h.action,
+            result: h.result,
+            source: h.source,
+            timestamp: h.timestamp,
+            metadata: h.metadata,
+          })),
+      },
       streaming: { cardinality: streamingCardinality(state.streaming), approximate_bytes: streamingBytes(state.streaming) },
     },
     summary: computeSummary(state),
