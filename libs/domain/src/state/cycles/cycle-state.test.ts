@@ -91,6 +91,8 @@ describe("cycle detectors as state", () => {
     );
     feed(e, "s", ["1", "2", "3", "4"]);
     assert.deepEqual(e.snapshot().cycles.window("s"), ["2", "3", "4"], "the window holds maxHistory states");
+    e.updateConfig({ cycleHistory: 5 });
+    assert.equal(e.resetCycleDetector("s").result.maxHistory, 5, "a reset without a window takes the configured one");
   });
 
   it("rejects an empty session or state key and an out-of-range window, changing nothing", () => {
@@ -109,10 +111,15 @@ describe("cycle detectors as state", () => {
     }
   });
 
-  it("sanitizes state keys like step text before they are stored or journaled", () => {
+  it("refuses a state key that looks like a secret instead of storing it, so no two secrets merge into one state", () => {
     const e = new StateEngine();
-    const m = e.checkCycle("s", "login password=hunter22 failure");
-    assert.equal(m.result.detection.stateKey, "login [REDACTED] failure", "redacted key");
-    assert.equal(JSON.stringify(m.event).includes("hunter22"), false, "the secret is not journaled");
+    const before = e.state;
+    for (const key of ["login password=hunter22 failure", "pwd:aaaaaaaa"])
+      assert.throws(
+        () => e.checkCycle("s", key),
+        (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "stateKey",
+        key,
+      );
+    assert.equal(e.state, before, "nothing stored or journaled");
   });
 });

@@ -270,23 +270,21 @@ export class StateEngine {
   }
 
   /**
-   * Feeds a state key (sanitized like step text) to the session's Brent cycle detector. Every
+   * Feeds a state key to the session's Brent cycle detector (a key that looks like a secret is refused). Every
    * feed is a mutation; when the key closes a loop, the same mutation disproves the loop's
    * states and records a circuit-breaker step.
    */
   checkCycle(sessionId: string, stateKey: string, opts: CycleOptions = {}): Mutation<CycleCheckResult> {
-    const key = typeof stateKey === "string" && this.sanitize !== undefined ? this.sanitize(stateKey) : stateKey;
-    return this.commit(opts, { type: "cycle_checked", sessionId, stateKey: key, maxHistory: opts.maxHistory ?? this.config.cycleHistory });
+    // A key the sanitizer would change is refused, not redacted: redacted keys would name
+    // different states alike (a false loop) and disprove a node outside the id grammar.
+    if (typeof stateKey === "string" && this.sanitize !== undefined && this.sanitize(stateKey) !== stateKey)
+      throw invalidArgument("stateKey", "state_key looks like a secret; pass a digest of the state instead");
+    return this.commit(opts, { type: "cycle_checked", sessionId, stateKey, maxHistory: opts.maxHistory ?? this.config.cycleHistory });
   }
 
-  /** Resets the session's cycle detector (its window becomes `maxHistory`); the lifetime count is kept. */
+  /** Resets the session's cycle detector (its window becomes `maxHistory`, else the configured one); the lifetime count is kept. */
   resetCycleDetector(sessionId: string, opts: CycleOptions = {}): Mutation<CycleDetectorStats> {
-    const current = this.current.cycles.get(sessionId);
-    return this.commit(opts, {
-      type: "cycle_detector_reset",
-      sessionId,
-      maxHistory: opts.maxHistory ?? current?.maxHistory ?? this.config.cycleHistory,
-    });
+    return this.commit(opts, { type: "cycle_detector_reset", sessionId, maxHistory: opts.maxHistory ?? this.config.cycleHistory });
   }
 
   /** Circuit-breaker verdict for a tool in a session. */

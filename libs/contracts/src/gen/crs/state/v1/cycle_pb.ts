@@ -37,7 +37,8 @@ export type CheckCycleRequest = Message<"crs.state.v1.CheckCycleRequest"> & {
   sessionId: string;
 
   /**
-   * The state key (an entry key, e.g. `execute_tool:Grep:success:main_agent`).
+   * The state key (an entry key, e.g. `execute_tool:Grep:success:main_agent`). A key that looks
+   * like a secret (the step sanitizer would redact it) is INVALID_ARGUMENT: pass a digest instead.
    *
    * @generated from field: string state_key = 3;
    */
@@ -185,7 +186,8 @@ export const GetCycleDetectorStatsResponseSchema: GenMessage<GetCycleDetectorSta
   messageDesc(file_crs_state_v1_cycle, 3);
 
 /**
- * ResetCycleDetectorRequest names a detector to reset.
+ * ResetCycleDetectorRequest names a detector to reset; its window becomes the project's
+ * `cycle_detector_max_history` in force.
  *
  * @generated from message crs.state.v1.ResetCycleDetectorRequest
  */

@@ -572,8 +572,8 @@ export const StepService: GenService<{
     output: typeof ListSessionsResponseSchema;
   },
   /**
-   * EndSession removes every step of a session and its session-scoped clauses (a journaled change;
-   * the generation stays when the session had neither).
+   * EndSession removes every step of a session, its session-scoped clauses and its cycle detector
+   * (a journaled change; the generation stays when the session had none of them).
    *
    * @generated from rpc crs.state.v1.StepService.EndSession
    */
