@@ -35,6 +35,13 @@ describe("secret sanitizer", () => {
     assert.equal(sanitizeSecrets(""), "", "empty string");
   });
 
+  it("redacts unquoted generic secrets and postgresql URLs, and never joins words into a database URL", () => {
+    assert.equal(sanitizeSecrets(`next token=${"a".repeat(26)} end`), `next ${REDACTED} end`, "unquoted token");
+    assert.equal(sanitizeSecrets("postgresql://u:p@h/db"), REDACTED, "the postgresql scheme");
+    const words = "postgres://host:5432/db and user:pw@x";
+    assert.equal(sanitizeSecrets(words), words, "a URL without credentials and a later user:pw@ stay apart");
+  });
+
   it("redacts metadata keys as well as values", () => {
     assert.deepEqual(
       sanitizeMetadata({ "password=abc": "x", note: "api_key=abcdefghijklmnopqrstu" }),
