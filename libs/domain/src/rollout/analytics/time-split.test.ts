@@ -3,7 +3,19 @@ import assert from "node:assert/strict";
 import { analyzeRollout } from "./analyze.js";
 import { collectRollout } from "../decode/collect.js";
 import type { TaskAnalytics } from "./types.js";
-import { callLine, completeLine, messageLine, metaLine, outputLine, startLine, unifiedOutput } from "../testing/lines.js";
+import {
+  callLine,
+  compactedLine,
+  completeLine,
+  messageLine,
+  metaLine,
+  outputLine,
+  startLine,
+  tokenLine,
+  turnContextLine,
+  unifiedOutput,
+  userLine,
+} from "../testing/lines.js";
 
 function onlyTask(lines: string[]): TaskAnalytics {
   const d = collectRollout([metaLine("r1"), ...lines]);
@@ -70,7 +82,7 @@ test("time after an unanswered call up to the task boundary is model time, then 
 test("a terminal timed before records written ahead of it leaves their time booked: the window reaches the latest", () => {
   // Time is booked as records stream in; the completion written last but timed at 5 s arrives
   // after 10 s were booked, so the window runs to 10 s instead of being cut back.
-  const t = onlyTask([startLine(0, "t"), messageLine(10, "thinking"), completeLine(5, "t")]);
+  const t = onlyTask([startLine(0, "t"), tokenLine(10, 1_000), completeLine(5, "t")]);
   assert.deepEqual([t.wallMs, split(t)], [10_000, { tool: 0, wait: 0, model: 10_000, idle: 0 }], "booked time stays, the wall reaches it");
 });
 
@@ -101,4 +113,27 @@ test("a long task interleaving never-answered calls with answered ones books eac
   const t = onlyTask(lines);
   assert.deepEqual(split(t), { tool: 3_000_000, wait: 0, model: 6_001_000, idle: 0 }, "one second of tool time per answered call");
   assert.deepEqual(t.classes, { missing_result: 3000, ok: 3000 }, "the unanswered calls are missing results");
+});
+
+test("a stall is not cut short by a compaction, a message or turn context written during it", () => {
+  // Only a tool result or a record the model emits (call, token count, terminal) ends a gap; the
+  // 400 s between the output and the next call is one stall, whatever is written in between.
+  const d = collectRollout([
+    metaLine("r1"),
+    startLine(0, "t"),
+    callLine(10, "c1", "exec_command", { cmd: "make" }),
+    outputLine(20, "c1", unifiedOutput(0)),
+    messageLine(100, "still thinking"),
+    compactedLine(220),
+    turnContextLine(230, "gpt-5"),
+    userLine(240, "are you there?"),
+    callLine(420, "c2", "exec_command", { cmd: "make test" }),
+    outputLine(421, "c2", unifiedOutput(0)),
+    completeLine(422, "t"),
+  ]);
+  const a = analyzeRollout({ meta: d.meta, records: d.records, fresh: false });
+  const t = a.tasks[0]!;
+  assert.deepEqual(split(t), { tool: 11_000, wait: 0, model: 311_000, idle: 100_000 }, "300 s of the stall is the model's, the rest idle");
+  assert.deepEqual([t.idleGaps, a.behavior.stallGaps, a.behavior.maxGapS], [1, 1, 400], "one stall of 400 s");
+  assert.equal(t.compactions, 1, "the compaction is still counted");
 });

@@ -37,6 +37,13 @@ interface Pending {
 
 const MODEL_EMITTED = new Set(["tool_call", "agent_message", "model_output"]);
 
+// The records that end a gap: a tool result and what the model emits into the timeline. Agent
+// messages, reasoning, turn context and user input are written around those and would cut a
+// stall short (a message written during a five-minute silence is not the model working).
+const ENDS_GAP = new Set(["task_started", "tool_call", "tool_output", "token_count", "task_complete", "turn_aborted"]);
+// Read only to anchor a window whose start was untimed; they end no gap.
+const ANCHORS = new Set(["compacted", "goal_continuation"]);
+
 function isModelEmitted(r: RolloutRecord): boolean {
   return MODEL_EMITTED.has(r.kind) || (r.kind === "token_count" && r.inputTokens > 0);
 }
@@ -117,10 +124,14 @@ export class TaskWindow {
     if (r.kind === "compacted") this.#compactions += 1;
     const ts = r.tsMs;
     if (ts === null) return;
-    if (this.#start === null) this.#start = this.#cursor = ts;
+    // Every record the task wrote bounds an open window (a live or implicit task ends there).
     this.#lastSeen = Math.max(this.#lastSeen ?? ts, ts);
-    this.#bookUntil(ts, end);
-    if (this.#firstModel === null && isModelEmitted(r) && ts >= this.#start) this.#firstModel = ts - this.#start;
+    const endsGap = ENDS_GAP.has(r.kind);
+    if (this.#start === null && (endsGap || ANCHORS.has(r.kind))) this.#start = this.#cursor = ts;
+    if (endsGap) this.#bookUntil(ts, end);
+    if (this.#firstModel === null && this.#start !== null && isModelEmitted(r) && ts >= this.#start) {
+      this.#firstModel = ts - this.#start;
+    }
   }
 
   /** A call of this task that an output may still answer. */
