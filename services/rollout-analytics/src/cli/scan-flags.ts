@@ -39,8 +39,13 @@ export function withScanFlags(command: Command): Command {
   );
 }
 
-/** Runs a scan of `dir` with the shared flags, showing progress on a terminal. */
-export async function runScan(io: CliIo, dir: string, flags: ScanFlags): Promise<{ result: ScanResult; root: string; now: number }> {
+/** Runs a scan of `dir` with the shared flags, keeping the `topN` slowest tasks, showing progress on a terminal. */
+export async function runScan(
+  io: CliIo,
+  dir: string,
+  flags: ScanFlags,
+  topN: number,
+): Promise<{ result: ScanResult; root: string; now: number }> {
   const now = flags.now === undefined ? Date.now() : parseInstant("--now", flags.now);
   const root = resolve(io.cwd, dir);
   const view = scanProgressView(io);
@@ -51,6 +56,7 @@ export async function runScan(io: CliIo, dir: string, flags: ScanFlags): Promise
       freshMs: parseInteger("--fresh-mins", flags.freshMins, 0, 52_560_000) * 60_000,
       ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }),
       limit: parseInteger("--max", flags.max, 0),
+      topN,
       ...(flags.workers === undefined ? {} : { workers: parseInteger("--workers", flags.workers, 1, 256) }),
       cacheDir: flags.cache ? (flags.cacheDir === undefined ? undefined : resolve(io.cwd, flags.cacheDir)) : false,
       onProgress: (p) => view.update(p),

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { test } from "node:test";
 import {
@@ -16,6 +18,7 @@ import {
   reconcileReport,
   usageReport,
 } from "@crs/domain/rollout";
+import { writeCorpus } from "../generate/index.js";
 import { runCli } from "./program.js";
 import { SHIPPED_PRICING } from "./pricing.js";
 import { captureIo, REAL_DIR, REAL_SKIP } from "./test-support.js";
@@ -60,6 +63,14 @@ test("scan's JSON on the real rollouts differs in nothing from the library's rep
     await cliJson(["scan", REAL_DIR, ...SCAN, "--report", "analytics", "--top", "2"]),
     analyticsReport(partial, { root: REAL_DIR, topN: 2 }),
   );
+});
+
+test("scan --top above ten lists that many slowest tasks, not ten", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "rollouts-top-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeCorpus({ dir, seed: 3, files: 12, bigLineShare: 0 });
+  const report = (await cliJson(["scan", dir, ...SCAN, "--report", "analytics", "--top", "25"])) as { top_tasks: unknown[] };
+  assert.equal(report.top_tasks.length, 25);
 });
 
 test("usage's JSON on the real rollouts is the library's usage report at the shipped prices", { skip: REAL_SKIP }, async () => {

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { PARTIAL_VERSION } from "@crs/domain/rollout";
+import { outliersCutTo, PARTIAL_VERSION } from "@crs/domain/rollout";
 import type { RolloutFile } from "../walk/index.js";
 import { userCacheDir } from "./cache-dir.js";
 import { EntryPacks, type PackEntry } from "./entry-packs.js";
@@ -19,6 +19,8 @@ export interface CacheKey {
   readonly file: RolloutFile;
   readonly fresh: boolean;
   readonly maxLineBytes: number;
+  /** Slowest tasks the scan keeps ranked; an entry cut shorter cannot serve it. */
+  readonly outlierKeep: number;
 }
 
 // An entry holds a partial (classes, counts, hashes, paths) and the recorded cwd; never a body.
@@ -48,8 +50,18 @@ function matches(entry: unknown, key: CacheKey, path: string): entry is CacheEnt
     e.scan !== null &&
     typeof e.scan.cwd === "string" &&
     typeof e.scan.bytes === "number" &&
-    e.scan.partial?.version === PARTIAL_VERSION
+    e.scan.partial?.version === PARTIAL_VERSION &&
+    Array.isArray(e.scan.partial.analytics?.outliers)
   );
+}
+
+// The entry's scan with its slowest tasks cut to the key's, or undefined when it was cut shorter
+// (by a scan asking for fewer) and may lack some.
+function servedScan(entry: CacheEntry, key: CacheKey): FileScan | undefined {
+  const { partial } = entry.scan;
+  const outliers = outliersCutTo(partial.analytics, key.outlierKeep);
+  if (outliers === null) return undefined;
+  return { ...entry.scan, partial: { ...partial, analytics: { ...partial.analytics, outliers, outlierKeep: key.outlierKeep } } };
 }
 
 /** A scan to store: the key it was made under and its JSON text. */
@@ -61,7 +73,8 @@ export interface CacheWrite {
 /**
  * Per-file partials on disk, kept in packs of entries (one pack per batch of files scanned
  * together). An entry is reused only when the file's size and mtime, its freshness, the line
- * limit and both format versions all match; an unreadable or corrupt entry is a miss.
+ * limit and both format versions all match, and it kept at least the slowest tasks asked for;
+ * an unreadable or corrupt entry is a miss.
  */
 export class PartialCache {
   readonly #packs: EntryPacks;
@@ -75,7 +88,7 @@ export class PartialCache {
     const paths = keys.map((key) => resolve(key.file.path));
     return this.#packs.reuse(
       paths,
-      (entry, i) => (matches(entry, keys[i] as CacheKey, paths[i] as string) ? entry.scan : undefined),
+      (entry, i) => (matches(entry, keys[i] as CacheKey, paths[i] as string) ? servedScan(entry, keys[i] as CacheKey) : undefined),
       onHit,
       signal,
     );

@@ -84,7 +84,7 @@ test("over its size bound the cache loses its least recently written packs first
       await writeFile(path, "{}\n");
       await cache.put([
         {
-          key: { file: { path, size: 3, mtimeMs: 1 }, fresh: false, maxLineBytes: 1 },
+          key: { file: { path, size: 3, mtimeMs: 1 }, fresh: false, maxLineBytes: 1, outlierKeep: 10 },
           scanJson: JSON.stringify({ partial: emptyPartial(), cwd: "", bytes: 3 }),
         },
       ]);

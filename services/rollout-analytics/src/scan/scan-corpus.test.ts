@@ -25,10 +25,14 @@ async function withCorpus(files: number, fn: (root: string, written: GeneratedFi
   }
 }
 
-// What the library computes for one file, read whole and decoded line by line.
+// What the library reads of one file, whole and decoded line by line.
+function libraryInput(path: string, fresh = false) {
+  return { rollout: collectRollout(readFileSync(path, "utf8").split("\n")), fresh, session: basename(path) };
+}
+
+// What the library computes for one file.
 function libraryPartial(path: string, fresh: boolean): CorpusPartial {
-  const rollout = collectRollout(readFileSync(path, "utf8").split("\n"));
-  return partialOfRollout({ rollout, fresh, session: basename(path) });
+  return partialOfRollout(libraryInput(path, fresh));
 }
 
 test("the scan equals the merge of its per-file results in any sharding and order", async () => {
@@ -95,6 +99,24 @@ test("a rescan with one file touched reuses all the others and gives the same re
     const third = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
     assert.equal(third.files.reused, 7, "grown file read again");
     assert.equal(third.partial.lifecycle.totals.rawStarted, first.partial.lifecycle.totals.rawStarted + 1, "its new start is counted");
+  });
+});
+
+test("a top N above the default keeps that many slowest tasks, and a cache entry cut shorter is read again", async () => {
+  await withCorpus(8, async (root, written, cache) => {
+    const cold = (topN: number, workers: number) => scanCorpus({ root, now: NOW, workers, cacheDir: false, topN });
+    const wide = await cold(25, 1);
+    const candidates = mergeAll(written.map((f) => partialOfRollout({ ...libraryInput(f.path), outlierKeep: 100 }))).analytics.outliers;
+    assert.ok(candidates.length > 25, "more candidates than the widest cut");
+    assert.deepEqual(wide.partial.analytics.outliers, candidates.slice(0, 25), "the 25 slowest tasks, not the default 10");
+    assert.deepEqual((await cold(25, 2)).partial, wide.partial, "worker threads keep as many");
+    // The first file has more than 10 tasks, so its entry cut at 10 cannot serve 25; the others
+    // hold every candidate they had and serve any cut.
+    await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache, topN: 10 });
+    const again = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache, topN: 25 });
+    assert.deepEqual([again.files.reused, again.partial], [7, wide.partial], "the file cut shorter is read again");
+    const narrow = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache, topN: 5 });
+    assert.deepEqual([narrow.files.reused, narrow.partial], [8, (await cold(5, 1)).partial], "entries kept wider are cut on reuse");
   });
 });
 

@@ -34,7 +34,7 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
     file,
     fresh: isFresh({ mtimeMs: file.mtimeMs, nowMs: opts.now, freshWithinMs: opts.freshMs }),
   }));
-  const tally = new ScanTally(slots.length, opts.cwd);
+  const tally = new ScanTally(slots.length, opts.cwd, opts.topN);
   const bytesTotal = slots.reduce((n, s) => n + s.file.size, 0);
   let filesDone = 0;
   let bytesDone = 0;
@@ -44,7 +44,7 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
     onProgress?.({ filesDone, filesTotal: slots.length, bytesDone, bytesTotal });
   };
   const cache = opts.cacheDir === null ? null : new PartialCache(opts.cacheDir);
-  const keyOf = (s: ScanSlot) => ({ file: s.file, fresh: s.fresh, maxLineBytes: opts.maxLineBytes });
+  const keyOf = (s: ScanSlot) => ({ file: s.file, fresh: s.fresh, maxLineBytes: opts.maxLineBytes, outlierKeep: opts.topN });
   let misses = slots;
   if (cache !== null) {
     const hit = new Array<boolean>(slots.length).fill(false);
@@ -62,7 +62,14 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
     misses = slots.filter((_, i) => !hit[i]);
   }
   const limits = { maxLineBytes: opts.maxLineBytes };
-  const tasks: FileTask[] = misses.map((s) => ({ file: s.file, fresh: s.fresh, limits, cacheDir: opts.cacheDir, scopeCwd: opts.cwd }));
+  const tasks: FileTask[] = misses.map((s) => ({
+    file: s.file,
+    fresh: s.fresh,
+    limits,
+    cacheDir: opts.cacheDir,
+    scopeCwd: opts.cwd,
+    outlierKeep: opts.topN,
+  }));
   const writes: Promise<unknown>[] = [];
   // Scans made in this thread are stored a pack at a time; workers store their own.
   let pending: CacheWrite[] = [];

@@ -14,6 +14,8 @@ export interface FileTask {
   readonly cacheDir: string | null;
   /** The scan's cwd filter ("" for none); a worker merges an out-of-scope file as such. */
   readonly scopeCwd: string;
+  /** Slowest tasks the file's partial keeps ranked: the scan's top N, so the merge cuts none it needs. */
+  readonly outlierKeep: number;
 }
 
 /** The scan of one readable file: its partial and the cwd its session_meta recorded. */
@@ -30,7 +32,7 @@ const SCAN_FOLD = { maxListed: 0 };
 function summarise(task: FileTask, { census, fold, bytes }: FoldedFile): FileScan {
   const folded = fold.finish({ meta: census.meta, fresh: task.fresh });
   // Health rows name sessions by file name, as the reference does.
-  const partial = partialOfFold({ folded, census, session: basename(task.file.path) });
+  const partial = partialOfFold({ folded, census, session: basename(task.file.path), outlierKeep: task.outlierKeep });
   return { partial, cwd: census.meta?.cwd ?? "", bytes };
 }
 

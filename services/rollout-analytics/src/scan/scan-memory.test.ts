@@ -23,6 +23,7 @@ if (path !== undefined) {
     limits: { maxLineBytes: 64 * 1024 ** 2 },
     cacheDir: null,
     scopeCwd: "",
+    outlierKeep: 10,
   });
   const { analytics, health, lifecycle } = scan.partial;
   console.log(

@@ -18,13 +18,16 @@ export interface ScanSlot {
  */
 export class ScanTally {
   readonly #cwd: string;
+  // Empty partials carry the scan's cut too: merging keeps the smallest.
+  readonly #outlierKeep: number;
   readonly #sum = new CorpusSum();
   readonly #perFile: (FileOutcome | undefined)[];
   readonly #files = { scanned: 0, outOfScope: 0, unreadable: 0, unreadableDirs: 0, reused: 0, bytes: 0, reusedBytes: 0 };
 
-  constructor(files: number, cwd: string) {
+  constructor(files: number, cwd: string, outlierKeep: number) {
     this.#perFile = new Array<FileOutcome | undefined>(files);
     this.#cwd = cwd;
+    this.#outlierKeep = outlierKeep;
   }
 
   /**
@@ -37,7 +40,7 @@ export class ScanTally {
     if (scan === null) {
       f.unreadable += 1;
       this.#perFile[slot.index] = { ...outcome, status: "unreadable" };
-      this.#sum.add(unreadablePartial());
+      this.#sum.add(unreadablePartial(this.#outlierKeep));
       return;
     }
     const inScope = this.#cwd === "" || sameCwd(scan.cwd, this.#cwd);
@@ -49,7 +52,7 @@ export class ScanTally {
       f.reusedBytes += scan.bytes;
     }
     this.#perFile[slot.index] = { ...outcome, status: inScope ? "scanned" : "out_of_scope" };
-    if (scan.partial !== undefined) this.#sum.add(inScope ? scan.partial : outOfScopePartial());
+    if (scan.partial !== undefined) this.#sum.add(inScope ? scan.partial : outOfScopePartial(this.#outlierKeep));
   }
 
   /** Adds the merged partials of files already recorded with {@link add} (scope applied by whoever merged them). */
@@ -61,7 +64,7 @@ export class ScanTally {
   addUnreadableEntries(files: number, dirs: number): void {
     this.#files.unreadable += files;
     this.#files.unreadableDirs += dirs;
-    for (let i = 0; i < files; i += 1) this.#sum.add(unreadablePartial());
+    for (let i = 0; i < files; i += 1) this.#sum.add(unreadablePartial(this.#outlierKeep));
   }
 
   /** The scan's result; every slot must have been added. */

@@ -11,6 +11,9 @@ import type { FileReply, WorkerReply, WorkerRequest, WorkerScanRequest } from ".
 
 const caches = new Map<string, PartialCache>();
 let sum = new CorpusSum();
+// Files added to the sum since the last merge; a worker that read none merges nothing, since an
+// empty partial would carry the default cut of slowest tasks into the scan's.
+let added = 0;
 
 // Scans one file, adding its partial to the sum; its scan as JSON for the cache, or the failure's code.
 function scanOne(task: FileTask): { scan: FileScan; json: string | null } | { code: string } {
@@ -21,7 +24,8 @@ function scanOne(task: FileTask): { scan: FileScan; json: string | null } | { co
     return { code: (e as NodeJS.ErrnoException).code ?? "READ_FAILED" };
   }
   // The same scope rule as the scan's tally applies to files merged by the thread that started it.
-  sum.add(task.scopeCwd === "" || sameCwd(scan.cwd, task.scopeCwd) ? scan.partial : outOfScopePartial());
+  sum.add(task.scopeCwd === "" || sameCwd(scan.cwd, task.scopeCwd) ? scan.partial : outOfScopePartial(task.outlierKeep));
+  added += 1;
   return { scan, json: task.cacheDir === null ? null : JSON.stringify(scan) };
 }
 
@@ -36,7 +40,10 @@ function scanBatch(batch: WorkerScanRequest["batch"]): FileReply[] {
     batch.forEach(({ task }, i) => {
       const o = outcomes[i];
       if (task.cacheDir === dir && o !== undefined && "scan" in o && o.json !== null)
-        writes.push({ key: { file: task.file, fresh: task.fresh, maxLineBytes: task.limits.maxLineBytes }, scanJson: o.json });
+        writes.push({
+          key: { file: task.file, fresh: task.fresh, maxLineBytes: task.limits.maxLineBytes, outlierKeep: task.outlierKeep },
+          scanJson: o.json,
+        });
     });
     let cache = caches.get(dir);
     if (cache === undefined) caches.set(dir, (cache = new PartialCache(dir)));
@@ -58,8 +65,9 @@ function scanBatch(batch: WorkerScanRequest["batch"]): FileReply[] {
 
 function answer(request: WorkerRequest): WorkerReply {
   if (request.kind === "scan") return { kind: "scanned", results: scanBatch(request.batch) };
-  const json = JSON.stringify(sum.result());
+  const json = added === 0 ? null : JSON.stringify(sum.result());
   sum = new CorpusSum();
+  added = 0;
   return { kind: "merged", json };
 }
 

@@ -28,6 +28,8 @@ export interface ScanOptions {
   readonly cacheMaxBytes?: number;
   /** Longest line decoded in full; longer lines are read by their head. */
   readonly maxLineBytes?: number;
+  /** Slowest tasks the merged partial keeps ranked (the reports' `--top`). Absent: 10. */
+  readonly topN?: number;
   /** Called as each file is done (read or reused). */
   readonly onProgress?: (progress: ScanProgress) => void;
   /** Stops the scan; it then rejects with the signal's reason. */

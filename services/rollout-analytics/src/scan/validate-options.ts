@@ -1,3 +1,4 @@
+import { DEFAULT_TOP_N } from "@crs/domain/rollout";
 import { badField, clockRequired } from "../errors.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../reader/index.js";
 import { defaultCacheDir } from "./partial-cache.js";
@@ -16,6 +17,7 @@ export interface CheckedOptions {
   readonly cacheDir: string | null;
   readonly cacheMaxBytes: number;
   readonly maxLineBytes: number;
+  readonly topN: number;
 }
 
 function count(value: number | undefined, field: string, fallback: number, min: number): number {
@@ -45,5 +47,6 @@ export function checkOptions(options: ScanOptions): CheckedOptions {
     cacheDir: options.cacheDir === false ? null : (options.cacheDir ?? defaultCacheDir()),
     cacheMaxBytes: count(options.cacheMaxBytes, "cacheMaxBytes", DEFAULT_CACHE_MAX_BYTES, 0),
     maxLineBytes: count(options.maxLineBytes, "maxLineBytes", DEFAULT_MAX_LINE_BYTES, 1),
+    topN: count(options.topN, "topN", DEFAULT_TOP_N, 1),
   };
 }

@@ -18,7 +18,7 @@ export type FileReply =
   | { readonly id: number; readonly ok: true; readonly cwd: string; readonly bytes: number; readonly pack: string | null }
   | { readonly id: number; readonly ok: false; readonly code: string };
 
-/** A worker's answer: the outcomes of one batch in its order, or the merge of every partial it read, as JSON text. */
+/** A worker's answer: the outcomes of one batch in its order, or the merge of every partial it read, as JSON text (null: it read none). */
 export type WorkerReply =
   | { readonly kind: "scanned"; readonly results: readonly FileReply[] }
-  | { readonly kind: "merged"; readonly json: string };
+  | { readonly kind: "merged"; readonly json: string | null };

@@ -40,6 +40,8 @@ export async function scanOnThreads(
   signal?.throwIfAborted();
   const pool: Worker[] = [];
   const merged: CorpusPartial[] = [];
+  // Workers that sent their merge (one that read no file sends none).
+  let finished = 0;
   let next = 0;
   let bytesLeft = tasks.reduce((n, t) => n + t.file.size, 0);
   const maxLineBytes = tasks.reduce((n, t) => Math.max(n, t.limits.maxLineBytes), 0);
@@ -56,7 +58,7 @@ export async function scanOnThreads(
         reject(e);
       };
       const settle = (): void => {
-        if (here || merged.length < pool.length) return;
+        if (here || finished < pool.length) return;
         signal?.removeEventListener("abort", onAbort);
         resolve();
       };
@@ -86,7 +88,8 @@ export async function scanOnThreads(
       };
       const onReply = (worker: Worker, reply: WorkerReply): void => {
         if (reply.kind === "merged") {
-          merged.push(JSON.parse(reply.json) as CorpusPartial);
+          finished += 1;
+          if (reply.json !== null) merged.push(JSON.parse(reply.json) as CorpusPartial);
           settle();
           return;
         }
@@ -101,7 +104,7 @@ export async function scanOnThreads(
         // A worker that dies (not a file that fails to read) fails the scan.
         worker.on("error", (e) => fail(scanWorkerFailed(e.message, e)));
         worker.on("exit", (code) => {
-          if (merged.length < pool.length) fail(scanWorkerFailed(`exited with code ${code} before the scan ended`));
+          if (finished < pool.length) fail(scanWorkerFailed(`exited with code ${code} before the scan ended`));
         });
         for (let k = 0; k < BATCHES_IN_FLIGHT; k += 1) feed(worker);
       }

@@ -1,5 +1,5 @@
 import { compareText } from "./order.js";
-import type { HealthSessionRow, Outlier } from "./types.js";
+import type { AnalyticsPartial, HealthSessionRow, Outlier } from "./types.js";
 
 /** Outliers: longest first, then session and turn id, then the row itself, so ties rank the same everywhere. */
 export function compareOutliers(a: Outlier, b: Outlier): number {
@@ -39,4 +39,13 @@ export interface Ranking<T> {
 export function mergeRanked<T>(a: readonly T[], b: readonly T[], ranking: Ranking<T>): T[] {
   const all = [...a, ...b].sort(ranking.compare);
   return ranking.keep === null ? all : all.slice(0, ranking.keep);
+}
+
+/**
+ * A partial's outliers cut to `keep`, or null when it was cut shorter and may lack some of them.
+ * A list shorter than its own cut holds every candidate, so it serves any cut.
+ */
+export function outliersCutTo(a: AnalyticsPartial, keep: number): Outlier[] | null {
+  if (a.outlierKeep < keep && a.outliers.length >= a.outlierKeep) return null;
+  return a.outliers.slice(0, keep);
 }

@@ -34,7 +34,7 @@ export function scanCommand(program: Command, io: CliIo): void {
       const top = parseInteger("--top", flags.top, 1, 10_000);
       // The HTML page always draws every report; JSON and tables print what was asked.
       const kinds: readonly ReportKind[] = report === "all" || format === "html" ? REPORT_KINDS : [report];
-      const { result, root, now } = await runScan(io, dir, flags);
+      const { result, root, now } = await runScan(io, dir, flags, top);
       const reports = corpusReports(result.partial, kinds, { root, top });
       const files = result.files;
       const dirs = files.unreadableDirs > 0 ? `; ${files.unreadableDirs} directories could not be listed` : "";
