@@ -59,6 +59,7 @@ export { partialOfRollout, partialOfFold, type PartialInput, type FoldPartialInp
 export { emptyPartial, unreadablePartial, outOfScopePartial } from "./corpus/empty.js";
 export { mergePartials, mergeAll } from "./corpus/merge.js";
 export { CorpusSum } from "./corpus/corpus-sum.js";
+export { sessionOfFile } from "./session-name.js";
 export { outliersCutTo } from "./corpus/ranking.js";
 export { percentiles, type Percentiles } from "./corpus/percentiles.js";
 export {

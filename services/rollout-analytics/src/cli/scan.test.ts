@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { test } from "node:test";
 import {
   analyticsReport,
@@ -16,6 +16,7 @@ import {
   partialOfRollout,
   postToolReport,
   reconcileReport,
+  sessionOfFile,
   usageReport,
 } from "@crs/domain/rollout";
 import { writeCorpus } from "../generate/index.js";
@@ -33,7 +34,7 @@ function libraryPartial() {
       const path = join(REAL_DIR, name);
       const rollout = collectRollout(readFileSync(path, "utf8").split("\n"));
       const fresh = isFresh({ mtimeMs: statSync(path).mtimeMs, nowMs: NOW, freshWithinMs: 120 * 60_000 });
-      return partialOfRollout({ rollout, fresh, session: basename(path) });
+      return partialOfRollout({ rollout, fresh, session: sessionOfFile(path) });
     }),
   );
 }

@@ -6,6 +6,7 @@ import {
   sessionHealthJson,
   unknownPayloadTypes,
   rolloutAnalyticsJson,
+  sessionOfFile,
   type RolloutCensus,
   type RolloutAnalytics,
   type SessionHealth,
@@ -43,12 +44,6 @@ function requireShortText(value: string, field: string): string {
   return value;
 }
 
-// Health rows are named like the scanner names them: the file's base name without `.jsonl`.
-function sessionOf(fileName: string): string {
-  const base = fileName.slice(Math.max(fileName.lastIndexOf("/"), fileName.lastIndexOf("\\")) + 1);
-  return base.endsWith(".jsonl") ? base.slice(0, -".jsonl".length) : base;
-}
-
 /** The upload metadata validated, every field named by its proto path. */
 export function uploadOf(upload: RolloutUpload): UploadRequest {
   const projectId = requireId(upload.projectId, "upload.project_id");
@@ -60,7 +55,7 @@ export function uploadOf(upload: RolloutUpload): UploadRequest {
   if (sha256 !== "" && !SHA256_HEX.test(sha256)) throw badField("upload.sha256", "must be 64 hex digits");
   return {
     projectId,
-    session: sessionOf(requireShortText(upload.fileName, "upload.file_name")),
+    session: sessionOfFile(requireShortText(upload.fileName, "upload.file_name")),
     requestId: requireShortText(upload.requestId, "upload.request_id"),
     nowMs,
     // The domain's rule, shared with scans: within the window either side of the clock.

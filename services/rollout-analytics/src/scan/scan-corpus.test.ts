@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import { readdir, mkdtemp, readFile, rm, utimes, writeFile, appendFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import fc from "fast-check";
-import { collectRollout, emptyPartial, isFresh, mergeAll, partialOfRollout, type CorpusPartial } from "@crs/domain/rollout";
+import { collectRollout, emptyPartial, isFresh, mergeAll, partialOfRollout, sessionOfFile, type CorpusPartial } from "@crs/domain/rollout";
 import { AnalyticsError } from "../errors.js";
 import { scanCorpus } from "./scan-corpus.js";
 import { writeCorpus, type GeneratedFile } from "./test-support.js";
@@ -27,7 +27,7 @@ async function withCorpus(files: number, fn: (root: string, written: GeneratedFi
 
 // What the library reads of one file, whole and decoded line by line.
 function libraryInput(path: string, fresh = false) {
-  return { rollout: collectRollout(readFileSync(path, "utf8").split("\n")), fresh, session: basename(path) };
+  return { rollout: collectRollout(readFileSync(path, "utf8").split("\n")), fresh, session: sessionOfFile(path) };
 }
 
 // What the library computes for one file.
@@ -164,6 +164,28 @@ test("a file outside the cwd scope is counted as scanned and out of scope, and a
     const onWorkers = await scanCorpus({ root, now: NOW, workers: 2, cacheDir: false, cwd: "/work/app/" });
     assert.deepEqual([onWorkers.partial, onWorkers.files], [scoped.partial, scoped.files], "the same scoped scan on two workers");
   });
+});
+
+test("health rows name a scanned session by its file name without .jsonl, as uploads do", async () => {
+  const base = await mkdtemp(join(tmpdir(), "scan-"));
+  try {
+    // Five turns that call no tool: the session is listed as turn inflation, by name.
+    const ev = (s: number, payload: Record<string, unknown>) =>
+      JSON.stringify({ timestamp: new Date(NOW - 3_600_000 + s * 1000).toISOString(), type: "event_msg", payload });
+    const lines = [0, 1, 2, 3, 4].flatMap((i) => [
+      ev(3 * i, { type: "task_started", turn_id: `t${i}` }),
+      ev(3 * i + 1, { type: "agent_message", message: "nothing to do" }),
+      ev(3 * i + 2, { type: "task_complete", turn_id: `t${i}` }),
+    ]);
+    await writeFile(join(base, "rollout-a.jsonl"), `${lines.join("\n")}\n`);
+    const scan = await scanCorpus({ root: base, now: NOW, workers: 1, cacheDir: false });
+    assert.deepEqual(
+      scan.partial.health.inflation.map((r) => r.session),
+      ["rollout-a"],
+    );
+  } finally {
+    await rm(base, { recursive: true, force: true });
+  }
 });
 
 test("an unreadable file is counted and the others still scanned; progress reaches the totals", async () => {

@@ -1,5 +1,4 @@
-import { basename } from "node:path";
-import { partialOfFold, type CorpusPartial } from "@crs/domain/rollout";
+import { partialOfFold, sessionOfFile, type CorpusPartial } from "@crs/domain/rollout";
 import { foldRolloutFile, foldRolloutFileInTurns, foldRolloutFileSync, type FoldedFile, type ReaderLimits } from "../reader/index.js";
 import type { RolloutFile } from "../walk/index.js";
 
@@ -31,8 +30,8 @@ const SCAN_FOLD = { maxListed: 0 };
 
 function summarise(task: FileTask, { census, fold, bytes }: FoldedFile): FileScan {
   const folded = fold.finish({ meta: census.meta, fresh: task.fresh });
-  // Health rows name sessions by file name, as the reference does.
-  const partial = partialOfFold({ folded, census, session: basename(task.file.path), outlierKeep: task.outlierKeep });
+  // Health rows name sessions by file name without `.jsonl`, as the reference does.
+  const partial = partialOfFold({ folded, census, session: sessionOfFile(task.file.path), outlierKeep: task.outlierKeep });
   return { partial, cwd: census.meta?.cwd ?? "", bytes };
 }
 
