@@ -25,6 +25,11 @@ export interface HealthFacts {
   readonly model: string;
   /** Per task, the category of the message it ended on (null when it wrote none). */
   readonly trailing: readonly (ZeroToolCategory | null)[];
+  /**
+   * Per task, the tool calls written before its terminal. A call written after the turn completed
+   * sits in it by position, but the turn had already ended without it: it is still zero-tool.
+   */
+  readonly openCalls: readonly number[];
   /** Context occupancy at each compaction that had a fresh reading. */
   readonly compactions: readonly number[];
 }
@@ -36,6 +41,7 @@ export function emptyZeroTool(): Record<ZeroToolCategory, number> {
 
 interface Trailing {
   closed: boolean;
+  calls: number;
   final: ZeroToolCategory | null;
   any: ZeroToolCategory | null;
 }
@@ -63,12 +69,13 @@ export class HealthFold {
     if (task < 0) return;
     let t = this.#tasks[task];
     if (t === undefined) {
-      t = { closed: false, final: null, any: null };
+      t = { closed: false, calls: 0, final: null, any: null };
       this.#tasks[task] = t;
     }
     if (t.closed) return;
     // A terminal closes the task it names (or, unkeyed, the task it sits in).
     if ((r.kind === "task_complete" || r.kind === "turn_aborted") && (r.turnId === "" || r.turnId === own)) t.closed = true;
+    if (r.kind === "tool_call") t.calls += 1;
     if (r.kind !== "agent_message") return;
     t.any = r.category;
     // Commentary narrates work in progress; the final answer is what the turn ended on.
@@ -81,7 +88,8 @@ export class HealthFold {
       const t = this.#tasks[i];
       return t === undefined ? null : (t.final ?? t.any ?? null);
     });
-    return { model: this.#model, trailing, compactions: [...this.#compactions] };
+    const openCalls = Array.from({ length: tasks }, (_, i) => this.#tasks[i]?.calls ?? 0);
+    return { model: this.#model, trailing, openCalls, compactions: [...this.#compactions] };
   }
 }
 
@@ -90,7 +98,7 @@ export function sessionHealth(session: string, folded: FoldedRollout): SessionHe
   const { analytics, health } = folded;
   const zeroTool = emptyZeroTool();
   analytics.tasks.forEach((t, i) => {
-    if (t.outcome === "complete" && t.toolCalls === 0) zeroTool[health.trailing[i] ?? "silent"] += 1;
+    if (t.outcome === "complete" && health.openCalls[i] === 0) zeroTool[health.trailing[i] ?? "silent"] += 1;
   });
   const count = (o: string): number => analytics.tasks.filter((t) => t.outcome === o).length;
   return {

@@ -53,6 +53,24 @@ test("session health counts turns, every kind of tool call and classifies zero-t
   assert.deepEqual([h.aborted, h.superseded, h.unterminated], [1, 1, 1], "aborted, superseded, unterminated");
 });
 
+test("a call written after a turn completed does not make that turn one that used a tool", () => {
+  // The turn had ended when the call was written: it completed without a tool, as did t2.
+  const lines = [
+    metaLine("late"),
+    startLine(1, "t1"),
+    completeLine(2, "t1"),
+    callLine(3, "c", "exec_command", { cmd: "ls" }),
+    outputLine(4, "c", unifiedOutput(0)),
+    startLine(5, "t2"),
+    completeLine(6, "t2"),
+  ];
+  const h = health(lines);
+  assert.deepEqual([h.turns, h.toolCalls, h.zeroTool.silent], [2, 1, 2], "both turns are zero-tool, the call still counts");
+  const r = healthReport(partialOfRollout({ rollout: collectRollout(lines), fresh: false, session: "late" }), { top: 10 });
+  assert.deepEqual([r.totals.zero_tool_turns, r.totals.zero_tool_rate], [2, 1], "every turn is zero-tool");
+  assert.deepEqual(r.flags, ["HIGH_ZERO_TOOL_RATE: 2/2 turns (100%) call no tool"]);
+});
+
 test("each compaction uses a fresh occupancy reading once", () => {
   const h = health([
     startLine(0, "t"),
