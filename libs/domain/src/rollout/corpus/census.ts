@@ -1,6 +1,7 @@
 // Per-rollout summaries of the error-class census and the post-tool spans.
 import type { PostToolSpan } from "../analytics/post-tool.js";
 import type { RolloutCensus } from "../decode/collect.js";
+import { isAnalyticsRecord } from "../decode/analytics-record.js";
 import type { RolloutRecord } from "../decode/record.js";
 import { classifyAbort } from "../error-class.js";
 import { sortedRecord, sortedSample } from "./order.js";
@@ -41,9 +42,12 @@ export class ErrorTally {
 
   /** Takes the next record. */
   push(r: RolloutRecord): void {
-    // Only an abort that is the final record of a torn file can be blamed on the tear.
-    if (this.#lastAbort !== null) bump(this.#aborts, classifyAbort(this.#lastAbort, false));
-    this.#lastAbort = r.kind === "turn_aborted" ? r.reason : null;
+    // Only an abort that is the final analytics record of a torn file can be blamed on the tear;
+    // a message or turn context written after it does not show the process lived on.
+    if (isAnalyticsRecord(r)) {
+      if (this.#lastAbort !== null) bump(this.#aborts, classifyAbort(this.#lastAbort, false));
+      this.#lastAbort = r.kind === "turn_aborted" ? r.reason : null;
+    }
     if (r.kind === "task_complete") {
       this.#taskComplete += 1;
       if (r.statusClasses.length > 0) this.#terminalsWithClass += 1;

@@ -4,7 +4,18 @@ import { collectRollout } from "../decode/collect.js";
 import { mergeAll } from "../corpus/merge.js";
 import { partialOfRollout } from "../corpus/partial.js";
 import { unreadablePartial } from "../corpus/empty.js";
-import { abortLine, completeLine, errorLine, eventLine, metaLine, startLine } from "../testing/lines.js";
+import {
+  abortLine,
+  completeLine,
+  errorLine,
+  eventLine,
+  messageLine,
+  metaLine,
+  startLine,
+  tokenLine,
+  turnContextLine,
+  userLine,
+} from "../testing/lines.js";
 import { reconcileReport } from "./reconcile-report.js";
 import { errorClassReport } from "./error-class-report.js";
 
@@ -134,4 +145,21 @@ test("error-class report counts error events by class, terminal or not, without 
   const r = errorClassReport(mergeAll([p, p]), { root: "/r" });
   assert.deepEqual(r.turn_error_classes, { thread_rollback_failed: 2, unclassified: 2, usage_limit_exceeded: 2 }, "classes summed");
   assert.ok(!JSON.stringify(r).includes("private"), "messages never reach the report");
+});
+
+test("an abort followed only by a message and turn context before a torn tail is still blamed on the tear", () => {
+  // Neither is an analytics record: the abort is still the last one the file holds.
+  const torn = partial([
+    metaLine("a"),
+    startLine(0, "t"),
+    abortLine(1, "t", "interrupted"),
+    messageLine(2, "stopping"),
+    turnContextLine(3, "gpt-5"),
+    userLine(4),
+    '{"timestamp":"x","ty',
+  ]);
+  assert.deepEqual(errorClassReport(torn, { root: "/r" }).abort_classes, { process_death_tail: 1 });
+  // A token count after it is one: the process lived on past the abort.
+  const lived = partial([metaLine("b"), startLine(0, "t"), abortLine(1, "t", "interrupted"), tokenLine(2, 10), '{"timestamp":"x","ty']);
+  assert.deepEqual(errorClassReport(lived, { root: "/r" }).abort_classes, { interrupted: 1 });
 });
