@@ -156,6 +156,19 @@ test("the collector flags a torn final line and counts skips", () => {
   assert.equal(ok.tornTail, false, "a bad line before the end is not a torn tail");
 });
 
+test("a final line that is whole JSON but no record is not a torn tail: only a line cut off is", () => {
+  for (const last of [
+    "[1,2]",
+    "42",
+    "null",
+    '{"type":"event_msg","payload":"x"}',
+    '{"type":"event_msg","payload":{"type":"task_complete","duration_ms":12.5}}',
+  ]) {
+    const d = collectRollout([metaLine("m"), startLine(1, "t"), last]);
+    assert.equal(d.tornTail, false, last);
+  }
+});
+
 test("tool calls, outputs and messages drop their bodies", () => {
   const r = record(callLine(1, "c1", "shell_command", { command: "cat secret.txt", workdir: "/w" }));
   assert.ok(r.kind === "tool_call", "call");
