@@ -38,6 +38,7 @@ export function decodeEvent(payload: JsonObject, timestamp: string, tsMs: number
         kind: "task_complete",
         turnId: trimmed(payload, "turn_id"),
         alias: type === "turn_complete",
+        reason: str(payload, "reason"),
         durationMs: nonNegative(int(payload, "duration_ms")),
         ttftMs: nonNegative(int(payload, "time_to_first_token_ms")),
         statusClasses: classifyStatusClasses(str(payload, "last_agent_message")),

@@ -42,6 +42,8 @@ export type RolloutRecord =
       readonly kind: "task_complete";
       readonly turnId: string;
       readonly alias: boolean;
+      /** The producer's reason, as written ("" when absent). */
+      readonly reason: string;
       readonly durationMs: number | null;
       readonly ttftMs: number | null;
       /** Provider status classes named in the final message (the message itself is dropped). */

@@ -19,7 +19,7 @@ export function foldEventOf(record: RolloutRecord, seq: number): FoldEvent | nul
     case "task_started":
       return event(record, "task_started", record.turnId, "", null, seq);
     case "task_complete":
-      return event(record, "task_complete", record.turnId, "", record.durationMs, seq);
+      return event(record, "task_complete", record.turnId, record.reason, record.durationMs, seq);
     case "turn_aborted":
       return event(record, "turn_aborted", record.turnId, record.reason, record.durationMs, seq);
     case "thread_rolled_back": {

@@ -1,6 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { collectRollout } from "../decode/collect.js";
+import { completeLine, metaLine, startLine } from "../testing/lines.js";
+import { foldEventsOf } from "./events.js";
 import { fold } from "./fold.js";
 import type { FoldEvent, FoldEventKind } from "./types.js";
 import { OUTCOMES, REASON_ERROR_PREFIX, REASON_FRESH, REASON_IMPLICIT_NEXT_TURN, REASON_STALE } from "../vocabulary.js";
@@ -30,6 +33,24 @@ test("a completed task is observed complete; an aborted one keeps its reason", (
   );
   assert.equal(r.tasks[0]?.endedAt, "T5", "ended at the terminal's timestamp");
   assert.equal(r.substantiveCompleted, true, "substantive");
+});
+
+test("a completion read from its line keeps the reason it was written with", () => {
+  const { records } = collectRollout([
+    metaLine("m"),
+    startLine(0, "a"),
+    completeLine(5, "a", { reason: "goal_met" }),
+    startLine(6, "b"),
+    completeLine(7, "b"),
+  ]);
+  const r = fold(foldEventsOf(records), { fresh: false });
+  assert.deepEqual(
+    r.tasks.map((t) => [t.turnId, t.outcome, t.reason]),
+    [
+      ["a", "complete", "goal_met"],
+      ["b", "complete", ""],
+    ],
+  );
 });
 
 test("a start while a task is open supersedes it, synthesized, ended at the new start", () => {
