@@ -101,6 +101,7 @@ function analyticsOf(a: RolloutAnalytics, keep: number, session: string, p: Anal
     if (t.ttftMs >= 0) ttfts.push(t.ttftMs / 1000);
     if (ms > 0) {
       outliers.push({
+        // A rollout without session_meta is named by its file, so the row can still be traced.
         session: a.meta.rolloutId || session,
         turnId: t.turnId,
         outcome: t.outcome,

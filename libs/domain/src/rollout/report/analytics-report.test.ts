@@ -95,6 +95,14 @@ test("analytics report aggregates tasks, calls, tools, outliers and the resume c
   assert.equal(r.top_tasks?.[0]?.ttft_s, 1, "ttft from the first model record");
 });
 
+test("an outlier of a rollout without session_meta is named by its file instead of left blank", () => {
+  const task = [startLine(0, "t"), completeLine(3, "t")];
+  const named = partialOfRollout({ rollout: collectRollout([metaLine("id-1"), ...task]), fresh: false, session: "rollout-a" });
+  const bare = partialOfRollout({ rollout: collectRollout(task), fresh: false, session: "rollout-b" });
+  const r = analyticsReport(mergeAll([named, bare]), { root: "" });
+  assert.deepEqual(r.top_tasks?.map((t) => t.session).sort(), ["id-1", "rollout-b"], "the rollout id first, else the file");
+});
+
 test("an unobserved TTFT is null on outliers, not a negative number", () => {
   const p = partialOfRollout({ rollout: collectRollout([metaLine("s"), startLine(0, "t"), completeLine(3, "t")]), fresh: false });
   const r = analyticsReport(p, { root: "" });
