@@ -35,7 +35,12 @@ test("age purges (strictly past grace) come before byte purges, oldest first", (
     "kept in age order",
   );
   assert.deepEqual([r.before_bytes, r.reclaimed_bytes, r.after_bytes], [40n, 20n, 20n], "bytes");
-  assert.equal(r.keep[1]?.quarantined_at, new Date(NOW - DAY).toISOString(), "RFC 3339 time");
+  assert.equal(r.keep[1]?.quarantined_at, "2026-05-31T00:00:00Z", "RFC 3339 as Go writes it: no zero fraction");
+});
+
+test("writes a quarantine time's fraction only when it is not zero, as the reference's receipt does", () => {
+  const r = boundQuarantine([{ id: "q", bytes: 5n, quarantinedAtMs: NOW + 500 }], { nowMs: NOW, maxAgeMs: 0, maxBytes: 0n });
+  assert.equal(r.keep[0]?.quarantined_at, "2026-06-01T00:00:00.5Z");
 });
 
 test("keep is an empty list, never null, when nothing stays", () => {

@@ -1,6 +1,7 @@
 import { compareText } from "../corpus/order.js";
 import { REASON_GRACE, REASON_QUARANTINE_CAP, type ByteCount, type Decision } from "./types.js";
 import { addBytes, requireBytes, requireClock, requireCount, requireTime, requireUniqueIds } from "./validate.js";
+import { rfc3339 } from "../../go-time.js";
 
 /** One quarantined file. */
 export interface QuarantineItem {
@@ -86,7 +87,7 @@ export function boundQuarantine(items: readonly QuarantineItem[], bound: Quarant
     }
   }
   return {
-    keep: kept.map((it) => ({ id: it.id, bytes: it.bytes, quarantined_at: new Date(it.quarantinedAtMs).toISOString() })),
+    keep: kept.map((it) => ({ id: it.id, bytes: it.bytes, quarantined_at: rfc3339(it.quarantinedAtMs) })),
     ...(purge.length > 0 ? { purge } : {}),
     before_bytes: before,
     reclaimed_bytes: before - after,

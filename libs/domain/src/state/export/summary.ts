@@ -5,6 +5,9 @@ import { allEdges } from "../dependency/dependency-index.js";
 import { allPairs } from "../similarity/similarity-index.js";
 import { sortUtf8 } from "../bytes.js";
 import { streamingBytes, streamingCardinality } from "../streaming/streaming-index.js";
+import { rfc3339 } from "../../go-time.js";
+
+export { rfc3339 };
 
 /** Exploration summary. */
 export interface StateSummary {
@@ -42,15 +45,6 @@ export function computeSummary(state: ProjectState): StateSummary {
     exploration_depth: state.history.entries.size,
     confidence_score: explored === 0 ? 0 : proven / explored,
   };
-}
-
-/**
- * Unix ms as Go's RFC 3339 with nanoseconds: UTC, a fraction only when it is not zero, trailing
- * zeros trimmed (`…:20Z`, `…:20.5Z`, `…:20.123Z`), and a year past 9999 without a sign.
- */
-export function rfc3339(ms: number): string {
-  const iso = new Date(ms).toISOString();
-  return iso.replace(/^\+0*(?=\d{4})/, "").replace(/\.(\d*?)0*Z$/, (_, digits: string) => (digits === "" ? "Z" : `.${digits}Z`));
 }
 
 /**
