@@ -200,6 +200,23 @@ test("an unreadable file is counted and the others still scanned; progress reach
     assert.deepEqual([scan.files.scanned, scan.files.unreadable], [4, 1], "dangling link unreadable, empty file scanned");
     assert.equal(scan.partial.unreadable, 1, "the partial counts it");
     assert.deepEqual(seen, [1, 2, 3, 4], "progress per file");
+    const newest = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: false, limit: 2 });
+    assert.deepEqual(
+      [newest.files.scanned, newest.files.unreadable],
+      [2, 0],
+      "--max keeps the newest files, and an undatable entry is none of them",
+    );
+  });
+});
+
+test("a link leading outside the root is not followed, and the scan says how many it passed over", async () => {
+  await withCorpus(2, async (root, written) => {
+    const { symlink } = await import("node:fs/promises");
+    const outside = join(root, "..", "elsewhere.jsonl");
+    await writeFile(outside, await readFile(written[0]?.path ?? ""));
+    await symlink(outside, join(root, "escape.jsonl"));
+    const scan = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: false });
+    assert.deepEqual([scan.files.scanned, scan.files.unreadable, scan.files.linksOutsideRoot], [2, 0, 1]);
   });
 });
 

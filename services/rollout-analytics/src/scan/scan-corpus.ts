@@ -103,6 +103,6 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
       walk.files.map((f) => f.path),
       opts.cacheMaxBytes,
     );
-  tally.addUnreadableEntries(walk.unreadable, walk.unreadableDirs);
+  tally.addUnreadableEntries(walk.unreadable, walk.unreadableDirs, walk.outsideRoot);
   return tally.result();
 }

@@ -22,7 +22,16 @@ export class ScanTally {
   readonly #outlierKeep: number;
   readonly #sum = new CorpusSum();
   readonly #perFile: (FileOutcome | undefined)[];
-  readonly #files = { scanned: 0, outOfScope: 0, unreadable: 0, unreadableDirs: 0, reused: 0, bytes: 0, reusedBytes: 0 };
+  readonly #files = {
+    scanned: 0,
+    outOfScope: 0,
+    unreadable: 0,
+    unreadableDirs: 0,
+    linksOutsideRoot: 0,
+    reused: 0,
+    bytes: 0,
+    reusedBytes: 0,
+  };
 
   constructor(files: number, cwd: string, outlierKeep: number) {
     this.#perFile = new Array<FileOutcome | undefined>(files);
@@ -60,10 +69,14 @@ export class ScanTally {
     this.#sum.add(partial);
   }
 
-  /** Files the walk found but could not stat, which count as unreadable rollouts, and directories it could not list, which do not. */
-  addUnreadableEntries(files: number, dirs: number): void {
+  /**
+   * Files the walk found but could not stat, which count as unreadable rollouts; directories it
+   * could not list and links out of the root it did not follow, which do not.
+   */
+  addUnreadableEntries(files: number, dirs: number, linksOut: number): void {
     this.#files.unreadable += files;
     this.#files.unreadableDirs += dirs;
+    this.#files.linksOutsideRoot += linksOut;
     for (let i = 0; i < files; i += 1) this.#sum.add(unreadablePartial(this.#outlierKeep));
   }
 

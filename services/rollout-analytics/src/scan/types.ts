@@ -60,6 +60,8 @@ export interface ScanFiles {
   readonly unreadable: number;
   /** Directories under the root that could not be listed (not counted as rollouts: what they hold is unknown). */
   readonly unreadableDirs: number;
+  /** Symbolic links under the root that lead outside it, not followed (not counted as rollouts). */
+  readonly linksOutsideRoot: number;
   /** Of the scanned files, those whose partial came from the cache. */
   readonly reused: number;
   /** Bytes of the scanned files. */

@@ -16,7 +16,10 @@ export interface RolloutFile {
 export interface WalkResult {
   /** Newest first by mtime; equal mtimes by path, so the order is total. */
   readonly files: readonly RolloutFile[];
-  /** Rollout files under the root that could not be stat'ed (a dangling link, a vanished file). */
+  /**
+   * Rollout files under the root that could not be stat'ed (a dangling link, a vanished file);
+   * none under a `limit`, which keeps the newest files and cannot date these.
+   */
   readonly unreadable: number;
   /** Directories under the root that could not be listed; what they hold is unknown, so none is counted as a rollout. */
   readonly unreadableDirs: number;
@@ -115,5 +118,6 @@ export async function walkRollouts(root: string, options: WalkOptions = {}): Pro
   }
   files.sort(compareNewestFirst);
   const limit = options.limit ?? 0;
-  return { files: limit > 0 ? files.slice(0, limit) : files, unreadable, unreadableDirs, outsideRoot };
+  if (limit > 0) return { files: files.slice(0, limit), unreadable: 0, unreadableDirs, outsideRoot };
+  return { files, unreadable, unreadableDirs, outsideRoot };
 }

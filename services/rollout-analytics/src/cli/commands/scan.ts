@@ -37,7 +37,9 @@ export function scanCommand(program: Command, io: CliIo): void {
       const { result, root, now } = await runScan(io, dir, flags, top);
       const reports = corpusReports(result.partial, kinds, { root, top });
       const files = result.files;
-      const dirs = files.unreadableDirs > 0 ? `; ${files.unreadableDirs} directories could not be listed` : "";
+      const dirs =
+        (files.unreadableDirs > 0 ? `; ${files.unreadableDirs} directories could not be listed` : "") +
+        (files.linksOutsideRoot > 0 ? `; ${files.linksOutsideRoot} links outside the root not followed` : "");
       io.err(
         `scanned ${files.scanned} files (${files.reused} reused from cache, ${files.outOfScope} out of scope, ${files.unreadable} unreadable), ${files.bytes} bytes${dirs}\n`,
       );
