@@ -160,3 +160,4 @@ export {
   type RolloutUsage,
   type UsageLineVerdict,
 } from "./usage/index.js";
+export { parseTimestamp } from "./time.js";

@@ -1,3 +1,4 @@
+import { parseTimestamp } from "@crs/domain/rollout";
 import { badField } from "../errors.js";
 
 // Parsers for command-line values. Each names its flag when it refuses a value, so the user
@@ -38,11 +39,9 @@ export function parseInteger(flag: string, text: string, min: number, max = Numb
 /** A point in time: RFC 3339 text (`2026-04-01T12:00:00Z`), a date (`2026-04-01`, UTC) or Unix ms. */
 export function parseInstant(flag: string, text: string): number {
   const t = text.trim();
-  const ms = /^\d+$/.test(t)
-    ? Number(t)
-    : /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(t)
-      ? Date.parse(t.length === 10 ? `${t}T00:00:00Z` : t)
-      : Number.NaN;
+  // The rollouts' own timestamp rule: a date that does not exist, or a time without an offset
+  // (local to whichever machine runs the command), is refused rather than rolled over or guessed.
+  const ms = /^\d+$/.test(t) ? Number(t) : (parseTimestamp(/^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t}T00:00:00Z` : t) ?? Number.NaN);
   if (!Number.isSafeInteger(ms) || ms <= 0)
     throw badField(flag, `must be an RFC 3339 time, a YYYY-MM-DD date or Unix milliseconds (got ${JSON.stringify(text)})`);
   return ms;
