@@ -13,7 +13,7 @@ import { applyMetricsOut, deltaIn } from "./delta-mapper.js";
 import type { HandlerDeps } from "./deps.js";
 import { optionalId, requireId, requireMetadata, requireTextAtMost } from "./ids.js";
 import { applyFieldPath, withFieldPaths } from "./field-paths.js";
-import { runMutation } from "./mutations.js";
+import { prepareMutation, runMutation } from "./mutations.js";
 import { checkPreconditions } from "./project-reads.js";
 import { oldestSnapshotGeneration, readAt, responseHeader } from "./reads.js";
 import { indexSizesOut, projectStateOut } from "./snapshot-mapper.js";
@@ -65,7 +65,17 @@ export function projectHandlers({ host, elapsed }: HandlerDeps): ServiceHandlers
       const metadata = requireMetadata(req.metadata, 64, "metadata");
       const delta = deltaIn(req.delta);
       const basis = req.snapshotGeneration === undefined ? undefined : requireSafeCount(req.snapshotGeneration, "snapshot_generation");
+      const call = {
+        method: "Apply",
+        projectId,
+        requestSchema: ApplyRequestSchema,
+        request: req,
+        responseSchema: ApplyResponseSchema,
+        fieldPath: (f: string) => applyFieldPath(delta, f),
+      };
       if (req.validateOnly) {
+        // A dry run refuses every option the real call would, and remembers nothing.
+        prepareMutation({ ...call, validateOnly: true });
         return host.read(projectId, (view) => {
           checkPreconditions(view, req.options);
           const started = elapsed();
@@ -82,14 +92,7 @@ export function projectHandlers({ host, elapsed }: HandlerDeps): ServiceHandlers
       let timing = { validationMs: 0, applyMs: 0 };
       return runMutation(
         host,
-        {
-          method: "Apply",
-          projectId,
-          requestSchema: ApplyRequestSchema,
-          request: req,
-          responseSchema: ApplyResponseSchema,
-          fieldPath: (f) => applyFieldPath(delta, f),
-        },
+        call,
         (engine, options) => {
           const started = elapsed();
           checkBasis(engine, delta, basis);

@@ -178,6 +178,27 @@ describe("StateService through gRPC", () => {
     );
   });
 
+  it("refuses in a dry run the options the real apply would refuse", async () => {
+    await s.state.createProject({ projectId: "p-dry-options" });
+    const dry = { projectId: "p-dry-options", delta: proofDelta("n", 1n), validateOnly: true };
+    await expectError(
+      s.state.apply({ ...dry, options: { requestId: "bad id!" } }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "options.request_id",
+    );
+    await expectError(
+      s.state.apply({ ...dry, options: { expectedEntries: [{ index: EntryIndex.PROOF, key: "n", otherKey: "m" }] } }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "options.expected_entries[0].other_key",
+    );
+    const ok = await s.state.apply({ ...dry, options: { requestId: "dry-1" } });
+    assert.equal(ok.header?.replayed, false, "a valid dry run answers fresh");
+    const real = await s.state.apply({ ...dry, validateOnly: false, options: { requestId: "dry-1" } });
+    assert.deepEqual([real.header?.replayed, real.header?.generation], [false, 1n], "the dry run remembered nothing");
+  });
+
   it("reads snapshots at past generations and refuses future ones", async () => {
     await s.state.createProject({ projectId: "p-snap" });
     await s.state.apply({ projectId: "p-snap", delta: proofDelta("a", 1n) });
