@@ -1,9 +1,8 @@
 import type { ServiceHandlers } from "@crs/runtime";
 import { type JournalBackend, ProjectHealth, type MaintenanceService } from "@crs/contracts/gen/crs/state/v1/maintenance_pb";
-import type { ProjectHost, ProjectSummary } from "../projects/index.js";
+import { oldestSnapshotGeneration, type ProjectHost, type ProjectSummary } from "../projects/index.js";
 import { requireId } from "./ids.js";
 import { pageSize } from "./page-token.js";
-import { oldestSnapshotGeneration } from "./reads.js";
 import { indexSizesOut } from "./snapshot-mapper.js";
 
 /** What the maintenance handlers read about the running server. */
@@ -71,6 +70,7 @@ export function maintenanceHandlers(facts: ServerFacts): ServiceHandlers<typeof 
           ...(p.storage === undefined
             ? {}
             : {
+                oldestSnapshotGeneration: BigInt(p.storage.oldestSnapshotGeneration),
                 lastSnapshotGeneration: BigInt(p.storage.lastSnapshotGeneration),
                 journalTailRecords: BigInt(p.storage.journalRecords),
                 journalBytes: BigInt(p.storage.journalBytes),

@@ -45,6 +45,15 @@ describe("MaintenanceService through gRPC", () => {
     await expectError(s.maintenance.getProjectStatus({ projectId: "m-zz" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
   });
 
+  it("lists a loaded project with the oldest snapshot it can still be read at, as GetProjectStatus reports it", async () => {
+    await s.state.createProject({ projectId: "m-ring", config: { snapshotRetentionGenerations: 2 } });
+    for (const b of ["y", "z", "w", "v"]) await s.similarity.recordSimilarity({ projectId: "m-ring", a: "x", b, distance: 1 });
+    const status = await s.maintenance.getProjectStatus({ projectId: "m-ring" });
+    const row = (await s.maintenance.listProjects({ openOnly: true })).projects.find((p) => p.projectId === "m-ring");
+    assert.ok((status.status?.oldestSnapshotGeneration ?? 0n) > 0n, "older generations have left the ring");
+    assert.equal(row?.oldestSnapshotGeneration, status.status?.oldestSnapshotGeneration);
+  });
+
   it("reports store-backed services SERVING and the unbuilt ones NOT_SERVING", async () => {
     assert.equal((await s.health.check({ service: "crs.state.v1.StateService" })).status, Serving.SERVING);
     assert.equal((await s.health.check({ service: "crs.state.v1.CycleService" })).status, Serving.SERVING);

@@ -2,7 +2,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ResponseHeaderSchema } from "@crs/contracts/gen/crs/state/v1/common_pb";
 import { StateError, isStateError, type Snapshot } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
-import type { ProjectHeader, ProjectHost, ProjectView } from "../projects/index.js";
+import { oldestSnapshotGeneration, type ProjectHeader, type ProjectHost, type ProjectView } from "../projects/index.js";
 import { requireSafeCount } from "@crs/runtime";
 import { listings } from "./list-cache.js";
 import { filterDigest, nextPageToken, openPage } from "./page-token.js";
@@ -24,11 +24,6 @@ export interface ReadContext {
   readonly view: ProjectView;
   /** The header naming the generation read. */
   readonly header: MessageInitShape<typeof ResponseHeaderSchema>;
-}
-
-/** The oldest generation still readable as a snapshot (the engine keeps a contiguous run of them). */
-export function oldestSnapshotGeneration(view: ProjectView): number {
-  return view.engine.retainedSnapshots()[0]?.generation ?? view.header.generation;
 }
 
 /**

@@ -15,7 +15,8 @@ import { optionalId, requireId, requireMetadata, requireTextAtMost } from "./ids
 import { applyFieldPath, withFieldPaths } from "./field-paths.js";
 import { prepareMutation, runMutation } from "./mutations.js";
 import { checkPreconditions } from "./project-reads.js";
-import { oldestSnapshotGeneration, readAt, responseHeader } from "./reads.js";
+import { oldestSnapshotGeneration } from "../projects/index.js";
+import { readAt, responseHeader } from "./reads.js";
 import { indexSizesOut, projectStateOut } from "./snapshot-mapper.js";
 
 // SNAPSHOT_STALE beyond the staleness limit; DELTA_CONFLICT when a delta applied since the

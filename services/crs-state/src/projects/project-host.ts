@@ -126,6 +126,8 @@ export interface ProjectSummary {
   readonly state: "ok" | "data_loss";
   /** Journal and snapshot facts, for a loaded project (reading them for another would load it). */
   readonly storage?: {
+    /** Oldest generation still readable as a snapshot. */
+    readonly oldestSnapshotGeneration: number;
     /** Generation of the newest durable state snapshot (0 when none). */
     readonly lastSnapshotGeneration: number;
     /** Journal records after it. */

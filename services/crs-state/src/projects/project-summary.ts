@@ -5,6 +5,7 @@ import type { LoadedProject } from "./loaded-project.js";
 import type { ProjectPage, ProjectSummary } from "./project-host.js";
 import { pageTokenAfter } from "./project-ids.js";
 import { decodeMeta, type ProjectMeta } from "./project-meta.js";
+import { oldestSnapshotGeneration } from "./oldest-snapshot.js";
 import { storedHead } from "./stored-head.js";
 
 /** The listing row of a project in memory, from its committed state. */
@@ -19,6 +20,7 @@ export function loadedSummary(meta: ProjectMeta, loaded: LoadedProject): Project
     loaded: true,
     state: "ok",
     storage: {
+      oldestSnapshotGeneration: oldestSnapshotGeneration(loaded.view()),
       lastSnapshotGeneration: loaded.lastSnapshotGeneration,
       journalRecords: loaded.journalRecords,
       journalBytes: loaded.journalBytes,
