@@ -11,7 +11,7 @@ import type { HandlerDeps } from "./deps.js";
 import { optionalId, requireId } from "./ids.js";
 import { nextPageToken, openPage } from "./page-token.js";
 import { responseHeader } from "./reads.js";
-import { decodeAnswer, encodeAnswer, prepareMutation } from "./mutations.js";
+import { decodeAnswer, encodeAnswer, prepareMutation, withOptionPath } from "./mutations.js";
 
 const uidOption = (uid: string): { expectedUid?: string } => (uid === "" ? {} : { expectedUid: uid });
 
@@ -80,10 +80,13 @@ export function checkpointHandlers({ host }: HandlerDeps): ServiceHandlers<typeo
       const { request, engineOptions } = prepareMutation(call);
       if (engineOptions.expectedEntries !== undefined)
         throw invalidArgument("options.expected_entries", "entry preconditions do not apply to a restore, which replaces every entry");
-      const { generation } = await host.checkpoints.get(projectId, checkpointId);
-      const outcome = await host.checkpoints.restore(projectId, checkpointId, request, (header) =>
-        encodeAnswer(RestoreCheckpointResponseSchema, { header: responseHeader(header), restoredFromGeneration: BigInt(generation) }),
-      );
+      const outcome = await host.checkpoints
+        .restore(projectId, checkpointId, request, (header, restoredFrom) =>
+          encodeAnswer(RestoreCheckpointResponseSchema, { header: responseHeader(header), restoredFromGeneration: BigInt(restoredFrom) }),
+        )
+        .catch((e: unknown) => {
+          throw withOptionPath(e);
+        });
       return decodeAnswer(RestoreCheckpointResponseSchema, outcome);
     },
 

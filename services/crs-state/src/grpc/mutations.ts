@@ -79,8 +79,8 @@ function optionPath(field: string): string | undefined {
   return OPTION_FIELDS[field] ?? (field.startsWith("expectedEntries") ? protoPath("options", field) : undefined);
 }
 
-// Host errors about options name the option's place in the request.
-function withOptionPath(e: unknown): unknown {
+/** A host error about an option, renamed to the option's place in the request. */
+export function withOptionPath(e: unknown): unknown {
   if (e instanceof CrsStateError) {
     const path = optionPath(e.metadata["field"] ?? "");
     return path === undefined ? e : new CrsStateError(e.code, e.detail, { ...e.metadata, field: path }, { cause: e });

@@ -289,6 +289,28 @@ describe("StateService through gRPC", () => {
     await s.state.deleteCheckpoint({ projectId: "p-cp", checkpointId: "before" });
     await expectError(s.state.getCheckpoint({ projectId: "p-cp", checkpointId: "before" }), status.NOT_FOUND, "CHECKPOINT_NOT_FOUND");
   });
+
+  it("replays a retried restore after its checkpoint was deleted, instead of failing CHECKPOINT_NOT_FOUND", async () => {
+    await s.state.createProject({ projectId: "p-cp-gone" });
+    await s.state.apply({ projectId: "p-cp-gone", delta: proofDelta("a", 1n) });
+    await s.state.createCheckpoint({ projectId: "p-cp-gone", checkpointId: "before" });
+    await s.state.apply({ projectId: "p-cp-gone", delta: proofDelta("b", 1n) });
+    const req = { projectId: "p-cp-gone", checkpointId: "before", options: { requestId: "restore-gone" } };
+    const first = await s.state.restoreCheckpoint(req);
+    await s.state.deleteCheckpoint({ projectId: "p-cp-gone", checkpointId: "before" });
+    const again = await s.state.restoreCheckpoint(req);
+    assert.deepEqual(
+      [again.header?.replayed, again.header?.generation, again.restoredFromGeneration],
+      [true, first.header?.generation, first.restoredFromGeneration],
+      "the stored answer",
+    );
+    await expectError(
+      s.state.restoreCheckpoint({ ...req, checkpointId: "never-made" }),
+      status.INVALID_ARGUMENT,
+      "REQUEST_ID_REUSED",
+      "options.request_id",
+    );
+  });
 });
 
 describe("StateService on the durable store", () => {

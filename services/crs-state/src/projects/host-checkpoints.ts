@@ -12,6 +12,7 @@ import type { CheckpointHost, CheckpointInfo, MutationOutcome, MutationRequest, 
 import { requireValidId } from "./project-ids.js";
 import type { StoreHost } from "./store-host.js";
 import { KeyedLock } from "./keyed-lock.js";
+import { replayOf } from "./replayed-answer.js";
 
 function info(cp: CheckpointRecord, bytes: Uint8Array): CheckpointInfo {
   return { checkpointId: cp.checkpointId, generation: cp.generation, createdAt: cp.createdAt, sizeBytes: bytes.length };
@@ -90,15 +91,18 @@ export class HostCheckpoints implements CheckpointHost {
     projectId: string,
     checkpointId: string,
     req: MutationRequest,
-    answer: (header: ProjectHeader) => Uint8Array,
+    answer: (header: ProjectHeader, restoredFrom: number) => Uint8Array,
   ): Promise<MutationOutcome> {
     const p = await this.host.project(projectId, req.expectedUid);
+    // A retry answers as the first call did, even once the checkpoint is gone.
+    const replay = replayOf(p, req);
+    if (replay !== undefined) return replay;
     const state = await this.stateOf(p, checkpointId);
     return this.host.mutate(
       projectId,
       req,
       (engine) => engine.restore({ id: checkpointId, generation: state.generation, createdAt: this.host.clock(), state }),
-      (_result, header) => answer(header),
+      (_result, header) => answer(header, state.generation),
     );
   }
 

@@ -179,13 +179,16 @@ export interface CheckpointHost {
   delete(projectId: string, checkpointId: string, opts?: { expectedUid?: string }): Promise<void>;
   /**
    * Replaces the project's content with the checkpoint's as one journaled mutation (the
-   * generation moves forward); `answer` and idempotency as in {@link ProjectHost.mutate}.
+   * generation moves forward); `answer` encodes the response from the new header and the
+   * generation the checkpoint captured. Idempotency as in {@link ProjectHost.mutate}: a retried
+   * request id replays its first answer before the checkpoint is read, so it answers even after
+   * the checkpoint was deleted.
    */
   restore(
     projectId: string,
     checkpointId: string,
     req: MutationRequest,
-    answer: (header: ProjectHeader) => Uint8Array,
+    answer: (header: ProjectHeader, restoredFrom: number) => Uint8Array,
   ): Promise<MutationOutcome>;
 }
 

@@ -32,16 +32,11 @@ import { PROJECT_META_FORMAT, decodeMeta, encodeMeta, type ProjectMeta } from ".
 import { recoverProject } from "./recover-project.js";
 import { lostStatus } from "./stored-head.js";
 import { RequestTable } from "./request-table.js";
-import { replayedAnswer } from "./replayed-answer.js";
+import { fingerprintHex, replayOf } from "./replayed-answer.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { forkedProject } from "./forked-project.js";
 import { loadedPage, projectSummary } from "./project-summary.js";
 import { countingObserver, zeroCounters, type HostCounters, type StoreHostOptions } from "./store-host-options.js";
-
-// Hex and base64 are read through a Buffer view of the bytes, not a copy of them.
-function hex(bytes: Uint8Array | undefined): string {
-  return bytes === undefined ? "" : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
-}
 
 /** {@link ProjectHost} over a {@link ProjectStore}. */
 export class StoreHost implements ProjectHost {
@@ -147,12 +142,9 @@ export class StoreHost implements ProjectHost {
     answer: (result: R, header: ProjectHeader) => Uint8Array,
   ): Promise<MutationOutcome> {
     if (req.validateOnly === true) return Promise.resolve(this.dryRun(p, req, body, answer));
+    const replay = replayOf(p, req);
+    if (replay !== undefined) return replay;
     const requestId = req.requestId ?? "";
-    const fingerprint = hex(req.fingerprint);
-    if (requestId !== "") {
-      const replay = replayedAnswer(p, requestId, req.method, fingerprint);
-      if (replay !== undefined) return replay;
-    }
     this.assertWritable();
     checkGeneration(req.expectedGeneration, p.engine.generation);
     const m = body(p.engine);
@@ -171,7 +163,7 @@ export class StoreHost implements ProjectHost {
         : {
             requestId,
             method: req.method,
-            fingerprint,
+            fingerprint: fingerprintHex(req.fingerprint),
             answer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
             generation: m.generation,
           };
