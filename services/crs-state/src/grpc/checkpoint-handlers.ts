@@ -9,7 +9,7 @@ import {
 import type { CheckpointInfo, ForkSource } from "../projects/index.js";
 import type { HandlerDeps } from "./deps.js";
 import { optionalId, requireId } from "./ids.js";
-import { nextPageToken, openPage } from "./page-token.js";
+import { keysetPageToken, openKeysetPage } from "./page-token.js";
 import { responseHeader } from "./reads.js";
 import { decodeAnswer, encodeAnswer, prepareMutation, withOptionPath } from "./mutations.js";
 
@@ -41,13 +41,19 @@ export function checkpointHandlers({ host }: HandlerDeps): ServiceHandlers<typeo
 
     async listCheckpoints(req) {
       const projectId = requireId(req.projectId, "project_id");
-      const all = await host.checkpoints.list(projectId);
       const header = await host.read(projectId, (view) => view.header);
-      const cursor = openPage(req.pageToken, req.pageSize, header.projectUid, "checkpoints");
+      const cursor = openKeysetPage(req.pageToken, req.pageSize, header.projectUid, "checkpoints");
+      // Checkpoints come and go between pages: a page continues after the last id returned, in id order.
+      const after = cursor.after;
+      const all = await host.checkpoints.list(projectId, { expectedUid: header.projectUid });
+      const rest = after === undefined ? all : all.filter((c) => c.checkpointId > after);
+      const page = rest.slice(0, cursor.size);
+      const generation = cursor.generation ?? header.generation;
+      const last = page.at(-1)?.checkpointId ?? "";
       return {
-        header: responseHeader(header),
-        checkpoints: all.slice(cursor.offset, cursor.offset + cursor.size).map(checkpointOut),
-        nextPageToken: nextPageToken(cursor, all.length, header.projectUid, header.generation, "checkpoints"),
+        header: responseHeader(header, generation),
+        checkpoints: page.map(checkpointOut),
+        nextPageToken: keysetPageToken(rest.length > page.length, header.projectUid, generation, "checkpoints", last),
       };
     },
 

@@ -6,12 +6,21 @@ export const DEFAULT_PAGE_SIZE = 100;
 /** Largest page served; larger requests are capped. */
 export const MAX_PAGE_SIZE = 1000;
 
-/** Where a listing continues: the project incarnation, the generation of its first page, the filters and the offset. */
-interface TokenBody {
+/** What every token binds: the project incarnation, the generation of its first page and the filters. */
+interface TokenBinding {
   readonly u: string;
   readonly g: number;
   readonly f: string;
+}
+
+/** Where a listing of one snapshot continues: at an offset. */
+interface TokenBody extends TokenBinding {
   readonly o: number;
+}
+
+/** Where a listing that can change between pages continues: after the last key returned. */
+interface KeysetTokenBody extends TokenBinding {
+  readonly a: string;
 }
 
 /** A decoded page request: the generation to read (pinned by the token) and the rows to return. */
@@ -39,6 +48,24 @@ export function filterDigest(filters: unknown): string {
 
 const invalid = (why: string): CrsStateError => new CrsStateError("INVALID_PAGE_TOKEN", `page_token ${why}`, { field: "page_token" });
 
+// The body of a non-empty token issued for `uid` and `filters`, once `valid` accepts its own fields.
+function decodeToken<B extends TokenBinding>(token: string, uid: string, filters: unknown, valid: (body: B) => boolean): B {
+  let body: B;
+  try {
+    body = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as B;
+  } catch {
+    throw invalid("is malformed");
+  }
+  if (body === null || typeof body !== "object" || !Number.isSafeInteger(body.g) || body.g < 0 || !valid(body)) {
+    throw invalid("is malformed");
+  }
+  if (body.u !== uid) throw invalid("belongs to another incarnation of the project");
+  if (body.f !== filterDigest(filters)) throw invalid("belongs to a request with other filters");
+  return body;
+}
+
+const encodeToken = (body: TokenBody | KeysetTokenBody): string => Buffer.from(JSON.stringify(body), "utf8").toString("base64url");
+
 /**
  * Decodes `token` for the project incarnation `uid` and the request's `filters`; an empty token
  * starts at offset 0 without a pinned generation.
@@ -46,24 +73,7 @@ const invalid = (why: string): CrsStateError => new CrsStateError("INVALID_PAGE_
 export function openPage(token: string, requestedSize: number, uid: string, filters: unknown): PageCursor {
   const size = pageSize(requestedSize);
   if (token === "") return { generation: undefined, offset: 0, size };
-  let body: TokenBody;
-  try {
-    body = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as TokenBody;
-  } catch {
-    throw invalid("is malformed");
-  }
-  if (
-    body === null ||
-    typeof body !== "object" ||
-    !Number.isSafeInteger(body.g) ||
-    !Number.isSafeInteger(body.o) ||
-    body.o < 0 ||
-    body.g < 0
-  ) {
-    throw invalid("is malformed");
-  }
-  if (body.u !== uid) throw invalid("belongs to another incarnation of the project");
-  if (body.f !== filterDigest(filters)) throw invalid("belongs to a request with other filters");
+  const body = decodeToken<TokenBody>(token, uid, filters, (b) => Number.isSafeInteger(b.o) && b.o >= 0);
   return { generation: body.g, offset: body.o, size };
 }
 
@@ -71,6 +81,31 @@ export function openPage(token: string, requestedSize: number, uid: string, filt
 export function nextPageToken(cursor: PageCursor, total: number, uid: string, generation: number, filters: unknown): string {
   const next = cursor.offset + cursor.size;
   if (next >= total) return "";
-  const body: TokenBody = { u: uid, g: generation, f: filterDigest(filters), o: next };
-  return Buffer.from(JSON.stringify(body), "utf8").toString("base64url");
+  return encodeToken({ u: uid, g: generation, f: filterDigest(filters), o: next });
+}
+
+/** A decoded page request of a keyset listing: the generation its first page read and the key to continue after. */
+export interface KeysetCursor {
+  /** Generation of the first page, or undefined on a first page. */
+  readonly generation: number | undefined;
+  /** Last key of the previous page, or undefined on a first page. */
+  readonly after: string | undefined;
+  /** Rows on this page. */
+  readonly size: number;
+}
+
+/**
+ * Decodes the token of a listing that may change between pages (rows added or removed): it
+ * continues after the last key returned, so no row that stays is skipped or repeated.
+ */
+export function openKeysetPage(token: string, requestedSize: number, uid: string, filters: unknown): KeysetCursor {
+  const size = pageSize(requestedSize);
+  if (token === "") return { generation: undefined, after: undefined, size };
+  const body = decodeToken<KeysetTokenBody>(token, uid, filters, (b) => typeof b.a === "string" && b.a !== "");
+  return { generation: body.g, after: body.a, size };
+}
+
+/** The token of the page after the one ending with `lastKey`; "" when `more` is false. */
+export function keysetPageToken(more: boolean, uid: string, generation: number, filters: unknown, lastKey: string): string {
+  return more ? encodeToken({ u: uid, g: generation, f: filterDigest(filters), a: lastKey }) : "";
 }

@@ -290,6 +290,26 @@ describe("StateService through gRPC", () => {
     await expectError(s.state.getCheckpoint({ projectId: "p-cp", checkpointId: "before" }), status.NOT_FOUND, "CHECKPOINT_NOT_FOUND");
   });
 
+  it("pages checkpoints after the last id returned, so a deleted or added one neither skips nor repeats a row", async () => {
+    await s.state.createProject({ projectId: "p-cp-pages" });
+    for (const checkpointId of ["b", "c", "d"]) await s.state.createCheckpoint({ projectId: "p-cp-pages", checkpointId });
+    const first = await s.state.listCheckpoints({ projectId: "p-cp-pages", pageSize: 1 });
+    await s.state.deleteCheckpoint({ projectId: "p-cp-pages", checkpointId: "b" });
+    await s.state.createCheckpoint({ projectId: "p-cp-pages", checkpointId: "a" });
+    await s.state.apply({ projectId: "p-cp-pages", delta: proofDelta("n", 1n) });
+    const ids = first.checkpoints.map((c) => c.checkpointId);
+    const generations: (bigint | undefined)[] = [];
+    let pageToken = first.nextPageToken;
+    while (pageToken !== "" && ids.length < 10) {
+      const page = await s.state.listCheckpoints({ projectId: "p-cp-pages", pageSize: 1, pageToken });
+      ids.push(...page.checkpoints.map((c) => c.checkpointId));
+      generations.push(page.header?.generation);
+      pageToken = page.nextPageToken;
+    }
+    assert.deepEqual(ids, ["b", "c", "d"], "each checkpoint after the last one returned, once");
+    assert.deepEqual(generations, [0n, 0n], "later pages carry the generation of the first");
+  });
+
   it("replays a retried restore after its checkpoint was deleted, instead of failing CHECKPOINT_NOT_FOUND", async () => {
     await s.state.createProject({ projectId: "p-cp-gone" });
     await s.state.apply({ projectId: "p-cp-gone", delta: proofDelta("a", 1n) });
