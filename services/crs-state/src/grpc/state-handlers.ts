@@ -1,6 +1,8 @@
 import type { ServiceHandlers } from "@crs/runtime";
 import { requireSafeCount } from "@crs/runtime";
 import {
+  CreateProjectRequestSchema,
+  CreateProjectResponseSchema,
   ApplyRequestSchema,
   ApplyResponseSchema,
   UpdateProjectConfigRequestSchema,
@@ -13,7 +15,8 @@ import { applyMetricsOut, deltaIn } from "./delta-mapper.js";
 import type { HandlerDeps } from "./deps.js";
 import { optionalId, requireId, requireMetadata, requireTextAtMost } from "./ids.js";
 import { applyFieldPath, withFieldPaths } from "./field-paths.js";
-import { prepareMutation, runMutation } from "./mutations.js";
+import { decodeAnswer, encodeAnswer, prepareMutation, runMutation } from "./mutations.js";
+import { requestFingerprint } from "./request-fingerprint.js";
 import { checkPreconditions } from "./project-reads.js";
 import { oldestSnapshotGeneration } from "../projects/index.js";
 import { readAt, responseHeader } from "./reads.js";
@@ -53,10 +56,18 @@ export function projectHandlers({ host, elapsed }: HandlerDeps): ServiceHandlers
       const projectId = requireId(req.projectId, "project_id");
       const requestId = optionalId(req.requestId, "request_id");
       const config = configIn(req.config);
-      withConfigFields(() => resolveConfig(config));
-      const header = await host.create(projectId, { config, ...(requestId === "" ? {} : { requestId }) });
-      const created = await host.read(projectId, (view) => configOut(view.config), { expectedUid: header.projectUid });
-      return { header: responseHeader(header), config: created };
+      const resolved = withConfigFields(() => resolveConfig(config));
+      const created = await host.create(projectId, {
+        config,
+        ...(requestId === "" ? {} : { requestId, fingerprint: requestFingerprint("CreateProject", CreateProjectRequestSchema, req) }),
+        answer: (header) => encodeAnswer(CreateProjectResponseSchema, { header: responseHeader(header), config: configOut(resolved) }),
+      });
+      if (created.answer !== undefined) {
+        return decodeAnswer(CreateProjectResponseSchema, { answer: created.answer, replayed: created.replayed, header: created });
+      }
+      // A create recorded before its answer was kept: answered with the configuration the project has now.
+      const current = await host.read(projectId, (view) => configOut(view.config), { expectedUid: created.projectUid });
+      return { header: responseHeader(created), config: current };
     },
 
     async apply(req) {

@@ -4,6 +4,9 @@ import { status } from "@grpc/grpc-js";
 import { EntryIndex } from "@crs/contracts/gen/crs/state/v1/common_pb";
 import { ProofStatus, SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { errorDetailOf } from "@crs/runtime";
+import { ClassicLevel } from "classic-level";
+import { decodeMeta, encodeMeta } from "../projects/project-meta.js";
+import { keys } from "../store/level/level-keys.js";
 import { expectError, removeDataDir, startTestServer, type TestServer } from "./test-support.js";
 
 const proofDelta = (nodeId: string, proof: bigint, source = SignalSource.SOFT) => ({
@@ -34,6 +37,24 @@ describe("StateService through gRPC", () => {
     await expectError(s.state.createProject({ projectId: "p-create" }), status.ALREADY_EXISTS, "PROJECT_ALREADY_EXISTS");
     const config = await s.state.getProjectConfig({ projectId: "p-create" });
     assert.equal(config.config?.maxClauses, 7, "config read back");
+  });
+
+  it("answers a retried create with its stored answer, not the config changed since, and refuses the id with another request", async () => {
+    const req = { projectId: "p-create-retry", config: { maxClauses: 7 }, requestId: "create-1" };
+    const first = await s.state.createProject(req);
+    await s.state.updateProjectConfig({ projectId: req.projectId, config: { maxClauses: 9 }, updateMask: { paths: ["max_clauses"] } });
+    const again = await s.state.createProject(req);
+    assert.deepEqual(
+      [again.header?.replayed, again.header?.projectUid, again.header?.generation, again.config?.maxClauses],
+      [true, first.header?.projectUid, 0n, 7],
+      "the first answer",
+    );
+    await expectError(
+      s.state.createProject({ ...req, config: { maxClauses: 8 } }),
+      status.INVALID_ARGUMENT,
+      "REQUEST_ID_REUSED",
+      "request_id",
+    );
   });
 
   it("rejects ids outside the grammar naming the field, before anything changes", async () => {
@@ -350,6 +371,34 @@ describe("StateService on the durable store", () => {
       assert.equal(b.header?.replayed, true, "the stored answer");
       const snap = await second.state.getSnapshot({ projectId: "durable", includeState: true });
       assert.equal(snap.state?.proofs[0]?.value?.proof, 2n, "the state survived");
+    } finally {
+      await second.stop();
+      await removeDataDir(first.dataDir);
+    }
+  });
+
+  it("loads a project whose catalogue entry predates the kept create answer, and still answers its retried create", async () => {
+    const first = await startTestServer({ durable: true });
+    const req = { projectId: "older-meta", config: { maxClauses: 7 }, requestId: "create-old" };
+    try {
+      await first.state.createProject(req);
+    } finally {
+      await first.stop();
+    }
+    const db = new ClassicLevel<string, Uint8Array>(first.dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
+    try {
+      const meta = decodeMeta((await db.get(keys.meta(req.projectId))) ?? new Uint8Array(), req.projectId);
+      assert.ok(meta.ok && meta.value.createAnswer !== undefined, "a create with a request id keeps its answer");
+      const { createFingerprint: _f, createAnswer: _a, ...older } = meta.value;
+      await db.put(keys.meta(req.projectId), encodeMeta(older));
+    } finally {
+      await db.close();
+    }
+    const second = await startTestServer({ dataDir: first.dataDir });
+    try {
+      assert.equal((await second.state.getGeneration({ projectId: req.projectId })).header?.generation, 0n, "the project loads");
+      const again = await second.state.createProject(req);
+      assert.deepEqual([again.header?.replayed, again.config?.maxClauses], [true, 7], "the retry is answered, not refused");
     } finally {
       await second.stop();
       await removeDataDir(first.dataDir);

@@ -68,6 +68,8 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
         const again = await host.create("p1", { requestId: "r1" });
         assert.deepEqual({ ...again, replayed: false }, first, "the retry answers the first header");
         assert.equal(again.replayed, true, "the retry is marked replayed");
+        const other = host.create("p1", { requestId: "r1", fingerprint: encoder.encode("another request") });
+        assert.equal(await codeOf(other), "REQUEST_ID_REUSED", "the id with another request is refused");
         assert.equal(await codeOf(host.create("p1", {})), "PROJECT_EXISTS", "a second create fails");
       });
     });

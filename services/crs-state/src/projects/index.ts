@@ -4,6 +4,7 @@ export { DEFAULT_REQUEST_ID_RETENTION } from "./project-host.js";
 export type {
   CheckpointHost,
   CheckpointInfo,
+  CreatedProject,
   CreateProjectOptions,
   ForkSource,
   MutationOutcome,

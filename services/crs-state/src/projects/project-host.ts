@@ -27,8 +27,24 @@ export interface ProjectHeader {
 export interface CreateProjectOptions {
   /** Engine limits of the new project, merged over the defaults; INVALID_CONFIG when out of range. */
   readonly config?: Partial<StateConfig>;
-  /** Idempotency key: a retried create with the same id answers the first header (replayed). */
+  /**
+   * Idempotency key: a retried create with the same id and fingerprint answers the stored first
+   * answer (replayed); the same id with another fingerprint fails REQUEST_ID_REUSED.
+   */
   readonly requestId?: string;
+  /** Hash of the create request's content, kept with its request id. */
+  readonly fingerprint?: Uint8Array;
+  /** Encodes the response from the new project's header; stored with the request id for replay. */
+  readonly answer?: (header: ProjectHeader) => Uint8Array;
+}
+
+/** What {@link ProjectHost.create} answers: the new project's header, with its encoded answer. */
+export interface CreatedProject extends ProjectHeader {
+  /**
+   * The encoded response: fresh from `answer`, or the stored one when replayed. Absent without
+   * `answer`, and on a replay of a create whose answer was not kept (written by an older server).
+   */
+  readonly answer?: Uint8Array;
 }
 
 /**
@@ -222,7 +238,7 @@ export interface ProjectStatus {
  */
 export interface ProjectHost {
   /** Creates an empty project; PROJECT_EXISTS when the id is taken (unless the request id replays). */
-  create(projectId: string, opts: CreateProjectOptions): Promise<ProjectHeader>;
+  create(projectId: string, opts: CreateProjectOptions): Promise<CreatedProject>;
   /** Runs `fn` over the committed state; PROJECT_NOT_FOUND, PROJECT_UID_MISMATCH, PROJECT_DATA_LOSS. */
   read<T>(projectId: string, fn: (view: ProjectView) => T, opts?: ReadOptions): Promise<T>;
   /**

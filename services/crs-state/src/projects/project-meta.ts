@@ -25,6 +25,13 @@ export interface ProjectMeta {
    * Absent in catalogue entries written before it was kept.
    */
   readonly baseGeneration?: number;
+  /**
+   * Fingerprint (hex) of the create request, kept with its request id: the same id with another
+   * request is refused. Absent without a request id and in entries written before it was kept.
+   */
+  readonly createFingerprint?: string;
+  /** The create's encoded answer (base64), replayed to its retries; absent as `createFingerprint` is. */
+  readonly createAnswer?: string;
 }
 
 /** Frames metadata for the store. */

@@ -9,12 +9,13 @@ import { CrsStateError, formatUnsupported, isCrsStateError } from "../errors.js"
 import { GroupCommitter } from "../journal/group-commit.js";
 import type { StoredRequest } from "../journal/record.js";
 import type { ProjectStore } from "../store/project-store.js";
-import { checkGeneration, checkUid, newUid, notFound, stateAt } from "./host-checks.js";
+import { checkGeneration, checkUid, notFound, stateAt } from "./host-checks.js";
 import { HostCheckpoints } from "./host-checkpoints.js";
 import { LoadedProject } from "./loaded-project.js";
 import { ProjectCache, type LostProject, type RefusedProject } from "./project-cache.js";
 import type {
   CheckpointHost,
+  CreatedProject,
   CreateProjectOptions,
   ForkSource,
   MutationOutcome,
@@ -28,7 +29,8 @@ import type {
   ReadOptions,
 } from "./project-host.js";
 import { idFromPageToken, pageTokenAfter, requireValidId } from "./project-ids.js";
-import { PROJECT_META_FORMAT, decodeMeta, encodeMeta, type ProjectMeta } from "./project-meta.js";
+import { decodeMeta, encodeMeta, type ProjectMeta } from "./project-meta.js";
+import { existingProject, newProjectMeta } from "./created-project.js";
 import { recoverProject } from "./recover-project.js";
 import { lostStatus } from "./stored-head.js";
 import { RequestTable } from "./request-table.js";
@@ -81,32 +83,17 @@ export class StoreHost implements ProjectHost {
   private readonly notice: (event: string, fields: Record<string, string | number>) => void;
 
   /** See {@link ProjectHost.create}. */
-  async create(projectId: string, opts: CreateProjectOptions): Promise<ProjectHeader> {
+  async create(projectId: string, opts: CreateProjectOptions): Promise<CreatedProject> {
     requireValidId(projectId, "project_id");
     const config = resolveConfig(opts.config ?? {});
     return this.locks.run(projectId, async () => {
       this.assertWritable();
       const existing = await this.readMeta(projectId);
-      if (existing !== undefined) {
-        if (opts.requestId !== undefined && opts.requestId !== "" && existing.createRequestId === opts.requestId) {
-          // The first answer: a new project at generation 0.
-          return { projectId, projectUid: existing.projectUid, generation: 0, replayed: true };
-        }
-        throw new CrsStateError("PROJECT_EXISTS", `project ${projectId} already exists`, { field: "project_id", projectId });
-      }
-      const meta: ProjectMeta = {
-        format: PROJECT_META_FORMAT,
-        projectId,
-        projectUid: newUid(),
-        createdAt: this.now(),
-        config: { ...(opts.config ?? {}) },
-        createRequestId: opts.requestId ?? "",
-        baseGeneration: 0,
-      };
+      if (existing !== undefined) return existingProject(existing, opts);
+      const { meta, ...created } = newProjectMeta(projectId, opts, this.now());
       await this.committer.submit([{ op: "putMeta", projectId, bytes: encodeMeta(meta) }]);
-      const engine = new StateEngine({ config, now: this.now });
-      const p = this.adopt(meta, engine, 0);
-      return p.header();
+      this.adopt(meta, new StateEngine({ config, now: this.now }), 0);
+      return created;
     });
   }
 

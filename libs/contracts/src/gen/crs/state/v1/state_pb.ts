@@ -41,7 +41,9 @@ export type CreateProjectRequest = Message<"crs.state.v1.CreateProjectRequest"> 
   config?: ProjectConfig | undefined;
 
   /**
-   * Client id for idempotent retry: a retried create answers with the same uid, replayed = true.
+   * Client id for idempotent retry: a retried create answers the stored first answer (the same
+   * uid and config), replayed = true; the same id with a different request fails with
+   * INVALID_ARGUMENT, reason REQUEST_ID_REUSED.
    *
    * @generated from field: string request_id = 3;
    */
