@@ -80,11 +80,15 @@ export class RuntimeRpcError extends RpcError {
   }
 }
 
-/** INVALID_ARGUMENT naming the offending request field; LIMIT_EXCEEDED when it is over a limit. */
-export function invalidArgument(
-  field: string,
-  message: string,
-  reason: "INVALID_ARGUMENT" | "LIMIT_EXCEEDED" = "INVALID_ARGUMENT",
-): RpcError {
-  return new RuntimeRpcError(status.INVALID_ARGUMENT, reason, `${field}: ${message}`, { field });
+/** INVALID_ARGUMENT naming the offending request field. */
+export function invalidArgument(field: string, message: string): RpcError {
+  return new RuntimeRpcError(status.INVALID_ARGUMENT, "INVALID_ARGUMENT", `${field}: ${message}`, { field });
+}
+
+/**
+ * INVALID_ARGUMENT with reason LIMIT_EXCEEDED, naming the field and the limit it is over: the
+ * contracts promise clients both, so the one way to build this error takes both.
+ */
+export function limitExceeded(field: string, limit: number, message: string): RpcError {
+  return new RuntimeRpcError(status.INVALID_ARGUMENT, "LIMIT_EXCEEDED", `${field}: ${message}`, { field, limit: String(limit) });
 }

@@ -32,6 +32,7 @@ export {
   RuntimeRpcError,
   RUNTIME_REASONS,
   invalidArgument,
+  limitExceeded,
   type RuntimeErrorCode,
   type RuntimeReason,
   type ErrorMetadata,

@@ -5,7 +5,7 @@ import {
   HealthCheckResponse_ServingStatusSchema as ServingSchema,
 } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import type { ServiceHandlers } from "../adapter/handler-types.js";
-import { RpcError, invalidArgument } from "../errors.js";
+import { RpcError, limitExceeded } from "../errors.js";
 
 /** The serving states a service can report. */
 export type ServingStatus = "SERVING" | "NOT_SERVING";
@@ -100,7 +100,11 @@ export class HealthRegistry {
 // A name is at most MAX_SERVICE_NAME_LENGTH characters; anything longer is no service of ours.
 function requireServiceName(service: string): string {
   if (service.length > MAX_SERVICE_NAME_LENGTH) {
-    throw invalidArgument("service", `has ${service.length} characters; at most ${MAX_SERVICE_NAME_LENGTH} are accepted`, "LIMIT_EXCEEDED");
+    throw limitExceeded(
+      "service",
+      MAX_SERVICE_NAME_LENGTH,
+      `has ${service.length} characters; at most ${MAX_SERVICE_NAME_LENGTH} are accepted`,
+    );
   }
   return service;
 }

@@ -1,4 +1,4 @@
-import { invalidArgument } from "../errors.js";
+import { invalidArgument, limitExceeded } from "../errors.js";
 
 // Ids become storage keys, file names and NATS subjects, so only a safe alphabet passes.
 const ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -12,9 +12,9 @@ export function requireId(value: string, field: string): string {
   return value;
 }
 
-/** Returns the length of `list` when it holds at most `max` entries, else INVALID_ARGUMENT. */
+/** Returns the length of `list` when it holds at most `max` entries, else LIMIT_EXCEEDED. */
 export function requireMaxLength(list: readonly unknown[], max: number, field: string): number {
-  if (list.length > max) throw invalidArgument(field, `has ${list.length} entries; at most ${max} are accepted`, "LIMIT_EXCEEDED");
+  if (list.length > max) throw limitExceeded(field, max, `has ${list.length} entries; at most ${max} are accepted`);
   return list.length;
 }
 

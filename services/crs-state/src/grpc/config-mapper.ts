@@ -1,7 +1,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { FieldMask } from "@bufbuild/protobuf/wkt";
 import type { ProjectConfig, ProjectConfigSchema } from "@crs/contracts/gen/crs/state/v1/types_pb";
-import { invalidArgument, requireSafeCount } from "@crs/runtime";
+import { invalidArgument, limitExceeded, requireSafeCount } from "@crs/runtime";
 import { DEFAULT_STATE_CONFIG, StateError, isStateError, type StateConfig } from "@crs/domain/state";
 import { requireKey } from "./ids.js";
 
@@ -36,7 +36,7 @@ export function thresholdPath(tool: string): string {
 function thresholdsIn(map: Readonly<Record<string, number>>): Record<string, number> {
   const entries = Object.entries(map);
   if (entries.length > MAX_THRESHOLDS)
-    throw invalidArgument("config.circuit_breaker_thresholds", `at most ${MAX_THRESHOLDS} tools`, "LIMIT_EXCEEDED");
+    throw limitExceeded("config.circuit_breaker_thresholds", MAX_THRESHOLDS, `at most ${MAX_THRESHOLDS} tools`);
   for (const [tool, value] of entries) {
     requireKey(tool, thresholdPath(tool));
     if (value <= 0) throw invalidArgument(thresholdPath(tool), "must be > 0");

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { status } from "@grpc/grpc-js";
+import { errorDetailOf } from "@crs/runtime";
 import { SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { expectError, removeDataDir, startTestServer, type TestServer } from "./test-support.js";
 
@@ -153,6 +154,22 @@ describe("UpdateProjectConfig through gRPC", () => {
       "INVALID_ARGUMENT",
       "config.cycle_detector_max_history",
     );
+  });
+
+  it("a thresholds map over 1000 tools fails LIMIT_EXCEEDED naming the field and the limit", async () => {
+    await s.state.createProject({ projectId: "cfg-many" });
+    const thresholds = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`tool${i}`, 1]));
+    const error = await expectError(
+      s.state.updateProjectConfig({
+        projectId: "cfg-many",
+        config: { circuitBreakerThresholds: thresholds },
+        updateMask: { paths: ["circuit_breaker_thresholds"] },
+      }),
+      status.INVALID_ARGUMENT,
+      "LIMIT_EXCEEDED",
+      "config.circuit_breaker_thresholds",
+    );
+    assert.equal(errorDetailOf(error)?.metadata["limit"], "1000", "limit in metadata");
   });
 
   it("evicts clauses beyond a lowered cap, and refuses a similarity cap below the stored pairs", async () => {

@@ -3,11 +3,11 @@ import { DeltaType } from "@crs/contracts/gen/crs/state/v1/delta_pb";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ApplyMetricsSchema } from "@crs/contracts/gen/crs/state/v1/delta_pb";
 import type { AnalyticsRecord as WireRecord } from "@crs/contracts/gen/crs/state/v1/types_pb";
-import { invalidArgument, requireSafeCount } from "@crs/runtime";
+import { invalidArgument, limitExceeded, requireSafeCount } from "@crs/runtime";
 import { hasResults, indexesAffected, type AnalyticsRecord, type Delta, type SignalSource } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
 import { INDEX_KINDS, constraintTypes, sources, statuses } from "./enum-mapper.js";
-import { limitExceeded, optionalKey, requireKey, requireMetadata } from "./ids.js";
+import { optionalKey, requireKey, requireMetadata } from "./ids.js";
 
 /** Most entries one delta may carry, over all its children. */
 export const MAX_DELTA_ENTRIES = 10_000;

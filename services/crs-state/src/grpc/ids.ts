@@ -1,4 +1,4 @@
-import { invalidArgument } from "@crs/runtime";
+import { invalidArgument, limitExceeded } from "@crs/runtime";
 
 // One alphabet for every id and entry key (stated in proto/crs/state/v1/common.proto): safe in
 // storage keys, file names and subjects, and `:` so derived node ids can embed other ids.
@@ -43,13 +43,6 @@ export function optionalKey(value: string, field: string): string {
 export function requireAtMost<T>(list: readonly T[], max: number, field: string): readonly T[] {
   if (list.length > max) throw limitExceeded(field, max, `has ${list.length} entries; at most ${max} are accepted`);
   return list;
-}
-
-/** INVALID_ARGUMENT / LIMIT_EXCEEDED naming the field and the limit. */
-export function limitExceeded(field: string, limit: number, message: string): Error {
-  const error = invalidArgument(field, message, "LIMIT_EXCEEDED");
-  Object.assign(error.metadata, { limit: String(limit) });
-  return error;
 }
 
 /** A list of entry keys: each valid, at most {@link MAX_LIST_IDS}, at least one. */

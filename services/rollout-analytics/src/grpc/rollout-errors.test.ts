@@ -54,6 +54,19 @@ test("a project id outside the id alphabet fails INVALID_ARGUMENT on upload.proj
   });
 });
 
+test("a file name or request id over 1024 characters fails LIMIT_EXCEEDED naming the field and the limit", async () => {
+  await withService(LIMITS, async (client) => {
+    const long = "a".repeat(1025);
+    for (const [upload, field] of [
+      [{ fileName: long }, "upload.file_name"],
+      [{ requestId: long }, "upload.request_id"],
+    ] as const) {
+      const error = await rejection(client.analyzeRollout(uploadStream(content, 8, upload)));
+      assert.equal(assertFailure(error, status.INVALID_ARGUMENT, "LIMIT_EXCEEDED", field)["limit"], "1024", `limit of ${field}`);
+    }
+  });
+});
+
 test("a declared sha256 that differs from the content fails MALFORMED_UPLOAD on upload.sha256; a matching one passes", async () => {
   await withService(LIMITS, async (client) => {
     const wrong = createHash("sha256").update("something else").digest("hex");

@@ -1,5 +1,5 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { invalidArgument, requireId, requireSafeCount } from "@crs/runtime";
+import { limitExceeded, requireId, requireSafeCount } from "@crs/runtime";
 import {
   foldReportJson,
   isFresh,
@@ -40,7 +40,7 @@ export interface UploadRequest extends DeclaredContent {
 
 function requireShortText(value: string, field: string): string {
   if (value.length > MAX_NAME_LENGTH)
-    throw invalidArgument(field, `has ${value.length} characters; at most ${MAX_NAME_LENGTH} are accepted`, "LIMIT_EXCEEDED");
+    throw limitExceeded(field, MAX_NAME_LENGTH, `has ${value.length} characters; at most ${MAX_NAME_LENGTH} are accepted`);
   return value;
 }
 
