@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { credentials, status, type ServiceError } from "@grpc/grpc-js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { createClient, errorDetailOf, type TypedClient } from "@crs/runtime";
-import { RetentionService, type SessionRecordSchema } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
+import { ProtectReason, RetentionService, type SessionRecordSchema } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
 import { NOW_MS, rejection, withService } from "./test-support.js";
 
 type RetentionClient = TypedClient<typeof RetentionService.method>;
@@ -57,6 +57,23 @@ test("retention byte sums are exact past 2^53, in the typed manifest and in repo
       "report_json keeps every digit",
     );
     assert.equal((JSON.parse(res.reportJson) as { decisions: unknown[] }).decisions.length, 3, "report_json parses");
+  });
+});
+
+test("an unmet cap splits its overage into protected and active bytes, and compacted bytes are reported, in typed fields", async () => {
+  await withRetention(async (client) => {
+    const sessions: Session[] = [
+      { id: "active", bytes: 100n, modTimeUnixMs: NOW_MS },
+      { ...old("kept", 50n), modTimeUnixMs: NOW_MS - 3n * DAY, protectReasons: [ProtectReason.ACTIVE_GOAL] },
+      { ...old("folded", 30n), compacted: true },
+    ];
+    const m = (await client.planRetention({ ...plan(sessions), policy: { activeWithinMs: DAY, warmWithinMs: 7n * DAY, rawBytesCap: 60n } }))
+      .manifest;
+    assert.deepEqual(
+      [m?.capSatisfied, m?.afterBytes, m?.protectedOverCapBytes, m?.activeOverCapBytes, m?.compactedBytes],
+      [false, 150n, 50n, 40n, 30n],
+      "90 bytes over the cap: 50 protected, 40 active; 30 compacted bytes outside the sums",
+    );
   });
 });
 

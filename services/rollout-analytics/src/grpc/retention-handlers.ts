@@ -25,6 +25,8 @@ export function retentionHandlers(): ServiceHandlers<typeof RetentionService.met
           rawBytesCap: manifest.raw_bytes_cap,
           capSatisfied: manifest.cap_satisfied,
           protectedOverCapBytes: manifest.protected_over_cap_bytes ?? 0n,
+          activeOverCapBytes: manifest.active_over_cap_bytes ?? 0n,
+          compactedBytes: manifest.compacted_bytes ?? 0n,
         },
         reportJson: request.includeReportJson ? retentionJson(manifest) : "",
       };
