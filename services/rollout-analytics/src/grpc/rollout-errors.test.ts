@@ -114,6 +114,13 @@ test("content over MAX_ROLLOUT_BYTES fails ROLLOUT_TOO_LARGE, whether declared o
   });
 });
 
+test("a message over GRPC_MAX_MESSAGE_BYTES is refused RESOURCE_EXHAUSTED by the transport", async () => {
+  await withService({ ...LIMITS, GRPC_MAX_MESSAGE_BYTES: "1024" }, async (client) => {
+    const error = await rejection(client.analyzeRollout(uploadStream(Buffer.from(line(1500)), 2000)));
+    assert.equal(error.code, status.RESOURCE_EXHAUSTED, error.message);
+  });
+});
+
 test("lines that do not decode are counted and skipped; a torn last line is reported", async () => {
   await withService(LIMITS, async (client) => {
     const torn = Buffer.from(`${line(1)}not json\n[1]\n${line(2)}{"timestamp":"2026-03-01T12`);

@@ -257,7 +257,8 @@ export type RolloutMeta = Message<"crs.analytics.v1.RolloutMeta"> & {
   originator: string;
 
   /**
-   * Source, e.g. `cli`, `exec`, or `subagent` for object-valued sources.
+   * Source, e.g. `cli`, `exec`; an object-valued source is `<key>:<kind>`, e.g.
+   * `subagent:thread_spawn` or `subagent:review` (`<key>` alone when it names no kind).
    *
    * @generated from field: string source = 6;
    */

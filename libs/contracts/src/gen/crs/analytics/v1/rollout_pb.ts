@@ -49,7 +49,8 @@ export type RolloutUpload = Message<"crs.analytics.v1.RolloutUpload"> & {
   modifiedAtUnixMs: bigint;
 
   /**
-   * The rollout is fresh when now - modified_at is at most this window; 0 means never fresh.
+   * The rollout is fresh when |now - modified_at| is at most this window (a modification time ahead
+   * of the clock is fresh only within it too); 0 means never fresh.
    *
    * @generated from field: int64 fresh_within_ms = 5;
    */
@@ -119,7 +120,9 @@ export type AnalyzeRolloutRequest = Message<"crs.analytics.v1.AnalyzeRolloutRequ
     case: "upload";
   } | {
     /**
-     * Next raw JSONL bytes, in order; chunks may split lines anywhere.
+     * Next raw JSONL bytes, in order; chunks may split lines anywhere. A whole message, chunk and
+     * framing, is at most the server's GRPC_MAX_MESSAGE_BYTES (16 MiB by default); a larger one is
+     * refused by the transport with RESOURCE_EXHAUSTED and no ErrorInfo.
      *
      * @generated from field: bytes chunk = 2;
      */
@@ -163,7 +166,7 @@ export type UploadStats = Message<"crs.analytics.v1.UploadStats"> & {
   lines: bigint;
 
   /**
-   * Lines skipped because they did not decode.
+   * Lines skipped because they did not decode or were over the server's line limit.
    *
    * @generated from field: uint64 lines_skipped = 4;
    */
@@ -252,9 +255,11 @@ export const AnalyzeRolloutResponseSchema: GenMessage<AnalyzeRolloutResponse> = 
  * folded as it streams and only the report is returned. Reports are reproducible: the clock is
  * taken from the request.
  *
- * Errors: INVALID_ARGUMENT (malformed upload, missing clock), RESOURCE_EXHAUSTED (rollout or line
- * too large), PERMISSION_DENIED, UNAVAILABLE, CANCELLED, DEADLINE_EXCEEDED, INTERNAL; every failure
- * carries google.rpc.ErrorInfo{reason, domain: "crs.analytics.v1"} (reasons in ErrorReason).
+ * Errors: INVALID_ARGUMENT (malformed upload, missing clock, a field over its limit),
+ * RESOURCE_EXHAUSTED (rollout too large, or a message over the transport limit: see `chunk`),
+ * PERMISSION_DENIED, UNAVAILABLE, CANCELLED, DEADLINE_EXCEEDED, INTERNAL; every failure the service
+ * raises carries google.rpc.ErrorInfo{reason, domain: "crs.analytics.v1"} (reasons in ErrorReason).
+ * A line over the server's line limit is no error: it is skipped and counted in `lines_skipped`.
  *
  * @generated from service crs.analytics.v1.RolloutService
  */
