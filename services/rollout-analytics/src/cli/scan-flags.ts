@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { isAbsolute, resolve, win32 } from "node:path";
 import type { Command } from "commander";
 import { scanCorpus, type ScanResult } from "../scan/index.js";
 import type { CliIo } from "./io.js";
@@ -23,7 +23,7 @@ export interface ScanFlags extends ReadFlags {
 /** Adds the read flags (the reference's `--cwd`, `--max`, plus ours). */
 export function withReadFlags(command: Command): Command {
   return command
-    .option("--cwd <dir>", "only rollouts whose session ran in this directory")
+    .option("--cwd <dir>", "only rollouts whose session ran in this directory (a relative path is taken from the working directory)")
     .option("--max <n>", "scan only the newest N files (0: all)", "0")
     .option("--workers <n>", "threads reading files (default: up to one per core, as many as the bytes to read pay for)")
     .option("--no-cache", "read every file again instead of reusing cached per-file results")
@@ -37,6 +37,18 @@ export function withScanFlags(command: Command): Command {
       .option("--now <time>", "the scan's clock: RFC 3339, YYYY-MM-DD or Unix ms (default: the current time)")
       .option("--fresh-mins <n>", "a rollout modified within this many minutes may still be running", "120"),
   );
+}
+
+/**
+ * The `--cwd` scope as the scan compares it: a relative directory is resolved against the command's
+ * working directory, like every other path argument; an absolute one (a Windows drive path too,
+ * since rollouts may come from another machine) is kept as written for the lexical comparison.
+ */
+export function cwdScope(io: CliIo, flags: ReadFlags): { cwd?: string } {
+  const dir = flags.cwd;
+  if (dir === undefined) return {};
+  // An empty scope stays empty: it scopes nothing, rather than naming the working directory.
+  return { cwd: dir === "" || isAbsolute(dir) || win32.isAbsolute(dir) ? dir : resolve(io.cwd, dir) };
 }
 
 /** Runs a scan of `dir` with the shared flags, keeping the `topN` slowest tasks, showing progress on a terminal. */
@@ -54,7 +66,7 @@ export async function runScan(
       root,
       now,
       freshMs: parseInteger("--fresh-mins", flags.freshMins, 0, 52_560_000) * 60_000,
-      ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }),
+      ...cwdScope(io, flags),
       limit: parseInteger("--max", flags.max, 0),
       topN,
       ...(flags.workers === undefined ? {} : { workers: parseInteger("--workers", flags.workers, 1, 256) }),

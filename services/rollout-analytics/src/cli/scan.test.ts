@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -92,6 +92,24 @@ test("JSON keeps full precision while the table rounds", { skip: REAL_SKIP }, as
   assert.equal(await runCli(["usage", REAL_DIR, ...READ, "--format", "table"], io), 0);
   assert.match(io.stdout, /^total\s.*\s0\.91\s/m, "cost rounded to cents in the table");
   assert.match(io.stdout, /2,122,973/, "token counts with separators");
+});
+
+test("a relative --cwd is resolved against the working directory, not compared as written", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "rollouts-cwd-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const rollout = (id: string, cwd: string) =>
+    [
+      { timestamp: "2026-03-01T12:00:00.000Z", type: "session_meta", payload: { id, cwd } },
+      { timestamp: "2026-03-01T12:00:00.000Z", type: "event_msg", payload: { type: "task_started", turn_id: "t1" } },
+      { timestamp: "2026-03-01T12:00:09.000Z", type: "event_msg", payload: { type: "task_complete", turn_id: "t1" } },
+    ]
+      .map((line) => `${JSON.stringify(line)}\n`)
+      .join("");
+  await writeFile(join(dir, "rollout-a.jsonl"), rollout("a", "/srv/repos/billing"));
+  await writeFile(join(dir, "rollout-b.jsonl"), rollout("b", "/srv/other"));
+  const io = captureIo("/srv");
+  assert.equal(await runCli(["scan", dir, ...SCAN, "--report", "lifecycle", "--cwd", "repos/billing"], io), 0, io.stderr);
+  assert.equal((JSON.parse(io.stdout) as { scanned: number }).scanned, 1, "the rollout that ran in /srv/repos/billing");
 });
 
 test("a bad flag is refused with exit 2 naming it, and prints no report", async () => {

@@ -10,7 +10,7 @@ import { loadPricing } from "../pricing.js";
 import { scanProgressView } from "../progress.js";
 import { textTable } from "../render/table.js";
 import { displayNumber } from "../render/format-value.js";
-import { withReadFlags, type ReadFlags } from "../scan-flags.js";
+import { cwdScope, withReadFlags, type ReadFlags } from "../scan-flags.js";
 
 interface UsageFlags extends ReadFlags {
   now?: string;
@@ -56,7 +56,7 @@ async function readUsage(io: CliIo, dir: string, flags: ReadFlags): Promise<Usag
   try {
     const { usage } = await usageCorpus({
       root: resolve(io.cwd, dir),
-      ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }),
+      ...cwdScope(io, flags),
       limit: parseInteger("--max", flags.max, 0),
       ...(flags.workers === undefined ? {} : { workers: parseInteger("--workers", flags.workers, 1, 256) }),
       cacheDir: flags.cache ? (flags.cacheDir === undefined ? undefined : resolve(io.cwd, flags.cacheDir)) : false,
