@@ -82,7 +82,7 @@ test("rollout-analytics: without Redis it starts, reports the queue service NOT_
   const health = healthClient(service.port);
   try {
     assert.equal((await health.check({ service: "" })).status, Serving.SERVING, "the server itself serves");
-    assert.equal((await health.check({ service: "crs.analytics.v1.ScanService" })).status, Serving.NOT_SERVING, "scans need Redis");
+    assert.equal((await health.check({ service: "crs.analytics.v1.ScanService" })).status, Serving.NOT_SERVING, "not served yet");
     assert.equal((await health.check({ service: "crs.analytics.v1.RetentionService" })).status, Serving.SERVING, "pure services serve");
     await eventually(() => service.logs.some((l) => String(l["msg"]).includes("REDIS_URL")));
     const lines = service.logs.filter((l) => String(l["msg"]).includes("REDIS_URL"));

@@ -4,7 +4,7 @@ import { ANALYTICS_ENV, DEFAULTS } from "./config/index.js";
 import { QUEUE_BACKED_SERVICE, reasons, registerServices } from "./grpc/index.js";
 import { RedisConnection } from "./queue/redis-connection.js";
 
-/** rollout-analytics as a runnable service: configuration, contracts, handlers and the queue. */
+/** rollout-analytics as a runnable service: configuration, contracts, handlers and the Redis connection of the queue to come. */
 export const rolloutAnalytics: ServiceDefinition<typeof ANALYTICS_ENV> = {
   name: "rollout-analytics",
   reasons,
@@ -17,6 +17,7 @@ export const rolloutAnalytics: ServiceDefinition<typeof ANALYTICS_ENV> = {
       url: config.REDIS_URL,
       logger,
       onReadyChange: (ready) => {
+        // The runtime keeps an unserved service NOT_SERVING, so this counts once ScanService serves.
         if (!server.draining) server.setHealth(QUEUE_BACKED_SERVICE, ready ? "SERVING" : "NOT_SERVING");
       },
     });

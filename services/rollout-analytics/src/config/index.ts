@@ -10,7 +10,11 @@ export const DEFAULTS = {
 
 /** rollout-analytics' own environment variables, beyond the runtime's common ones. */
 export const ANALYTICS_ENV = {
-  REDIS_URL: url("Redis holding the scan queue, redis://[user:password@]host:port[/db]", "redis://127.0.0.1:6379", ["redis", "rediss"]),
+  REDIS_URL: url(
+    "Redis for the scan queue to come (only checked until it is built), redis://[user:password@]host:port[/db]",
+    "redis://127.0.0.1:6379",
+    ["redis", "rediss"],
+  ),
   MAX_ROLLOUT_BYTES: integer("largest rollout AnalyzeRollout accepts, in bytes (declared or received)", 256 * MiB, 1),
   // A line becomes one JavaScript string, which V8 caps just under 512 Mi characters.
   MAX_LINE_BYTES: integer("longest JSONL line AnalyzeRollout accepts, in bytes", 64 * MiB, 1, 512 * MiB - 64),

@@ -14,8 +14,9 @@ export interface RegisterOptions {
 }
 
 /**
- * Registers every crs.analytics.v1 service. ScanService depends on Redis, so its health follows
- * the queue connection; methods without handlers answer UNIMPLEMENTED.
+ * Registers every crs.analytics.v1 service; methods without handlers answer UNIMPLEMENTED. ScanService
+ * has none until its queue is built, so it answers UNIMPLEMENTED and reports NOT_SERVING whatever
+ * Redis does; its health is already wired to the Redis connection for when it serves.
  */
 export function registerServices(server: GrpcServer, options: RegisterOptions): void {
   server.add(ScanService, {}, { mapError, managedHealth: true });
@@ -23,7 +24,7 @@ export function registerServices(server: GrpcServer, options: RegisterOptions): 
   server.add(RetentionService, retentionHandlers(), { mapError });
 }
 
-/** The service whose health tracks the Redis connection. */
+/** The service whose health will track the Redis connection once it serves calls. */
 export const QUEUE_BACKED_SERVICE = ScanService.typeName;
 export { mapError, reasons, STATUS_OF } from "./status-map.js";
 

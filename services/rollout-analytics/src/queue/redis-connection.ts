@@ -20,7 +20,8 @@ export interface RedisConnectionOptions {
 
 /**
  * A Redis connection that retries forever with capped backoff and reports readiness, so the
- * service can start without Redis and serve scans as soon as it appears.
+ * service starts without Redis. It is wired for the scan queue to come; until that queue is built
+ * it only checks and logs the connection.
  */
 export class RedisConnection {
   readonly client: Redis;
@@ -42,7 +43,7 @@ export class RedisConnection {
       this.#warned = true;
       options.logger.warn(
         { redis: redactCredentials(options.url), err: error.message },
-        `Redis is not reachable at ${redactCredentials(options.url)}; scans are unavailable until it is. Set REDIS_URL=redis://host:port to point rollout-analytics at Redis.`,
+        `Redis is not reachable at ${redactCredentials(options.url)}. Set REDIS_URL=redis://host:port to point rollout-analytics at Redis.`,
       );
     });
   }

@@ -799,6 +799,9 @@ export const ScanStateSchema: GenEnum<ScanState> = /*@__PURE__*/
  * DEADLINE_EXCEEDED, INTERNAL; every failure carries google.rpc.ErrorInfo{reason,
  * domain: "crs.analytics.v1"} (reasons in ErrorReason).
  *
+ * Not served yet: every method answers UNIMPLEMENTED, and health reports it NOT_SERVING until its
+ * queue is built. Corpus scans run from the `rollouts scan` command meanwhile.
+ *
  * @generated from service crs.analytics.v1.ScanService
  */
 export const ScanService: GenService<{
