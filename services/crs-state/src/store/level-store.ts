@@ -38,22 +38,39 @@ export class LevelStore implements ProjectStore {
   private closed = false;
   private purging: Promise<void> = Promise.resolve();
 
-  private constructor(
-    private readonly db: Db,
-    private readonly writer: BatchWriter,
-    private readonly now: () => number,
-  ) {}
+  private writer: BatchWriter;
 
-  /** Opens (creating when absent) the store in `location`; STORE_UNAVAILABLE when it cannot, or when it holds an unknown format. */
-  static async open(location: string, options: LevelStoreOptions = {}): Promise<LevelStore> {
+  private constructor(
+    private db: Db,
+    private readonly location: string,
+    private readonly options: LevelStoreOptions,
+  ) {
+    this.writer = LevelStore.writerOf(db, options);
+  }
+
+  private get now(): () => number {
+    return this.options.now ?? Date.now;
+  }
+
+  private static writerOf(db: Db, options: LevelStoreOptions): BatchWriter {
+    const base = syncedBatchWriter(db);
+    return options.wrapWriter?.(base) ?? base;
+  }
+
+  private static async openDb(location: string): Promise<Db> {
     const db: Db = new ClassicLevel<string, Uint8Array>(location, { keyEncoding: "utf8", valueEncoding: "view" });
     try {
       await db.open();
     } catch (e) {
       throw new CrsStateError("STORE_UNAVAILABLE", `store: cannot open ${location}: ${openFailure(e)}`, {}, { cause: e });
     }
-    const base = syncedBatchWriter(db);
-    const store = new LevelStore(db, options.wrapWriter?.(base) ?? base, options.now ?? Date.now);
+    return db;
+  }
+
+  /** Opens (creating when absent) the store in `location`; STORE_UNAVAILABLE when it cannot, or when it holds an unknown format. */
+  static async open(location: string, options: LevelStoreOptions = {}): Promise<LevelStore> {
+    const db = await LevelStore.openDb(location);
+    const store = new LevelStore(db, location, options);
     const format = await db.get(FORMAT_KEY);
     if (format === undefined) await store.batch([{ type: "put", key: FORMAT_KEY, value: encoder.encode(LEVEL_STORE_FORMAT) }]);
     else if (Buffer.from(format).toString("utf8") !== LEVEL_STORE_FORMAT) {
@@ -144,8 +161,18 @@ export class LevelStore implements ProjectStore {
     }
   }
 
-  /** See {@link ProjectStore.probe}. */
+  /**
+   * See {@link ProjectStore.probe}. The database is reopened first: a write that failed (a full
+   * disk) may have left part of a record at the end of LevelDB's log, and records appended after
+   * it would be read back as corruption and dropped on the next open. Reopening recovers the log
+   * up to its last whole record and starts a fresh one. Until it opens again, every call fails
+   * STORE_UNAVAILABLE.
+   */
   async probe(): Promise<void> {
+    this.check();
+    await this.db.close();
+    this.db = await LevelStore.openDb(this.location);
+    this.writer = LevelStore.writerOf(this.db, this.options);
     await this.batch([{ type: "put", key: PROBE_KEY, value: encoder.encode(String(this.now())) }]);
   }
 
