@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { join } from "node:path";
 import assert from "node:assert/strict";
 import { status, type ServiceError } from "@grpc/grpc-js";
 import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
@@ -118,6 +119,8 @@ test("a bad environment variable stops start-up with a message naming it", async
     ["crs-state", { SHUTDOWN_DRAIN_MS: "soon" }, "SHUTDOWN_DRAIN_MS"],
     ["rollout-analytics", { LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     ["rollout-analytics", { MAX_LINE_BYTES: String(1024 * 1024 * 1024) }, "MAX_LINE_BYTES"],
+    // A data directory below a file cannot be created.
+    ["crs-state", { CRS_STATE_DATA_DIR: join(process.execPath, "data") }, "CRS_STATE_DATA_DIR"],
   ] as const;
   // The starts are independent, so they run side by side.
   const outcomes = await Promise.all(cases.map(([name, env]) => failedStart(name, env)));
@@ -125,5 +128,6 @@ test("a bad environment variable stops start-up with a message naming it", async
     const { code, stderr } = outcomes[i]!;
     assert.equal(code, 1, `${name} exits 1 on a bad ${variable}`);
     assert.ok(stderr.includes(variable), `${name}: stderr names ${variable}: ${stderr}`);
+    assert.doesNotMatch(stderr, /\n\s+at /, `${name}: one line, no stack trace: ${stderr}`);
   });
 });

@@ -1,5 +1,6 @@
 /** Opens the project host the service runs: on classic-level when a data directory is set, else in memory. */
 
+import { RuntimeError } from "@crs/runtime";
 import type { StoreOptions } from "../config/store-options.js";
 import { MemoryStore } from "../store/memory-store.js";
 import type { ProjectStore } from "../store/project-store.js";
@@ -19,7 +20,14 @@ export async function openProjectHost(options: OpenHostOptions = {}): Promise<St
   return new StoreHost(store, hostOptions);
 }
 
+// A directory that cannot hold the store is a configuration fault: one line naming the variable.
 async function openLevel(dataDir: string): Promise<ProjectStore> {
   const { LevelStore } = await import("../store/level-store.js");
-  return LevelStore.open(dataDir);
+  try {
+    return await LevelStore.open(dataDir);
+  } catch (e) {
+    throw new RuntimeError("CONFIG_INVALID", `CRS_STATE_DATA_DIR=${dataDir} cannot hold the project store: ${(e as Error).message}`, {
+      cause: e,
+    });
+  }
 }
