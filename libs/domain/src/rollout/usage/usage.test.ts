@@ -207,6 +207,14 @@ test("a dated snapshot or provider-named model is billed at its base model's pri
   assert.deepEqual(report.totals.unpriced_models, ["gpt-5-experimental"], "a name that is no snapshot of a listed model stays unpriced");
 });
 
+test("the same reply in two rollouts counts in each, since each file is read on its own", () => {
+  const lines = [contextLine("2026-03-01T10:00:00.000Z", "gpt-5"), tokenLine("2026-03-01T10:00:01.000Z", u(1000, 0, 100), null)];
+  const merged = mergeUsage(usageOfRecords(records(lines), "sessions-copy"), usageOfRecords(records(lines), "archived-copy"));
+  const [day] = usageReport(merged, "day", PRICING).rows;
+  assert.equal(day?.total_tokens, 2 * 1100, "counted once per file");
+  assert.deepEqual(day?.models, ["gpt-5"], "a day row names its models; figures per model come from --by model");
+});
+
 test("merging per-file usage in any order gives the same report", () => {
   const perFile = (seed: number) =>
     usageOfRecords(
