@@ -16,6 +16,7 @@ const NOTICE_LEVELS: Readonly<Record<string, Level>> = {
   "project-unloaded": "debug",
   "cut-torn-tail": "warn",
   "cut-after-corruption": "warn",
+  "snapshot-passed-over": "warn",
   "project-data-loss": "error",
   "store-not-writable": "error",
   "store-writable": "info",

@@ -101,9 +101,11 @@ describe("corruption", () => {
       const snaps = await snapshotSeqsOf(dir, p.projectUid);
       assert.deepEqual(snaps, [6, 3], "two snapshots are kept");
       await rawEdit(dir, keys.snapshot(p.projectUid, 6), flip(100));
-      const h = new StoreHost(await LevelStore.open(dir));
+      const notices: string[] = [];
+      const h = new StoreHost(await LevelStore.open(dir), { events: { notice: (e) => notices.push(e) } });
       assert.equal(await h.read("p", (v) => v.header.generation), 8, "every acknowledged mutation is back");
       assert.equal(h.counters.corruptSnapshots, 1, "the damaged snapshot is counted");
+      assert.ok(notices.includes("snapshot-passed-over"), "and reported for the operator's log");
       const retry = await h.mutate("p", { method: "Apply", requestId: "r7" }, similarity("n7", "m", 0.5), answerOf);
       assert.equal(retry.replayed, true, "request ids survive the fallback");
       await h.close();

@@ -379,6 +379,7 @@ export class StoreHost implements ProjectHost {
         skipCorrupted: this.opts.skipCorrupted,
       });
       this.counters.corruptSnapshots += r.corruptSnapshots;
+      if (r.corruptSnapshots > 0) this.notice("snapshot-passed-over", { projectId, snapshots: r.corruptSnapshots });
       if (r.repair !== undefined) {
         if (r.repair.action === "cut-torn-tail") this.counters.tornTailsCut++;
         else {
