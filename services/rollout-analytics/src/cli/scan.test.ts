@@ -126,6 +126,9 @@ test("a bad flag is refused with exit 2 naming it, and prints no report", async 
     [["usage", REAL_DIR, "--fresh-mins", "5"], "--fresh-mins"],
     [["retention", REAL_DIR, "--cap", "lots"], "--cap"],
     [["rollout", "/nonexistent/rollout.jsonl"], "<file>"],
+    // An --out that cannot be written is refused before the scan, not after it.
+    [["scan", REAL_DIR, "--out", "/nonexistent/dir/report.json"], "--out"],
+    [["usage", REAL_DIR, "--out", REAL_DIR], "--out"],
   ];
   for (const [args, flag] of cases) {
     const io = captureIo();

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { walkRollouts } from "../../walk/index.js";
 import type { CliIo } from "../io.js";
 import { parseChoice, parseInstant, parseInteger, parseSize } from "../options.js";
-import { emit, jsonText } from "../output.js";
+import { checkOut, emit, jsonText } from "../output.js";
 import { reportTable } from "../render/table.js";
 
 interface RetentionFlags {
@@ -33,6 +33,7 @@ export function retentionCommand(program: Command, io: CliIo): void {
     .option("--format <format>", "json or table", "json")
     .option("--out <file>", "write the plan to this file instead of stdout")
     .action(async (dir: string, flags: RetentionFlags) => {
+      checkOut(io, flags.out);
       const format = parseChoice("--format", flags.format, ["json", "table"] as const);
       const nowMs = flags.now === undefined ? Date.now() : parseInstant("--now", flags.now);
       const freshWithinMs = parseInteger("--fresh-mins", flags.freshMins, 0, 52_560_000) * 60_000;

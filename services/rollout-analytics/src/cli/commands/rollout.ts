@@ -6,7 +6,7 @@ import { badField } from "../../errors.js";
 import { foldRolloutFile } from "../../reader/index.js";
 import type { CliIo } from "../io.js";
 import { parseChoice, parseInstant, parseInteger } from "../options.js";
-import { emit, jsonText } from "../output.js";
+import { checkOut, emit, jsonText } from "../output.js";
 import { reportTable } from "../render/table.js";
 
 interface RolloutFlags {
@@ -27,6 +27,7 @@ export function rolloutCommand(program: Command, io: CliIo): void {
     .option("--format <format>", "json or table", "json")
     .option("--out <file>", "write the report to this file instead of stdout")
     .action(async (file: string, flags: RolloutFlags) => {
+      checkOut(io, flags.out);
       const format = parseChoice("--format", flags.format, ["json", "table"] as const);
       const now = flags.now === undefined ? Date.now() : parseInstant("--now", flags.now);
       const freshWithinMs = parseInteger("--fresh-mins", flags.freshMins, 0, 52_560_000) * 60_000;

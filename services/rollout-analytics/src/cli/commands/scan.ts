@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
 import { parseChoice, parseInteger } from "../options.js";
-import { emit, jsonText, type OutputFormat } from "../output.js";
+import { checkOut, emit, jsonText, type OutputFormat } from "../output.js";
 import { renderReportPage } from "../render/html.js";
 import { reportTable } from "../render/table.js";
 import { corpusReports, REPORT_KINDS, type ReportKind } from "../reports.js";
@@ -29,6 +29,7 @@ export function scanCommand(program: Command, io: CliIo): void {
     .option("--format <format>", "json, table or html", "json")
     .option("--out <file>", "write the report to this file instead of stdout")
     .action(async (dir: string, flags: ScanCommandFlags) => {
+      checkOut(io, flags.out);
       const report = parseChoice("--report", flags.report, REPORT_CHOICES);
       const format = parseChoice<OutputFormat>("--format", flags.format, ["json", "table", "html"]);
       const top = parseInteger("--top", flags.top, 1, 10_000);

@@ -5,7 +5,7 @@ import { badField } from "../../errors.js";
 import { usageCorpus } from "../../usage/index.js";
 import type { CliIo } from "../io.js";
 import { parseChoice, parseInteger } from "../options.js";
-import { emit, jsonText } from "../output.js";
+import { checkOut, emit, jsonText } from "../output.js";
 import { loadPricing } from "../pricing.js";
 import { scanProgressView } from "../progress.js";
 import { textTable } from "../render/table.js";
@@ -85,6 +85,7 @@ export function usageCommand(program: Command, io: CliIo): void {
     .option("--format <format>", "json or table", "json")
     .option("--out <file>", "write the report to this file instead of stdout")
     .action(async (dir: string, flags: UsageFlags) => {
+      checkOut(io, flags.out);
       for (const [flag, value] of [
         ["--now", flags.now],
         ["--fresh-mins", flags.freshMins],
