@@ -45,7 +45,8 @@ export enum ErrorReason {
   INVALID_ARGUMENT = 1,
 
   /**
-   * INVALID_ARGUMENT: a list, string or message exceeds a server limit; metadata `field` and `limit`.
+   * INVALID_ARGUMENT: a list or string exceeds a server limit; metadata `field` and `limit`. (A
+   * request message over GRPC_MAX_MESSAGE_BYTES is refused by the transport: RESOURCE_EXHAUSTED, no details.)
    * RESOURCE_EXHAUSTED when the answer would exceed the largest message the server sends; metadata `limit`.
    *
    * @generated from enum value: ERROR_REASON_LIMIT_EXCEEDED = 2;
