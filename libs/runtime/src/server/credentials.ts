@@ -1,4 +1,6 @@
+import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { createSecureContext } from "node:tls";
 import { ServerCredentials } from "@grpc/grpc-js";
 import { RuntimeError } from "../errors.js";
 
@@ -34,9 +36,20 @@ export function serverCredentials(tls: TlsFiles): ServerCredentials {
     );
   }
   const ca = clientCaFile === undefined ? null : read(clientCaFile, "TLS_CLIENT_CA_FILE");
-  return ServerCredentials.createSsl(
-    ca,
-    [{ cert_chain: read(certFile, "TLS_CERT_FILE"), private_key: read(keyFile, "TLS_KEY_FILE") }],
-    ca !== null,
-  );
+  const cert = read(certFile, "TLS_CERT_FILE");
+  const key = read(keyFile, "TLS_KEY_FILE");
+  checkPem(() => createSecureContext({ cert }), "TLS_CERT_FILE", certFile);
+  checkPem(() => createSecureContext({ cert, key }), "TLS_KEY_FILE", keyFile);
+  if (ca !== null) checkPem(() => new X509Certificate(ca), "TLS_CLIENT_CA_FILE", clientCaFile as string);
+  return ServerCredentials.createSsl(ca, [{ cert_chain: cert, private_key: key }], ca !== null);
+}
+
+// grpc-js reads the PEM only when it listens, and then reports a bad file as a listen failure:
+// the same parse done here names the variable instead (a key is checked against its certificate).
+function checkPem(parse: () => unknown, variable: string, file: string): void {
+  try {
+    parse();
+  } catch (cause) {
+    throw new RuntimeError("TLS_FILE_UNREADABLE", `${variable}: ${file} is not usable: ${(cause as Error).message}`, { cause });
+  }
 }

@@ -8,6 +8,8 @@ import { credentials, status, type ChannelCredentials, type ServiceError } from 
 import { EchoService } from "@crs/contracts/gen/crs/testing/v1/echo_pb";
 import { createClient } from "../adapter/client.js";
 import { startEchoServer } from "../testing/echo-server.js";
+import { RuntimeError } from "../errors.js";
+import { serverCredentials, type TlsFiles } from "./credentials.js";
 
 // A throwaway CA signing a server certificate for 127.0.0.1 and a client certificate.
 function makePki(dir: string): Record<"ca" | "serverCert" | "serverKey" | "clientCert" | "clientKey", string> {
@@ -96,6 +98,30 @@ test("mTLS: a client without a certificate signed by the client CA is refused", 
     } finally {
       await server.shutdown(1000);
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a certificate or key that is no usable PEM, or a key of another certificate, is refused naming its variable", {
+  skip: haveOpenssl ? false : "openssl not installed",
+}, () => {
+  const dir = mkdtempSync(join(tmpdir(), "tls-bad-"));
+  try {
+    const pki = makePki(dir);
+    const garbage = join(dir, "garbage.pem");
+    writeFileSync(garbage, "not a certificate\n");
+    const refused = (files: TlsFiles, variable: string) =>
+      assert.throws(
+        () => serverCredentials(files),
+        (e: unknown) => e instanceof RuntimeError && e.code === "TLS_FILE_UNREADABLE" && e.message.includes(variable),
+        variable,
+      );
+    refused({ certFile: garbage, keyFile: pki.serverKey }, "TLS_CERT_FILE");
+    refused({ certFile: pki.serverCert, keyFile: garbage }, "TLS_KEY_FILE");
+    refused({ certFile: pki.serverCert, keyFile: pki.clientKey }, "TLS_KEY_FILE");
+    refused({ certFile: pki.serverCert, keyFile: pki.serverKey, clientCaFile: garbage }, "TLS_CLIENT_CA_FILE");
+    assert.ok(serverCredentials({ certFile: pki.serverCert, keyFile: pki.serverKey, clientCaFile: pki.ca }), "a good set is taken");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
