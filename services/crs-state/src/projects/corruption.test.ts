@@ -129,6 +129,7 @@ describe("corruption", () => {
       const host = new StoreHost(await LevelStore.open(dir, { wrapWriter }), { probeIntervalMs: 20 });
       await host.create("p", {});
       await host.create("q", {});
+      await host.create("r", { requestId: "make-r" });
       const acked: string[] = [];
       for (let i = 0; i < 3; i++) {
         await host.mutate("p", { method: "Apply" }, similarity(`a${i}`, "m", 0.5), answerOf);
@@ -140,6 +141,8 @@ describe("corruption", () => {
       );
       for (const f of failed) assert.equal(f.status === "rejected" && (f.reason as { code: string }).code, "STORE_UNAVAILABLE");
       assert.equal(host.serving(), false, "NOT_SERVING while the disk is full");
+      assert.equal((await host.create("r", { requestId: "make-r" })).replayed, true, "a retried create is answered from the store");
+      assert.equal(await codeOf(host.create("s", {})), "STORE_UNAVAILABLE", "a new project needs a write");
       full = false;
       await eventually(() => host.serving());
       assert.equal(host.serving(), true, "serving again once a probe write succeeds");

@@ -87,9 +87,10 @@ export class StoreHost implements ProjectHost {
     requireValidId(projectId, "project_id");
     const config = resolveConfig(opts.config ?? {});
     return this.locks.run(projectId, async () => {
-      this.assertWritable();
+      // A retried create is answered from what is stored, even while the disk cannot take writes.
       const existing = await this.readMeta(projectId);
       if (existing !== undefined) return existingProject(existing, opts);
+      this.assertWritable();
       const { meta, ...created } = newProjectMeta(projectId, opts, this.now());
       await this.committer.submit([{ op: "putMeta", projectId, bytes: encodeMeta(meta) }]);
       this.adopt(meta, new StateEngine({ config, now: this.now }), 0);

@@ -88,6 +88,14 @@ export class LevelStore implements ProjectStore {
     if (this.closed) throw new CrsStateError("STORE_UNAVAILABLE", "store: closed");
   }
 
+  // The database to read from; between a probe's close and reopen there is none, and a read then
+  // fails as retryable rather than as an internal error.
+  private get reader(): Db {
+    this.check();
+    if (this.db.status !== "open") throw new CrsStateError("STORE_UNAVAILABLE", "store: reopening after a failed write");
+    return this.db;
+  }
+
   private async batch(ops: readonly BatchOp[]): Promise<void> {
     this.check();
     try {
@@ -179,7 +187,7 @@ export class LevelStore implements ProjectStore {
   /** See {@link ProjectStore.getMeta}. */
   async getMeta(projectId: string): Promise<MetaValue | undefined> {
     this.check();
-    const bytes = await this.db.get(keys.meta(projectId));
+    const bytes = await this.reader.get(keys.meta(projectId));
     return bytes === undefined ? undefined : { projectId, bytes };
   }
 
@@ -189,7 +197,7 @@ export class LevelStore implements ProjectStore {
     const bounds = range(keys.metaPrefix);
     const gt = opts.after === undefined ? bounds.gt : keys.meta(opts.after);
     const out: MetaValue[] = [];
-    for await (const [key, bytes] of this.db.iterator({ gt, lt: bounds.lt, limit: opts.limit })) {
+    for await (const [key, bytes] of this.reader.iterator({ gt, lt: bounds.lt, limit: opts.limit })) {
       out.push({ projectId: unescapeId(key.slice(keys.metaPrefix.length)), bytes });
     }
     return out;
@@ -199,7 +207,7 @@ export class LevelStore implements ProjectStore {
     const bounds = range(prefix);
     const gt = opts.after === undefined ? bounds.gt : `${prefix}${opts.after.toString(16).padStart(16, "0")}`;
     const out: SeqValue[] = [];
-    for await (const [key, bytes] of this.db.iterator({ gt, lt: bounds.lt, reverse: opts.reverse ?? false, limit: opts.limit ?? -1 })) {
+    for await (const [key, bytes] of this.reader.iterator({ gt, lt: bounds.lt, reverse: opts.reverse ?? false, limit: opts.limit ?? -1 })) {
       out.push({ seq: seqOfKey(key, prefix), bytes });
     }
     return out;
@@ -237,7 +245,7 @@ export class LevelStore implements ProjectStore {
     this.check();
     const prefix = keys.checkpointPrefix(projectUid);
     const out: { checkpointId: string; bytes: Uint8Array }[] = [];
-    for await (const [key, bytes] of this.db.iterator(range(prefix)))
+    for await (const [key, bytes] of this.reader.iterator(range(prefix)))
       out.push({ checkpointId: unescapeId(key.slice(prefix.length)), bytes });
     return out;
   }
@@ -245,7 +253,7 @@ export class LevelStore implements ProjectStore {
   /** See {@link ProjectStore.getCheckpoint}. */
   async getCheckpoint(projectUid: string, checkpointId: string): Promise<Uint8Array | undefined> {
     this.check();
-    return this.db.get(keys.checkpoint(projectUid, checkpointId));
+    return this.reader.get(keys.checkpoint(projectUid, checkpointId));
   }
 
   /** See {@link ProjectStore.cutJournal}. */
