@@ -117,6 +117,35 @@ describe("corruption", () => {
     });
   });
 
+  test("an answer resting on a write still in flight fails when that write fails, instead of naming a generation never stored", async () => {
+    await withTempDir("crs-corrupt-", async (dir) => {
+      let gate: Promise<void> | undefined;
+      let release = (): void => undefined;
+      const wrapWriter =
+        (inner: BatchWriter): BatchWriter =>
+        async (ops) => {
+          if (gate !== undefined) {
+            await gate;
+            throw enospc();
+          }
+          await inner(ops);
+        };
+      const host = new StoreHost(await LevelStore.open(dir, { wrapWriter }), { probeIntervalMs: 20 });
+      await host.create("p", {});
+      await host.mutate("p", { method: "Apply" }, similarity("a", "m", 0.5), answerOf);
+      gate = new Promise((resolve) => (release = resolve));
+      const held = host.mutate("p", { method: "Apply" }, similarity("b", "m", 0.5), answerOf);
+      const unjournaled = host.mutate("p", { method: "CheckDecisionAllowed" }, (e) => e.checkDecisionAllowed("s", "Read"), answerOf);
+      release();
+      assert.equal(await codeOf(held), "STORE_UNAVAILABLE", "the held write fails");
+      assert.equal(await codeOf(unjournaled), "STORE_UNAVAILABLE", "and so does the answer that rested on it");
+      gate = undefined;
+      await eventually(() => host.serving());
+      assert.equal(await host.read("p", (v) => v.header.generation), 1, "only the stored generation is read");
+      await host.close();
+    });
+  });
+
   test("a full disk at the store's write boundary fails writes with STORE_UNAVAILABLE, loses nothing acknowledged, and recovers when space returns", async () => {
     await withTempDir("crs-corrupt-", async (dir) => {
       let full = false;

@@ -119,6 +119,14 @@ export class LoadedProject {
     return this.nextSeq - 1;
   }
 
+  /**
+   * Resolves when every write started so far is durable; rejects when one failed (a failure
+   * poisons the project's later writes, so the last one carries it).
+   */
+  durable(): Promise<void> {
+    return this.tail.then(() => undefined);
+  }
+
   /** Resolves when every write started so far has settled. */
   settled(): Promise<void> {
     return this.tail.then(

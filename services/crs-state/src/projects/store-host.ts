@@ -139,8 +139,9 @@ export class StoreHost implements ProjectHost {
     const header: ProjectHeader = { projectId: p.meta.projectId, projectUid: p.meta.projectUid, generation: m.generation, replayed: false };
     const bytes = answer(m.result, header);
     if (m.event === undefined && requestId === "") {
-      // Nothing to journal, but the answer may rest on writes still in flight: wait for them.
-      return p.settled().then(() => {
+      // Nothing to journal, but the answer may rest on writes still in flight: it is given only
+      // once they are durable, and fails with them (it would name a generation never stored).
+      return p.durable().then(() => {
         this.assertLoaded(p);
         return { answer: bytes, replayed: false, header };
       });
