@@ -1092,7 +1092,8 @@ export type TaskOutlier = Message<"crs.analytics.v1.TaskOutlier"> & {
   outcome: TaskOutcome;
 
   /**
-   * Task duration, in seconds.
+   * Task duration, in seconds: the producer's recorded duration when the terminal has one, else
+   * the task's wall time.
    *
    * @generated from field: double duration_s = 4;
    */

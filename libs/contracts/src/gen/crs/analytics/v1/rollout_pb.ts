@@ -28,7 +28,8 @@ export type RolloutUpload = Message<"crs.analytics.v1.RolloutUpload"> & {
   projectId: string;
 
   /**
-   * File name of the rollout (used as the health session name, minus `.jsonl`).
+   * File name of the rollout (used as the health session name, minus `.jsonl`); when empty, the
+   * session is named by the rollout id its session_meta records ("" without one).
    *
    * @generated from field: string file_name = 2;
    */
