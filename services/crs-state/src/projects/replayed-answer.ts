@@ -12,11 +12,16 @@ export function fingerprintHex(bytes: Uint8Array | undefined): string {
 /**
  * The first answer of `req` when it carries a request id the project already knows; undefined
  * when it must run. A validate_only call never replays: it answers what would happen now.
+ * `fingerprint` is the request's, in hex, for a caller that stores it too.
  */
-export function replayOf(p: LoadedProject, req: MutationRequest): Promise<MutationOutcome> | undefined {
+export function replayOf(
+  p: LoadedProject,
+  req: MutationRequest,
+  fingerprint = fingerprintHex(req.fingerprint),
+): Promise<MutationOutcome> | undefined {
   const requestId = req.requestId ?? "";
   if (requestId === "" || req.validateOnly === true) return undefined;
-  return replayedAnswer(p, requestId, req.method, fingerprintHex(req.fingerprint));
+  return replayedAnswer(p, requestId, req.method, fingerprint);
 }
 
 /**

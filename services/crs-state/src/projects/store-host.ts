@@ -130,7 +130,8 @@ export class StoreHost implements ProjectHost {
     answer: (result: R, header: ProjectHeader) => Uint8Array,
   ): Promise<MutationOutcome> {
     if (req.validateOnly === true) return Promise.resolve(this.dryRun(p, req, body, answer));
-    const replay = replayOf(p, req);
+    const fingerprint = fingerprintHex(req.fingerprint);
+    const replay = replayOf(p, req, fingerprint);
     if (replay !== undefined) return replay;
     const requestId = req.requestId ?? "";
     this.assertWritable();
@@ -152,7 +153,7 @@ export class StoreHost implements ProjectHost {
         : {
             requestId,
             method: req.method,
-            fingerprint: fingerprintHex(req.fingerprint),
+            fingerprint,
             answer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
             generation: m.generation,
           };
