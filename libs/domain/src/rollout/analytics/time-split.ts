@@ -1,5 +1,5 @@
 import type { TaskSplit } from "../critical-path.js";
-import { isAnalyticsRecord } from "../decode/analytics-record.js";
+import { endsTimelineGap, isAnalyticsRecord } from "../decode/analytics-record.js";
 import type { RolloutRecord } from "../decode/record.js";
 import { STALL_THRESHOLD_MS } from "../vocabulary.js";
 import type { LiveCall } from "./calls.js";
@@ -37,12 +37,6 @@ interface Pending {
 }
 
 const MODEL_EMITTED = new Set(["tool_call", "agent_message", "model_output"]);
-
-// The records that end a gap: a tool result and what the model emits into the timeline. The
-// other analytics records (compactions, goal continuations) only anchor a window whose start was
-// untimed; messages, reasoning, turn context and user input are not read, since they would cut a
-// stall short (a message written during a five-minute silence is not the model working).
-const ENDS_GAP = new Set(["task_started", "tool_call", "tool_output", "token_count", "task_complete", "turn_aborted"]);
 
 function isModelEmitted(r: RolloutRecord): boolean {
   return MODEL_EMITTED.has(r.kind) || (r.kind === "token_count" && r.inputTokens > 0);
@@ -126,9 +120,10 @@ export class TaskWindow {
     if (ts === null) return;
     // Every record the task wrote bounds an open window (a live or implicit task ends there).
     this.#lastSeen = Math.max(this.#lastSeen ?? ts, ts);
-    const endsGap = ENDS_GAP.has(r.kind);
     if (this.#start === null && isAnalyticsRecord(r)) this.#start = this.#cursor = ts;
-    if (endsGap) this.#bookUntil(ts, end);
+    // Messages, reasoning, turn context and user input end no gap: a message written during a
+    // five-minute silence is not the model working.
+    if (endsTimelineGap(r)) this.#bookUntil(ts, end);
     if (this.#firstModel === null && this.#start !== null && isModelEmitted(r) && ts >= this.#start) {
       this.#firstModel = ts - this.#start;
     }

@@ -14,7 +14,16 @@ const ANALYTICS_KINDS: ReadonlySet<RecordKind> = new Set<RecordKind>([
   "goal_continuation",
 ]);
 
+// Of those, the ones that only mark the timeline (and anchor a window whose start was untimed):
+// a compaction or a goal continuation is no work of the model's and ends no gap.
+const MARKERS: ReadonlySet<RecordKind> = new Set<RecordKind>(["compacted", "goal_continuation"]);
+
 /** Whether a record is one of the analytics timeline's. */
 export function isAnalyticsRecord(r: RolloutRecord): boolean {
   return ANALYTICS_KINDS.has(r.kind);
+}
+
+/** Whether a record ends a gap of the time split: an analytics record that is no mere marker. */
+export function endsTimelineGap(r: RolloutRecord): boolean {
+  return ANALYTICS_KINDS.has(r.kind) && !MARKERS.has(r.kind);
 }
