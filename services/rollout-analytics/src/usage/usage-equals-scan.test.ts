@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { test } from "node:test";
-import { parsePricing, usageOfRecords, usageReport } from "@crs/domain/rollout";
+import { parsePricing, sessionOfFile, usageOfRecords, usageReport } from "@crs/domain/rollout";
 import { REAL_DIR, REAL_SKIP } from "../cli/test-support.js";
 import { writeCorpus } from "../generate/index.js";
 import { HEAD_BYTES, readRolloutFile } from "../reader/index.js";
@@ -110,7 +110,7 @@ async function assertFilesAgree(dir: string): Promise<number> {
   for (const maxLineBytes of [64 * 1024 * 1024, 4096]) {
     for (const path of files) {
       const { rollout, bytes } = await readRolloutFile(path, { maxLineBytes });
-      const full = { usage: usageOfRecords(rollout.records, basename(path)), cwd: rollout.meta?.cwd ?? "", bytes };
+      const full = { usage: usageOfRecords(rollout.records, sessionOfFile(path)), cwd: rollout.meta?.cwd ?? "", bytes };
       assert.deepEqual(usageOfFile(path, maxLineBytes), full, `${path} at a ${maxLineBytes}-byte line limit`);
     }
   }

@@ -1,5 +1,4 @@
-import { basename } from "node:path";
-import { type RolloutUsage, UsageCollector, type UsageLineVerdict, usageLineVerdict } from "@crs/domain/rollout";
+import { type RolloutUsage, sessionOfFile, UsageCollector, type UsageLineVerdict, usageLineVerdict } from "@crs/domain/rollout";
 import { fileChunks } from "../reader/index.js";
 import { LineFilter } from "./line-filter.js";
 
@@ -46,7 +45,7 @@ export function usageOfFile(path: string, maxLineBytes: number): FileUsage {
   }
   filter.end();
   // Sessions are named by file name, as the scan names them.
-  return { ...collector.result(basename(path)), bytes };
+  return { ...collector.result(sessionOfFile(path)), bytes };
 }
 
 /** The usage of one file, or null when it cannot be read (counted as unreadable, as the scan counts it). */

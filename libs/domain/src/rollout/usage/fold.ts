@@ -111,15 +111,14 @@ export class UsageFold {
     }
   }
 
-  /** The usage folded so far, named `session` (a file name loses its `.jsonl`). */
+  /** The usage folded so far, named `session`. */
   result(session: string): UsagePartial {
-    const name = session.endsWith(".jsonl") ? session.slice(0, -".jsonl".length) : session;
     const byModel = this.#byModel;
     const bySession =
       Object.keys(byModel).length === 0
         ? {}
         : {
-            [name]: {
+            [session]: {
               firstMs: timeOrNull(this.#firstMs),
               lastMs: timeOrNull(this.#lastMs),
               byModel: sortedFigures(Object.entries(byModel)),
@@ -130,7 +129,7 @@ export class UsageFold {
   }
 }
 
-/** Token usage of one rollout's records, named `session` (a file name loses its `.jsonl`). */
+/** Token usage of one rollout's records, named `session`. */
 export function usageOfRecords(records: readonly RolloutRecord[], session: string): UsagePartial {
   const fold = new UsageFold();
   for (const r of records) fold.push(r);
