@@ -168,3 +168,33 @@ test("an upload that outlives its deadline ends DEADLINE_EXCEEDED and frees the 
     }
   });
 });
+
+test("a duration beyond 64 bits or below zero reads as absent instead of failing the whole analysis", async () => {
+  await withService(LIMITS, async (client) => {
+    const event = (ts: string, payload: Record<string, unknown>): string =>
+      `${JSON.stringify({ timestamp: `2026-03-01T12:00:${ts}.000Z`, type: "event_msg", payload })}\n`;
+    const odd = Buffer.from(
+      event("00", { type: "task_started", turn_id: "a" }) +
+        event("05", { type: "task_complete", turn_id: "a", duration_ms: 1e300, time_to_first_token_ms: 1e300 }) +
+        event("06", { type: "task_started", turn_id: "b" }) +
+        event("07", { type: "turn_aborted", turn_id: "b", reason: "interrupted", duration_ms: -5 }),
+    );
+    const got = await client.analyzeRollout(uploadStream(odd, 64));
+    assert.deepEqual(
+      got.lifecycle?.tasks.map((t) => [t.turnId, t.durationMs, t.trailingEmptyAbort]),
+      [
+        ["a", 0n, false],
+        ["b", 0n, true],
+      ],
+      "no duration is reported; the abort is timed by its timestamps",
+    );
+    assert.deepEqual(
+      got.analytics?.tasks.map((t) => [t.recordedMs, t.ttftMs, t.wallMs]),
+      [
+        [0n, -1n, 5000n],
+        [0n, -1n, 1000n],
+      ],
+      "the analytics fall back to the timestamps",
+    );
+  });
+});

@@ -5,6 +5,7 @@ import { collectRollout } from "./collect.js";
 import { abortLine, callLine, completeLine, eventLine, metaLine, startLine } from "../testing/lines.js";
 import type { RolloutRecord } from "./record.js";
 import { unknownPayloadTypes } from "../corpus/census.js";
+import { foldRecords } from "../analytics/analyze.js";
 
 function record(line: string): RolloutRecord {
   const d = decodeLine(line);
@@ -84,6 +85,34 @@ test("a wrongly typed field reads as absent instead of dropping the line", () =>
   assert.ok(a.kind === "turn_aborted" && a.durationMs === null && a.reason === "", "string duration and numeric reason read as absent");
   const s = record(JSON.stringify({ timestamp: 42, type: "event_msg", payload: { type: "task_started", turn_id: "x" } }));
   assert.ok(s.kind === "task_started" && s.tsMs === null && s.timestamp === "", "numeric timestamp reads as absent");
+});
+
+test("a negative or out-of-range duration reads as absent, so the task is timed by its timestamps, not flagged or reported", () => {
+  const elapsed = (v: number) => {
+    const r = record(completeLine(1, "t", { duration_ms: v, time_to_first_token_ms: v }));
+    return r.kind === "task_complete" ? [r.durationMs, r.ttftMs] : [];
+  };
+  assert.deepEqual(elapsed(-5), [null, null], "negative");
+  assert.deepEqual(elapsed(2 ** 53), [null, null], "past the exact integers");
+  assert.deepEqual(elapsed(1e300), [null, null], "past int64");
+  assert.ok(Object.is(elapsed(-0.5)[0], 0), "a fraction truncated to minus zero is zero");
+  assert.deepEqual(
+    elapsed(Number.MAX_SAFE_INTEGER),
+    [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+    "the largest exact integer is kept",
+  );
+  // The reference keeps -5: it would report it and count the abort as a short trailing one.
+  const d = collectRollout([
+    metaLine("m"),
+    startLine(0, "a"),
+    completeLine(5, "a"),
+    startLine(6, "b"),
+    abortLine(30, "b", "interrupted", { duration_ms: -5 }),
+  ]);
+  const { analytics } = foldRecords({ meta: d.meta, records: d.records, fresh: false });
+  const b = analytics.lifecycle.tasks[1];
+  assert.deepEqual([b?.durationMs, b?.trailingEmptyAbort], [null, false], "24 s by its timestamps: no trailing abort");
+  assert.equal(analytics.tasks[1]?.recordedMs, null, "no recorded duration in the analytics");
 });
 
 test("legacy unkeyed turn_aborted decodes with an empty turn id", () => {

@@ -9,8 +9,12 @@ function ok(record: RolloutRecord): DecodedLine {
   return { ok: true, record };
 }
 
-function nonNegative(v: number | null): number | null {
-  return v === null || v < 0 ? null : v;
+// A producer's elapsed milliseconds: a negative figure is no elapsed time and one past the exact
+// integers is no real one (nor fits the int64 every report carries), so both read as absent and
+// the task is timed by its timestamps instead; `-0` from a truncated fraction is 0.
+function elapsedMs(payload: JsonObject, key: string): number | null {
+  const v = int(payload, key);
+  return v === null || v < 0 || !Number.isSafeInteger(v) ? null : v + 0;
 }
 
 function lastInputTokens(payload: JsonObject): number {
@@ -39,8 +43,8 @@ export function decodeEvent(payload: JsonObject, timestamp: string, tsMs: number
         turnId: trimmed(payload, "turn_id"),
         alias: type === "turn_complete",
         reason: str(payload, "reason"),
-        durationMs: nonNegative(int(payload, "duration_ms")),
-        ttftMs: nonNegative(int(payload, "time_to_first_token_ms")),
+        durationMs: elapsedMs(payload, "duration_ms"),
+        ttftMs: elapsedMs(payload, "time_to_first_token_ms"),
         statusClasses: classifyStatusClasses(str(payload, "last_agent_message")),
         timestamp,
         tsMs,
@@ -50,7 +54,7 @@ export function decodeEvent(payload: JsonObject, timestamp: string, tsMs: number
         kind: "turn_aborted",
         turnId: trimmed(payload, "turn_id"),
         reason: str(payload, "reason"),
-        durationMs: nonNegative(int(payload, "duration_ms")),
+        durationMs: elapsedMs(payload, "duration_ms"),
         timestamp,
         tsMs,
       });
