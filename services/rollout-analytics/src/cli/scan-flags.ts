@@ -1,5 +1,7 @@
-import { isAbsolute, resolve, win32 } from "node:path";
+import { statSync } from "node:fs";
+import { dirname, isAbsolute, resolve, win32 } from "node:path";
 import type { Command } from "commander";
+import { badField } from "../errors.js";
 import { scanCorpus, type ScanResult } from "../scan/index.js";
 import type { CliIo } from "./io.js";
 import { parseInstant, parseInteger } from "./options.js";
@@ -37,6 +39,33 @@ export function withScanFlags(command: Command): Command {
       .option("--now <time>", "the scan's clock: RFC 3339, YYYY-MM-DD or Unix ms (default: the current time)")
       .option("--fresh-mins <n>", "a rollout modified within this many minutes may still be running", "120"),
   );
+}
+
+// What is at a path: a folder, something else, nothing (or a file above it, found further up), or
+// unknown when it cannot be looked at (the read then finds out whether the cache can be written).
+function entryKind(path: string): "folder" | "other" | "missing" | "unknown" {
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st === undefined ? "missing" : st.isDirectory() ? "folder" : "other";
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOTDIR" ? "missing" : "unknown";
+  }
+}
+
+/**
+ * Refuses, before any work, a `--cache-dir` that could never be a folder: empty, a file, or a
+ * path under a file.
+ */
+export function checkCacheDir(io: CliIo, flags: ReadFlags): void {
+  if (!flags.cache || flags.cacheDir === undefined) return;
+  if (flags.cacheDir.trim() === "") throw badField("--cache-dir", "must name a folder");
+  const path = resolve(io.cwd, flags.cacheDir);
+  for (let at = path; ; at = dirname(at)) {
+    const kind = entryKind(at);
+    if (kind === "other")
+      throw badField("--cache-dir", at === path ? `${path} is not a folder` : `${path} cannot be made: ${at} is not a folder`);
+    if (kind !== "missing" || dirname(at) === at) return;
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 import {
   analyticsReport,
@@ -47,6 +48,7 @@ async function cliJson(args: string[]): Promise<unknown> {
 }
 
 const READ = ["--no-cache", "--workers", "1"];
+const THIS_FILE = fileURLToPath(import.meta.url);
 const SCAN = ["--now", "2026-07-01T00:00:00Z", ...READ];
 
 test("scan's JSON on the real rollouts differs in nothing from the library's reports", { skip: REAL_SKIP }, async () => {
@@ -129,6 +131,11 @@ test("a bad flag is refused with exit 2 naming it, and prints no report", async 
     // An --out that cannot be written is refused before the scan, not after it.
     [["scan", REAL_DIR, "--out", "/nonexistent/dir/report.json"], "--out"],
     [["usage", REAL_DIR, "--out", REAL_DIR], "--out"],
+    // A cache folder that names a file, or lies under one, could never hold a cache.
+    [["scan", REAL_DIR, "--cache-dir", THIS_FILE], "--cache-dir"],
+    [["usage", REAL_DIR, "--cache-dir", THIS_FILE], "--cache-dir"],
+    [["scan", REAL_DIR, "--cache-dir", join(THIS_FILE, "cache")], "--cache-dir"],
+    [["usage", REAL_DIR, "--cache-dir", ""], "--cache-dir"],
   ];
   for (const [args, flag] of cases) {
     const io = captureIo();
