@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { dirname, isAbsolute, resolve, win32 } from "node:path";
 import type { Command } from "commander";
 import { badField } from "../errors.js";
-import { scanCorpus, type ScanResult } from "../scan/index.js";
+import { scanCorpus, type CacheNotWritten, type ScanResult } from "../scan/index.js";
 import type { CliIo } from "./io.js";
 import { parseInstant, parseInteger } from "./options.js";
 import { scanProgressView } from "./progress.js";
@@ -54,7 +54,8 @@ function entryKind(path: string): "folder" | "other" | "missing" | "unknown" {
 
 /**
  * Refuses, before any work, a `--cache-dir` that could never be a folder: empty, a file, or a
- * path under a file.
+ * path under a file. A folder that exists but cannot be written is only warned about after the
+ * read ({@link warnCacheNotWritten}): the cache is a saving, the report does not need it.
  */
 export function checkCacheDir(io: CliIo, flags: ReadFlags): void {
   if (!flags.cache || flags.cacheDir === undefined) return;
@@ -66,6 +67,12 @@ export function checkCacheDir(io: CliIo, flags: ReadFlags): void {
       throw badField("--cache-dir", at === path ? `${path} is not a folder` : `${path} cannot be made: ${at} is not a folder`);
     if (kind !== "missing" || dirname(at) === at) return;
   }
+}
+
+/** Tells once, on stderr, that the cache could not be written, so the next read will not be faster. */
+export function warnCacheNotWritten(io: CliIo, failure: CacheNotWritten | null): void {
+  if (failure !== null)
+    io.err(`rollouts: warning: the cache ${failure.dir} cannot be written (${failure.code}), so nothing was cached; --no-cache skips it\n`);
 }
 
 /**
@@ -102,6 +109,7 @@ export async function runScan(
       cacheDir: flags.cache ? (flags.cacheDir === undefined ? undefined : resolve(io.cwd, flags.cacheDir)) : false,
       onProgress: (p) => view.update(p),
     });
+    warnCacheNotWritten(io, result.cacheNotWritten);
     return { result, root: dir, now };
   } finally {
     view.stop();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,11 +40,15 @@ function libraryPartial() {
   );
 }
 
-async function cliJson(args: string[]): Promise<unknown> {
+async function cliText(args: string[]): Promise<{ stdout: string; stderr: string }> {
   const io = captureIo();
   const code = await runCli(args, io);
   assert.equal(code, 0, `exit 0 for ${args.join(" ")}: ${io.stderr}`);
-  return JSON.parse(io.stdout);
+  return io;
+}
+
+async function cliJson(args: string[]): Promise<unknown> {
+  return JSON.parse((await cliText(args)).stdout);
 }
 
 const READ = ["--no-cache", "--workers", "1"];
@@ -143,4 +147,40 @@ test("a bad flag is refused with exit 2 naming it, and prints no report", async 
     assert.ok(io.stderr.includes(flag), `${args.join(" ")} names ${flag}: ${io.stderr}`);
     assert.equal(io.stdout, "", "no report");
   }
+});
+
+test("a cache that cannot be written is warned about once, and the report is still printed", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "rollouts-cache-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const store = join(dir, "store");
+  await writeCorpus({ dir: store, seed: 3, files: 6, bigLineShare: 0 });
+  const once = (stderr: string, where: string) => {
+    const warnings = stderr.split("\n").filter((l) => l.includes("cannot be written"));
+    assert.equal(warnings.length, 1, `one warning: ${stderr}`);
+    assert.ok(warnings[0]?.includes(where), `it names ${where}: ${stderr}`);
+  };
+  // Usage keeps its entries in `usage` inside --cache-dir; here that is a file.
+  await mkdir(join(dir, "cache"));
+  await writeFile(join(dir, "cache", "usage"), "");
+  const usage = captureIo();
+  assert.equal(await runCli(["usage", store, "--cache-dir", join(dir, "cache")], usage), 0, usage.stderr);
+  assert.equal(usage.stdout, (await cliText(["usage", store, "--no-cache"])).stdout, "the usage report, as without a cache");
+  once(usage.stderr, join(dir, "cache", "usage"));
+  // The default cache lives under $XDG_CACHE_HOME; here that is a file.
+  const home = process.env["XDG_CACHE_HOME"];
+  process.env["XDG_CACHE_HOME"] = join(dir, "cache", "usage");
+  t.after(() => (home === undefined ? delete process.env["XDG_CACHE_HOME"] : (process.env["XDG_CACHE_HOME"] = home)));
+  const scan = captureIo();
+  assert.equal(
+    await runCli(["scan", store, "--now", "2026-07-01T00:00:00Z", "--workers", "2", "--report", "lifecycle"], scan),
+    0,
+    scan.stderr,
+  );
+  assert.ok(scan.stdout.length > 0, "a report");
+  assert.equal(
+    scan.stdout,
+    (await cliText(["scan", store, ...SCAN, "--report", "lifecycle"])).stdout,
+    "the scan report, as without a cache",
+  );
+  once(scan.stderr, join(dir, "cache", "usage"));
 });

@@ -88,6 +88,24 @@ export class EntryPacks {
     }, signal);
   }
 
+  /**
+   * Why no pack can be written here (the error's code), or null when a file could be written and
+   * removed: tried once before the files are read, so a cache that cannot be written is told once, not per pack.
+   */
+  async unwritable(): Promise<string | null> {
+    const temp = tempOf(join(this.#dir, newPackName()));
+    try {
+      await mkdir(this.#dir, { recursive: true });
+      this.#ready = true;
+      await writeFile(temp, "");
+      await rm(temp);
+      return null;
+    } catch (e) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      return (e as NodeJS.ErrnoException).code ?? "WRITE_FAILED";
+    }
+  }
+
   /** Writes one pack of `entries` and notes it as the scan's own; its name, or null when there was nothing to write or it could not be written. */
   async write(entries: readonly PackEntry[]): Promise<string | null> {
     if (entries.length === 0) return null;

@@ -6,4 +6,4 @@ export { workerEntry } from "./worker-entry.js";
 export { userCacheDir } from "./cache-dir.js";
 export { EntryPacks } from "./entry-packs.js";
 export type { PruneOutcome } from "./prune-packs.js";
-export type { ScanOptions, ScanResult, ScanProgress, ScanFiles, FileOutcome, FileStatus } from "./types.js";
+export type { CacheNotWritten, ScanOptions, ScanResult, ScanProgress, ScanFiles, FileOutcome, FileStatus } from "./types.js";

@@ -111,6 +111,11 @@ export class PartialCache {
     return { path, text: `${JSON.stringify(header).slice(0, -1)},"scan":${scanJson}}` };
   }
 
+  /** Why the directory cannot take entries (an error code), or null when it can. */
+  unwritable(): Promise<string | null> {
+    return this.#packs.unwritable();
+  }
+
   /** Stores the scans of some files as one pack; its name, or null (a failure to write only costs the reuse). */
   put(writes: readonly CacheWrite[]): Promise<string | null> {
     return this.#packs.write(writes.map((w) => this.#entry(w)));

@@ -81,7 +81,7 @@ export class ScanTally {
   }
 
   /** The scan's result; every slot must have been added. */
-  result(): ScanResult {
+  result(): Omit<ScanResult, "cacheNotWritten"> {
     const partial: CorpusPartial = this.#sum.result();
     const files: ScanFiles = { ...this.#files };
     return { partial, files, perFile: this.#perFile.filter((o): o is FileOutcome => o !== undefined) };

@@ -70,10 +70,19 @@ export interface ScanFiles {
   readonly reusedBytes: number;
 }
 
+/** A cache directory that could not be written: the result is whole, but nothing was stored for the next read. */
+export interface CacheNotWritten {
+  readonly dir: string;
+  /** The error's code, e.g. `EACCES`, `ENOTDIR`. */
+  readonly code: string;
+}
+
 /** The result of a corpus scan. */
 export interface ScanResult {
   /** Every file's partial merged; reports are computed from it. */
   readonly partial: CorpusPartial;
   readonly files: ScanFiles;
   readonly perFile: readonly FileOutcome[];
+  /** Set when files were read but the cache could not take them (its entries were still reused); null otherwise. */
+  readonly cacheNotWritten: CacheNotWritten | null;
 }

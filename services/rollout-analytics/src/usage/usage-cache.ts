@@ -79,6 +79,11 @@ export class UsageCache {
     );
   }
 
+  /** Why the directory cannot take entries (an error code), or null when it can. */
+  unwritable(): Promise<string | null> {
+    return this.#packs.unwritable();
+  }
+
   /** Stores the usage of some files as one pack; its name, or null (a failure to write only costs the reuse). */
   put(writes: readonly UsageWrite[]): Promise<string | null> {
     return this.#packs.write(

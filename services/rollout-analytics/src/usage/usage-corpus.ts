@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { sameCwd, type UsagePartial, UsageSum } from "@crs/domain/rollout";
 import { badField } from "../errors.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../reader/index.js";
-import type { ScanProgress } from "../scan/index.js";
+import type { CacheNotWritten, ScanProgress } from "../scan/index.js";
 import { type RolloutFile, walkRollouts } from "../walk/index.js";
 import { UsageCache, usageCacheDir, type UsageWrite } from "./usage-cache.js";
 import type { FileUsage } from "./usage-file.js";
@@ -41,6 +41,8 @@ export interface UsageFiles {
 export interface UsageResult {
   readonly usage: UsagePartial;
   readonly files: UsageFiles;
+  /** Set when files were read but the cache could not take them (its entries were still reused); null otherwise. */
+  readonly cacheNotWritten: CacheNotWritten | null;
 }
 
 // Entries per cache pack: an entry is about a kilobyte, so a pack stays near a megabyte and a warm
@@ -93,7 +95,8 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
     if (scope !== "" && !sameCwd(got.cwd, scope)) files.outOfScope += 1;
     else sum.add(got.usage);
   };
-  const cache = cacheDir === false ? null : new UsageCache(usageCacheDir(cacheDir), maxLineBytes);
+  const dir = cacheDir === false ? null : usageCacheDir(cacheDir);
+  const cache = dir === null ? null : new UsageCache(dir, maxLineBytes);
   let misses: readonly RolloutFile[] = walk.files;
   if (cache !== null) {
     const hit = new Array<boolean>(walk.files.length).fill(false);
@@ -109,13 +112,16 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
     );
     misses = walk.files.filter((_, i) => !hit[i]);
   }
+  // A cache that cannot be written still served what it holds; the files read now are not stored.
+  const unwritable = cache === null || misses.length === 0 ? null : await cache.unwritable();
+  const store = cache !== null && unwritable === null;
   const missBytes = misses.reduce((n, f) => n + f.size, 0);
   const threads = workers ?? Math.max(1, Math.min(availableParallelism(), Math.ceil(missBytes / BYTES_PER_THREAD)));
   const writes: Promise<unknown>[] = [];
   // Read files are stored a pack at a time.
   let pending: UsageWrite[] = [];
   const flush = (): void => {
-    if (cache !== null && pending.length > 0) writes.push(cache.put(pending));
+    if (cache !== null && store && pending.length > 0) writes.push(cache.put(pending));
     pending = [];
   };
   await readUsage(
@@ -126,7 +132,7 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
       const file = misses[index];
       if (file === undefined) return;
       take(file, got, false);
-      if (got !== null && cache !== null) {
+      if (got !== null && store) {
         pending.push({ file, usage: got });
         if (pending.length >= PACK_FILES) flush();
       }
@@ -136,6 +142,6 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
   flush();
   await Promise.all(writes);
   // Entries of files that are gone are dropped, and the directory kept under its bound.
-  if (cache !== null) await cache.prune(walk.files.map((f) => f.path));
-  return { usage: sum.result(), files };
+  if (cache !== null && store) await cache.prune(walk.files.map((f) => f.path));
+  return { usage: sum.result(), files, cacheNotWritten: dir === null || unwritable === null ? null : { dir, code: unwritable } };
 }

@@ -10,7 +10,7 @@ import { loadPricing } from "../pricing.js";
 import { scanProgressView } from "../progress.js";
 import { textTable } from "../render/table.js";
 import { displayNumber } from "../render/format-value.js";
-import { checkCacheDir, cwdScope, withReadFlags, type ReadFlags } from "../scan-flags.js";
+import { checkCacheDir, cwdScope, warnCacheNotWritten, withReadFlags, type ReadFlags } from "../scan-flags.js";
 
 interface UsageFlags extends ReadFlags {
   now?: string;
@@ -54,7 +54,7 @@ function usageTable(r: UsageReportJson): string {
 async function readUsage(io: CliIo, dir: string, flags: ReadFlags): Promise<UsagePartial> {
   const view = scanProgressView(io);
   try {
-    const { usage } = await usageCorpus({
+    const { usage, cacheNotWritten } = await usageCorpus({
       root: resolve(io.cwd, dir),
       ...cwdScope(io, flags),
       limit: parseInteger("--max", flags.max, 0),
@@ -62,6 +62,7 @@ async function readUsage(io: CliIo, dir: string, flags: ReadFlags): Promise<Usag
       cacheDir: flags.cache ? (flags.cacheDir === undefined ? undefined : resolve(io.cwd, flags.cacheDir)) : false,
       onProgress: (p) => view.update(p),
     });
+    warnCacheNotWritten(io, cacheNotWritten);
     return usage;
   } finally {
     view.stop();
