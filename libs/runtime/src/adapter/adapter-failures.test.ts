@@ -209,3 +209,35 @@ test("a call that was answered is not aborted when grpc-js closes its stream aft
     await server.shutdown(1000);
   }
 });
+
+test("an error echoing a huge request field is answered with a bounded message instead of dropping the connection", async () => {
+  const handlers: Echo = {
+    echo: async (request, ctx) => {
+      if (request.delayMs > 0) await sleep(request.delayMs, undefined, { signal: ctx.signal });
+      if (request.failReason === "") return { message: request.message };
+      throw new RpcError(status.INVALID_ARGUMENT, "ECHOED", `message: ${request.message} is refused`, {
+        field: "message",
+        value: request.message,
+      });
+    },
+  };
+  const { server, client } = await startEchoServer({}, handlers);
+  try {
+    for (const huge of ["z".repeat(100_000), "é".repeat(40_000)]) {
+      // A call in flight on the same connection must survive the refusal.
+      const bystander = client.echo({ message: "still here", delayMs: 200 }, { deadline: 10_000 });
+      const error = await rejection(client.echo({ message: huge, failReason: "ECHOED" }, { deadline: 10_000 }));
+      assert.equal(error.code, status.INVALID_ARGUMENT, `the handler's code, not UNAVAILABLE or a deadline: ${error.details.slice(0, 80)}`);
+      const detail = errorDetailOf(error);
+      assert.equal(detail?.reason, "ECHOED", "its reason");
+      assert.equal(detail?.metadata["field"], "message", "the field it names");
+      assert.ok(error.details.startsWith(`message: ${huge.slice(0, 100)}`), "the message keeps its start");
+      assert.ok(Buffer.byteLength(error.details) <= 1024, `message cut to 1024 bytes, not ${Buffer.byteLength(error.details)}`);
+      assert.ok(Buffer.byteLength(detail?.metadata["value"] ?? "") <= 512, "metadata values cut to 512 bytes");
+      assert.equal((await bystander).message, "still here", "the other call on the connection is answered");
+    }
+  } finally {
+    client.close();
+    await server.shutdown(1000);
+  }
+});

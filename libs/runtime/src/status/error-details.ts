@@ -23,11 +23,35 @@ export interface ErrorDetail {
   readonly retryDelayMs?: number | undefined;
 }
 
+/**
+ * Most UTF-8 bytes of an error message as sent, and of one ErrorInfo metadata value (an id of at
+ * most 512 characters fits whole). Messages and metadata may echo request fields of any length,
+ * and the message travels three times in the trailers (grpc-message, Status, BadRequest): unbounded,
+ * trailers past the peer's header limit (8-64 KiB) make it drop the connection with every call on it.
+ */
+const MAX_ERROR_MESSAGE_BYTES = 1024;
+const MAX_ERROR_METADATA_BYTES = 512;
+
+/** `text` cut at a character boundary to at most `maxBytes` UTF-8 bytes, ending in "…" when cut. */
+function bounded(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text, "utf8") <= maxBytes) return text;
+  let out = "";
+  let bytes = 0;
+  for (const char of text) {
+    const n = Buffer.byteLength(char, "utf8");
+    if (bytes + n > maxBytes - 3) break;
+    out += char;
+    bytes += n;
+  }
+  return `${out}…`;
+}
+
 /** Encodes `detail` as a grpc-js ServiceError with the Status trailer set. */
 export function toServiceError(detail: ErrorDetail): ServiceError {
   // Metadata comes from any thrown RpcError; values that are not text must not fail the encoding.
   const metadata: Record<string, string> = {};
-  for (const [key, value] of Object.entries(detail.metadata ?? {})) metadata[key] = String(value);
+  for (const [key, value] of Object.entries(detail.metadata ?? {})) metadata[key] = bounded(String(value), MAX_ERROR_METADATA_BYTES);
+  const message = bounded(detail.message, MAX_ERROR_MESSAGE_BYTES);
   const details: Any[] = [
     anyPack(
       ErrorInfoSchema,
@@ -44,7 +68,7 @@ export function toServiceError(detail: ErrorDetail): ServiceError {
       anyPack(
         BadRequestSchema,
         create(BadRequestSchema, {
-          fieldViolations: [{ field, description: detail.message, reason: detail.reason }],
+          fieldViolations: [{ field, description: message, reason: detail.reason }],
         }),
       ),
     );
@@ -58,11 +82,11 @@ export function toServiceError(detail: ErrorDetail): ServiceError {
       ),
     );
   }
-  const rich = create(StatusSchema, { code: detail.code, message: detail.message, details });
+  const rich = create(StatusSchema, { code: detail.code, message, details });
   const trailers = new Metadata();
   trailers.set(STATUS_DETAILS_KEY, Buffer.from(toBinary(StatusSchema, rich)));
-  const error = new Error(detail.message) as ServiceError;
-  return Object.assign(error, { code: detail.code, details: detail.message, metadata: trailers });
+  const error = new Error(message) as ServiceError;
+  return Object.assign(error, { code: detail.code, details: message, metadata: trailers });
 }
 
 /** Reads the ErrorInfo of a failed call, or undefined when the server sent none. */
