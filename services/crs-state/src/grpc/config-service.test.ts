@@ -202,6 +202,29 @@ describe("UpdateProjectConfig through gRPC", () => {
       "the least recently used clauses were evicted",
     );
   });
+
+  it("a snapshot retention of 2^32-1 does not run the server out of memory, on create or on update", async () => {
+    const most = 2 ** 32 - 1;
+    const created = await s.state.createProject({ projectId: "cfg-ring", config: { snapshotRetentionGenerations: most } });
+    assert.equal(created.config?.snapshotRetentionGenerations, most, "created with the largest retention");
+    await s.state.createProject({ projectId: "cfg-ring-update" });
+    const updated = await s.state.updateProjectConfig({
+      projectId: "cfg-ring-update",
+      config: { snapshotRetentionGenerations: most },
+      updateMask: { paths: ["snapshot_retention_generations"] },
+    });
+    assert.equal(updated.config?.snapshotRetentionGenerations, most, "updated to the largest retention");
+    for (let i = 0; i < 3; i++) await s.similarity.recordSimilarity({ projectId: "cfg-ring-update", a: "x", b: "y", distance: i });
+    const oldest = await s.state.getGeneration({ projectId: "cfg-ring-update" });
+    assert.deepEqual([oldest.oldestSnapshotGeneration, oldest.header?.generation], [0n, 4n], "every generation is still readable");
+    await s.state.updateProjectConfig({
+      projectId: "cfg-ring-update",
+      config: { snapshotRetentionGenerations: 2 },
+      updateMask: { paths: ["snapshot_retention_generations"] },
+    });
+    const cut = await s.state.getGeneration({ projectId: "cfg-ring-update" });
+    assert.equal(cut.oldestSnapshotGeneration, 4n, "a lowered retention keeps only the newest generations");
+  });
 });
 
 describe("UpdateProjectConfig on the durable store", () => {
