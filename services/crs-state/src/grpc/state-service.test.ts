@@ -244,6 +244,19 @@ describe("StateService through gRPC", () => {
     assert.equal(g.oldestChangeGeneration, 1n);
   });
 
+  it("refuses a fork from a generation the source has not reached as GENERATION_IN_FUTURE, not GENERATION_COMPACTED", async () => {
+    await s.state.createProject({ projectId: "p-fork-future" });
+    await s.state.apply({ projectId: "p-fork-future", delta: proofDelta("a", 1n) });
+    const error = await expectError(
+      s.state.forkProject({ projectId: "p-fork-future", targetProjectId: "p-fork-future-2", origin: { case: "atGeneration", value: 5n } }),
+      status.OUT_OF_RANGE,
+      "GENERATION_IN_FUTURE",
+      "at_generation",
+    );
+    assert.equal(errorDetailOf(error)?.metadata["current_generation"], "1", "names the generation reached, as reads do");
+    await expectError(s.state.getGeneration({ projectId: "p-fork-future-2" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+  });
+
   it("gives a re-created project a new uid, so its old page tokens and uid preconditions fail", async () => {
     const first = await s.state.createProject({ projectId: "p-again" });
     for (const id of ["x", "y", "z"]) await s.state.apply({ projectId: "p-again", delta: proofDelta(id, 1n) });

@@ -33,9 +33,17 @@ export function checkGeneration(expected: number | undefined, current: number): 
   }
 }
 
-/** The committed state of `source` at `generation`; SNAPSHOT_NOT_FOUND when not held. */
+/** The committed state of `source` at `generation`; GENERATION_IN_FUTURE when not reached, SNAPSHOT_NOT_FOUND when not held. */
 export function stateAt(source: LoadedProject, generation: number): ProjectState {
-  if (!Number.isSafeInteger(generation) || generation < 0 || generation > source.committed.generation) {
+  const current = source.committed.generation;
+  // As reads answer a generation not reached yet: a fork from it may succeed later, one compacted never will.
+  if (Number.isSafeInteger(generation) && generation > current) {
+    throw new CrsStateError("GENERATION_IN_FUTURE", `at_generation: generation ${generation} is newer than the project's ${current}`, {
+      field: "at_generation",
+      current_generation: String(current),
+    });
+  }
+  if (!Number.isSafeInteger(generation) || generation < 0) {
     throw new StateError("SNAPSHOT_NOT_FOUND", `generation ${generation} is not a committed generation of ${source.meta.projectId}`, {
       field: "at_generation",
     });
