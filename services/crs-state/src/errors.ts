@@ -68,3 +68,11 @@ export function formatUnsupported(projectId: string, what: string, reason: strin
     stored: what,
   });
 }
+
+/** GENERATION_IN_FUTURE: `field` asked for `generation`, which the project (at `current`) has not reached. */
+export function generationInFuture(field: string, generation: number, current: number): CrsStateError {
+  return new CrsStateError("GENERATION_IN_FUTURE", `${field}: generation ${generation} is newer than the project's ${current}`, {
+    field,
+    current_generation: String(current),
+  });
+}

@@ -1,7 +1,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ResponseHeaderSchema } from "@crs/contracts/gen/crs/state/v1/common_pb";
 import { StateError, isStateError, type Snapshot } from "@crs/domain/state";
-import { CrsStateError } from "../errors.js";
+import { generationInFuture } from "../errors.js";
 import { oldestSnapshotGeneration, type ProjectHeader, type ProjectHost, type ProjectView } from "../projects/index.js";
 import { requireSafeCount } from "@crs/runtime";
 import { listings } from "./list-cache.js";
@@ -35,10 +35,7 @@ export function snapshotOf(view: ProjectView, generation: number | undefined, fi
   const current = view.header.generation;
   if (generation === undefined || generation === current) return view.snapshot;
   if (generation > current) {
-    throw new CrsStateError("GENERATION_IN_FUTURE", `${field}: generation ${generation} is newer than the project's ${current}`, {
-      field,
-      current_generation: String(current),
-    });
+    throw generationInFuture(field, generation, current);
   }
   try {
     return view.engine.snapshotAt(generation);

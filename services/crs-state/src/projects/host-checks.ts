@@ -2,7 +2,7 @@
 
 import { randomBytes } from "node:crypto";
 import { StateError, isStateError, type ProjectState } from "@crs/domain/state";
-import { CrsStateError } from "../errors.js";
+import { CrsStateError, generationInFuture } from "../errors.js";
 import type { LoadedProject } from "./loaded-project.js";
 import type { ProjectMeta } from "./project-meta.js";
 
@@ -38,10 +38,7 @@ export function stateAt(source: LoadedProject, generation: number): ProjectState
   const current = source.committed.generation;
   // As reads answer a generation not reached yet: a fork from it may succeed later, one compacted never will.
   if (Number.isSafeInteger(generation) && generation > current) {
-    throw new CrsStateError("GENERATION_IN_FUTURE", `at_generation: generation ${generation} is newer than the project's ${current}`, {
-      field: "at_generation",
-      current_generation: String(current),
-    });
+    throw generationInFuture("at_generation", generation, current);
   }
   if (!Number.isSafeInteger(generation) || generation < 0) {
     throw new StateError("SNAPSHOT_NOT_FOUND", `generation ${generation} is not a committed generation of ${source.meta.projectId}`, {
