@@ -2,7 +2,7 @@
 export { scanCorpus } from "./scan-corpus.js";
 export { scanFile, type FileScan, type FileTask } from "./scan-file.js";
 export { PartialCache, CACHE_FORMAT, defaultCacheDir, type CacheKey } from "./partial-cache.js";
-export { workerEntry } from "./worker-entry.js";
+export { workerClass, workerEntry } from "./worker-entry.js";
 export { userCacheDir } from "./cache-dir.js";
 export { EntryPacks } from "./entry-packs.js";
 export type { PruneOutcome } from "./prune-packs.js";

@@ -1,10 +1,10 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { CorpusPartial } from "@crs/domain/rollout";
 import { scanWorkerFailed } from "../errors.js";
 import { scanFileInTurns, scannedOrNull, type FileTask } from "./scan-file.js";
 import type { OnFileDone } from "./worker-pool.js";
-import { workerEntry } from "./worker-entry.js";
+import { workerClass, workerEntry } from "./worker-entry.js";
 import type { WorkerReply, WorkerRequest } from "./worker-protocol.js";
 import { enterScan, holdYoungGeneration, leaveScan, WORKER_YOUNG_MB } from "./young-generation.js";
 
@@ -38,6 +38,7 @@ export async function scanOnThreads(
   signal?: AbortSignal,
 ): Promise<CorpusPartial[]> {
   signal?.throwIfAborted();
+  const WorkerThread = threads > 1 ? workerClass() : undefined;
   const pool: Worker[] = [];
   const merged: CorpusPartial[] = [];
   // Workers that sent their merge (one that read no file sends none).
@@ -97,8 +98,8 @@ export async function scanOnThreads(
         held.set(worker, (held.get(worker) ?? 1) - 1);
         feed(worker);
       };
-      for (let w = 1; w < threads; w += 1) {
-        const worker = new Worker(workerEntry(import.meta.url, "scan-worker"), { resourceLimits });
+      for (let w = 1; w < threads && WorkerThread !== undefined; w += 1) {
+        const worker = new WorkerThread(workerEntry(import.meta.url, "scan-worker"), { resourceLimits });
         pool.push(worker);
         worker.on("message", (reply: WorkerReply) => onReply(worker, reply));
         // A worker that dies (not a file that fails to read) fails the scan.

@@ -1,8 +1,8 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { scanWorkerFailed } from "../errors.js";
 import { TURN_BYTES } from "../reader/index.js";
-import { workerEntry } from "../scan/index.js";
+import { workerClass, workerEntry } from "../scan/index.js";
 import { type FileUsage, usageOfFileOrNull } from "./usage-file.js";
 
 /** A file sent to a usage worker. */
@@ -35,6 +35,7 @@ async function readOnThreads(
   signal?: AbortSignal,
 ): Promise<void> {
   signal?.throwIfAborted();
+  const WorkerThread = threads > 1 ? workerClass() : undefined;
   const pool: Worker[] = [];
   let next = 0;
   let remaining = paths.length;
@@ -61,8 +62,8 @@ async function readOnThreads(
         const id = next++;
         worker.postMessage({ id, path: paths[id] ?? "", maxLineBytes } satisfies UsageRequest);
       };
-      for (let w = 1; w < threads; w += 1) {
-        const worker = new Worker(workerEntry(import.meta.url, "usage-worker"));
+      for (let w = 1; w < threads && WorkerThread !== undefined; w += 1) {
+        const worker = new WorkerThread(workerEntry(import.meta.url, "usage-worker"));
         pool.push(worker);
         worker.on("message", (reply: UsageReply) => {
           feed(worker);
