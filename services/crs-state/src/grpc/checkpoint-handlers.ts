@@ -43,10 +43,14 @@ export function checkpointHandlers({ host }: HandlerDeps): ServiceHandlers<typeo
       const projectId = requireId(req.projectId, "project_id");
       const header = await host.read(projectId, (view) => view.header);
       const cursor = openKeysetPage(req.pageToken, req.pageSize, header.projectUid, "checkpoints");
-      // Checkpoints come and go between pages: a page continues after the last id returned, in id order.
+      // Checkpoints come and go between pages: a page continues after the last id returned, in id
+      // order, and reads only its own checkpoints (one more tells whether a next page exists).
       const after = cursor.after;
-      const all = await host.checkpoints.list(projectId, { expectedUid: header.projectUid });
-      const rest = after === undefined ? all : all.filter((c) => c.checkpointId > after);
+      const rest = await host.checkpoints.list(projectId, {
+        expectedUid: header.projectUid,
+        ...(after === undefined ? {} : { after }),
+        limit: cursor.size + 1,
+      });
       const page = rest.slice(0, cursor.size);
       const generation = cursor.generation ?? header.generation;
       const last = page.at(-1)?.checkpointId ?? "";
@@ -101,18 +105,13 @@ export function checkpointHandlers({ host }: HandlerDeps): ServiceHandlers<typeo
       const targetId = requireId(req.targetProjectId, "target_project_id");
       const origin = req.origin;
       const source = await host.read(projectId, (view) => view.header, uidOption(req.expectedProjectUid));
-      let from: ForkSource;
-      let sourceGeneration: number;
-      if (origin.case === "checkpointId") {
-        const checkpointId = requireId(origin.value, "checkpoint_id");
-        sourceGeneration = (await host.checkpoints.get(projectId, checkpointId)).generation;
-        from = { checkpointId };
-      } else {
-        sourceGeneration = origin.case === "atGeneration" ? requireSafeCount(origin.value, "at_generation") : source.generation;
-        from = { generation: sourceGeneration };
-      }
+      const from: ForkSource =
+        origin.case === "checkpointId"
+          ? { checkpointId: requireId(origin.value, "checkpoint_id") }
+          : { generation: origin.case === "atGeneration" ? requireSafeCount(origin.value, "at_generation") : source.generation };
+      // A fork starts at its source's generation, so the checkpoint is read once, by the fork.
       const header = await host.fork(projectId, targetId, from);
-      return { header: responseHeader(header), sourceGeneration: BigInt(sourceGeneration) };
+      return { header: responseHeader(header), sourceGeneration: BigInt(header.generation) };
     },
   };
 }

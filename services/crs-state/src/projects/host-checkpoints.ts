@@ -62,9 +62,13 @@ export class HostCheckpoints implements CheckpointHost {
   }
 
   /** See {@link CheckpointHost.list}. */
-  async list(projectId: string, opts: { expectedUid?: string } = {}): Promise<CheckpointInfo[]> {
+  async list(projectId: string, opts: { expectedUid?: string; after?: string; limit?: number } = {}): Promise<CheckpointInfo[]> {
     const p = await this.host.project(projectId, opts.expectedUid);
-    const rows = await this.host.backing.listCheckpoints(p.meta.projectUid);
+    const { after, limit } = opts;
+    const rows = await this.host.backing.listCheckpoints(p.meta.projectUid, {
+      ...(after === undefined ? {} : { after }),
+      ...(limit === undefined ? {} : { limit }),
+    });
     return rows.map((row) => info(this.decode(p, row.checkpointId, row.bytes), row.bytes));
   }
 

@@ -187,8 +187,8 @@ export interface CheckpointInfo {
 export interface CheckpointHost {
   /** Captures the committed state durably; CHECKPOINT_EXISTS when the id is taken. Does not move the generation. */
   create(projectId: string, opts: { checkpointId?: string; expectedUid?: string }): Promise<CheckpointInfo>;
-  /** Every checkpoint of the project, ascending id. */
-  list(projectId: string, opts?: { expectedUid?: string }): Promise<CheckpointInfo[]>;
+  /** Checkpoints of the project, ascending id: those after `after`, at most `limit` (all when absent). */
+  list(projectId: string, opts?: { expectedUid?: string; after?: string; limit?: number }): Promise<CheckpointInfo[]>;
   /** One checkpoint's info; CHECKPOINT_NOT_FOUND when absent. */
   get(projectId: string, checkpointId: string, opts?: { expectedUid?: string }): Promise<CheckpointInfo>;
   /** Deletes a checkpoint durably; CHECKPOINT_NOT_FOUND when absent. */

@@ -7,7 +7,7 @@ import { ClassicLevel } from "classic-level";
 import { CrsStateError, isCrsStateError } from "../errors.js";
 import { syncedBatchWriter, type BatchOp, type BatchWriter } from "./level/durable-batch.js";
 import { FORMAT_KEY, LEVEL_STORE_FORMAT, PROBE_KEY, keys, range, seqOfKey, unescapeId } from "./level/level-keys.js";
-import type { MetaValue, ProjectStore, SeqValue, StoreCapabilities, StoreOp } from "./project-store.js";
+import type { CheckpointRange, MetaValue, ProjectStore, SeqValue, StoreCapabilities, StoreOp } from "./project-store.js";
 
 /** Options of {@link LevelStore.open}. */
 export interface LevelStoreOptions {
@@ -241,11 +241,13 @@ export class LevelStore implements ProjectStore {
   }
 
   /** See {@link ProjectStore.listCheckpoints}. */
-  async listCheckpoints(projectUid: string): Promise<{ checkpointId: string; bytes: Uint8Array }[]> {
+  async listCheckpoints(projectUid: string, opts: CheckpointRange = {}): Promise<{ checkpointId: string; bytes: Uint8Array }[]> {
     this.check();
     const prefix = keys.checkpointPrefix(projectUid);
+    const bounds = range(prefix);
+    const gt = opts.after === undefined ? bounds.gt : keys.checkpoint(projectUid, opts.after);
     const out: { checkpointId: string; bytes: Uint8Array }[] = [];
-    for await (const [key, bytes] of this.reader.iterator(range(prefix)))
+    for await (const [key, bytes] of this.reader.iterator({ gt, lt: bounds.lt, limit: opts.limit ?? -1 }))
       out.push({ checkpointId: unescapeId(key.slice(prefix.length)), bytes });
     return out;
   }

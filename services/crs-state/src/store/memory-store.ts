@@ -5,7 +5,7 @@
 
 import { compareUtf8 } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
-import type { MetaValue, ProjectStore, SeqValue, StoreCapabilities, StoreOp } from "./project-store.js";
+import type { CheckpointRange, MetaValue, ProjectStore, SeqValue, StoreCapabilities, StoreOp } from "./project-store.js";
 
 interface ProjectData {
   readonly journal: Map<number, Uint8Array>;
@@ -114,10 +114,12 @@ export class MemoryStore implements ProjectStore {
   }
 
   /** See {@link ProjectStore.listCheckpoints}. */
-  async listCheckpoints(projectUid: string): Promise<{ checkpointId: string; bytes: Uint8Array }[]> {
+  async listCheckpoints(projectUid: string, opts: CheckpointRange = {}): Promise<{ checkpointId: string; bytes: Uint8Array }[]> {
     this.open();
     const m = this.data.get(projectUid)?.checkpoints ?? new Map<string, Uint8Array>();
-    return [...m.keys()].sort(compareUtf8).map((checkpointId) => ({ checkpointId, bytes: m.get(checkpointId) as Uint8Array }));
+    const { after } = opts;
+    const ids = [...m.keys()].filter((id) => after === undefined || compareUtf8(id, after) > 0).sort(compareUtf8);
+    return ids.slice(0, opts.limit ?? ids.length).map((checkpointId) => ({ checkpointId, bytes: m.get(checkpointId) as Uint8Array }));
   }
 
   /** See {@link ProjectStore.getCheckpoint}. */

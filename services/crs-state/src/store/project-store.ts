@@ -38,6 +38,14 @@ export type StoreOp =
   | { readonly op: "deleteCheckpoint"; readonly projectUid: string; readonly checkpointId: string }
   | { readonly op: "deleteProject"; readonly projectId: string; readonly projectUid: string };
 
+/** Which checkpoints a listing returns. */
+export interface CheckpointRange {
+  /** Only ids greater than this one (byte order). */
+  readonly after?: string;
+  /** At most this many. */
+  readonly limit?: number;
+}
+
 /** Optional abilities, as abstract-level's `supports` manifest; the conformance suite reads them. */
 export interface StoreCapabilities {
   /** Data survives `close` and a new store on the same location. */
@@ -62,8 +70,11 @@ export interface ProjectStore {
   readJournal(projectUid: string, afterSeq: number): AsyncIterable<SeqValue>;
   /** The highest sequence number any journal record or snapshot of the project is filed under (0 when none). */
   lastSeq(projectUid: string): Promise<number>;
-  /** Every checkpoint of a project, ascending id. */
-  listCheckpoints(projectUid: string): Promise<{ checkpointId: string; bytes: Uint8Array }[]>;
+  /**
+   * Checkpoints of a project with id greater than `after` (byte order; all when absent), ascending
+   * id, at most `limit` (all when absent): a page reads only its own checkpoints.
+   */
+  listCheckpoints(projectUid: string, opts?: CheckpointRange): Promise<{ checkpointId: string; bytes: Uint8Array }[]>;
   /** One checkpoint's bytes, if present. */
   getCheckpoint(projectUid: string, checkpointId: string): Promise<Uint8Array | undefined>;
   /**

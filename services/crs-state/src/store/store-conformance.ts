@@ -123,6 +123,25 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
       });
     });
 
+    test("lists checkpoints a page at a time, so a page never reads the whole project's checkpoints", async () => {
+      await withStore(async (s) => {
+        const ids = ["a", "a.1", "b", "c:2", "d-9"];
+        await s.write(ids.map((id) => ({ op: "putCheckpoint", projectUid: "u", checkpointId: id, bytes: bytes(id) })));
+        await s.write([{ op: "putCheckpoint", projectUid: "v", checkpointId: "a.0", bytes: bytes("other project") }]);
+        const page = async (after: string | undefined, limit: number) =>
+          (await s.listCheckpoints("u", { ...(after === undefined ? {} : { after }), limit })).map((c) => c.checkpointId);
+        assert.deepEqual(await page(undefined, 2), ["a", "a.1"]);
+        assert.deepEqual(await page("a.1", 2), ["b", "c:2"]);
+        assert.deepEqual(await page("c:2", 2), ["d-9"]);
+        assert.deepEqual(await page("d-9", 2), []);
+        assert.deepEqual(await page("a.0", 1), ["a.1"], "after an id that is not there: the next one");
+        assert.deepEqual(
+          (await s.listCheckpoints("u", { after: "b" })).map((c) => text(c.bytes)),
+          ["c:2", "d-9"],
+        );
+      });
+    });
+
     test("repair cuts records from a sequence number on and keeps them aside", async () => {
       await withStore(async (s) => {
         await s.write([1, 2, 3].map((seq) => ({ op: "append", projectUid: "u", seq, bytes: bytes(`r${seq}`) })));

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CrsStateError } from "../errors.js";
-import type { MetaValue, ProjectStore, SeqValue, StoreCapabilities, StoreOp } from "./project-store.js";
+import type { CheckpointRange, MetaValue, ProjectStore, SeqValue, StoreCapabilities, StoreOp } from "./project-store.js";
 
 /** An ENOSPC error as node's fs raises it. */
 export function enospc(): NodeJS.ErrnoException {
@@ -88,8 +88,8 @@ export class FaultStore implements ProjectStore {
   }
 
   /** Passes through. */
-  listCheckpoints(projectUid: string): Promise<{ checkpointId: string; bytes: Uint8Array }[]> {
-    return this.inner.listCheckpoints(projectUid);
+  listCheckpoints(projectUid: string, opts?: CheckpointRange): Promise<{ checkpointId: string; bytes: Uint8Array }[]> {
+    return this.inner.listCheckpoints(projectUid, opts);
   }
 
   /** Passes through. */
