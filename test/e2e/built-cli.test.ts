@@ -74,6 +74,25 @@ test("the rollouts usage command reads on its own worker threads from its bundle
   }
 });
 
+test("the bundle does not reuse per-file results cached by other code, and reuses its own", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "built-cli-code-"));
+  try {
+    const bin = await shippedCli(join(dir, "shipped"));
+    const corpus = join(dir, "corpus");
+    assert.equal((await run(process.execPath, [bin, "generate", corpus, "--seed", "5", "--files", "6"])).code, 0);
+    const scanArgs = ["scan", corpus, "--cache-dir", join(dir, "cache"), "--now", NOW];
+    const fromSource = await run(process.execPath, ["--import", "tsx", join(SERVICE, "src", "cli", "main.ts"), ...scanArgs]);
+    assert.match(fromSource.stderr, /scanned 6 files \(0 reused/, `the sources fill the cache: ${fromSource.stderr}`);
+    const shipped = await run(process.execPath, [bin, ...scanArgs]);
+    assert.match(shipped.stderr, /scanned 6 files \(0 reused/, `the build reads every file again: ${shipped.stderr}`);
+    const again = await run(process.execPath, [bin, ...scanArgs]);
+    assert.match(again.stderr, /scanned 6 files \(6 reused/, `the build reuses what it cached: ${again.stderr}`);
+    assert.deepEqual(JSON.parse(again.stdout), JSON.parse(fromSource.stdout), "with the same report");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test("a bundle replaced by another of the same size and times runs as itself, not from the code its predecessor cached", async () => {
   const dir = await mkdtemp(join(tmpdir(), "built-cli-cache-"));
   try {

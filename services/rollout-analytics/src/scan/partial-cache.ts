@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { outliersCutTo, PARTIAL_VERSION } from "@crs/domain/rollout";
 import type { RolloutFile } from "../walk/index.js";
 import { userCacheDir } from "./cache-dir.js";
+import { CODE_ID } from "./code-id.js";
 import { EntryPacks, type PackEntry } from "./entry-packs.js";
 import type { PruneOutcome } from "./prune-packs.js";
 import type { FileScan } from "./scan-file.js";
@@ -27,6 +28,8 @@ export interface CacheKey {
 interface CacheEntry {
   readonly format: number;
   readonly partialVersion: number;
+  /** {@link CODE_ID} of the code that made it. */
+  readonly codeId: string;
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
@@ -41,6 +44,7 @@ function matches(entry: unknown, key: CacheKey, path: string): entry is CacheEnt
   return (
     e.format === CACHE_FORMAT &&
     e.partialVersion === PARTIAL_VERSION &&
+    e.codeId === CODE_ID &&
     e.path === path &&
     e.size === key.file.size &&
     e.mtimeMs === key.file.mtimeMs &&
@@ -73,7 +77,7 @@ export interface CacheWrite {
 /**
  * Per-file partials on disk, kept in packs of entries (one pack per batch of files scanned
  * together). An entry is reused only when the file's size and mtime, its freshness, the line
- * limit and both format versions all match, and it kept at least the slowest tasks asked for;
+ * limit, both format versions and the code that made it all match, and it kept at least the slowest tasks asked for;
  * an unreadable or corrupt entry is a miss.
  */
 export class PartialCache {
@@ -102,6 +106,7 @@ export class PartialCache {
     const header = {
       format: CACHE_FORMAT,
       partialVersion: PARTIAL_VERSION,
+      codeId: CODE_ID,
       path,
       size,
       mtimeMs,

@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { collectRollout, emptyPartial, isFresh, mergeAll, partialOfRollout, sessionOfFile, type CorpusPartial } from "@crs/domain/rollout";
 import { AnalyticsError } from "../errors.js";
 import { scanCorpus } from "./scan-corpus.js";
+import { CODE_ID } from "./code-id.js";
 import { writeCorpus, type GeneratedFile } from "./test-support.js";
 
 const NOW = Date.UTC(2026, 2, 3);
@@ -136,6 +137,22 @@ test("a corrupt or foreign cache entry is ignored and recomputed", async () => {
     assert.deepEqual(second.partial, first.partial, "same answer");
     const third = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
     assert.equal(third.files.reused, 3, "the bad entries were rewritten");
+  });
+});
+
+test("a cache entry made by other code is read again, so a changed fold never leaves old results in a report", async () => {
+  await withCorpus(2, async (root, _written, cache) => {
+    const first = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
+    const packs = (await readdir(cache)).filter((n) => n.endsWith(".pack"));
+    const pack = join(cache, packs[0] ?? "");
+    const [index, a, b] = (await readFile(pack, "utf8")).split("\n");
+    const older = JSON.parse(a ?? "") as { codeId: string };
+    assert.equal(older.codeId, CODE_ID, "an entry names the code that made it");
+    older.codeId = "0123456789abcdef";
+    await writeFile(pack, [index, JSON.stringify(older), b, ""].join("\n"));
+    const second = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
+    assert.equal(second.files.reused, 1, "only the entry of this code reused");
+    assert.deepEqual(second.partial, first.partial);
   });
 });
 

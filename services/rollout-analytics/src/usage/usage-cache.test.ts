@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { writeCorpus } from "../generate/index.js";
+import { CODE_ID } from "../scan/index.js";
 import { usageCacheDir } from "./usage-cache.js";
 import { usageCorpus } from "./usage-corpus.js";
 
@@ -60,4 +61,23 @@ test("a changed, corrupt or deleted file's cache entry is never reused, and gone
   const third = await usageCorpus({ root: store, cacheDir, workers: 1 });
   assert.equal(third.files.reused, files.length - 1, "rewritten entries are reused");
   assert.deepEqual(third.usage, fresh.usage);
+});
+
+test("a usage cache entry made by other code is read again, so a changed reader never leaves old figures in a report", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "usage-cache-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const store = join(dir, "sessions");
+  const cacheDir = join(dir, "cache");
+  await writeCorpus({ dir: store, seed: 4, files: 2, bigLineShare: 0 });
+  const first = await usageCorpus({ root: store, cacheDir, workers: 1 });
+  const [name] = (await packed(usageCacheDir(cacheDir))).packs;
+  const pack = join(usageCacheDir(cacheDir), name ?? "");
+  const [index, a, b] = (await readFile(pack, "utf8")).split("\n");
+  const older = JSON.parse(a ?? "") as { codeId: string };
+  assert.equal(older.codeId, CODE_ID, "an entry names the code that made it");
+  older.codeId = "0123456789abcdef";
+  await writeFile(pack, [index, JSON.stringify(older), b, ""].join("\n"));
+  const second = await usageCorpus({ root: store, cacheDir, workers: 1 });
+  assert.equal(second.files.reused, 1, "only the entry of this code reused");
+  assert.deepEqual(second.usage, first.usage);
 });

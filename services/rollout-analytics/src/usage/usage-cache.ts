@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { USAGE_VERSION } from "@crs/domain/rollout";
-import { EntryPacks, userCacheDir, type PruneOutcome } from "../scan/index.js";
+import { CODE_ID, EntryPacks, userCacheDir, type PruneOutcome } from "../scan/index.js";
 import type { RolloutFile } from "../walk/index.js";
 import type { FileUsage } from "./usage-file.js";
 
@@ -22,6 +22,8 @@ export function usageCacheDir(cacheDir: string | undefined): string {
 interface UsageEntry {
   readonly format: number;
   readonly usageVersion: number;
+  /** {@link CODE_ID} of the code that made it. */
+  readonly codeId: string;
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
@@ -35,6 +37,7 @@ function matches(entry: unknown, file: RolloutFile, maxLineBytes: number, path: 
   return (
     e.format === USAGE_CACHE_FORMAT &&
     e.usageVersion === USAGE_VERSION &&
+    e.codeId === CODE_ID &&
     e.path === path &&
     e.size === file.size &&
     e.mtimeMs === file.mtimeMs &&
@@ -56,7 +59,7 @@ export interface UsageWrite {
 /**
  * Per-file usage on disk, kept in packs of entries (one pack per batch of files read together),
  * so a warm read opens a few files instead of one per rollout. An entry is reused only when the
- * file's size and mtime, the line limit and both format versions match; an unreadable or corrupt
+ * file's size and mtime, the line limit, both format versions and the code that made it match; an unreadable or corrupt
  * entry is a miss.
  */
 export class UsageCache {
@@ -92,6 +95,7 @@ export class UsageCache {
         const entry: UsageEntry = {
           format: USAGE_CACHE_FORMAT,
           usageVersion: USAGE_VERSION,
+          codeId: CODE_ID,
           path,
           size: file.size,
           mtimeMs: file.mtimeMs,
