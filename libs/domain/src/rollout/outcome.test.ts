@@ -43,6 +43,11 @@ test("merge_head_probe matches git rev-parse MERGE_HEAD within one segment, any 
   assert.equal(classifyOutcome("git rev-parse -q --verify MERGE_HEAD", exit(1)).reason, "merge_head_probe", "exit 1");
   assert.equal(classifyOutcome("cd x && GIT rev-parse merge_head", exit(128)).reason, "merge_head_probe", "case-insensitive, exit 128");
   assert.equal(classifyOutcome("git rev-parse HEAD | grep MERGE_HEAD", exit(2)).cls, "failure", "pipe separates the words");
+  assert.equal(
+    classifyOutcome("git -C repo \\\n  rev-parse -q --verify MERGE_HEAD", exit(1)).reason,
+    "merge_head_probe",
+    "a command continued on the next line is one segment",
+  );
 });
 
 test("grep_no_match covers exit 1 at a segment start only", () => {

@@ -20,7 +20,9 @@ export const EXPECTED_NEGATIVE_PROBES: readonly ProbeRule[] = [
   {
     token: "merge_head_probe",
     exits: null,
-    pattern: /\bgit\b[^|;&\n]*?\brev-parse\b[^|;&\n]*?\bMERGE_HEAD\b/i,
+    // Only `|`, `;` and `&` part the words: a command continued on the next line (`\` and a
+    // line break) is still one segment.
+    pattern: /\bgit\b[^|;&]*?\brev-parse\b[^|;&]*?\bMERGE_HEAD\b/i,
   },
   {
     token: "grep_no_match",
