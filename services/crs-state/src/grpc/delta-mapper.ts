@@ -4,10 +4,18 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ApplyMetricsSchema } from "@crs/contracts/gen/crs/state/v1/delta_pb";
 import type { AnalyticsRecord as WireRecord } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { invalidArgument, limitExceeded, requireSafeCount } from "@crs/runtime";
-import { hasResults, indexesAffected, type AnalyticsRecord, type Delta, type SignalSource } from "@crs/domain/state";
+import {
+  analyticsFoundKey,
+  hasResults,
+  indexesAffected,
+  StateError,
+  type AnalyticsRecord,
+  type Delta,
+  type SignalSource,
+} from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
 import { INDEX_KINDS, constraintTypes, sources, statuses } from "./enum-mapper.js";
-import { optionalKey, requireKey, requireMetadata } from "./ids.js";
+import { optionalKey, optionalKeyPart, requireKey, requireMetadata } from "./ids.js";
 
 /** Most entries one delta may carry, over all its children. */
 export const MAX_DELTA_ENTRIES = 10_000;
@@ -40,7 +48,8 @@ export function analyticsIn(r: WireRecord | undefined, field: string): Analytics
   if (r === undefined) throw invalidArgument(field, "is required");
   return {
     id: optionalKey(r.id, `${field}.id`),
-    queryType: r.queryType,
+    // The type names the run's marker nodes (`analytics:<type>:found`), which are read back by id.
+    queryType: optionalKeyPart(r.queryType, `${field}.query_type`, analyticsFoundKey),
     queryTime: timestamp(r.queryTimeUnixMs, `${field}.query_time_unix_ms`),
     resultCount: requireSafeCount(r.resultCount, `${field}.result_count`),
     results: [...r.results],
@@ -106,14 +115,22 @@ function convert(d: WireDelta | undefined, field: string, budget: Budget, depth:
     case "similarity": {
       const at = `${field}.similarity.updates`;
       spend(budget, k.value.updates.length, at);
+      // Each unordered pair at most once, as the contract says: two distances for one pair in one
+      // delta have no order the caller could mean. Checked here, on requests, and not in the engine,
+      // so journals written before the rule still replay.
+      const pairs = new Set<string>();
       return {
         kind: "similarity",
         source,
-        updates: k.value.updates.map((u, i) => ({
-          a: requireKey(u.a, `${at}[${i}].a`),
-          b: requireKey(u.b, `${at}[${i}].b`),
-          distance: u.distance,
-        })),
+        updates: k.value.updates.map((u, i) => {
+          const a = requireKey(u.a, `${at}[${i}].a`);
+          const b = requireKey(u.b, `${at}[${i}].b`);
+          const pair = a < b ? `${a} ${b}` : `${b} ${a}`;
+          if (pairs.has(pair))
+            throw new StateError("INVALID_DELTA", `duplicate similarity update for pair ${a}-${b}`, { field: `${at}[${i}].b` });
+          pairs.add(pair);
+          return { a, b, distance: u.distance };
+        }),
       };
     }
     case "dependency": {

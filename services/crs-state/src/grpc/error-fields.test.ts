@@ -109,6 +109,35 @@ describe("error fields name proto paths", () => {
             }),
           ),
       ],
+      [
+        ApplyRequestSchema,
+        "delta.similarity.updates[1].b",
+        () =>
+          s.state.apply(
+            apply({
+              case: "similarity",
+              value: {
+                updates: [
+                  { a: "x", b: "y", distance: 1 },
+                  { a: "y", b: "x", distance: 2 },
+                ],
+              },
+            }),
+          ),
+      ],
+      [
+        ApplyRequestSchema,
+        "delta.analytics.record.query_type",
+        () =>
+          // The type would name marker nodes no read could ask for by id.
+          s.state.apply({
+            projectId: "f",
+            delta: {
+              source: SignalSource.HARD,
+              kind: { case: "analytics", value: { record: { queryType: "a b/c", queryTimeUnixMs: 1n } } },
+            },
+          }),
+      ],
       [ApplyRequestSchema, "delta.constraint.remove[0]", () => s.state.apply(apply({ case: "constraint", value: { remove: ["absent"] } }))],
       [
         ApplyRequestSchema,

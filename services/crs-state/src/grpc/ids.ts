@@ -34,6 +34,15 @@ export function requireKey(value: string, field: string): string {
   return check(value, field, MAX_KEY_LENGTH);
 }
 
+/**
+ * A part of a derived node id, `part` in `derived(part)`: empty is left to the engine's own check;
+ * otherwise of the key alphabet and short enough that the derived id is a valid key too, so what
+ * is stored under it can be read back by id.
+ */
+export function optionalKeyPart(part: string, field: string, derived: (part: string) => string): string {
+  return part === "" ? part : check(part, field, MAX_KEY_LENGTH - derived("").length);
+}
+
 /** An entry key that may be empty (meaning "none"). */
 export function optionalKey(value: string, field: string): string {
   return value === "" ? value : check(value, field, MAX_KEY_LENGTH);

@@ -206,7 +206,8 @@ export const SimilarityUpdateSchema: GenMessage<SimilarityUpdate> = /*@__PURE__*
  */
 export type SimilarityDelta = Message<"crs.state.v1.SimilarityDelta"> & {
   /**
-   * The pairs to set, each unordered pair at most once.
+   * The pairs to set, each unordered pair at most once (a pair named twice, in either order, is
+   * DELTA_VALIDATION).
    *
    * @generated from field: repeated crs.state.v1.SimilarityUpdate updates = 1;
    */

@@ -343,7 +343,7 @@ export const StringListSchema: GenMessage<StringList> = /*@__PURE__*/
 
 /**
  * AnalyticsRecord records one run of a named analysis (hotspots, dead_code, cycles, path,
- * references, coupling, or any other non-empty type).
+ * references, coupling, or any other type).
  *
  * @generated from message crs.state.v1.AnalyticsRecord
  */
@@ -356,7 +356,8 @@ export type AnalyticsRecord = Message<"crs.state.v1.AnalyticsRecord"> & {
   id: string;
 
   /**
-   * The analysis type (non-empty free-form string).
+   * The analysis type: 1-496 characters of the key alphabet ([A-Za-z0-9._:-]), since it names
+   * the run's marker nodes `analytics:<type>:done` and `analytics:<type>:found`.
    *
    * @generated from field: string query_type = 2;
    */
