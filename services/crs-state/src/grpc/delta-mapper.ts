@@ -15,7 +15,8 @@ import {
 } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
 import { INDEX_KINDS, constraintTypes, sources, statuses } from "./enum-mapper.js";
-import { optionalKey, optionalKeyPart, requireKey, requireMetadata } from "./ids.js";
+import { optionalKey, optionalKeyPart, requireKey, requireMetadata, requireTextAtMost } from "./ids.js";
+import { MAX_STEP_TEXT_BYTES } from "./step-mapper.js";
 
 /** Most entries one delta may carry, over all its children. */
 export const MAX_DELTA_ENTRIES = 10_000;
@@ -156,8 +157,8 @@ function convert(d: WireDelta | undefined, field: string, budget: Budget, depth:
         entries: k.value.entries.map((e, i) => ({
           id: requireKey(e.id, `${at}[${i}].id`),
           nodeId: optionalKey(e.nodeId, `${at}[${i}].node_id`),
-          action: e.action,
-          result: e.result,
+          action: requireTextAtMost(e.action, MAX_STEP_TEXT_BYTES, `${at}[${i}].action`),
+          result: requireTextAtMost(e.result, MAX_STEP_TEXT_BYTES, `${at}[${i}].result`),
           source: entrySource(e.source, source, `${at}[${i}].source`),
           timestamp: timestamp(e.timestampUnixMs, `${at}[${i}].timestamp_unix_ms`),
           metadata: requireMetadata(e.metadata, 64, `${at}[${i}].metadata`),

@@ -154,6 +154,14 @@ describe("error fields name proto paths", () => {
       ],
       [
         ApplyRequestSchema,
+        "delta.history.entries[0].result",
+        () =>
+          s.state.apply(
+            apply({ case: "history", value: { entries: [{ id: "h", action: "a", result: "r".repeat(65_537), source: soft }] } }),
+          ),
+      ],
+      [
+        ApplyRequestSchema,
         "delta.streaming.increments[0].increment",
         () => s.state.apply(apply({ case: "streaming", value: { increments: [{ item: "i", increment: 0n }] } })),
       ],

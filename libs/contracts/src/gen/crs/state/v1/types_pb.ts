@@ -187,14 +187,14 @@ export type HistoryEntry = Message<"crs.state.v1.HistoryEntry"> & {
   nodeId: string;
 
   /**
-   * The action taken.
+   * The action taken (at most 65 536 bytes).
    *
    * @generated from field: string action = 3;
    */
   action: string;
 
   /**
-   * The result of the action.
+   * The result of the action (at most 65 536 bytes).
    *
    * @generated from field: string result = 4;
    */
