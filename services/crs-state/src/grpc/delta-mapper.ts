@@ -15,7 +15,7 @@ import {
 } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
 import { INDEX_KINDS, constraintTypes, sources, statuses } from "./enum-mapper.js";
-import { optionalKey, optionalKeyPart, requireKey, requireMetadata, requireTextAtMost } from "./ids.js";
+import { MAX_LIST_IDS, optionalKey, optionalKeyPart, requireKey, requireMetadata, requireTextAtMost } from "./ids.js";
 import { MAX_STEP_TEXT_BYTES } from "./step-mapper.js";
 
 /** Most entries one delta may carry, over all its children. */
@@ -44,18 +44,34 @@ function timestamp(value: bigint, field: string): number {
   return requireSafeCount(value, field);
 }
 
+// Texts of an analytics record's lists: result ids, path and cycle members.
+const MAX_RESULT_TEXT_BYTES = 512;
+
+// The path and cycles of a record, at most MAX_LIST_IDS ids in all, so a kept record is bounded.
+function pathsIn(r: WireRecord, field: string): { path: string[]; cycles: string[][] } {
+  const ids = r.path.length + r.cycles.reduce((n, c) => n + c.values.length, 0);
+  if (ids > MAX_LIST_IDS)
+    throw limitExceeded(`${field}.cycles`, MAX_LIST_IDS, `path and cycles hold ${ids} ids; at most ${MAX_LIST_IDS} are accepted`);
+  const text = (id: string, at: string): string => requireTextAtMost(id, MAX_RESULT_TEXT_BYTES, at);
+  return {
+    path: r.path.map((id, i) => text(id, `${field}.path[${i}]`)),
+    cycles: r.cycles.map((c, i) => c.values.map((id, j) => text(id, `${field}.cycles[${i}].values[${j}]`))),
+  };
+}
+
 /** The engine's analytics record of a wire record; ids and lists checked with proto field names. */
 export function analyticsIn(r: WireRecord | undefined, field: string): AnalyticsRecord {
   if (r === undefined) throw invalidArgument(field, "is required");
+  const { path, cycles } = pathsIn(r, field);
   return {
     id: optionalKey(r.id, `${field}.id`),
     // The type names the run's marker nodes (`analytics:<type>:found`), which are read back by id.
     queryType: optionalKeyPart(r.queryType, `${field}.query_type`, analyticsFoundKey),
     queryTime: timestamp(r.queryTimeUnixMs, `${field}.query_time_unix_ms`),
     resultCount: requireSafeCount(r.resultCount, `${field}.result_count`),
-    results: [...r.results],
-    cycles: r.cycles.map((c) => [...c.values]),
-    path: [...r.path],
+    results: r.results.map((id, i) => requireTextAtMost(id, MAX_RESULT_TEXT_BYTES, `${field}.results[${i}]`)),
+    cycles,
+    path,
     executionMs: requireSafeCount(r.executionMs, `${field}.execution_ms`),
     params: requireMetadata(r.params, 64, `${field}.params`),
   };

@@ -138,6 +138,28 @@ describe("error fields name proto paths", () => {
             },
           }),
       ],
+      [
+        ApplyRequestSchema,
+        "delta.analytics.record.cycles",
+        () =>
+          s.state.apply({
+            projectId: "f",
+            delta: {
+              source: SignalSource.HARD,
+              kind: {
+                case: "analytics",
+                value: {
+                  record: {
+                    queryType: "path",
+                    queryTimeUnixMs: 1n,
+                    path: Array.from({ length: 600 }, (_, i) => `p${i}`),
+                    cycles: [{ values: Array.from({ length: 401 }, (_, i) => `c${i}`) }],
+                  },
+                },
+              },
+            },
+          }),
+      ],
       [ApplyRequestSchema, "delta.constraint.remove[0]", () => s.state.apply(apply({ case: "constraint", value: { remove: ["absent"] } }))],
       [
         ApplyRequestSchema,

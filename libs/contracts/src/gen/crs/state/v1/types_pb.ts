@@ -385,21 +385,22 @@ export type AnalyticsRecord = Message<"crs.state.v1.AnalyticsRecord"> & {
   resultCount: bigint;
 
   /**
-   * Result ids; the server keeps at most the first 50.
+   * Result ids, each at most 512 bytes; the server keeps at most the first 50.
    *
    * @generated from field: repeated string results = 8;
    */
   results: string[];
 
   /**
-   * Cycles found (required when a `cycles` query has results).
+   * Cycles found (required when a `cycles` query has results); with `path`, at most 1000 ids in
+   * all, each at most 512 bytes.
    *
    * @generated from field: repeated crs.state.v1.StringList cycles = 9;
    */
   cycles: StringList[];
 
   /**
-   * Path found (required when a `path` query has results).
+   * Path found (required when a `path` query has results); see `cycles` for its bounds.
    *
    * @generated from field: repeated string path = 10;
    */
