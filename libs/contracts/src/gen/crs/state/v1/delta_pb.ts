@@ -334,7 +334,8 @@ export const StreamingDeltaSchema: GenMessage<StreamingDelta> = /*@__PURE__*/
  */
 export type CompositeDelta = Message<"crs.state.v1.CompositeDelta"> & {
   /**
-   * The children, applied in order; composites nest at most 8 deep.
+   * The children, applied in order. A delta tree is at most 8 levels deep, the request's delta
+   * being level 1, so a composite at level 8 is LIMIT_EXCEEDED.
    *
    * @generated from field: repeated crs.state.v1.Delta deltas = 1;
    */
