@@ -69,15 +69,25 @@ export function hostPort(doc: string, fallback: string): EnvVar<string> {
   };
 }
 
-/** A variable holding an absolute URL with a host and one of `schemes` (without the colon). */
-export function url(doc: string, fallback: string, schemes: readonly string[]): EnvVar<string> {
+/** What the path of a URL variable may be, and how to say so when it is not. */
+interface UrlPath {
+  /** Matches every accepted path ("" and "/" included only if the pattern allows them). */
+  readonly pattern: RegExp;
+  /** Ends the "expected" message, for example "and at most a database number as its path". */
+  readonly expected: string;
+}
+
+/** A variable holding an absolute URL with a host, one of `schemes` (without the colon) and, given `path`, a path it matches. */
+export function url(doc: string, fallback: string, schemes: readonly string[], path?: UrlPath): EnvVar<string> {
+  const example = `a URL such as ${schemes[0]}://host:port`;
   return {
     doc,
     default: fallback,
     parse: (raw) => {
       const parsed = URL.canParse(raw) ? new URL(raw) : undefined;
       const valid = parsed !== undefined && schemes.includes(parsed.protocol.slice(0, -1)) && parsed.hostname !== "";
-      return valid ? raw : fail(`a URL such as ${schemes[0]}://host:port`);
+      if (!valid) return fail(example);
+      return path === undefined || path.pattern.test(parsed.pathname) ? raw : fail(`${example}, ${path.expected}`);
     },
   };
 }

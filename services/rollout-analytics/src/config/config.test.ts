@@ -15,3 +15,21 @@ test("a REDIS_URL that is not a redis:// URL stops start-up naming it, instead o
     assert.equal(readEnv(ANALYTICS_ENV, { REDIS_URL: raw }).REDIS_URL, raw, raw);
   }
 });
+
+test("a REDIS_URL whose path is not a database number stops start-up naming it, instead of the client quietly using database 0", () => {
+  for (const raw of [
+    "redis://127.0.0.1:6379/queue",
+    "redis://127.0.0.1:6379/-1",
+    "redis://127.0.0.1:6379/1.5",
+    "redis://127.0.0.1:6379/2/x",
+  ]) {
+    assert.throws(
+      () => readEnv(ANALYTICS_ENV, { REDIS_URL: raw }),
+      (e: unknown) => e instanceof RuntimeError && e.message.includes("REDIS_URL") && e.message.includes("database number"),
+      raw,
+    );
+  }
+  for (const raw of ["redis://127.0.0.1:6379/", "redis://127.0.0.1:6379/0", "rediss://cache.internal:6380/15"]) {
+    assert.equal(readEnv(ANALYTICS_ENV, { REDIS_URL: raw }).REDIS_URL, raw, raw);
+  }
+});

@@ -14,6 +14,8 @@ export const ANALYTICS_ENV = {
     "Redis for the scan queue to come (only checked until it is built), redis://[user:password@]host:port[/db]",
     "redis://127.0.0.1:6379",
     ["redis", "rediss"],
+    // The client would read any other path as database 0 (or a number Redis refuses) and still report itself connected.
+    { pattern: /^\/?(?:\d{1,9})?$/, expected: "with at most a database number as its path (redis://host:port/2)" },
   ),
   MAX_ROLLOUT_BYTES: integer("largest rollout AnalyzeRollout accepts, in bytes (declared or received)", 256 * MiB, 1),
   // A line becomes one JavaScript string, which V8 caps just under 512 Mi characters.
