@@ -1,4 +1,7 @@
 import { test } from "node:test";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
 import assert from "node:assert/strict";
 import type { Logger } from "@crs/runtime";
 import { eventually } from "@crs/runtime/testing";
@@ -24,5 +27,55 @@ test("an unreachable Redis is logged once as not reachable at its URL, with no c
     assert.doesNotMatch(message, /secret/, "credentials redacted");
   } finally {
     await redis.close();
+  }
+});
+
+const haveRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+test("a REDIS_URL database that Redis refuses never counts as connected, instead of the connection working in database 0", {
+  skip: !haveRedisServer && process.env["CI"] !== "true" && "redis-server is not installed",
+}, async () => {
+  const port = await freePort();
+  const server = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--databases", "2"],
+    {
+      stdio: "ignore",
+    },
+  );
+  const connections = [5, 1].map((db) => {
+    const changes: boolean[] = [];
+    const logger = { warn: () => undefined, info: () => undefined } as unknown as Logger;
+    const redis = new RedisConnection({
+      url: `redis://127.0.0.1:${port}/${db}`,
+      logger,
+      onReadyChange: (ready) => changes.push(ready),
+      maxRetryDelayMs: 50,
+    });
+    redis.start();
+    return { redis, changes };
+  });
+  const [refused, accepted] = connections as [(typeof connections)[0], (typeof connections)[0]];
+  try {
+    assert.ok(await eventually(() => accepted.redis.ready, 10_000), "a database Redis has is connected");
+    assert.ok(
+      await eventually(() => refused.redis.client.status === "ready", 10_000),
+      "the client itself calls the refused connection ready",
+    );
+    // A reply after the check's own SELECT: the check has finished.
+    await refused.redis.client.ping();
+    assert.equal(refused.redis.ready, false, "database 5 of 2 is not ready");
+    assert.deepEqual(refused.changes, [], "and never reported ready");
+  } finally {
+    for (const { redis } of connections) await redis.close();
+    server.kill("SIGKILL");
   }
 });

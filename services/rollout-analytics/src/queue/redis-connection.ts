@@ -36,7 +36,7 @@ export class RedisConnection {
       enableOfflineQueue: true,
       retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 10), maxDelay),
     });
-    this.client.on("ready", () => this.#set(true));
+    this.client.on("ready", () => void this.#confirmReady());
     this.client.on("close", () => this.#set(false));
     this.client.on("error", (error: Error) => {
       if (this.#warned) return;
@@ -61,6 +61,21 @@ export class RedisConnection {
   /** Closes the connection and stops retrying. */
   async close(): Promise<void> {
     this.client.disconnect(false);
+  }
+
+  // The client reports ready even when Redis refused the URL's database (it then works in
+  // database 0), so a connection counts as ready only once that database is selected.
+  async #confirmReady(): Promise<void> {
+    const db = this.client.options.db ?? 0;
+    if (db !== 0) {
+      const selected = await this.client.select(db).then(
+        () => true,
+        () => false,
+      );
+      // Redis refused the handshake's own SELECT too, and the error listener has that.
+      if (!selected || this.client.status !== "ready") return;
+    }
+    this.#set(true);
   }
 
   #set(ready: boolean): void {
