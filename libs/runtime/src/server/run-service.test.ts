@@ -6,7 +6,7 @@ import { once } from "node:events";
 import { RuntimeError } from "../errors.js";
 import { startService } from "./run-service.js";
 
-test("a metrics address already in use fails the start and still releases what setup opened", async () => {
+test("a metrics address already in use fails the start naming METRICS_ADDRESS and why, and still releases what setup opened", async () => {
   const taken = createServer();
   taken.listen(0, "127.0.0.1");
   await once(taken, "listening");
@@ -28,9 +28,43 @@ test("a metrics address already in use fails the start and still releases what s
         },
         { LOG_LEVEL: "silent" },
       ),
-      (e: unknown) => e instanceof RuntimeError && e.code === "METRICS_LISTEN_FAILED",
+      (e: unknown) =>
+        e instanceof RuntimeError &&
+        e.code === "METRICS_LISTEN_FAILED" &&
+        e.message.includes(`METRICS_ADDRESS=127.0.0.1:${port}`) &&
+        e.message.includes("EADDRINUSE"),
     );
     assert.ok(released, "setup's resources were released");
+  } finally {
+    taken.close();
+  }
+});
+
+test("a gRPC address already in use fails the start naming GRPC_ADDRESS and why, instead of only the address", async () => {
+  const taken = createServer();
+  taken.listen(0, "127.0.0.1");
+  await once(taken, "listening");
+  const address = taken.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  try {
+    await assert.rejects(
+      startService(
+        {
+          name: "probe",
+          reasons: echoReasons,
+          defaults: { grpcAddress: `127.0.0.1:${port}`, metricsAddress: "127.0.0.1:0" },
+          env: {},
+          files: [],
+          setup: async () => async () => undefined,
+        },
+        { LOG_LEVEL: "silent" },
+      ),
+      (e: unknown) =>
+        e instanceof RuntimeError &&
+        e.code === "LISTEN_FAILED" &&
+        e.message.includes(`GRPC_ADDRESS=127.0.0.1:${port}`) &&
+        e.message.includes("EADDRINUSE"),
+    );
   } finally {
     taken.close();
   }

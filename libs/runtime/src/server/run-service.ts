@@ -39,6 +39,13 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+// A failed listen names the variable that chose the address and why, as a malformed value does.
+function naming(variable: string, address: string, error: unknown): unknown {
+  if (!(error instanceof RuntimeError)) return error;
+  const cause = error.cause instanceof Error ? error.cause.message : error.message;
+  return new RuntimeError(error.code, `${variable}=${address}: cannot listen there: ${cause}`, { cause: error.cause });
+}
+
 /** Reads configuration, builds the server, listens, and serves /metrics. */
 export async function startService<S extends EnvSpec>(
   definition: ServiceDefinition<S>,
@@ -65,12 +72,12 @@ export async function startService<S extends EnvSpec>(
   const release = await definition.setup({ config, logger, server });
   const metrics = await serveMetrics(server.metrics.registry, config.METRICS_ADDRESS).catch(async (error: unknown) => {
     await release();
-    throw error;
+    throw naming("METRICS_ADDRESS", config.METRICS_ADDRESS, error);
   });
   const port = await server.listen().catch(async (error: unknown) => {
     metrics.close();
     await release();
-    throw error;
+    throw naming("GRPC_ADDRESS", config.GRPC_ADDRESS, error);
   });
   logger.info(
     { grpc: `${config.GRPC_ADDRESS.replace(/:\d+$/, "")}:${port}`, metrics: metrics.port, services: server.services },
