@@ -79,3 +79,40 @@ test("a REDIS_URL database that Redis refuses never counts as connected, instead
     server.kill("SIGKILL");
   }
 });
+
+test("a Redis that comes up refusing the password is logged as refusing it, not left at unreachable, and each problem once", {
+  skip: !haveRedisServer && process.env["CI"] !== "true" && "redis-server is not installed",
+}, async () => {
+  const port = await freePort();
+  const warnings: string[] = [];
+  const logger = { warn: (_: unknown, message: string) => void warnings.push(message), info: () => undefined } as unknown as Logger;
+  const redis = new RedisConnection({
+    url: `redis://:s3cret-pw@127.0.0.1:${port}`,
+    logger,
+    onReadyChange: () => undefined,
+    maxRetryDelayMs: 50,
+  });
+  redis.start();
+  let server: ReturnType<typeof spawn> | undefined;
+  try {
+    assert.ok(await eventually(() => warnings.length === 1, 10_000), "nothing listens yet");
+    assert.match(warnings[0] ?? "", /not reachable/);
+    server = spawn(
+      "redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--requirepass", "right"],
+      {
+        stdio: "ignore",
+      },
+    );
+    assert.ok(await eventually(() => warnings.length > 1, 10_000), `the refusal is logged: ${warnings.join(" | ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(warnings.length, 2, `one line per problem, not one per retry: ${warnings.join(" | ")}`);
+    const message = warnings[1] ?? "";
+    assert.match(message, /refused .*password/, message);
+    assert.doesNotMatch(message, /s3cret-pw/, "credentials redacted");
+    assert.equal(redis.ready, false, "not connected");
+  } finally {
+    await redis.close();
+    server?.kill("SIGKILL");
+  }
+});

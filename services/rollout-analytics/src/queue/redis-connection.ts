@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import { Redis, ReplyError } from "ioredis";
 import { redactCredentials, type Logger } from "@crs/runtime";
 
 /** Options of the watched Redis connection. */
@@ -26,7 +26,8 @@ export interface RedisConnectionOptions {
 export class RedisConnection {
   readonly client: Redis;
   #ready = false;
-  #warned = false;
+  // The problem last logged, so each retry of the same one adds no line.
+  #warned: "unreachable" | "refused" | undefined;
 
   constructor(readonly options: RedisConnectionOptions) {
     const maxDelay = options.maxRetryDelayMs ?? 5000;
@@ -39,12 +40,16 @@ export class RedisConnection {
     this.client.on("ready", () => void this.#confirmReady());
     this.client.on("close", () => this.#set(false));
     this.client.on("error", (error: Error) => {
-      if (this.#warned) return;
-      this.#warned = true;
-      options.logger.warn(
-        { redis: redactCredentials(options.url), err: error.message },
-        `Redis is not reachable at ${redactCredentials(options.url)}. Set REDIS_URL=redis://host:port to point rollout-analytics at Redis.`,
-      );
+      // A reply is Redis answering: the address is right, and pointing elsewhere would not help.
+      const problem = error instanceof ReplyError ? "refused" : "unreachable";
+      if (this.#warned === problem) return;
+      this.#warned = problem;
+      const at = redactCredentials(options.url);
+      const message =
+        problem === "refused"
+          ? `Redis at ${at} refused the connection (${error.message}). Check the user, password and database number in REDIS_URL.`
+          : `Redis is not reachable at ${at}. Set REDIS_URL=redis://host:port to point rollout-analytics at Redis.`;
+      options.logger.warn({ redis: at, err: error.message }, message);
     });
   }
 
@@ -82,7 +87,7 @@ export class RedisConnection {
     if (ready === this.#ready) return;
     this.#ready = ready;
     if (ready) {
-      this.#warned = false;
+      this.#warned = undefined;
       this.options.logger.info({ redis: redactCredentials(this.options.url) }, "Redis connected");
     }
     this.options.onReadyChange(ready);
