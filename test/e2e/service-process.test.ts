@@ -5,7 +5,8 @@ import { status, type ServiceError } from "@grpc/grpc-js";
 import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import { failedStart, startServiceProcess } from "../support/service-process.js";
 import { eventually } from "@crs/runtime/testing";
-import { healthClient, maintenanceClient, scanServiceServes } from "../support/clients.js";
+import { errorDetailOf } from "@crs/runtime";
+import { healthClient, maintenanceClient, rolloutClient, scanServiceServes } from "../support/clients.js";
 import { redisUrl, requireRedis } from "../support/backends.js";
 
 test("crs-state: SIGTERM with a server stream open ends the stream and exits 0 within the drain bound", async () => {
@@ -37,6 +38,45 @@ test("crs-state: SIGTERM with a server stream open ends the stream and exits 0 w
     );
   } finally {
     health.close();
+    await service.stop("SIGKILL");
+  }
+});
+
+test("a second SIGINT during the drain does not kill the process: the open call is answered SHUTTING_DOWN and it exits 0", async () => {
+  const service = await startServiceProcess("rollout-analytics", { SHUTDOWN_DRAIN_MS: "1500", REDIS_URL: "redis://127.0.0.1:1" });
+  const client = rolloutClient(service.port);
+  let finish = (): void => undefined;
+  let sent = (): void => undefined;
+  const firstSent = new Promise<void>((resolve) => (sent = resolve));
+  // An upload that stays open until the test ends it, so the call is in flight when the signals come.
+  async function* upload() {
+    yield { part: { case: "upload" as const, value: { projectId: "demo", nowUnixMs: 1_780_000_000_000n } } };
+    sent();
+    await new Promise<void>((resolve) => (finish = resolve));
+  }
+  try {
+    const call = client.analyzeRollout(upload()).then(
+      () => undefined,
+      (error: ServiceError) => error,
+    );
+    await firstSent;
+    // A round trip through the server's event loop, so the upload that was sent before it has arrived.
+    await fetch(`http://127.0.0.1:${service.metricsPort}/metrics`);
+    service.child.kill("SIGINT");
+    assert.ok(await eventually(() => service.logs.some((l) => l["msg"] === "stopping")), "the first SIGINT starts the drain");
+    // What a terminal's Ctrl-C under npm or pnpm delivers: the group's signal, then the forwarded one.
+    const code = await service.stop("SIGINT");
+    const error = await call;
+    assert.equal(code, 0, `the process exits 0 instead of dying of the second signal (${service.child.signalCode})`);
+    assert.equal(error?.code, status.UNAVAILABLE, "the open call is answered UNAVAILABLE");
+    assert.equal(errorDetailOf(error!)?.reason, "SHUTTING_DOWN", "with the shutdown reason");
+    assert.ok(
+      service.logs.some((l) => l["drained"] === false),
+      "the call was still open when the drain ran out",
+    );
+  } finally {
+    finish();
+    client.close();
     await service.stop("SIGKILL");
   }
 });

@@ -124,6 +124,8 @@ export async function runService<S extends EnvSpec>(definition: ServiceDefinitio
       },
     );
   };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  // Kept for every repeat: a process manager forwards the terminal's Ctrl-C once more, and the
+  // default action of that second signal would kill the process in the middle of its drain.
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
 }
