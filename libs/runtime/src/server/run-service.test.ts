@@ -3,6 +3,8 @@ import { echoReasons } from "../testing/echo-server.js";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { once } from "node:events";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
 import { startService } from "./run-service.js";
 
@@ -68,4 +70,26 @@ test("a gRPC address already in use fails the start naming GRPC_ADDRESS and why,
   } finally {
     taken.close();
   }
+});
+
+test("an unreadable TLS file fails the start naming TLS_CERT_FILE, instead of as a listen failure of GRPC_ADDRESS", async () => {
+  const missing = join(tmpdir(), `absent-${process.pid}.pem`);
+  await assert.rejects(
+    startService(
+      {
+        name: "probe",
+        reasons: echoReasons,
+        defaults: { grpcAddress: "127.0.0.1:0", metricsAddress: "127.0.0.1:0" },
+        env: {},
+        files: [],
+        setup: async () => async () => undefined,
+      },
+      { LOG_LEVEL: "silent", TLS_CERT_FILE: missing, TLS_KEY_FILE: missing },
+    ),
+    (e: unknown) =>
+      e instanceof RuntimeError &&
+      e.code === "TLS_FILE_UNREADABLE" &&
+      e.message.includes(`TLS_CERT_FILE: cannot read ${missing}`) &&
+      !e.message.includes("GRPC_ADDRESS"),
+  );
 });

@@ -39,9 +39,10 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-// A failed listen names the variable that chose the address and why, as a malformed value does.
+// A failed listen names the variable that chose the address and why, as a malformed value does;
+// a refused TLS file or setting already names its own variable and is passed on as it is.
 function naming(variable: string, address: string, error: unknown): unknown {
-  if (!(error instanceof RuntimeError)) return error;
+  if (!(error instanceof RuntimeError) || (error.code !== "LISTEN_FAILED" && error.code !== "METRICS_LISTEN_FAILED")) return error;
   const cause = error.cause instanceof Error ? error.cause.message : error.message;
   return new RuntimeError(error.code, `${variable}=${address}: cannot listen there: ${cause}`, { cause: error.cause });
 }
