@@ -1,3 +1,4 @@
+import type { DescService } from "@bufbuild/protobuf";
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
 import type { GrpcServer, ServiceHandlers } from "@crs/runtime";
 import { ClauseService } from "@crs/contracts/gen/crs/state/v1/clause_pb";
@@ -12,6 +13,7 @@ import { SimilarityService } from "@crs/contracts/gen/crs/state/v1/similarity_pb
 import { StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
 import { StepService } from "@crs/contracts/gen/crs/state/v1/step_pb";
 import { WatchService } from "@crs/contracts/gen/crs/state/v1/watch_pb";
+import { CrsStateError } from "../errors.js";
 import { checkpointHandlers } from "./checkpoint-handlers.js";
 import { clauseHandlers } from "./clause-handlers.js";
 import { cycleHandlers } from "./cycle-handlers.js";
@@ -30,9 +32,23 @@ import { stepHandlers } from "./step-handlers.js";
 export const HEALTH_POLL_MS = 250;
 
 /**
+ * Handlers refusing every method of `service` as UNIMPLEMENTED through the status map, so the
+ * answer carries ErrorInfo{reason: "UNIMPLEMENTED"} like every other failure, not a bare status.
+ */
+function unservedHandlers<S extends GenServiceMethods>(service: GenService<S>): ServiceHandlers<S> {
+  const handlers: Record<string, () => never> = {};
+  for (const method of (service as unknown as DescService).methods) {
+    handlers[method.localName] = () => {
+      throw new CrsStateError("UNIMPLEMENTED", `${method.parent.typeName}.${method.name} is not served by this server yet`);
+    };
+  }
+  return handlers as unknown as ServiceHandlers<S>;
+}
+
+/**
  * Registers every crs.state.v1 service. Store-backed services report SERVING only while the host
- * can write; Persistence and Watch are registered without handlers (UNIMPLEMENTED) and never
- * report SERVING. Returns a function that stops following the host's state.
+ * can write; every method of Persistence and Watch answers UNIMPLEMENTED, and they never report
+ * SERVING. Returns a function that stops following the host's state.
  */
 export function registerServices(server: GrpcServer, facts: ServerFacts): () => void {
   const deps: HandlerDeps = { host: facts.host, elapsed: () => performance.now() };
@@ -52,7 +68,7 @@ export function registerServices(server: GrpcServer, facts: ServerFacts): () => 
   addStored(HistoryService, historyHandlers(deps));
   addStored(CycleService, cycleHandlers(deps));
   const unserved: GenService<GenServiceMethods>[] = [WatchService, PersistenceService];
-  for (const service of unserved) server.add(service, {}, { mapError, managedHealth: true });
+  for (const service of unserved) server.add(service, unservedHandlers(service), { mapError, managedHealth: true, served: false });
   let last: boolean | undefined;
   const follow = (): void => {
     const serving = facts.host.serving() && !server.draining;

@@ -1,0 +1,69 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { credentials, status } from "@grpc/grpc-js";
+import { createClient, type TypedClient } from "@crs/runtime";
+import { ExportFormat, PersistenceService } from "@crs/contracts/gen/crs/state/v1/persistence_pb";
+import { WatchService } from "@crs/contracts/gen/crs/state/v1/watch_pb";
+import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
+import { expectError, startTestServer, type TestServer } from "./test-support.js";
+
+// Reads a server stream to its end, so its status surfaces as a rejection.
+async function drain(stream: AsyncIterable<unknown>): Promise<number> {
+  let messages = 0;
+  for await (const _ of stream) messages++;
+  return messages;
+}
+
+describe("services of the contract this server does not serve yet", () => {
+  let s: TestServer;
+  let persistence: TypedClient<typeof PersistenceService.method>;
+  let watch: TypedClient<typeof WatchService.method>;
+  before(async () => {
+    s = await startTestServer();
+    await s.state.createProject({ projectId: "unserved" });
+    const target = `127.0.0.1:${s.service.port}`;
+    persistence = createClient(PersistenceService, target, { credentials: credentials.createInsecure() });
+    watch = createClient(WatchService, target, { credentials: credentials.createInsecure() });
+  });
+  after(async () => {
+    persistence.close();
+    watch.close();
+    await s.stop();
+  });
+
+  it("answer every method UNIMPLEMENTED with ErrorInfo reason UNIMPLEMENTED, not a bare status clients cannot branch on", async () => {
+    const projectId = "unserved";
+    const calls: [string, () => Promise<unknown>][] = [
+      ["CreateBackup", () => persistence.createBackup({ projectId })],
+      ["ListBackups", () => persistence.listBackups({ projectId })],
+      ["GetBackup", () => persistence.getBackup({ projectId })],
+      ["VerifyBackup", () => persistence.verifyBackup({ projectId })],
+      ["RestoreBackup", () => persistence.restoreBackup({ projectId })],
+      ["DeleteBackup", () => persistence.deleteBackup({ projectId, backupId: "b" })],
+      ["ExportState", () => drain(persistence.exportState({ projectId, format: ExportFormat.STATE_JSON }))],
+      [
+        "ImportState",
+        () =>
+          persistence.importState(
+            (async function* () {
+              yield { part: { case: "header" as const, value: { projectId: "imported", format: ExportFormat.STATE_JSON } } };
+            })(),
+          ),
+      ],
+      ["Watch", () => drain(watch.watch({ projectId }))],
+    ];
+    assert.equal(calls.length, PersistenceService.methods.length + WatchService.methods.length, "every method is called");
+    for (const [method, call] of calls) {
+      const error = await expectError(call(), status.UNIMPLEMENTED, "UNIMPLEMENTED");
+      assert.match(error.details, new RegExp(`\\.${method} is not served`), `${method}: the message names the method`);
+    }
+    await expectError(s.state.getGeneration({ projectId: "imported" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+    assert.equal((await s.state.getGeneration({ projectId })).header?.generation, 0n, "nothing changed");
+  });
+
+  it("stay NOT_SERVING in health, though every method now has a handler", async () => {
+    assert.equal((await s.health.check({ service: "crs.state.v1.PersistenceService" })).status, Serving.NOT_SERVING);
+    assert.equal((await s.health.check({ service: "crs.state.v1.WatchService" })).status, Serving.NOT_SERVING);
+    assert.equal((await s.health.check({ service: "crs.state.v1.StateService" })).status, Serving.SERVING);
+  });
+});
