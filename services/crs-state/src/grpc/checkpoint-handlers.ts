@@ -31,12 +31,12 @@ export function checkpointHandlers({ host }: HandlerDeps): ServiceHandlers<typeo
     async createCheckpoint(req) {
       const projectId = requireId(req.projectId, "project_id");
       const checkpointId = optionalId(req.checkpointId, "checkpoint_id");
-      const info = await host.checkpoints.create(projectId, {
+      const created = await host.checkpoints.create(projectId, {
         ...(checkpointId === "" ? {} : { checkpointId }),
         ...uidOption(req.expectedProjectUid),
       });
-      const header = await host.read(projectId, (view) => view.header);
-      return { header: responseHeader(header), checkpoint: checkpointOut(info) };
+      // The generation captured, not one a concurrent write reached while the checkpoint was stored.
+      return { header: responseHeader(created.header), checkpoint: checkpointOut(created) };
     },
 
     async listCheckpoints(req) {

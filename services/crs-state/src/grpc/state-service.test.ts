@@ -344,6 +344,17 @@ describe("StateService through gRPC", () => {
     assert.deepEqual(generations, [0n, 0n], "later pages carry the generation of the first");
   });
 
+  it("answers a checkpoint taken during a write with the generation it captured, not the one the write reached", async () => {
+    await s.state.createProject({ projectId: "p-cp-race" });
+    for (let i = 0; i < 10; i++) {
+      const [cp] = await Promise.all([
+        s.state.createCheckpoint({ projectId: "p-cp-race", checkpointId: `during-${i}` }),
+        s.state.apply({ projectId: "p-cp-race", delta: proofDelta(`n${i}`, 1n) }),
+      ]);
+      assert.equal(cp.header?.generation, cp.checkpoint?.generation, `checkpoint ${i}: a checkpoint is not a change`);
+    }
+  });
+
   it("replays a retried restore after its checkpoint was deleted, instead of failing CHECKPOINT_NOT_FOUND", async () => {
     await s.state.createProject({ projectId: "p-cp-gone" });
     await s.state.apply({ projectId: "p-cp-gone", delta: proofDelta("a", 1n) });

@@ -8,7 +8,7 @@ import { fromDocument, toDocument, type ProjectState } from "@crs/domain/state";
 import { CrsStateError, formatUnsupported } from "../errors.js";
 import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, type CheckpointRecord } from "../snapshot/checkpoint-record.js";
 import type { LoadedProject } from "./loaded-project.js";
-import type { CheckpointHost, CheckpointInfo, MutationOutcome, MutationRequest, ProjectHeader } from "./project-host.js";
+import type { CheckpointHost, CheckpointInfo, CreatedCheckpoint, MutationOutcome, MutationRequest, ProjectHeader } from "./project-host.js";
 import { requireValidId } from "./project-ids.js";
 import type { StoreHost } from "./store-host.js";
 import { KeyedLock } from "./keyed-lock.js";
@@ -33,9 +33,10 @@ export class HostCheckpoints implements CheckpointHost {
   constructor(private readonly host: StoreHost) {}
 
   /** See {@link CheckpointHost.create}. */
-  async create(projectId: string, opts: { checkpointId?: string; expectedUid?: string }): Promise<CheckpointInfo> {
+  async create(projectId: string, opts: { checkpointId?: string; expectedUid?: string }): Promise<CreatedCheckpoint> {
     const p = await this.host.project(projectId, opts.expectedUid);
     const state = p.committed;
+    const header = p.header();
     const checkpointId =
       opts.checkpointId === undefined || opts.checkpointId === ""
         ? `checkpoint-${state.generation}`
@@ -57,7 +58,7 @@ export class HostCheckpoints implements CheckpointHost {
       };
       const bytes = encodeCheckpoint(cp);
       await this.host.committer.submit([{ op: "putCheckpoint", projectUid: p.meta.projectUid, checkpointId, bytes }]);
-      return info(cp, bytes);
+      return { ...info(cp, bytes), header };
     });
   }
 

@@ -183,10 +183,16 @@ export interface CheckpointInfo {
   readonly sizeBytes: number;
 }
 
+/** A new checkpoint, with the header of the project incarnation and generation it captured. */
+export interface CreatedCheckpoint extends CheckpointInfo {
+  /** The project as captured: writes committed while the checkpoint was stored are not in it. */
+  readonly header: ProjectHeader;
+}
+
 /** Durable named checkpoints; ids follow the project id grammar. Listed in ascending id order. */
 export interface CheckpointHost {
   /** Captures the committed state durably; CHECKPOINT_EXISTS when the id is taken. Does not move the generation. */
-  create(projectId: string, opts: { checkpointId?: string; expectedUid?: string }): Promise<CheckpointInfo>;
+  create(projectId: string, opts: { checkpointId?: string; expectedUid?: string }): Promise<CreatedCheckpoint>;
   /** Checkpoints of the project, ascending id: those after `after`, at most `limit` (all when absent). */
   list(projectId: string, opts?: { expectedUid?: string; after?: string; limit?: number }): Promise<CheckpointInfo[]>;
   /** One checkpoint's info; CHECKPOINT_NOT_FOUND when absent. */
