@@ -62,4 +62,20 @@ describe("reads at a past generation while writes are in flight", () => {
     );
     assert.equal(errorDetailOf(e)?.metadata["oldest_generation"], String(oldest));
   });
+
+  it("refuses a fork from a compacted generation as GENERATION_COMPACTED naming the oldest retained and the current, as reads do", async () => {
+    const gen = await s.state.getGeneration({ projectId: "rw" });
+    const oldest = gen.oldestSnapshotGeneration;
+    const e = await expectError(
+      s.state.forkProject({ projectId: "rw", targetProjectId: "rw-fork", origin: { case: "atGeneration", value: oldest - 1n } }),
+      status.OUT_OF_RANGE,
+      "GENERATION_COMPACTED",
+      "at_generation",
+    );
+    assert.deepEqual(
+      [errorDetailOf(e)?.metadata["oldest_generation"], errorDetailOf(e)?.metadata["current_generation"]],
+      [String(oldest), String(gen.header?.generation)],
+    );
+    await expectError(s.state.getGeneration({ projectId: "rw-fork" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+  });
 });

@@ -33,22 +33,30 @@ export function checkGeneration(expected: number | undefined, current: number): 
   }
 }
 
-/** The committed state of `source` at `generation`; GENERATION_IN_FUTURE when not reached, SNAPSHOT_NOT_FOUND when not held. */
+/**
+ * The committed state of `source` at `generation`; GENERATION_IN_FUTURE when not reached,
+ * SNAPSHOT_NOT_FOUND when not held, with `oldest_generation` and `current_generation` as reads give them.
+ */
 export function stateAt(source: LoadedProject, generation: number): ProjectState {
   const current = source.committed.generation;
   // As reads answer a generation not reached yet: a fork from it may succeed later, one compacted never will.
   if (Number.isSafeInteger(generation) && generation > current) {
     throw generationInFuture("at_generation", generation, current);
   }
-  if (!Number.isSafeInteger(generation) || generation < 0) {
-    throw new StateError("SNAPSHOT_NOT_FOUND", `generation ${generation} is not a committed generation of ${source.meta.projectId}`, {
+  if (generation === current) return source.committed;
+  const engine = source.committedEngine();
+  const notHeld = (message: string, cause?: unknown): StateError =>
+    new StateError("SNAPSHOT_NOT_FOUND", message, {
       field: "at_generation",
+      cause,
+      metadata: { oldest_generation: String(engine.retainedSnapshots()[0]?.generation ?? current), current_generation: String(current) },
     });
-  }
-  if (generation === source.committed.generation) return source.committed;
+  if (!Number.isSafeInteger(generation) || generation < 0)
+    throw notHeld(`generation ${generation} is not a committed generation of ${source.meta.projectId}`);
   try {
-    return source.committedEngine().snapshotAt(generation).state;
+    return engine.snapshotAt(generation).state;
   } catch (e) {
+    if (isStateError(e, "SNAPSHOT_NOT_FOUND")) throw notHeld(e.message, e);
     throw isStateError(e) ? new StateError(e.code, e.message, { field: "at_generation", cause: e }) : e;
   }
 }
