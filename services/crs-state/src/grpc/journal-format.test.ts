@@ -4,7 +4,7 @@ import { status } from "@grpc/grpc-js";
 import { ClassicLevel } from "classic-level";
 import { JOURNAL_RECORD_FORMAT, STATE_EVENT_FORMAT_IN_JOURNAL, decodeRecord, encodeRecord, type JournalRecord } from "../journal/index.js";
 import { keys } from "../store/level/level-keys.js";
-import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint } from "../snapshot/index.js";
+import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, type CheckpointRecord } from "../snapshot/index.js";
 import { expectError, removeDataDir, startTestServer } from "./test-support.js";
 
 /** Appends `edit` of the project's last journal record as its next one, the way a newer binary would write it. */
@@ -34,6 +34,21 @@ async function journalHas(dataDir: string, projectUid: string, seq: number): Pro
     await db.close();
   }
 }
+
+// A newer checkpoint frame is refused as soon as it is read; a newer state document inside a
+// current frame only when the state is needed.
+const newerCheckpoints: [string, (c: CheckpointRecord) => CheckpointRecord, string[]][] = [
+  [
+    "a newer checkpoint format",
+    (c) => ({ ...c, format: CHECKPOINT_FORMAT + 1 }),
+    ["GetCheckpoint", "RestoreCheckpoint", "ListCheckpoints", "ForkProject"],
+  ],
+  [
+    "a newer state document format",
+    (c) => ({ ...c, document: { ...c.document, formatVersion: (c.document.formatVersion + 1) as 1 } }),
+    ["RestoreCheckpoint", "ForkProject"],
+  ],
+];
 
 const newer: Record<string, (r: JournalRecord) => JournalRecord> = {
   "a newer event format": (r) => ({
@@ -98,39 +113,49 @@ describe("a journal record written in a newer format than the server reads", () 
     }
   });
 
-  it("refuses a checkpoint written in a newer format as FAILED_PRECONDITION / UNSUPPORTED_FORMAT, not as damage, and keeps it", async () => {
-    const s = await startTestServer({ durable: true });
-    const key = { uid: "", id: "later" };
-    try {
-      key.uid = (await s.state.createProject({ projectId: "cp" })).header?.projectUid ?? "";
-      await s.similarity.recordSimilarity({ projectId: "cp", a: "a", b: "b", distance: 1 });
-      await s.state.createCheckpoint({ projectId: "cp", checkpointId: key.id });
-    } finally {
-      await s.stop();
-    }
-    const db = new ClassicLevel<string, Uint8Array>(s.dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
-    try {
-      const stored = decodeCheckpoint((await db.get(keys.checkpoint(key.uid, key.id))) ?? new Uint8Array(), key.id);
-      assert.ok(stored.ok, "the checkpoint decodes");
-      await db.put(keys.checkpoint(key.uid, key.id), encodeCheckpoint({ ...stored.value, format: CHECKPOINT_FORMAT + 1 }));
-    } finally {
-      await db.close();
-    }
-    const again = await startTestServer({ dataDir: s.dataDir });
-    try {
-      // Each call is made when its turn comes: a call made ahead would reject unawaited.
-      for (const call of [
-        () => again.state.getCheckpoint({ projectId: "cp", checkpointId: key.id }),
-        () => again.state.restoreCheckpoint({ projectId: "cp", checkpointId: key.id }),
-        () => again.state.listCheckpoints({ projectId: "cp" }),
-      ]) {
-        const e = await expectError(call(), status.FAILED_PRECONDITION, "UNSUPPORTED_FORMAT");
-        assert.match(e.details, new RegExp(`checkpoint ${key.id}: checkpoint format \\d+ is newer than this server reads`));
+  for (const [what, edit, calls] of newerCheckpoints) {
+    it(`refuses a checkpoint with ${what} as FAILED_PRECONDITION / UNSUPPORTED_FORMAT, not as damage, and keeps it`, async () => {
+      const s = await startTestServer({ durable: true });
+      const key = { uid: "", id: "later" };
+      try {
+        key.uid = (await s.state.createProject({ projectId: "cp" })).header?.projectUid ?? "";
+        await s.similarity.recordSimilarity({ projectId: "cp", a: "a", b: "b", distance: 1 });
+        await s.state.createCheckpoint({ projectId: "cp", checkpointId: key.id });
+      } finally {
+        await s.stop();
       }
-      assert.equal((await again.state.getGeneration({ projectId: "cp" })).header?.generation, 1n, "the project still serves");
-    } finally {
-      await again.stop();
-    }
-    await removeDataDir(s.dataDir);
-  });
+      const db = new ClassicLevel<string, Uint8Array>(s.dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
+      try {
+        const stored = decodeCheckpoint((await db.get(keys.checkpoint(key.uid, key.id))) ?? new Uint8Array(), key.id);
+        assert.ok(stored.ok, "the checkpoint decodes");
+        await db.put(keys.checkpoint(key.uid, key.id), encodeCheckpoint(edit(stored.value)));
+      } finally {
+        await db.close();
+      }
+      const again = await startTestServer({ dataDir: s.dataDir });
+      try {
+        // Each call is made when its turn comes: a call made ahead would reject unawaited.
+        const all: Record<string, () => Promise<unknown>> = {
+          GetCheckpoint: () => again.state.getCheckpoint({ projectId: "cp", checkpointId: key.id }),
+          RestoreCheckpoint: () => again.state.restoreCheckpoint({ projectId: "cp", checkpointId: key.id }),
+          ListCheckpoints: () => again.state.listCheckpoints({ projectId: "cp" }),
+          ForkProject: () =>
+            again.state.forkProject({ projectId: "cp", targetProjectId: "fork", origin: { case: "checkpointId", value: key.id } }),
+        };
+        for (const method of calls) {
+          const e = await expectError(all[method]!(), status.FAILED_PRECONDITION, "UNSUPPORTED_FORMAT");
+          assert.match(
+            e.details,
+            new RegExp(`checkpoint ${key.id}: .*format \\d+ is (newer than this server reads|not supported)`),
+            method,
+          );
+        }
+        await expectError(again.state.getGeneration({ projectId: "fork" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+        assert.equal((await again.state.getGeneration({ projectId: "cp" })).header?.generation, 1n, "the project still serves");
+      } finally {
+        await again.stop();
+      }
+      await removeDataDir(s.dataDir);
+    });
+  }
 });

@@ -4,7 +4,7 @@
  * mutation like any other.
  */
 
-import { fromDocument, toDocument, type ProjectState } from "@crs/domain/state";
+import { fromDocument, isStateError, toDocument, type ProjectState } from "@crs/domain/state";
 import { CrsStateError, formatUnsupported } from "../errors.js";
 import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, type CheckpointRecord } from "../snapshot/checkpoint-record.js";
 import type { LoadedProject } from "./loaded-project.js";
@@ -111,12 +111,14 @@ export class HostCheckpoints implements CheckpointHost {
     );
   }
 
-  /** @internal The state a checkpoint holds; CHECKPOINT_NOT_FOUND, SNAPSHOT_CORRUPTED. */
+  /** @internal The state a checkpoint holds; CHECKPOINT_NOT_FOUND, SNAPSHOT_CORRUPTED, FORMAT_UNSUPPORTED. */
   async stateOf(p: LoadedProject, checkpointId: string): Promise<ProjectState> {
     const { cp } = await this.load(p, checkpointId);
     try {
       return fromDocument(cp.document, p.committed.config);
     } catch (e) {
+      // A document a newer server wrote is intact: it needs that server, not a restore from elsewhere.
+      if (isStateError(e, "UNSUPPORTED_FORMAT")) throw formatUnsupported(p.meta.projectId, `checkpoint ${checkpointId}`, e.message);
       throw new CrsStateError(
         "SNAPSHOT_CORRUPTED",
         `checkpoint ${checkpointId} of project ${p.meta.projectId} does not import: ${(e as Error).message}`,
