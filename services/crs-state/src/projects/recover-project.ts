@@ -70,6 +70,8 @@ async function loadBase(
       const engine = StateEngine.fromDocument(decoded.value.document, { config: meta.config, now: opts.now });
       return { base: { engine, snapshot: decoded.value }, seqs: snapshots.map((x) => x.seq), corrupt: reasons.length, reasons };
     } catch (e) {
+      // Its document is just as much a newer binary's as a newer frame would be.
+      if (isStateError(e, "UNSUPPORTED_FORMAT")) throw formatUnsupported(meta.projectId, `state snapshot ${s.seq}`, e.message);
       reasons.push(`snapshot ${s.seq}: ${(e as Error).message}`);
     }
   }

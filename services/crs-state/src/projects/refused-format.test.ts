@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { JOURNAL_RECORD_FORMAT, decodeRecord, encodeRecord } from "../journal/index.js";
+import { decodeSnapshot, encodeSnapshot } from "../snapshot/index.js";
 import { LevelStore } from "../store/level-store.js";
 import type { ProjectStore } from "../store/project-store.js";
 import { withTempDir } from "../store/test-support.js";
@@ -53,6 +54,32 @@ test("a project with a journal record in a newer format is refused on every call
       for (let i = 0; i < 3; i++) assert.equal(await codeOf(host.project("newer", undefined)), "FORMAT_UNSUPPORTED");
       assert.equal(reads(), afterFirst, "later calls are refused from memory");
       assert.equal((await host.project("older", undefined)).meta.projectId, "older", "another project serves");
+      assert.equal(host.lostProjectCount(), 0, "a project in a newer format is not counted as damaged");
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+test("a project whose newest snapshot holds a state document in a newer format is refused as such, not called damaged or loaded from an older one", async () => {
+  await withTempDir("crs-refused-doc-", async (dir) => {
+    const first = new StoreHost(await LevelStore.open(dir), { snapshotEveryRecords: 1 });
+    const { projectUid } = await first.create("newer", {});
+    await first.mutate("newer", { method: "RecordSimilarity" }, similarity("a", "b", 0.5), answerOf);
+    await first.close();
+
+    const level = await LevelStore.open(dir);
+    const newest = (await level.readSnapshots(projectUid)).sort((a, b) => b.seq - a.seq)[0];
+    assert.ok(newest !== undefined && newest.seq > 0, "a snapshot after the change");
+    const decoded = decodeSnapshot(newest.bytes, newest.seq, projectUid);
+    assert.ok(decoded.ok);
+    const document = { ...decoded.value.document, formatVersion: (decoded.value.document.formatVersion + 1) as 1 };
+    const bytes = encodeSnapshot({ ...decoded.value, document });
+    await level.write([{ op: "putSnapshot", projectUid, seq: newest.seq, bytes }]);
+
+    const host = new StoreHost(level);
+    try {
+      assert.equal(await codeOf(host.project("newer", undefined)), "FORMAT_UNSUPPORTED");
       assert.equal(host.lostProjectCount(), 0, "a project in a newer format is not counted as damaged");
     } finally {
       await host.close();
