@@ -1,4 +1,6 @@
 import { test } from "node:test";
+import { once } from "node:events";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import assert from "node:assert/strict";
 import { status, type ServiceError } from "@grpc/grpc-js";
@@ -170,4 +172,18 @@ test("a bad environment variable stops start-up with a message naming it", async
     assert.ok(stderr.includes(variable), `${name}: stderr names ${variable}: ${stderr}`);
     assert.doesNotMatch(stderr, /\n\s+at /, `${name}: one line, no stack trace: ${stderr}`);
   });
+});
+
+test("an address in use stops start-up with one line naming GRPC_ADDRESS, and grpc-js adds no line of its own", async () => {
+  const taken = createServer().listen(0, "127.0.0.1");
+  await once(taken, "listening");
+  const { port } = taken.address() as { port: number };
+  try {
+    const { code, stderr } = await failedStart("crs-state", { GRPC_ADDRESS: `127.0.0.1:${port}` });
+    assert.equal(code, 1);
+    assert.deepEqual(stderr.trim().split("\n").length, 1, `one line: ${stderr}`);
+    assert.match(stderr, new RegExp(`GRPC_ADDRESS=127\\.0\\.0\\.1:${port}.*EADDRINUSE`));
+  } finally {
+    taken.close();
+  }
 });

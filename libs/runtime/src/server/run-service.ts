@@ -1,4 +1,6 @@
+import { format } from "node:util";
 import type { DescFile } from "@bufbuild/protobuf";
+import { setLogger } from "@grpc/grpc-js";
 import { readEnv, type EnvSpec, type EnvValues } from "../config/env.js";
 import { serverEnvSpec, type ServerEnvDefaults } from "../config/server-env.js";
 import { RuntimeError } from "../errors.js";
@@ -103,7 +105,14 @@ export async function startService<S extends EnvSpec>(
  * and exits 0; a bad configuration or a failed start exits 1 with one line naming the cause.
  */
 export async function runService<S extends EnvSpec>(definition: ServiceDefinition<S>): Promise<void> {
-  let running: RunningService;
+  let running: RunningService | undefined;
+  // grpc-js writes its own errors to stderr; they go to the service's log instead. Before the
+  // service runs they are dropped: a failed start reports its cause in the one line below.
+  setLogger({
+    error: (...args: unknown[]) => running?.logger.warn({ source: "grpc-js" }, format(...args)),
+    info: () => undefined,
+    debug: () => undefined,
+  });
   try {
     running = await startService(definition);
   } catch (error) {
