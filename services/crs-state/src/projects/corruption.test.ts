@@ -146,6 +146,46 @@ describe("corruption", () => {
     });
   });
 
+  test("recovery probes never overlap, so one cannot close the database under another and leave the store unusable", async () => {
+    await withTempDir("crs-corrupt-", async (dir) => {
+      let full = false;
+      const wrapWriter =
+        (inner: BatchWriter): BatchWriter =>
+        async (ops) => {
+          if (full) throw enospc();
+          await inner(ops);
+        };
+      const store = await LevelStore.open(dir, { wrapWriter });
+      // Each probe takes longer than the interval between probes.
+      const probe = store.probe.bind(store);
+      let running = 0;
+      let most = 0;
+      let probes = 0;
+      store.probe = async () => {
+        running += 1;
+        most = Math.max(most, running);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 15));
+          probes += 1;
+          if (probes === 3) full = false;
+          await probe();
+        } finally {
+          running -= 1;
+        }
+      };
+      const host = new StoreHost(store, { probeIntervalMs: 1 });
+      await host.create("p", {});
+      full = true;
+      assert.equal(await codeOf(host.mutate("p", { method: "Apply" }, similarity("a", "m", 0.5), answerOf)), "STORE_UNAVAILABLE");
+      await eventually(() => host.serving());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(most, 1, "one probe at a time");
+      await host.mutate("p", { method: "Apply" }, similarity("b", "m", 0.5), answerOf);
+      assert.equal(await host.read("p", (v) => v.header.generation), 1, "the store reads and writes once it serves again");
+      await host.close();
+    });
+  });
+
   test("a full disk at the store's write boundary fails writes with STORE_UNAVAILABLE, loses nothing acknowledged, and recovers when space returns", async () => {
     await withTempDir("crs-corrupt-", async (dir) => {
       let full = false;

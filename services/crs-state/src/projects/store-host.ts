@@ -55,6 +55,7 @@ export class StoreHost implements ProjectHost {
   private writable = true;
   private closed = false;
   private probing: NodeJS.Timeout | undefined;
+  private probeRun: Promise<void> | undefined;
   private readonly idleTimer: NodeJS.Timeout;
 
   /** Serves projects from `store`, which the host owns from now on (closing the host closes it). */
@@ -293,7 +294,8 @@ export class StoreHost implements ProjectHost {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.idleTimer);
-    if (this.probing !== undefined) clearInterval(this.probing);
+    clearTimeout(this.probing);
+    await this.probeRun;
     await this.committer.flushed();
     await this.store.close();
   }
@@ -417,16 +419,27 @@ export class StoreHost implements ProjectHost {
     if (!this.writable) return;
     this.writable = false;
     this.notice("store-not-writable", { reason: error instanceof Error ? error.message : String(error) });
-    this.probing = setInterval(() => {
-      this.store.probe().then(
-        () => {
-          if (this.probing !== undefined) clearInterval(this.probing);
-          this.probing = undefined;
-          this.writable = true;
-          this.notice("store-writable", {});
-        },
-        () => undefined,
-      );
+    this.probeLater();
+  }
+
+  // One probe at a time, the next only after the last failed: a probe closes and reopens the
+  // database, and two at once would close it under each other.
+  private probeLater(): void {
+    if (this.closed) return;
+    this.probing = setTimeout(() => {
+      this.probing = undefined;
+      this.probeRun = this.store
+        .probe()
+        .then(
+          () => {
+            this.writable = true;
+            this.notice("store-writable", {});
+          },
+          () => this.probeLater(),
+        )
+        .finally(() => {
+          this.probeRun = undefined;
+        });
     }, this.opts.probeIntervalMs);
     this.probing.unref();
   }
