@@ -2,21 +2,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import { startServiceProcess } from "../support/service-process.js";
-import { eventually } from "@crs/runtime/testing";
+import { eventually, freePort } from "@crs/runtime/testing";
 import { healthClient, scanServiceServes } from "../support/clients.js";
 
 const SCAN_SERVICE = "crs.analytics.v1.ScanService";
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
 
 const haveRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
 

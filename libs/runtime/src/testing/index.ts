@@ -2,3 +2,4 @@
 export { echoHandlers, echoReasons, startEchoServer, type EchoObservations } from "./echo-server.js";
 export { eventually, handledCount, rejection } from "./call-assertions.js";
 export { repoRoot, ROLLOUTS_DIR, SKIP_REAL } from "./paths.js";
+export { freePort } from "./ports.js";

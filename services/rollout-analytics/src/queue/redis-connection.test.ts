@@ -1,10 +1,8 @@
 import { test } from "node:test";
 import { spawn, spawnSync } from "node:child_process";
-import { once } from "node:events";
-import { createServer } from "node:net";
 import assert from "node:assert/strict";
 import type { Logger } from "@crs/runtime";
-import { eventually } from "@crs/runtime/testing";
+import { eventually, freePort } from "@crs/runtime/testing";
 import { RedisConnection } from "./redis-connection.js";
 
 test("an unreachable Redis is logged once as not reachable at its URL, with no claim about scans and no password", async () => {
@@ -31,14 +29,6 @@ test("an unreachable Redis is logged once as not reachable at its URL, with no c
 });
 
 const haveRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
 
 test("a REDIS_URL database that Redis refuses never counts as connected, instead of the connection working in database 0", {
   skip: !haveRedisServer && process.env["CI"] !== "true" && "redis-server is not installed",
