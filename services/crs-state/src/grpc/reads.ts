@@ -1,8 +1,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ResponseHeaderSchema } from "@crs/contracts/gen/crs/state/v1/common_pb";
-import { StateError, isStateError, type Snapshot } from "@crs/domain/state";
-import { generationInFuture } from "../errors.js";
-import { oldestSnapshotGeneration, type ProjectHeader, type ProjectHost, type ProjectView } from "../projects/index.js";
+import type { Snapshot } from "@crs/domain/state";
+import { snapshotOf, type ProjectHeader, type ProjectHost, type ProjectView } from "../projects/index.js";
 import { requireSafeCount } from "@crs/runtime";
 import { listings } from "./list-cache.js";
 import { filterDigest, nextPageToken, openPage } from "./page-token.js";
@@ -24,30 +23,6 @@ export interface ReadContext {
   readonly view: ProjectView;
   /** The header naming the generation read. */
   readonly header: MessageInitShape<typeof ResponseHeaderSchema>;
-}
-
-/**
- * The snapshot at `generation` (undefined: the committed one); OUT_OF_RANGE when it is not held:
- * GENERATION_IN_FUTURE with `current_generation`, or GENERATION_COMPACTED with `oldest_generation`
- * and `current_generation`.
- */
-export function snapshotOf(view: ProjectView, generation: number | undefined, field = "at_generation"): Snapshot {
-  const current = view.header.generation;
-  if (generation === undefined || generation === current) return view.snapshot;
-  if (generation > current) {
-    throw generationInFuture(field, generation, current);
-  }
-  try {
-    return view.engine.snapshotAt(generation);
-  } catch (e) {
-    if (!isStateError(e)) throw e;
-    // The engine names its own parameter; the client sent `field`.
-    const metadata: Readonly<Record<string, string>> =
-      e.code === "SNAPSHOT_NOT_FOUND"
-        ? { oldest_generation: String(oldestSnapshotGeneration(view)), current_generation: String(current) }
-        : e.metadata;
-    throw new StateError(e.code, e.message, { field, cause: e, metadata });
-  }
 }
 
 /** Runs `fn` over the project's snapshot at `atGeneration` (absent: the committed one). */

@@ -25,4 +25,4 @@ export type { UnloadReason } from "./project-cache.js";
 export { openProjectHost } from "./open-host.js";
 export type { OpenHostOptions } from "./open-host.js";
 export { ID_PATTERN, requireValidId } from "./project-ids.js";
-export { oldestSnapshotGeneration } from "./oldest-snapshot.js";
+export { oldestSnapshotGeneration, snapshotOf } from "./retained-snapshots.js";

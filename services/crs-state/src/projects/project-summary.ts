@@ -5,7 +5,7 @@ import type { LoadedProject } from "./loaded-project.js";
 import type { ProjectPage, ProjectSummary } from "./project-host.js";
 import { pageTokenAfter } from "./project-ids.js";
 import { decodeMeta, type ProjectMeta } from "./project-meta.js";
-import { oldestSnapshotGeneration } from "./oldest-snapshot.js";
+import { oldestSnapshotGeneration } from "./retained-snapshots.js";
 import { storedHead } from "./stored-head.js";
 
 /** The listing row of a project in memory, from its committed state. */
