@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promise
 import { join } from "node:path";
 import { newPackName, PACK_SUFFIX, packPaths, packText, tempOf } from "./pack-format.js";
 import { prunePacks, type PruneOutcome } from "./prune-packs.js";
+import type { CacheNotWritten } from "./types.js";
 
 // Packs read at once.
 const READS = 8;
@@ -89,10 +90,10 @@ export class EntryPacks {
   }
 
   /**
-   * Why no pack can be written here (the error's code), or null when a file could be written and
-   * removed: tried once before the files are read, so a cache that cannot be written is told once, not per pack.
+   * Why no pack can be written here, or null when a file could be written and removed: tried once
+   * before the files are read, so a cache that cannot be written is told once, not per pack.
    */
-  async unwritable(): Promise<string | null> {
+  async unwritable(): Promise<CacheNotWritten | null> {
     const temp = tempOf(join(this.#dir, newPackName()));
     try {
       await mkdir(this.#dir, { recursive: true });
@@ -102,7 +103,7 @@ export class EntryPacks {
       return null;
     } catch (e) {
       await rm(temp, { force: true }).catch(() => undefined);
-      return (e as NodeJS.ErrnoException).code ?? "WRITE_FAILED";
+      return { dir: this.#dir, code: (e as NodeJS.ErrnoException).code ?? "WRITE_FAILED" };
     }
   }
 

@@ -6,6 +6,7 @@ import { CODE_ID } from "./code-id.js";
 import { EntryPacks, type PackEntry } from "./entry-packs.js";
 import type { PruneOutcome } from "./prune-packs.js";
 import type { FileScan } from "./scan-file.js";
+import type { CacheNotWritten } from "./types.js";
 
 /** Version of the cache entry layout; bumped when it changes, so old entries are recomputed. */
 export const CACHE_FORMAT = 2;
@@ -116,8 +117,8 @@ export class PartialCache {
     return { path, text: `${JSON.stringify(header).slice(0, -1)},"scan":${scanJson}}` };
   }
 
-  /** Why the directory cannot take entries (an error code), or null when it can. */
-  unwritable(): Promise<string | null> {
+  /** Why the directory cannot take entries, or null when it can. */
+  unwritable(): Promise<CacheNotWritten | null> {
     return this.#packs.unwritable();
   }
 

@@ -62,14 +62,14 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
     misses = slots.filter((_, i) => !hit[i]);
   }
   // A cache that cannot be written still served what it holds; the files read now are not stored.
-  const unwritable = cache === null || misses.length === 0 ? null : await cache.unwritable();
-  const storeDir = unwritable === null ? opts.cacheDir : null;
+  const cacheNotWritten = cache === null || misses.length === 0 ? null : await cache.unwritable();
+  const store = cacheNotWritten === null ? cache : null;
   const limits = { maxLineBytes: opts.maxLineBytes };
   const tasks: FileTask[] = misses.map((s) => ({
     file: s.file,
     fresh: s.fresh,
     limits,
-    cacheDir: storeDir,
+    cacheDir: store === null ? null : opts.cacheDir,
     scopeCwd: opts.cwd,
     outlierKeep: opts.topN,
   }));
@@ -77,7 +77,7 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
   // Scans made in this thread are stored a pack at a time; workers store their own.
   let pending: CacheWrite[] = [];
   const flush = (): void => {
-    if (cache !== null && storeDir !== null && pending.length > 0) writes.push(cache.put(pending));
+    if (store !== null && pending.length > 0) writes.push(store.put(pending));
     pending = [];
   };
   const merged = await scanFiles(
@@ -89,7 +89,7 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
       tally.add(slot, result, false);
       if (pack !== null) cache?.adopt(pack, slot.file.path);
       const partial = result?.partial;
-      if (result !== null && partial !== undefined && storeDir !== null && pack === null) {
+      if (result !== null && partial !== undefined && store !== null && pack === null) {
         pending.push({ key: keyOf(slot), scanJson: JSON.stringify({ ...result, partial }) });
         if (pending.length >= PACK_FILES) flush();
       }
@@ -101,12 +101,11 @@ export async function scanCorpus(options: ScanOptions): Promise<ScanResult> {
   for (const partial of merged) tally.addMerged(partial);
   await Promise.all(writes);
   // Entries of files that are gone are dropped, and the directory kept under its bound.
-  if (cache !== null && storeDir !== null)
-    await cache.prune(
+  if (store !== null)
+    await store.prune(
       walk.files.map((f) => f.path),
       opts.cacheMaxBytes,
     );
   tally.addUnreadableEntries(walk.unreadable, walk.unreadableDirs, walk.outsideRoot);
-  const cacheNotWritten = opts.cacheDir === null || unwritable === null ? null : { dir: opts.cacheDir, code: unwritable };
   return { ...tally.result(), cacheNotWritten };
 }

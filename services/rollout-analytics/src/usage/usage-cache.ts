@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { USAGE_VERSION } from "@crs/domain/rollout";
-import { CODE_ID, EntryPacks, userCacheDir, type PruneOutcome } from "../scan/index.js";
+import { CODE_ID, EntryPacks, userCacheDir, type CacheNotWritten, type PruneOutcome } from "../scan/index.js";
 import type { RolloutFile } from "../walk/index.js";
 import type { FileUsage } from "./usage-file.js";
 
@@ -82,8 +82,8 @@ export class UsageCache {
     );
   }
 
-  /** Why the directory cannot take entries (an error code), or null when it can. */
-  unwritable(): Promise<string | null> {
+  /** Why the directory cannot take entries, or null when it can. */
+  unwritable(): Promise<CacheNotWritten | null> {
     return this.#packs.unwritable();
   }
 

@@ -95,8 +95,7 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
     if (scope !== "" && !sameCwd(got.cwd, scope)) files.outOfScope += 1;
     else sum.add(got.usage);
   };
-  const dir = cacheDir === false ? null : usageCacheDir(cacheDir);
-  const cache = dir === null ? null : new UsageCache(dir, maxLineBytes);
+  const cache = cacheDir === false ? null : new UsageCache(usageCacheDir(cacheDir), maxLineBytes);
   let misses: readonly RolloutFile[] = walk.files;
   if (cache !== null) {
     const hit = new Array<boolean>(walk.files.length).fill(false);
@@ -113,15 +112,15 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
     misses = walk.files.filter((_, i) => !hit[i]);
   }
   // A cache that cannot be written still served what it holds; the files read now are not stored.
-  const unwritable = cache === null || misses.length === 0 ? null : await cache.unwritable();
-  const store = cache !== null && unwritable === null;
+  const cacheNotWritten = cache === null || misses.length === 0 ? null : await cache.unwritable();
+  const store = cacheNotWritten === null ? cache : null;
   const missBytes = misses.reduce((n, f) => n + f.size, 0);
   const threads = workers ?? Math.max(1, Math.min(availableParallelism(), Math.ceil(missBytes / BYTES_PER_THREAD)));
   const writes: Promise<unknown>[] = [];
   // Read files are stored a pack at a time.
   let pending: UsageWrite[] = [];
   const flush = (): void => {
-    if (cache !== null && store && pending.length > 0) writes.push(cache.put(pending));
+    if (store !== null && pending.length > 0) writes.push(store.put(pending));
     pending = [];
   };
   await readUsage(
@@ -132,7 +131,7 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
       const file = misses[index];
       if (file === undefined) return;
       take(file, got, false);
-      if (got !== null && store) {
+      if (got !== null && store !== null) {
         pending.push({ file, usage: got });
         if (pending.length >= PACK_FILES) flush();
       }
@@ -142,6 +141,6 @@ export async function usageCorpus(options: UsageOptions): Promise<UsageResult> {
   flush();
   await Promise.all(writes);
   // Entries of files that are gone are dropped, and the directory kept under its bound.
-  if (cache !== null && store) await cache.prune(walk.files.map((f) => f.path));
-  return { usage: sum.result(), files, cacheNotWritten: dir === null || unwritable === null ? null : { dir, code: unwritable } };
+  if (store !== null) await store.prune(walk.files.map((f) => f.path));
+  return { usage: sum.result(), files, cacheNotWritten };
 }
