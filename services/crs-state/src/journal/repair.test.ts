@@ -4,9 +4,8 @@ import { ClassicLevel } from "classic-level";
 import { answerOf, similarity } from "../projects/host-conformance.js";
 import { StoreHost } from "../projects/store-host.js";
 import { keys } from "../store/level/level-keys.js";
-import type { BatchWriter } from "../store/level/durable-batch.js";
 import { LevelStore } from "../store/level-store.js";
-import { enospc, withTempDir } from "../store/test-support.js";
+import { fullDisk, withTempDir } from "../store/test-support.js";
 
 /** Makes projects with `records` mutations each in a classic-level store at `dir`; returns their uids. */
 async function seed(dir: string, ids: string[], records: number): Promise<Map<string, string>> {
@@ -81,14 +80,8 @@ test("reports a failure to keep aside and cut a torn tail, cutting nothing, and 
     const uids = await seed(dir, ["p"], 2);
     const uid = uids.get("p") as string;
     await damage(dir, uid, 2, (b) => b.subarray(0, 3));
-    let failing = true;
-    const wrapWriter =
-      (inner: BatchWriter): BatchWriter =>
-      async (ops) => {
-        if (failing) throw enospc();
-        await inner(ops);
-      };
-    const store = await LevelStore.open(dir, { wrapWriter });
+    const disk = fullDisk(true);
+    const store = await LevelStore.open(dir, { wrapWriter: disk.wrapWriter });
     const host = new StoreHost(store);
     try {
       await assert.rejects(
@@ -97,7 +90,7 @@ test("reports a failure to keep aside and cut a torn tail, cutting nothing, and 
         "the failed cut is reported",
       );
       assert.deepEqual(await store.readCut(uid), [], "nothing kept aside");
-      failing = false;
+      disk.full = false;
       assert.equal(await host.read("p", (v) => v.header.generation), 1, "a later load repairs");
       assert.deepEqual(
         (await store.readCut(uid)).map((c) => c.seq),

@@ -6,7 +6,7 @@ import { keys } from "../store/level/level-keys.js";
 import type { BatchWriter } from "../store/level/durable-batch.js";
 import { LevelStore } from "../store/level-store.js";
 import { MemoryStore } from "../store/memory-store.js";
-import { enospc, withTempDir } from "../store/test-support.js";
+import { enospc, fullDisk, withTempDir } from "../store/test-support.js";
 import { answerOf, codeOf, similarity } from "./host-conformance.js";
 import { decodeMeta } from "./project-meta.js";
 import { recoverProject } from "./recover-project.js";
@@ -148,14 +148,8 @@ describe("corruption", () => {
 
   test("recovery probes never overlap, so one cannot close the database under another and leave the store unusable", async () => {
     await withTempDir("crs-corrupt-", async (dir) => {
-      let full = false;
-      const wrapWriter =
-        (inner: BatchWriter): BatchWriter =>
-        async (ops) => {
-          if (full) throw enospc();
-          await inner(ops);
-        };
-      const store = await LevelStore.open(dir, { wrapWriter });
+      const disk = fullDisk();
+      const store = await LevelStore.open(dir, { wrapWriter: disk.wrapWriter });
       // Each probe takes longer than the interval between probes.
       const probe = store.probe.bind(store);
       let running = 0;
@@ -167,7 +161,7 @@ describe("corruption", () => {
         try {
           await new Promise((resolve) => setTimeout(resolve, 15));
           probes += 1;
-          if (probes === 3) full = false;
+          if (probes === 3) disk.full = false;
           await probe();
         } finally {
           running -= 1;
@@ -175,7 +169,7 @@ describe("corruption", () => {
       };
       const host = new StoreHost(store, { probeIntervalMs: 1 });
       await host.create("p", {});
-      full = true;
+      disk.full = true;
       assert.equal(await codeOf(host.mutate("p", { method: "Apply" }, similarity("a", "m", 0.5), answerOf)), "STORE_UNAVAILABLE");
       await eventually(() => host.serving());
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -188,14 +182,8 @@ describe("corruption", () => {
 
   test("a full disk at the store's write boundary fails writes with STORE_UNAVAILABLE, loses nothing acknowledged, and recovers when space returns", async () => {
     await withTempDir("crs-corrupt-", async (dir) => {
-      let full = false;
-      const wrapWriter =
-        (inner: BatchWriter): BatchWriter =>
-        async (ops) => {
-          if (full) throw enospc();
-          await inner(ops);
-        };
-      const host = new StoreHost(await LevelStore.open(dir, { wrapWriter }), { probeIntervalMs: 20 });
+      const disk = fullDisk();
+      const host = new StoreHost(await LevelStore.open(dir, { wrapWriter: disk.wrapWriter }), { probeIntervalMs: 20 });
       await host.create("p", {});
       await host.create("q", {});
       await host.create("r", { requestId: "make-r" });
@@ -204,7 +192,7 @@ describe("corruption", () => {
         await host.mutate("p", { method: "Apply" }, similarity(`a${i}`, "m", 0.5), answerOf);
         acked.push(`a${i}`);
       }
-      full = true;
+      disk.full = true;
       const failed = await Promise.allSettled(
         [0, 1, 2, 3].map((i) => host.mutate(i % 2 === 0 ? "p" : "q", { method: "Apply" }, similarity(`b${i}`, "m", 0.5), answerOf)),
       );
@@ -212,7 +200,7 @@ describe("corruption", () => {
       assert.equal(host.serving(), false, "NOT_SERVING while the disk is full");
       assert.equal((await host.create("r", { requestId: "make-r" })).replayed, true, "a retried create is answered from the store");
       assert.equal(await codeOf(host.create("s", {})), "STORE_UNAVAILABLE", "a new project needs a write");
-      full = false;
+      disk.full = false;
       await eventually(() => host.serving());
       assert.equal(host.serving(), true, "serving again once a probe write succeeds");
       await host.mutate("p", { method: "Apply" }, similarity("c", "m", 0.5), answerOf);

@@ -7,11 +7,26 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CrsStateError } from "../errors.js";
+import type { BatchWriter } from "./level/durable-batch.js";
 import type { CheckpointRange, MetaValue, ProjectStore, SeqValue, StoreCapabilities, StoreOp } from "./project-store.js";
 
 /** An ENOSPC error as node's fs raises it. */
 export function enospc(): NodeJS.ErrnoException {
   return Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", errno: -28, syscall: "write" });
+}
+
+/** A disk that fails every LevelDB write with ENOSPC while `full` is set; pass `wrapWriter` to `LevelStore.open`. */
+export function fullDisk(full = false): { full: boolean; wrapWriter: (inner: BatchWriter) => BatchWriter } {
+  const disk = {
+    full,
+    wrapWriter:
+      (inner: BatchWriter): BatchWriter =>
+      async (ops) => {
+        if (disk.full) throw enospc();
+        await inner(ops);
+      },
+  };
+  return disk;
 }
 
 /** A {@link ProjectStore} around another, with write faults and gates for tests. */
