@@ -19,7 +19,15 @@ const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } =
 const { createRequire } = require("node:module");
 const { homedir } = require("node:os");
 const { dirname, join } = require("node:path");
+const { setFlagsFromString } = require("node:v8");
 const { constants, Script } = require("node:vm");
+
+// A run of this command is short: most of its hot code runs before the optimizing compiler has
+// finished with it, and that compiler shares the cores with the run. A smaller inlining budget
+// halves its compile time, so the hot functions are optimized sooner; their optimized code is
+// about as fast (measured on `usage` and `scan`, cold and over 1 GB). Set before any bundle code
+// is compiled, so the code cache below is made and checked under the same flags.
+setFlagsFromString("--max-inlined-bytecode-size-cumulative=150");
 
 const NEWLINE = 0x0a;
 

@@ -189,15 +189,21 @@ function scalar(b: Uint8Array, at: number, end: number): number {
   return number(b, at, end);
 }
 
+// A scalar or, while `depth` allows, an object of values one level shallower. The rate limits are
+// read through this one call whatever their shape: a separate call for each shape would leave the
+// optimized reader without feedback for the shape it had not met yet (`null` in older rollouts,
+// objects in newer ones), and the first line of the other shape would throw that code away.
+function value(b: Uint8Array, at: number, end: number, depth: number): number {
+  return depth > 0 && at >= 0 && at < end && b[at] === OPEN ? object(b, at, end, depth - 1) : scalar(b, at, end);
+}
+
 // `objectOf(value)`, with values a scalar or, `depth` more times, an object of them.
 function object(b: Uint8Array, at: number, end: number, depth: number): number {
   let i = byte(b, at, end, OPEN);
   if (i < 0) return -1;
   if (i < end && b[i] === CLOSE) return i + 1;
   for (;;) {
-    i = byte(b, string(b, i, end), end, COLON);
-    if (i < 0) return -1;
-    i = depth > 0 && i < end && b[i] === OPEN ? object(b, i, end, depth - 1) : scalar(b, i, end);
+    i = value(b, byte(b, string(b, i, end), end, COLON), end, depth);
     if (i < 0 || i >= end) return -1;
     if (b[i] === CLOSE) return i + 1;
     if (b[i] !== COMMA) return -1;
@@ -253,8 +259,8 @@ export function readTokenLineInto(b: Uint8Array, start: number, end: number, int
     i = byte(b, int(b, literalAt(b, i, end, B_WINDOW), end, WINDOW, 0), end, CLOSE);
   }
   into.hasTotal = into.hasLast = afterNull < 0;
-  i = literalAt(b, i, end, B_RATE);
-  i = i >= 0 && i < end && b[i] === OPEN ? object(b, i, end, 1) : scalar(b, i, end);
+  // RATE_LIMITS: objects nested two deep.
+  i = value(b, literalAt(b, i, end, B_RATE), end, 2);
   i = byte(b, byte(b, i, end, CLOSE), end, CLOSE);
   if (i < 0) return false;
   while (i < end && isTrailingBlank(b[i])) i += 1;
