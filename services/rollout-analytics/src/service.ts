@@ -16,6 +16,8 @@ export const rolloutAnalytics: ServiceDefinition<typeof ANALYTICS_ENV> = {
     const redis = new RedisConnection({
       url: config.REDIS_URL,
       logger,
+      pingIntervalMs: config.REDIS_PING_INTERVAL_MS,
+      pingTimeoutMs: config.REDIS_PING_TIMEOUT_MS,
       onReadyChange: (ready) => {
         // The runtime keeps an unserved service NOT_SERVING, so this counts once ScanService serves.
         if (!server.draining) server.setHealth(QUEUE_BACKED_SERVICE, ready ? "SERVING" : "NOT_SERVING");

@@ -33,3 +33,19 @@ test("a REDIS_URL whose path is not a database number stops start-up naming it, 
     assert.equal(readEnv(ANALYTICS_ENV, { REDIS_URL: raw }).REDIS_URL, raw, raw);
   }
 });
+
+test("a Redis PING interval or timeout that is not a whole number of at least 100 ms stops start-up naming it, instead of pinging in a busy loop", () => {
+  for (const variable of ["REDIS_PING_INTERVAL_MS", "REDIS_PING_TIMEOUT_MS"]) {
+    for (const raw of ["0", "99", "2.5", "5s", String(2 ** 31)]) {
+      assert.throws(
+        () => readEnv(ANALYTICS_ENV, { [variable]: raw }),
+        (e: unknown) => e instanceof RuntimeError && e.message.includes(variable),
+        `${variable}=${raw}`,
+      );
+    }
+  }
+  const defaults = readEnv(ANALYTICS_ENV, {});
+  assert.deepEqual([defaults.REDIS_PING_INTERVAL_MS, defaults.REDIS_PING_TIMEOUT_MS], [5_000, 2_000], "every 5 s, answered within 2 s");
+  const set = readEnv(ANALYTICS_ENV, { REDIS_PING_INTERVAL_MS: "1000", REDIS_PING_TIMEOUT_MS: "250" });
+  assert.deepEqual([set.REDIS_PING_INTERVAL_MS, set.REDIS_PING_TIMEOUT_MS], [1_000, 250], "set values are read");
+});

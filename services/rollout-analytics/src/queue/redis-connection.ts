@@ -1,5 +1,7 @@
 import { Redis, ReplyError } from "ioredis";
 import { redactCredentials, type Logger } from "@crs/runtime";
+import { REDIS_LIVENESS } from "../config/index.js";
+import { RedisLiveness } from "./redis-liveness.js";
 
 /** Options of the watched Redis connection. */
 export interface RedisConnectionOptions {
@@ -7,30 +9,48 @@ export interface RedisConnectionOptions {
   readonly url: string;
   /** Where connection changes are logged. */
   readonly logger: Logger;
-  /** Called with true when Redis becomes ready and false when it is lost. */
+  /** Called with true when Redis becomes ready and false when it is lost or stops answering. */
   readonly onReadyChange: (ready: boolean) => void;
   /**
    * Longest pause between reconnection attempts, in milliseconds.
    * @defaultValue 5000
    */
   readonly maxRetryDelayMs?: number;
+  /**
+   * Pause between liveness PINGs while connected, in milliseconds.
+   * @defaultValue 5000
+   */
+  readonly pingIntervalMs?: number;
+  /**
+   * How long a PING may go unanswered before the connection counts as not ready, in milliseconds.
+   * @defaultValue 2000
+   */
+  readonly pingTimeoutMs?: number;
 }
 
 // Credentials never reach a log line: every URL logged goes through redactCredentials.
 
 /**
  * A Redis connection that retries forever with capped backoff and reports readiness, so the
- * service starts without Redis. It is wired for the scan queue to come; until that queue is built
- * it only checks and logs the connection.
+ * service starts without Redis. It is ready while connected and answering its liveness PINGs. It
+ * is wired for the scan queue to come; until that queue is built it only checks and logs the
+ * connection.
  */
 export class RedisConnection {
   readonly client: Redis;
   #ready = false;
+  #connected = false;
+  #responsive = true;
+  #liveness: RedisLiveness | undefined;
+  readonly #pingIntervalMs: number;
+  readonly #pingTimeoutMs: number;
   // The problem last logged, so each retry of the same one adds no line.
   #warned: "unreachable" | "refused" | undefined;
 
   constructor(readonly options: RedisConnectionOptions) {
     const maxDelay = options.maxRetryDelayMs ?? 5000;
+    this.#pingIntervalMs = options.pingIntervalMs ?? REDIS_LIVENESS.pingIntervalMs;
+    this.#pingTimeoutMs = options.pingTimeoutMs ?? REDIS_LIVENESS.pingTimeoutMs;
     this.client = new Redis(options.url, {
       lazyConnect: true,
       maxRetriesPerRequest: null,
@@ -38,7 +58,7 @@ export class RedisConnection {
       retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 10), maxDelay),
     });
     this.client.on("ready", () => void this.#confirmReady());
-    this.client.on("close", () => this.#set(false));
+    this.client.on("close", () => this.#setConnected(false));
     this.client.on("error", (error: Error) => {
       // A reply is Redis answering: the address is right, and pointing elsewhere would not help.
       const problem = error instanceof ReplyError ? "refused" : "unreachable";
@@ -53,7 +73,7 @@ export class RedisConnection {
     });
   }
 
-  /** Whether Redis is connected and ready now. */
+  /** Whether Redis is connected and answering now. */
   get ready(): boolean {
     return this.#ready;
   }
@@ -63,8 +83,9 @@ export class RedisConnection {
     this.client.connect().catch(() => undefined);
   }
 
-  /** Closes the connection and stops retrying. */
+  /** Stops the liveness PINGs, closes the connection and stops retrying. */
   async close(): Promise<void> {
+    this.#liveness?.stop();
     this.client.disconnect(false);
   }
 
@@ -80,16 +101,52 @@ export class RedisConnection {
       // Redis refused the handshake's own SELECT too, and the error listener has that.
       if (!selected || this.client.status !== "ready") return;
     }
-    this.#set(true);
+    this.#setConnected(true);
   }
 
-  #set(ready: boolean): void {
-    if (ready === this.#ready) return;
-    this.#ready = ready;
-    if (ready) {
+  // Each connection gets its own liveness check, so a PING of a closed one changes nothing.
+  #setConnected(connected: boolean): void {
+    if (connected === this.#connected) return;
+    this.#connected = connected;
+    this.#liveness?.stop();
+    this.#liveness = undefined;
+    this.#responsive = true;
+    if (connected) {
       this.#warned = undefined;
       this.options.logger.info({ redis: redactCredentials(this.options.url) }, "Redis connected");
+      this.#liveness = new RedisLiveness({
+        // An error reply is still an answer: Redis is not hung, and the error listener has the rest.
+        ping: () =>
+          this.client.ping().then(
+            () => true,
+            (error: unknown) => error instanceof ReplyError,
+          ),
+        intervalMs: this.#pingIntervalMs,
+        timeoutMs: this.#pingTimeoutMs,
+        onResponsiveChange: (responsive) => this.#setResponsive(responsive),
+      });
     }
+    this.#publish();
+  }
+
+  #setResponsive(responsive: boolean): void {
+    this.#responsive = responsive;
+    const at = redactCredentials(this.options.url);
+    const timeoutMs = this.#pingTimeoutMs;
+    // Logged at each change only: a hang spans many intervals, and its end is the one PING that answers.
+    if (responsive) this.options.logger.info({ redis: at }, `Redis at ${at} answers again`);
+    else
+      this.options.logger.warn(
+        { redis: at, timeoutMs },
+        `Redis at ${at} is unresponsive: a PING got no answer within ${timeoutMs} ms though the connection is open. It counts as not ready until it answers.`,
+      );
+    this.#publish();
+  }
+
+  #publish(): void {
+    const ready = this.#connected && this.#responsive;
+    if (ready === this.#ready) return;
+    this.#ready = ready;
     this.options.onReadyChange(ready);
   }
 }
