@@ -1,6 +1,5 @@
-import type { DescService } from "@bufbuild/protobuf";
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
-import type { GrpcServer, ServiceHandlers } from "@crs/runtime";
+import { unservedHandlers, type GrpcServer, type ServiceHandlers } from "@crs/runtime";
 import { ClauseService } from "@crs/contracts/gen/crs/state/v1/clause_pb";
 import { CycleService } from "@crs/contracts/gen/crs/state/v1/cycle_pb";
 import { HistoryService } from "@crs/contracts/gen/crs/state/v1/history_pb";
@@ -32,20 +31,6 @@ import { stepHandlers } from "./step-handlers.js";
 export const HEALTH_POLL_MS = 250;
 
 /**
- * Handlers refusing every method of `service` as UNIMPLEMENTED through the status map, so the
- * answer carries ErrorInfo{reason: "UNIMPLEMENTED"} like every other failure, not a bare status.
- */
-function unservedHandlers<S extends GenServiceMethods>(service: GenService<S>): ServiceHandlers<S> {
-  const handlers: Record<string, () => never> = {};
-  for (const method of (service as unknown as DescService).methods) {
-    handlers[method.localName] = () => {
-      throw new CrsStateError("UNIMPLEMENTED", `${method.parent.typeName}.${method.name} is not served by this server yet`);
-    };
-  }
-  return handlers as unknown as ServiceHandlers<S>;
-}
-
-/**
  * Registers every crs.state.v1 service. Store-backed services report SERVING only while the host
  * can write; every method of Persistence and Watch answers UNIMPLEMENTED, and they never report
  * SERVING. Returns a function that stops following the host's state.
@@ -68,7 +53,9 @@ export function registerServices(server: GrpcServer, facts: ServerFacts): () => 
   addStored(HistoryService, historyHandlers(deps));
   addStored(CycleService, cycleHandlers(deps));
   const unserved: GenService<GenServiceMethods>[] = [WatchService, PersistenceService];
-  for (const service of unserved) server.add(service, unservedHandlers(service), { mapError, managedHealth: true, served: false });
+  // Thrown through the status map, so the answer carries ErrorInfo{reason: "UNIMPLEMENTED"}.
+  const refuse = (message: string) => new CrsStateError("UNIMPLEMENTED", message);
+  for (const service of unserved) server.add(service, unservedHandlers(service, refuse), { mapError, managedHealth: true, served: false });
   let last: boolean | undefined;
   const follow = (): void => {
     const serving = facts.host.serving() && !server.draining;

@@ -1,7 +1,8 @@
-import type { GrpcServer, Logger } from "@crs/runtime";
+import { unservedHandlers, type GrpcServer, type Logger } from "@crs/runtime";
 import { RetentionService } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
 import { RolloutService } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
 import { ScanService } from "@crs/contracts/gen/crs/analytics/v1/scan_pb";
+import { AnalyticsError } from "../errors.js";
 import type { UploadLimits } from "../upload/index.js";
 import { mapError } from "./status-map.js";
 import { retentionHandlers } from "./retention-handlers.js";
@@ -14,12 +15,14 @@ export interface RegisterOptions {
 }
 
 /**
- * Registers every crs.analytics.v1 service; methods without handlers answer UNIMPLEMENTED. ScanService
- * has none until its queue is built, so it answers UNIMPLEMENTED and reports NOT_SERVING whatever
- * Redis does; its health is already wired to the Redis connection for when it serves.
+ * Registers every crs.analytics.v1 service. ScanService is not served until its queue is built:
+ * every method answers UNIMPLEMENTED with reason UNIMPLEMENTED (after the token check) and it
+ * reports NOT_SERVING whatever Redis does; its health is already wired to the Redis connection for
+ * when it serves.
  */
 export function registerServices(server: GrpcServer, options: RegisterOptions): void {
-  server.add(ScanService, {}, { mapError, managedHealth: true });
+  const refuse = (message: string) => new AnalyticsError("UNIMPLEMENTED", message);
+  server.add(ScanService, unservedHandlers(ScanService, refuse), { mapError, managedHealth: true, served: false });
   server.add(RolloutService, rolloutHandlers(options), { mapError });
   server.add(RetentionService, retentionHandlers(), { mapError });
 }
