@@ -6,11 +6,13 @@
  * - PROJECT_UID_MISMATCH: the caller's expected uid names another incarnation of the project.
  * - REQUEST_ID_REUSED: a request id came back with another method or request content.
  * - CHECKPOINT_NOT_FOUND / CHECKPOINT_EXISTS: durable named checkpoints.
+ * - CHECKPOINT_CORRUPTED: one checkpoint failed its CRC, framing or decode check; only that
+ *   checkpoint is unusable, the project serves on.
  * - INVALID_ARGUMENT: a malformed id or page size (the field is named).
  * - INVALID_PAGE_TOKEN: a page token is malformed, or from another request or project incarnation.
  * - PROJECT_DATA_LOSS: recovery found corruption it may not repair; the project refuses calls.
  * - JOURNAL_CORRUPTED: a journal record failed its CRC or framing check away from the tail.
- * - SNAPSHOT_CORRUPTED: a state snapshot or checkpoint failed its CRC or decode check.
+ * - SNAPSHOT_CORRUPTED: a state snapshot failed its CRC or decode check.
  * - FORMAT_UNSUPPORTED: a stored value (journal record, event, snapshot, metadata) is intact but in
  *   a format newer than this binary reads; the project is not loaded, nothing is cut or changed.
  * - REPAIR_FAILED: cutting a torn tail (or keeping its copy) failed; nothing was cut.
@@ -29,6 +31,7 @@ export type CrsStateErrorCode =
   | "REQUEST_ID_REUSED"
   | "CHECKPOINT_NOT_FOUND"
   | "CHECKPOINT_EXISTS"
+  | "CHECKPOINT_CORRUPTED"
   | "INVALID_ARGUMENT"
   | "PROJECT_DATA_LOSS"
   | "JOURNAL_CORRUPTED"

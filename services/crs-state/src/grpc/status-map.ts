@@ -25,6 +25,8 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   REQUEST_ID_REUSED: { code: status.INVALID_ARGUMENT, reason: ErrorReason.REQUEST_ID_REUSED },
   CHECKPOINT_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CHECKPOINT_NOT_FOUND },
   CHECKPOINT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.CHECKPOINT_ALREADY_EXISTS },
+  // One damaged checkpoint is not a damaged project: the project serves on, and the checkpoint can be deleted.
+  CHECKPOINT_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.CHECKPOINT_CORRUPTED },
   PROJECT_DATA_LOSS: { code: status.DATA_LOSS, reason: ErrorReason.PROJECT_CORRUPTED },
   JOURNAL_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.JOURNAL_CORRUPTED },
   SNAPSHOT_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.PROJECT_CORRUPTED },

@@ -18,6 +18,15 @@ function info(cp: CheckpointRecord, bytes: Uint8Array): CheckpointInfo {
   return { checkpointId: cp.checkpointId, generation: cp.generation, createdAt: cp.createdAt, sizeBytes: bytes.length };
 }
 
+function corrupted(projectId: string, checkpointId: string, detail: string, cause?: unknown): CrsStateError {
+  return new CrsStateError(
+    "CHECKPOINT_CORRUPTED",
+    `checkpoint ${checkpointId} of project ${projectId} ${detail}; the project serves on, and DeleteCheckpoint removes it`,
+    { checkpointId, projectId },
+    cause === undefined ? {} : { cause },
+  );
+}
+
 function notFound(projectId: string, checkpointId: string): CrsStateError {
   return new CrsStateError("CHECKPOINT_NOT_FOUND", `project ${projectId} has no checkpoint ${checkpointId}`, {
     field: "checkpoint_id",
@@ -41,9 +50,10 @@ export class HostCheckpoints implements CheckpointHost {
       opts.checkpointId === undefined || opts.checkpointId === ""
         ? `checkpoint-${state.generation}`
         : requireValidId(opts.checkpointId, "checkpoint_id");
-    return this.locks.run(p.meta.projectUid, async () => {
+    const uid = p.meta.projectUid;
+    return this.locks.run(uid, async () => {
       this.host.assertWritable();
-      if ((await this.host.backing.getCheckpoint(p.meta.projectUid, checkpointId)) !== undefined) {
+      if ((await this.host.backing.getCheckpoint(uid, checkpointId)) !== undefined) {
         throw new CrsStateError("CHECKPOINT_EXISTS", `project ${projectId} already has checkpoint ${checkpointId}`, {
           field: "checkpoint_id",
           checkpointId,
@@ -57,7 +67,7 @@ export class HostCheckpoints implements CheckpointHost {
         document: toDocument(state),
       };
       const bytes = encodeCheckpoint(cp);
-      await this.host.committer.submit([{ op: "putCheckpoint", projectUid: p.meta.projectUid, checkpointId, bytes }]);
+      await this.host.committer.submit([{ op: "putCheckpoint", projectUid: uid, checkpointId, bytes }]);
       return { ...info(cp, bytes), header };
     });
   }
@@ -84,10 +94,12 @@ export class HostCheckpoints implements CheckpointHost {
   async delete(projectId: string, checkpointId: string, opts: { expectedUid?: string } = {}): Promise<void> {
     const p = await this.host.project(projectId, opts.expectedUid);
     requireValidId(checkpointId, "checkpoint_id");
-    await this.locks.run(p.meta.projectUid, async () => {
+    const uid = p.meta.projectUid;
+    await this.locks.run(uid, async () => {
       this.host.assertWritable();
-      if ((await this.host.backing.getCheckpoint(p.meta.projectUid, checkpointId)) === undefined) throw notFound(projectId, checkpointId);
-      await this.host.committer.submit([{ op: "deleteCheckpoint", projectUid: p.meta.projectUid, checkpointId }]);
+      // Only presence is checked, never the content: a damaged checkpoint is deleted like any other.
+      if ((await this.host.backing.getCheckpoint(uid, checkpointId)) === undefined) throw notFound(projectId, checkpointId);
+      await this.host.committer.submit([{ op: "deleteCheckpoint", projectUid: uid, checkpointId }]);
     });
   }
 
@@ -111,7 +123,7 @@ export class HostCheckpoints implements CheckpointHost {
     );
   }
 
-  /** @internal The state a checkpoint holds; CHECKPOINT_NOT_FOUND, SNAPSHOT_CORRUPTED, FORMAT_UNSUPPORTED. */
+  /** @internal The state a checkpoint holds; CHECKPOINT_NOT_FOUND, CHECKPOINT_CORRUPTED, FORMAT_UNSUPPORTED. */
   async stateOf(p: LoadedProject, checkpointId: string): Promise<ProjectState> {
     const { cp } = await this.load(p, checkpointId);
     try {
@@ -119,12 +131,7 @@ export class HostCheckpoints implements CheckpointHost {
     } catch (e) {
       // A document a newer server wrote is intact: it needs that server, not a restore from elsewhere.
       if (isStateError(e, "UNSUPPORTED_FORMAT")) throw formatUnsupported(p.meta.projectId, `checkpoint ${checkpointId}`, e.message);
-      throw new CrsStateError(
-        "SNAPSHOT_CORRUPTED",
-        `checkpoint ${checkpointId} of project ${p.meta.projectId} does not import: ${(e as Error).message}`,
-        { checkpointId },
-        { cause: e },
-      );
+      throw corrupted(p.meta.projectId, checkpointId, `does not import: ${(e as Error).message}`, e);
     }
   }
 
@@ -138,10 +145,7 @@ export class HostCheckpoints implements CheckpointHost {
   private decode(p: LoadedProject, checkpointId: string, bytes: Uint8Array): CheckpointRecord {
     const d = decodeCheckpoint(bytes, checkpointId);
     if (!d.ok && d.fault === "unsupported") throw formatUnsupported(p.meta.projectId, `checkpoint ${checkpointId}`, d.reason);
-    if (!d.ok)
-      throw new CrsStateError("SNAPSHOT_CORRUPTED", `checkpoint ${checkpointId} of project ${p.meta.projectId} is damaged: ${d.reason}`, {
-        checkpointId,
-      });
+    if (!d.ok) throw corrupted(p.meta.projectId, checkpointId, `is damaged: ${d.reason}`);
     return d.value;
   }
 }

@@ -195,9 +195,9 @@ export interface CheckpointHost {
   create(projectId: string, opts: { checkpointId?: string; expectedUid?: string }): Promise<CreatedCheckpoint>;
   /** Checkpoints of the project, ascending id: those after `after`, at most `limit` (all when absent). */
   list(projectId: string, opts?: { expectedUid?: string; after?: string; limit?: number }): Promise<CheckpointInfo[]>;
-  /** One checkpoint's info; CHECKPOINT_NOT_FOUND when absent. */
+  /** One checkpoint's info; CHECKPOINT_NOT_FOUND when absent, CHECKPOINT_CORRUPTED or FORMAT_UNSUPPORTED when unreadable. */
   get(projectId: string, checkpointId: string, opts?: { expectedUid?: string }): Promise<CheckpointInfo>;
-  /** Deletes a checkpoint durably; CHECKPOINT_NOT_FOUND when absent. */
+  /** Deletes a checkpoint durably, readable or not; CHECKPOINT_NOT_FOUND when absent. */
   delete(projectId: string, checkpointId: string, opts?: { expectedUid?: string }): Promise<void>;
   /**
    * Replaces the project's content with the checkpoint's as one journaled mutation (the
@@ -268,7 +268,7 @@ export interface ProjectHost {
   list(page: PageRequest): Promise<ProjectPage>;
   /** Durable named checkpoints. */
   readonly checkpoints: CheckpointHost;
-  /** Creates `targetId` from the source's state at `from`; PROJECT_EXISTS, SNAPSHOT_NOT_FOUND, CHECKPOINT_NOT_FOUND. */
+  /** Creates `targetId` from the source's state at `from`; PROJECT_EXISTS, SNAPSHOT_NOT_FOUND, CHECKPOINT_NOT_FOUND, CHECKPOINT_CORRUPTED. */
   fork(sourceId: string, targetId: string, from: ForkSource): Promise<ProjectHeader>;
   /** Storage facts of one project; loads it when needed. */
   status(projectId: string): Promise<ProjectStatus>;

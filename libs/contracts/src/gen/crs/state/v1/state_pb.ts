@@ -1048,7 +1048,8 @@ export const StateService: GenService<{
     output: typeof ListCheckpointsResponseSchema;
   },
   /**
-   * GetCheckpoint returns one checkpoint's description. Reasons: PROJECT_NOT_FOUND, CHECKPOINT_NOT_FOUND.
+   * GetCheckpoint returns one checkpoint's description. Reasons: PROJECT_NOT_FOUND, CHECKPOINT_NOT_FOUND,
+   * CHECKPOINT_CORRUPTED, UNSUPPORTED_FORMAT (the checkpoint record is newer than this server reads).
    *
    * @generated from rpc crs.state.v1.StateService.GetCheckpoint
    */
@@ -1058,7 +1059,7 @@ export const StateService: GenService<{
     output: typeof GetCheckpointResponseSchema;
   },
   /**
-   * DeleteCheckpoint removes a checkpoint. Reasons: PROJECT_NOT_FOUND, CHECKPOINT_NOT_FOUND.
+   * DeleteCheckpoint removes a checkpoint, damaged or not. Reasons: PROJECT_NOT_FOUND, CHECKPOINT_NOT_FOUND.
    *
    * @generated from rpc crs.state.v1.StateService.DeleteCheckpoint
    */
@@ -1069,7 +1070,7 @@ export const StateService: GenService<{
   },
   /**
    * RestoreCheckpoint replaces the state with a checkpoint's; the generation moves forward, never back.
-   * Reasons: PROJECT_NOT_FOUND, CHECKPOINT_NOT_FOUND.
+   * Reasons: PROJECT_NOT_FOUND, CHECKPOINT_NOT_FOUND, CHECKPOINT_CORRUPTED, UNSUPPORTED_FORMAT.
    *
    * @generated from rpc crs.state.v1.StateService.RestoreCheckpoint
    */
@@ -1080,8 +1081,8 @@ export const StateService: GenService<{
   },
   /**
    * ForkProject creates a new project (new uid) holding this project's state at a generation or checkpoint.
-   * Reasons: PROJECT_NOT_FOUND, PROJECT_ALREADY_EXISTS, CHECKPOINT_NOT_FOUND, GENERATION_COMPACTED,
-   * GENERATION_IN_FUTURE.
+   * Reasons: PROJECT_NOT_FOUND, PROJECT_ALREADY_EXISTS, CHECKPOINT_NOT_FOUND, CHECKPOINT_CORRUPTED,
+   * UNSUPPORTED_FORMAT, GENERATION_COMPACTED, GENERATION_IN_FUTURE.
    *
    * @generated from rpc crs.state.v1.StateService.ForkProject
    */
