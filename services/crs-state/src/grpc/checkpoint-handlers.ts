@@ -22,6 +22,8 @@ function checkpointOut(c: CheckpointInfo): MessageInitShape<typeof CheckpointInf
     generation: BigInt(c.generation),
     createdAtUnixMs: BigInt(c.createdAt),
     sizeBytes: BigInt(c.sizeBytes),
+    damaged: c.damaged,
+    unsupportedFormat: c.unsupportedFormat,
   };
 }
 

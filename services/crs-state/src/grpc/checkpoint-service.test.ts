@@ -7,7 +7,7 @@ import { keys } from "../store/level/level-keys.js";
 import { expectError, removeDataDir, startTestServer, type TestServer } from "./test-support.js";
 
 /** Flips one bit in the middle of a stored checkpoint, as a failing disk would. */
-async function flipBit(dataDir: string, projectUid: string, checkpointId: string): Promise<void> {
+async function flipBit(dataDir: string, projectUid: string, checkpointId: string): Promise<number> {
   const db = new ClassicLevel<string, Uint8Array>(dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
   try {
     const key = keys.checkpoint(projectUid, checkpointId);
@@ -16,13 +16,17 @@ async function flipBit(dataDir: string, projectUid: string, checkpointId: string
     const at = Math.floor(bytes.length / 2);
     bytes[at] = (bytes[at] as number) ^ 0x04;
     await db.put(key, bytes);
+    return bytes.length;
   } finally {
     await db.close();
   }
 }
 
-/** A project with checkpoints `a`, `bad` and `z` taken at generation 1, `bad` then damaged on disk, served again. */
-async function withDamagedCheckpoint(fn: (s: TestServer) => Promise<void>): Promise<void> {
+/**
+ * A project with checkpoints `a`, `bad` and `z` taken at generation 1, `bad` then damaged on disk,
+ * served again; `fn` gets the server and the damaged checkpoint's stored size.
+ */
+async function withDamagedCheckpoint(fn: (s: TestServer, badSize: number) => Promise<void>): Promise<void> {
   const first = await startTestServer({ durable: true });
   let uid = "";
   try {
@@ -32,10 +36,10 @@ async function withDamagedCheckpoint(fn: (s: TestServer) => Promise<void>): Prom
   } finally {
     await first.stop();
   }
-  await flipBit(first.dataDir, uid, "bad");
+  const badSize = await flipBit(first.dataDir, uid, "bad");
   const s = await startTestServer({ dataDir: first.dataDir });
   try {
-    await fn(s);
+    await fn(s, badSize);
   } finally {
     await s.stop();
     await removeDataDir(first.dataDir);
@@ -65,6 +69,30 @@ describe("checkpoints through gRPC", () => {
       // DeleteCheckpoint removes it, as the reason promises.
       await s.state.deleteCheckpoint({ projectId: "p", checkpointId: "bad" });
       await expectError(s.state.getCheckpoint({ projectId: "p", checkpointId: "bad" }), status.NOT_FOUND, "CHECKPOINT_NOT_FOUND");
+    });
+  });
+
+  it("lists a damaged checkpoint by id and size, flagged damaged, instead of failing the page and hiding the others", async () => {
+    await withDamagedCheckpoint(async (s, badSize) => {
+      const all = await s.state.listCheckpoints({ projectId: "p" });
+      assert.deepEqual(
+        all.checkpoints.map((c) => [c.checkpointId, c.damaged, c.unsupportedFormat, c.generation, c.createdAtUnixMs > 0n]),
+        [
+          ["a", false, false, 1n, true],
+          ["bad", true, false, 0n, false],
+          ["z", false, false, 1n, true],
+        ],
+        "the damaged one between the intact ones, its generation and creation time unknown",
+      );
+      assert.equal(all.checkpoints[1]?.sizeBytes, BigInt(badSize), "the stored size is known");
+      const ids: string[] = [];
+      let pageToken = "";
+      do {
+        const page = await s.state.listCheckpoints({ projectId: "p", pageSize: 1, pageToken });
+        ids.push(...page.checkpoints.map((c) => c.checkpointId));
+        pageToken = page.nextPageToken;
+      } while (pageToken !== "" && ids.length < 10);
+      assert.deepEqual(ids, ["a", "bad", "z"], "paging passes over it too");
     });
   });
 });

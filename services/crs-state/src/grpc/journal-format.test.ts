@@ -35,18 +35,21 @@ async function journalHas(dataDir: string, projectUid: string, seq: number): Pro
   }
 }
 
-// A newer checkpoint frame is refused as soon as it is read; a newer state document inside a
-// current frame only when the state is needed.
-const newerCheckpoints: [string, (c: CheckpointRecord) => CheckpointRecord, string[]][] = [
+// A newer checkpoint record is refused by every call that reads it and listed without the fields
+// it holds; a newer state document inside a current record only by the calls that need the state.
+// Either way the listing shows it flagged, with whatever of it this server can read.
+const newerCheckpoints: [string, (c: CheckpointRecord) => CheckpointRecord, string[], { readable: boolean }][] = [
   [
     "a newer checkpoint format",
     (c) => ({ ...c, format: CHECKPOINT_FORMAT + 1 }),
-    ["GetCheckpoint", "RestoreCheckpoint", "ListCheckpoints", "ForkProject"],
+    ["GetCheckpoint", "RestoreCheckpoint", "ForkProject"],
+    { readable: false },
   ],
   [
     "a newer state document format",
     (c) => ({ ...c, document: { ...c.document, formatVersion: (c.document.formatVersion + 1) as 1 } }),
     ["RestoreCheckpoint", "ForkProject"],
+    { readable: true },
   ],
 ];
 
@@ -113,8 +116,8 @@ describe("a journal record written in a newer format than the server reads", () 
     }
   });
 
-  for (const [what, edit, calls] of newerCheckpoints) {
-    it(`refuses a checkpoint with ${what} as FAILED_PRECONDITION / UNSUPPORTED_FORMAT, not as damage, and keeps it`, async () => {
+  for (const [what, edit, calls, { readable }] of newerCheckpoints) {
+    it(`refuses a checkpoint with ${what} as FAILED_PRECONDITION / UNSUPPORTED_FORMAT, not as damage, lists it flagged, and keeps it`, async () => {
       const s = await startTestServer({ durable: true });
       const key = { uid: "", id: "later" };
       try {
@@ -138,7 +141,6 @@ describe("a journal record written in a newer format than the server reads", () 
         const all: Record<string, () => Promise<unknown>> = {
           GetCheckpoint: () => again.state.getCheckpoint({ projectId: "cp", checkpointId: key.id }),
           RestoreCheckpoint: () => again.state.restoreCheckpoint({ projectId: "cp", checkpointId: key.id }),
-          ListCheckpoints: () => again.state.listCheckpoints({ projectId: "cp" }),
           ForkProject: () =>
             again.state.forkProject({ projectId: "cp", targetProjectId: "fork", origin: { case: "checkpointId", value: key.id } }),
         };
@@ -151,6 +153,15 @@ describe("a journal record written in a newer format than the server reads", () 
           );
         }
         await expectError(again.state.getGeneration({ projectId: "fork" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+        // Listed, not failing the page: with its own fields only when its record reads.
+        const [row] = (await again.state.listCheckpoints({ projectId: "cp" })).checkpoints;
+        assert.deepEqual(
+          [row?.checkpointId, row?.unsupportedFormat, row?.damaged, row?.generation, (row?.createdAtUnixMs ?? 0n) > 0n],
+          [key.id, true, false, readable ? 1n : 0n, readable],
+        );
+        assert.ok((row?.sizeBytes ?? 0n) > 0n, "its stored size");
+        if (readable)
+          assert.equal((await again.state.getCheckpoint({ projectId: "cp", checkpointId: key.id })).checkpoint?.unsupportedFormat, true);
         assert.equal((await again.state.getGeneration({ projectId: "cp" })).header?.generation, 1n, "the project still serves");
       } finally {
         await again.stop();

@@ -4,7 +4,7 @@
  * mutation like any other.
  */
 
-import { fromDocument, isStateError, toDocument, type ProjectState } from "@crs/domain/state";
+import { STATE_DOCUMENT_FORMAT, fromDocument, isStateError, toDocument, type ProjectState } from "@crs/domain/state";
 import { CrsStateError, formatUnsupported } from "../errors.js";
 import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, type CheckpointRecord } from "../snapshot/checkpoint-record.js";
 import type { LoadedProject } from "./loaded-project.js";
@@ -15,7 +15,26 @@ import { KeyedLock } from "./keyed-lock.js";
 import { replayOf } from "./replayed-answer.js";
 
 function info(cp: CheckpointRecord, bytes: Uint8Array): CheckpointInfo {
-  return { checkpointId: cp.checkpointId, generation: cp.generation, createdAt: cp.createdAt, sizeBytes: bytes.length };
+  // The record reads, but a state document a newer server wrote is only restored by that server.
+  const version = (cp.document as { formatVersion?: unknown } | null)?.formatVersion;
+  const newerDocument = typeof version === "number" && version > STATE_DOCUMENT_FORMAT;
+  return {
+    checkpointId: cp.checkpointId,
+    generation: cp.generation,
+    createdAt: cp.createdAt,
+    sizeBytes: bytes.length,
+    damaged: false,
+    unsupportedFormat: newerDocument,
+  };
+}
+
+// A listing row. A checkpoint whose record does not decode, damaged or newer, has fields that
+// cannot be trusted, so only what the store itself knows of it (id and size) is reported.
+function listed(checkpointId: string, bytes: Uint8Array): CheckpointInfo {
+  const d = decodeCheckpoint(bytes, checkpointId);
+  if (d.ok) return info(d.value, bytes);
+  const unsupported = d.fault === "unsupported";
+  return { checkpointId, generation: 0, createdAt: 0, sizeBytes: bytes.length, damaged: !unsupported, unsupportedFormat: unsupported };
 }
 
 function corrupted(projectId: string, checkpointId: string, detail: string, cause?: unknown): CrsStateError {
@@ -80,7 +99,8 @@ export class HostCheckpoints implements CheckpointHost {
       ...(after === undefined ? {} : { after }),
       ...(limit === undefined ? {} : { limit }),
     });
-    return rows.map((row) => info(this.decode(p, row.checkpointId, row.bytes), row.bytes));
+    // One checkpoint that does not read never hides the others: it is listed with its flag set.
+    return rows.map((row) => listed(row.checkpointId, row.bytes));
   }
 
   /** See {@link CheckpointHost.get}. */

@@ -181,6 +181,13 @@ export interface CheckpointInfo {
   readonly createdAt: number;
   /** Size of the stored state document in bytes. */
   readonly sizeBytes: number;
+  /** The stored bytes failed verification; generation and createdAt are unknown (0). Only a listing reports it. */
+  readonly damaged: boolean;
+  /**
+   * Intact but newer than this server reads: restore and fork refuse it. When the checkpoint record
+   * itself is newer (only a listing reports that), generation and createdAt are unknown (0).
+   */
+  readonly unsupportedFormat: boolean;
 }
 
 /** A new checkpoint, with the header of the project incarnation and generation it captured. */
@@ -193,7 +200,10 @@ export interface CreatedCheckpoint extends CheckpointInfo {
 export interface CheckpointHost {
   /** Captures the committed state durably; CHECKPOINT_EXISTS when the id is taken. Does not move the generation. */
   create(projectId: string, opts: { checkpointId?: string; expectedUid?: string }): Promise<CreatedCheckpoint>;
-  /** Checkpoints of the project, ascending id: those after `after`, at most `limit` (all when absent). */
+  /**
+   * Checkpoints of the project, ascending id: those after `after`, at most `limit` (all when
+   * absent). A damaged or newer-format checkpoint is listed with its flag set; it never fails the list.
+   */
   list(projectId: string, opts?: { expectedUid?: string; after?: string; limit?: number }): Promise<CheckpointInfo[]>;
   /** One checkpoint's info; CHECKPOINT_NOT_FOUND when absent, CHECKPOINT_CORRUPTED or FORMAT_UNSUPPORTED when unreadable. */
   get(projectId: string, checkpointId: string, opts?: { expectedUid?: string }): Promise<CheckpointInfo>;

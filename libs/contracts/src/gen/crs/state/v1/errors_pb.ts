@@ -496,8 +496,8 @@ export enum ErrorReason {
   /**
    * DATA_LOSS: a checkpoint's stored bytes failed verification (CRC, framing or content) when
    * GetCheckpoint, RestoreCheckpoint or ForkProject read it; metadata `checkpoint_id` and `project_id`.
-   * Only that checkpoint is unusable: the project keeps serving, nothing was changed, and
-   * DeleteCheckpoint removes it.
+   * Only that checkpoint is unusable: the project keeps serving, nothing was changed, ListCheckpoints
+   * lists it as `damaged`, and DeleteCheckpoint removes it.
    *
    * @generated from enum value: ERROR_REASON_CHECKPOINT_CORRUPTED = 64;
    */
