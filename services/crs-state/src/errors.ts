@@ -8,6 +8,7 @@
  * - CHECKPOINT_NOT_FOUND / CHECKPOINT_EXISTS: durable named checkpoints.
  * - CHECKPOINT_CORRUPTED: one checkpoint failed its CRC, framing or decode check; only that
  *   checkpoint is unusable, the project serves on.
+ * - CHECKPOINT_LIMIT: the project holds the most checkpoints the server keeps per project.
  * - INVALID_ARGUMENT: a malformed id or page size (the field is named).
  * - INVALID_PAGE_TOKEN: a page token is malformed, or from another request or project incarnation.
  * - PROJECT_DATA_LOSS: recovery found corruption it may not repair; the project refuses calls.
@@ -32,6 +33,7 @@ export type CrsStateErrorCode =
   | "CHECKPOINT_NOT_FOUND"
   | "CHECKPOINT_EXISTS"
   | "CHECKPOINT_CORRUPTED"
+  | "CHECKPOINT_LIMIT"
   | "INVALID_ARGUMENT"
   | "PROJECT_DATA_LOSS"
   | "JOURNAL_CORRUPTED"

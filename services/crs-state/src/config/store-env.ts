@@ -31,6 +31,12 @@ export const CRS_STATE_ENV = {
     1,
     10_000_000,
   ),
+  CRS_STATE_MAX_CHECKPOINTS_PER_PROJECT: integer(
+    "Most checkpoints one project holds; CreateCheckpoint beyond it is refused until one is deleted",
+    STORE_DEFAULTS.maxCheckpointsPerProject,
+    1,
+    100_000,
+  ),
   CRS_STATE_SKIP_CORRUPTED: flag(
     "Cut a damaged journal from its first bad record instead of stopping the project (logged and counted)",
     STORE_DEFAULTS.skipCorrupted,
@@ -50,6 +56,7 @@ export function storeOptionsFromEnv(env: CrsStateEnv): StoreOptions {
     snapshotEveryRecords: env.CRS_STATE_SNAPSHOT_EVERY_RECORDS,
     snapshotEveryBytes: env.CRS_STATE_SNAPSHOT_EVERY_BYTES,
     requestIdRetention: env.CRS_STATE_REQUEST_ID_RETENTION,
+    maxCheckpointsPerProject: env.CRS_STATE_MAX_CHECKPOINTS_PER_PROJECT,
     skipCorrupted: env.CRS_STATE_SKIP_CORRUPTED,
   };
 }

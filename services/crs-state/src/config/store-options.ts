@@ -14,6 +14,8 @@ export interface StoreOptions {
   readonly snapshotEveryBytes: number;
   /** Request ids remembered per project for idempotent retry. @defaultValue 10000 */
   readonly requestIdRetention: number;
+  /** Most checkpoints one project holds; CreateCheckpoint beyond it is refused (each is a whole state copy). @defaultValue 1000 */
+  readonly maxCheckpointsPerProject: number;
   /** Cut a journal from its first damaged record on instead of refusing to load it (logged and counted). @defaultValue false */
   readonly skipCorrupted: boolean;
   /** How often a store that failed to write is probed (ms). @defaultValue 500 */
@@ -28,6 +30,7 @@ export const STORE_DEFAULTS: StoreOptions = Object.freeze({
   snapshotEveryRecords: 10_000,
   snapshotEveryBytes: 16 * 1024 * 1024,
   requestIdRetention: 10_000,
+  maxCheckpointsPerProject: 1000,
   skipCorrupted: false,
   probeIntervalMs: 500,
 });

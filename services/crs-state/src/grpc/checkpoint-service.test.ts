@@ -95,4 +95,72 @@ describe("checkpoints through gRPC", () => {
       assert.deepEqual(ids, ["a", "bad", "z"], "paging passes over it too");
     });
   });
+
+  it("refuses CreateCheckpoint beyond the per-project limit as RESOURCE_EXHAUSTED / LIMIT_EXCEEDED, across a restart, until one is deleted", async () => {
+    const env = { CRS_STATE_MAX_CHECKPOINTS_PER_PROJECT: "2" };
+    const first = await startTestServer({ durable: true, env });
+    try {
+      await first.state.createProject({ projectId: "full" });
+      await first.state.createProject({ projectId: "other" });
+      await first.state.createCheckpoint({ projectId: "full", checkpointId: "c1" });
+      await first.state.createCheckpoint({ projectId: "full", checkpointId: "c2" });
+    } finally {
+      await first.stop();
+    }
+    // The count after a restart comes from what is stored.
+    const s = await startTestServer({ dataDir: first.dataDir, env });
+    try {
+      const e = await expectError(
+        s.state.createCheckpoint({ projectId: "full", checkpointId: "c3" }),
+        status.RESOURCE_EXHAUSTED,
+        "LIMIT_EXCEEDED",
+      );
+      assert.deepEqual(errorDetailOf(e)?.metadata, { limit: "2", project_id: "full" }, "the limit, and whose");
+      assert.match(e.details, /CRS_STATE_MAX_CHECKPOINTS_PER_PROJECT=2/, "the message names the setting");
+      assert.equal(errorDetailOf(e)?.retryDelayMs, undefined, "retrying unchanged cannot succeed");
+      await expectError(s.state.getCheckpoint({ projectId: "full", checkpointId: "c3" }), status.NOT_FOUND, "CHECKPOINT_NOT_FOUND");
+      // A retried create of a checkpoint that exists still answers as before.
+      await expectError(
+        s.state.createCheckpoint({ projectId: "full", checkpointId: "c1" }),
+        status.ALREADY_EXISTS,
+        "CHECKPOINT_ALREADY_EXISTS",
+      );
+      await s.state.createCheckpoint({ projectId: "other", checkpointId: "c1" });
+      await s.state.deleteCheckpoint({ projectId: "full", checkpointId: "c1" });
+      await s.state.createCheckpoint({ projectId: "full", checkpointId: "c3" });
+      assert.deepEqual(
+        (await s.state.listCheckpoints({ projectId: "full" })).checkpoints.map((c) => c.checkpointId),
+        ["c2", "c3"],
+      );
+    } finally {
+      await s.stop();
+      await removeDataDir(first.dataDir);
+    }
+  });
+
+  it("admits exactly the limit of concurrent CreateCheckpoint calls on one project, never one more", async () => {
+    const s = await startTestServer({ durable: true, env: { CRS_STATE_MAX_CHECKPOINTS_PER_PROJECT: "5" } });
+    // Twelve creates at once; the admitted ones, after checking every refusal is the limit's.
+    const burst = async (prefix: string): Promise<number> => {
+      const results = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => s.state.createCheckpoint({ projectId: "race", checkpointId: `${prefix}-${i}` })),
+      );
+      for (const r of results)
+        if (r.status === "rejected") assert.equal(errorDetailOf(r.reason)?.reason, "LIMIT_EXCEEDED", String(r.reason));
+      return results.filter((r) => r.status === "fulfilled").length;
+    };
+    const held = async () => (await s.state.listCheckpoints({ projectId: "race" })).checkpoints.map((c) => c.checkpointId);
+    try {
+      await s.state.createProject({ projectId: "race" });
+      assert.equal(await burst("first"), 5, "up to the limit");
+      assert.equal((await held()).length, 5, "and no more stored");
+      for (const checkpointId of (await held()).slice(0, 2)) await s.state.deleteCheckpoint({ projectId: "race", checkpointId });
+      assert.equal(await burst("second"), 2, "two deleted make room for two");
+      assert.equal((await held()).length, 5, "the limit again");
+      assert.equal(await burst("third"), 0, "a full project admits none");
+    } finally {
+      await s.stop();
+      await removeDataDir(s.dataDir);
+    }
+  });
 });

@@ -27,6 +27,8 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   CHECKPOINT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.CHECKPOINT_ALREADY_EXISTS },
   // One damaged checkpoint is not a damaged project: the project serves on, and the checkpoint can be deleted.
   CHECKPOINT_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.CHECKPOINT_CORRUPTED },
+  // A full per-project quota, as a full similarity index is: not worth retrying until a checkpoint is deleted.
+  CHECKPOINT_LIMIT: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.LIMIT_EXCEEDED },
   PROJECT_DATA_LOSS: { code: status.DATA_LOSS, reason: ErrorReason.PROJECT_CORRUPTED },
   JOURNAL_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.JOURNAL_CORRUPTED },
   SNAPSHOT_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.PROJECT_CORRUPTED },

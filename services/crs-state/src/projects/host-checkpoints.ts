@@ -5,8 +5,11 @@
  */
 
 import { STATE_DOCUMENT_FORMAT, fromDocument, isStateError, toDocument, type ProjectState } from "@crs/domain/state";
+import type { StoreOptions } from "../config/store-options.js";
 import { CrsStateError, formatUnsupported } from "../errors.js";
 import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, type CheckpointRecord } from "../snapshot/checkpoint-record.js";
+import type { StoreOp } from "../store/project-store.js";
+import { CheckpointCounts } from "./checkpoint-counts.js";
 import type { LoadedProject } from "./loaded-project.js";
 import type { CheckpointHost, CheckpointInfo, CreatedCheckpoint, MutationOutcome, MutationRequest, ProjectHeader } from "./project-host.js";
 import { requireValidId } from "./project-ids.js";
@@ -56,9 +59,18 @@ function notFound(projectId: string, checkpointId: string): CrsStateError {
 /** {@link CheckpointHost} of a {@link StoreHost}. */
 export class HostCheckpoints implements CheckpointHost {
   private readonly locks = new KeyedLock();
+  private readonly counts: CheckpointCounts;
+  private readonly maxPerProject: number;
 
-  /** Serves the checkpoints of `host`'s projects. */
-  constructor(private readonly host: StoreHost) {}
+  /** Serves the checkpoints of `host`'s projects, at most `maxCheckpointsPerProject` each. */
+  constructor(
+    private readonly host: StoreHost,
+    opts: Pick<StoreOptions, "maxCheckpointsPerProject" | "maxLoadedProjects">,
+  ) {
+    this.maxPerProject = opts.maxCheckpointsPerProject;
+    // Counts of the projects that could be in memory; a project's count dropped is counted again.
+    this.counts = new CheckpointCounts(host.backing, opts.maxLoadedProjects);
+  }
 
   /** See {@link CheckpointHost.create}. */
   async create(projectId: string, opts: { checkpointId?: string; expectedUid?: string }): Promise<CreatedCheckpoint> {
@@ -70,6 +82,8 @@ export class HostCheckpoints implements CheckpointHost {
         ? `checkpoint-${state.generation}`
         : requireValidId(opts.checkpointId, "checkpoint_id");
     const uid = p.meta.projectUid;
+    // Under the project's lock, the count read here is the one this write moves: concurrent creates
+    // are counted one after another, and a delete in between is seen.
     return this.locks.run(uid, async () => {
       this.host.assertWritable();
       if ((await this.host.backing.getCheckpoint(uid, checkpointId)) !== undefined) {
@@ -77,6 +91,15 @@ export class HostCheckpoints implements CheckpointHost {
           field: "checkpoint_id",
           checkpointId,
         });
+      }
+      const held = await this.counts.of(uid);
+      if (held >= this.maxPerProject) {
+        throw new CrsStateError(
+          "CHECKPOINT_LIMIT",
+          `project ${projectId} holds ${held} checkpoints, the most this server keeps per project ` +
+            `(CRS_STATE_MAX_CHECKPOINTS_PER_PROJECT=${this.maxPerProject}); delete one to make room`,
+          { limit: String(this.maxPerProject), projectId },
+        );
       }
       const cp: CheckpointRecord = {
         format: CHECKPOINT_FORMAT,
@@ -86,7 +109,8 @@ export class HostCheckpoints implements CheckpointHost {
         document: toDocument(state),
       };
       const bytes = encodeCheckpoint(cp);
-      await this.host.committer.submit([{ op: "putCheckpoint", projectUid: uid, checkpointId, bytes }]);
+      await this.write(uid, [{ op: "putCheckpoint", projectUid: uid, checkpointId, bytes }]);
+      this.counts.changed(uid, 1);
       return { ...info(cp, bytes), header };
     });
   }
@@ -119,7 +143,8 @@ export class HostCheckpoints implements CheckpointHost {
       this.host.assertWritable();
       // Only presence is checked, never the content: a damaged checkpoint is deleted like any other.
       if ((await this.host.backing.getCheckpoint(uid, checkpointId)) === undefined) throw notFound(projectId, checkpointId);
-      await this.host.committer.submit([{ op: "deleteCheckpoint", projectUid: uid, checkpointId }]);
+      await this.write(uid, [{ op: "deleteCheckpoint", projectUid: uid, checkpointId }]);
+      this.counts.changed(uid, -1);
     });
   }
 
@@ -152,6 +177,16 @@ export class HostCheckpoints implements CheckpointHost {
       // A document a newer server wrote is intact: it needs that server, not a restore from elsewhere.
       if (isStateError(e, "UNSUPPORTED_FORMAT")) throw formatUnsupported(p.meta.projectId, `checkpoint ${checkpointId}`, e.message);
       throw corrupted(p.meta.projectId, checkpointId, `does not import: ${(e as Error).message}`, e);
+    }
+  }
+
+  // A failed write may or may not have landed: the project's count is read from the store again.
+  private async write(projectUid: string, ops: readonly StoreOp[]): Promise<void> {
+    try {
+      await this.host.committer.submit(ops);
+    } catch (e) {
+      this.counts.forget(projectUid);
+      throw e;
     }
   }
 

@@ -260,6 +260,32 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
       });
     });
 
+    test("a checkpoint write that failed, landed or not, is counted as it stands against the per-project limit", async () => {
+      await withHost(
+        async (host, faults) => {
+          await host.create("p", {});
+          await host.checkpoints.create("p", { checkpointId: "c1" });
+          faults.failWith = enospc();
+          assert.equal(await codeOf(host.checkpoints.create("p", { checkpointId: "lost" })), "STORE_UNAVAILABLE");
+          faults.failWith = undefined;
+          await eventually(() => host.serving());
+          // A sync that failed after the data was written: the checkpoint is there though the call failed.
+          faults.failAfterWrite = enospc();
+          assert.equal(await codeOf(host.checkpoints.create("p", { checkpointId: "c2" })), "STORE_UNAVAILABLE");
+          faults.failAfterWrite = undefined;
+          await eventually(() => host.serving());
+          assert.deepEqual(
+            (await host.checkpoints.list("p")).map((c) => c.checkpointId),
+            ["c1", "c2"],
+          );
+          assert.equal(await codeOf(host.checkpoints.create("p", { checkpointId: "c3" })), "CHECKPOINT_LIMIT", "the landed one counts");
+          await host.checkpoints.delete("p", "c2");
+          await host.checkpoints.create("p", { checkpointId: "c3" });
+        },
+        { maxCheckpointsPerProject: 2 },
+      );
+    });
+
     test("list pages in id order with tokens, and refuses a forged token", async () => {
       await withHost(async (host) => {
         for (const id of ["b", "a", "c:1", "c"]) await host.create(id, {});

@@ -198,7 +198,10 @@ export interface CreatedCheckpoint extends CheckpointInfo {
 
 /** Durable named checkpoints; ids follow the project id grammar. Listed in ascending id order. */
 export interface CheckpointHost {
-  /** Captures the committed state durably; CHECKPOINT_EXISTS when the id is taken. Does not move the generation. */
+  /**
+   * Captures the committed state durably; CHECKPOINT_EXISTS when the id is taken, CHECKPOINT_LIMIT
+   * when the project holds the most checkpoints the host keeps. Does not move the generation.
+   */
   create(projectId: string, opts: { checkpointId?: string; expectedUid?: string }): Promise<CreatedCheckpoint>;
   /**
    * Checkpoints of the project, ascending id: those after `after`, at most `limit` (all when

@@ -73,7 +73,7 @@ export class StoreHost implements ProjectHost {
     this.notice = events?.notice ?? (() => undefined);
     const observe = countingObserver(this.counters, (event, fields) => this.notice(event, fields));
     this.cache = new ProjectCache((id) => this.loadProject(id), this.opts.maxLoadedProjects, this.now, observe);
-    this.checkpoints = new HostCheckpoints(this);
+    this.checkpoints = new HostCheckpoints(this, this.opts);
     this.idleTimer = setInterval(
       () => this.cache.unloadIdleSince(this.now() - this.opts.idleUnloadMs),
       Math.max(1000, Math.floor(this.opts.idleUnloadMs / 4)),

@@ -258,6 +258,14 @@ export class LevelStore implements ProjectStore {
     return this.reader.get(keys.checkpoint(projectUid, checkpointId));
   }
 
+  /** See {@link ProjectStore.countCheckpoints}; walks the keys of the project's checkpoint range without copying a value out. */
+  async countCheckpoints(projectUid: string): Promise<number> {
+    this.check();
+    let count = 0;
+    for await (const _key of this.reader.keys(range(keys.checkpointPrefix(projectUid)))) count++;
+    return count;
+  }
+
   /** See {@link ProjectStore.cutJournal}. */
   async cutJournal(projectUid: string, fromSeq: number): Promise<number> {
     this.check();

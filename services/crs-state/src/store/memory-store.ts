@@ -128,6 +128,12 @@ export class MemoryStore implements ProjectStore {
     return this.data.get(projectUid)?.checkpoints.get(checkpointId);
   }
 
+  /** See {@link ProjectStore.countCheckpoints}. */
+  async countCheckpoints(projectUid: string): Promise<number> {
+    this.open();
+    return this.data.get(projectUid)?.checkpoints.size ?? 0;
+  }
+
   /** See {@link ProjectStore.cutJournal}. */
   async cutJournal(projectUid: string, fromSeq: number): Promise<number> {
     this.open();

@@ -77,6 +77,8 @@ export interface ProjectStore {
   listCheckpoints(projectUid: string, opts?: CheckpointRange): Promise<{ checkpointId: string; bytes: Uint8Array }[]>;
   /** One checkpoint's bytes, if present. */
   getCheckpoint(projectUid: string, checkpointId: string): Promise<Uint8Array | undefined>;
+  /** How many checkpoints a project holds, counted from their keys: no checkpoint's bytes are returned or decoded. */
+  countCheckpoints(projectUid: string): Promise<number>;
   /**
    * Repair: moves the journal records with seq >= `fromSeq` to a kept-aside area (never read by
    * recovery) and deletes them, atomically; REPAIR_FAILED when that fails. Returns how many moved.

@@ -142,6 +142,23 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
       });
     });
 
+    test("counts a project's checkpoints alone, following puts, overwrites and deletes", async () => {
+      await withStore(async (s) => {
+        assert.equal(await s.countCheckpoints("u"), 0, "a project with none");
+        await s.write(
+          ["a", "b", "weird/ü%"].map((id) => ({ op: "putCheckpoint" as const, projectUid: "u", checkpointId: id, bytes: bytes(id) })),
+        );
+        await s.write([{ op: "putCheckpoint", projectUid: "u2", checkpointId: "a", bytes: bytes("other project") }]);
+        // "u" is a prefix of "u2": the count must stop at the project's own range.
+        assert.equal(await s.countCheckpoints("u"), 3);
+        await s.write([{ op: "putCheckpoint", projectUid: "u", checkpointId: "a", bytes: bytes("again") }]);
+        assert.equal(await s.countCheckpoints("u"), 3, "an overwrite adds none");
+        await s.write([{ op: "deleteCheckpoint", projectUid: "u", checkpointId: "b" }]);
+        assert.equal(await s.countCheckpoints("u"), 2);
+        assert.equal(await s.countCheckpoints("u2"), 1);
+      });
+    });
+
     test("repair cuts records from a sequence number on and keeps them aside", async () => {
       await withStore(async (s) => {
         await s.write([1, 2, 3].map((seq) => ({ op: "append", projectUid: "u", seq, bytes: bytes(`r${seq}`) })));

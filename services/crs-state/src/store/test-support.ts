@@ -37,6 +37,8 @@ export class FaultStore implements ProjectStore {
   ops = 0;
   /** While set, writes and probes fail with this error. */
   failWith: unknown = undefined;
+  /** While set, writes reach the inner store and then fail with this error, as a sync that fails after the data is written. */
+  failAfterWrite: unknown = undefined;
   private gate: Promise<void> | undefined;
   private openGate: (() => void) | undefined;
 
@@ -67,6 +69,8 @@ export class FaultStore implements ProjectStore {
     if (this.gate !== undefined) await this.gate;
     if (this.failWith !== undefined) throw new CrsStateError("STORE_UNAVAILABLE", "store: write failed", {}, { cause: this.failWith });
     await this.inner.write(ops);
+    if (this.failAfterWrite !== undefined)
+      throw new CrsStateError("STORE_UNAVAILABLE", "store: write failed after it landed", {}, { cause: this.failAfterWrite });
     this.writes++;
     this.ops += ops.length;
   }
@@ -110,6 +114,11 @@ export class FaultStore implements ProjectStore {
   /** Passes through. */
   getCheckpoint(projectUid: string, checkpointId: string): Promise<Uint8Array | undefined> {
     return this.inner.getCheckpoint(projectUid, checkpointId);
+  }
+
+  /** Passes through. */
+  countCheckpoints(projectUid: string): Promise<number> {
+    return this.inner.countCheckpoints(projectUid);
   }
 
   /** Fails like a write while failing. */

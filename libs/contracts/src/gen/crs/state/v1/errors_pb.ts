@@ -48,6 +48,9 @@ export enum ErrorReason {
    * INVALID_ARGUMENT: a list or string exceeds a server limit; metadata `field` and `limit`. (A
    * request message over GRPC_MAX_MESSAGE_BYTES is refused by the transport: RESOURCE_EXHAUSTED, no details.)
    * RESOURCE_EXHAUSTED when the answer would exceed the largest message the server sends; metadata `limit`.
+   * RESOURCE_EXHAUSTED from CreateCheckpoint when the project already holds the most checkpoints the
+   * server keeps per project; metadata `limit` (that number) and `project_id`. Nothing was written;
+   * deleting a checkpoint makes room.
    *
    * @generated from enum value: ERROR_REASON_LIMIT_EXCEEDED = 2;
    */

@@ -1050,8 +1050,10 @@ export const StateService: GenService<{
   },
   /**
    * CreateCheckpoint records a durable, named checkpoint of the committed state (not a state
-   * change: the generation stays). Reasons: PROJECT_NOT_FOUND, PROJECT_UID_MISMATCH,
-   * CHECKPOINT_ALREADY_EXISTS.
+   * change: the generation stays). Each checkpoint is a whole copy of the state, so a project holds
+   * at most a server-configured number of them (damaged ones count until deleted).
+   * Reasons: PROJECT_NOT_FOUND, PROJECT_UID_MISMATCH, CHECKPOINT_ALREADY_EXISTS, LIMIT_EXCEEDED
+   * (RESOURCE_EXHAUSTED: the project holds that many; metadata `limit`; delete one to make room).
    *
    * @generated from rpc crs.state.v1.StateService.CreateCheckpoint
    */
