@@ -1,6 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { status } from "@grpc/grpc-js";
+import { errorDetailOf } from "@crs/runtime";
 import { expectError, startTestServer, type TestServer } from "./test-support.js";
 
 describe("SimilarityService through gRPC", () => {
@@ -57,10 +58,12 @@ describe("SimilarityService through gRPC", () => {
       "INVALID_ARGUMENT",
       "b",
     );
-    await expectError(
+    const full = await expectError(
       s.similarity.recordSimilarity({ projectId: "sim", a: "x", b: "y", distance: 1 }),
       status.RESOURCE_EXHAUSTED,
       "SIMILARITY_CAPACITY",
     );
+    // errors.proto promises the cap the pair ran into.
+    assert.equal(errorDetailOf(full)?.metadata["limit"], "2");
   });
 });

@@ -61,7 +61,9 @@ export function setDistance(index: SimilarityIndex, a: string, b: string, distan
   validateSimilarityPair(a, b, distance, "");
   const exists = getDistance(index, a, b) !== undefined;
   if (!exists && index.pairCount >= cap) {
-    throw new StateError("CAPACITY_EXCEEDED", `similarity index is full (${cap} pairs); cannot add ${a}-${b}`, {});
+    throw new StateError("CAPACITY_EXCEEDED", `similarity index is full (${cap} pairs); cannot add ${a}-${b}`, {
+      metadata: { limit: String(cap) },
+    });
   }
   const put = (adj: IMap<string, IMap<string, number>>, x: string, y: string): IMap<string, IMap<string, number>> =>
     adj.set(x, (adj.get(x) ?? IMap<string, number>()).set(y, distance));
