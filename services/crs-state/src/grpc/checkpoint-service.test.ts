@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { status } from "@grpc/grpc-js";
 import { errorDetailOf } from "@crs/runtime";
 import { ClassicLevel } from "classic-level";
-import { keys } from "../store/level/level-keys.js";
+import { keys, range } from "../store/level/level-keys.js";
 import { expectError, removeDataDir, startTestServer, type TestServer } from "./test-support.js";
 
 /** Flips one bit in the middle of a stored checkpoint, as a failing disk would. */
@@ -160,6 +160,32 @@ describe("checkpoints through gRPC", () => {
       assert.equal(await burst("third"), 0, "a full project admits none");
     } finally {
       await s.stop();
+      await removeDataDir(s.dataDir);
+    }
+  });
+
+  it("leaves no checkpoint on disk of a project deleted while CreateCheckpoint calls were in flight", async () => {
+    const s = await startTestServer({ durable: true });
+    try {
+      for (let round = 0; round < 10; round++) {
+        await s.state.createProject({ projectId: "gone" });
+        // Each create lands before the delete (which purges it) or fails PROJECT_NOT_FOUND after it.
+        const results = await Promise.allSettled([
+          ...Array.from({ length: 3 }, (_, i) => s.state.createCheckpoint({ projectId: "gone", checkpointId: `c${i}` })),
+          s.state.deleteProject({ projectId: "gone" }),
+        ]);
+        for (const r of results)
+          if (r.status === "rejected") assert.equal(errorDetailOf(r.reason)?.reason, "PROJECT_NOT_FOUND", String(r.reason));
+      }
+    } finally {
+      await s.stop();
+    }
+    const db = new ClassicLevel<string, Uint8Array>(s.dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
+    try {
+      const left = await db.keys(range("c!")).all();
+      assert.deepEqual(left, [], "checkpoints of deleted projects are purged, never written after the purge");
+    } finally {
+      await db.close();
       await removeDataDir(s.dataDir);
     }
   });

@@ -12,9 +12,9 @@ import type { StoreOp } from "../store/project-store.js";
 import { CheckpointCounts } from "./checkpoint-counts.js";
 import type { LoadedProject } from "./loaded-project.js";
 import type { CheckpointHost, CheckpointInfo, CreatedCheckpoint, MutationOutcome, MutationRequest, ProjectHeader } from "./project-host.js";
+import { notFound as projectNotFound } from "./host-checks.js";
 import { requireValidId } from "./project-ids.js";
 import type { StoreHost } from "./store-host.js";
-import { KeyedLock } from "./keyed-lock.js";
 import { replayOf } from "./replayed-answer.js";
 
 function info(cp: CheckpointRecord, bytes: Uint8Array): CheckpointInfo {
@@ -58,7 +58,6 @@ function notFound(projectId: string, checkpointId: string): CrsStateError {
 
 /** {@link CheckpointHost} of a {@link StoreHost}. */
 export class HostCheckpoints implements CheckpointHost {
-  private readonly locks = new KeyedLock();
   private readonly counts: CheckpointCounts;
   private readonly maxPerProject: number;
 
@@ -83,8 +82,9 @@ export class HostCheckpoints implements CheckpointHost {
         : requireValidId(opts.checkpointId, "checkpoint_id");
     const uid = p.meta.projectUid;
     // Under the project's lock, the count read here is the one this write moves: concurrent creates
-    // are counted one after another, and a delete in between is seen.
-    return this.locks.run(uid, async () => {
+    // are counted one after another, a checkpoint delete in between is seen, and a project delete
+    // is either before (PROJECT_NOT_FOUND) or after (it purges this checkpoint).
+    return this.underProjectLock(projectId, uid, async () => {
       this.host.assertWritable();
       if ((await this.host.backing.getCheckpoint(uid, checkpointId)) !== undefined) {
         throw new CrsStateError("CHECKPOINT_EXISTS", `project ${projectId} already has checkpoint ${checkpointId}`, {
@@ -139,7 +139,7 @@ export class HostCheckpoints implements CheckpointHost {
     const p = await this.host.project(projectId, opts.expectedUid);
     requireValidId(checkpointId, "checkpoint_id");
     const uid = p.meta.projectUid;
-    await this.locks.run(uid, async () => {
+    await this.underProjectLock(projectId, uid, async () => {
       this.host.assertWritable();
       // Only presence is checked, never the content: a damaged checkpoint is deleted like any other.
       if ((await this.host.backing.getCheckpoint(uid, checkpointId)) === undefined) throw notFound(projectId, checkpointId);
@@ -178,6 +178,15 @@ export class HostCheckpoints implements CheckpointHost {
       if (isStateError(e, "UNSUPPORTED_FORMAT")) throw formatUnsupported(p.meta.projectId, `checkpoint ${checkpointId}`, e.message);
       throw corrupted(p.meta.projectId, checkpointId, `does not import: ${(e as Error).message}`, e);
     }
+  }
+
+  // Under the lock a project delete holds, once the project is still incarnation `uid`: a checkpoint
+  // written after a delete's purge of the project's keys would stay on disk for good.
+  private underProjectLock<T>(projectId: string, uid: string, fn: () => Promise<T>): Promise<T> {
+    return this.host.locks.run(projectId, async () => {
+      if ((await this.host.project(projectId, undefined)).meta.projectUid !== uid) throw projectNotFound(projectId);
+      return fn();
+    });
   }
 
   // A failed write may or may not have landed: the project's count is read from the store again.

@@ -51,7 +51,8 @@ export class StoreHost implements ProjectHost {
   private readonly opts: Omit<StoreOptions, "dataDir">;
   private readonly now: () => number;
   private readonly cache: ProjectCache;
-  private readonly locks = new KeyedLock();
+  /** @internal Held by create, delete and fork of a project id, and by its checkpoint writes. */
+  readonly locks = new KeyedLock();
   private writable = true;
   private closed = false;
   private probing: NodeJS.Timeout | undefined;
