@@ -38,7 +38,7 @@ export {
   type RuntimeReason,
   type ErrorMetadata,
 } from "./errors.js";
-export { createLogger, type Logger } from "./logging/logger.js";
+export { createLogger, LOG_EXIT_FLUSH_MS, type Logger } from "./logging/logger.js";
 export { Counter, Gauge, Histogram, type Registry } from "./metrics/instruments.js";
 export { errorDetailOf, toServiceError, type ErrorDetail } from "./status/error-details.js";
 export type { ErrorMapper } from "./status/normalize.js";
