@@ -133,7 +133,7 @@ export type {
   StateDocument,
   StreamingDocument,
 } from "./export/document.js";
-export { fromDocument } from "./export/import.js";
+export { fromDocument, isUnsupportedDocument } from "./export/import.js";
 
 export { REDACTED, SECRET_PATTERNS, sanitizeMetadata, sanitizeSecrets } from "./sanitize/secret-sanitizer.js";
 export type { SecretPattern } from "./sanitize/secret-sanitizer.js";

@@ -8,12 +8,17 @@ import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
 import { startService } from "./run-service.js";
 
-test("a metrics address already in use fails the start naming METRICS_ADDRESS and why, and still releases what setup opened", async () => {
+// A loopback port held by another listener, so a service asked to bind it fails to start.
+async function takenPort(): Promise<{ taken: ReturnType<typeof createServer>; port: number }> {
   const taken = createServer();
   taken.listen(0, "127.0.0.1");
   await once(taken, "listening");
   const address = taken.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
+  return { taken, port: typeof address === "object" && address !== null ? address.port : 0 };
+}
+
+test("a metrics address already in use fails the start naming METRICS_ADDRESS and why, and still releases what setup opened", async () => {
+  const { taken, port } = await takenPort();
   let released = false;
   try {
     await assert.rejects(
@@ -43,11 +48,7 @@ test("a metrics address already in use fails the start naming METRICS_ADDRESS an
 });
 
 test("a gRPC address already in use fails the start naming GRPC_ADDRESS and why, instead of only the address", async () => {
-  const taken = createServer();
-  taken.listen(0, "127.0.0.1");
-  await once(taken, "listening");
-  const address = taken.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
+  const { taken, port } = await takenPort();
   try {
     await assert.rejects(
       startService(

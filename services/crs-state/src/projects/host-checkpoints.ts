@@ -4,7 +4,7 @@
  * mutation like any other.
  */
 
-import { STATE_DOCUMENT_FORMAT, fromDocument, isStateError, toDocument, type ProjectState } from "@crs/domain/state";
+import { fromDocument, isStateError, isUnsupportedDocument, toDocument, type ProjectState } from "@crs/domain/state";
 import type { StoreOptions } from "../config/store-options.js";
 import { CrsStateError, formatUnsupported } from "../errors.js";
 import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, type CheckpointRecord } from "../snapshot/checkpoint-record.js";
@@ -18,16 +18,14 @@ import type { StoreHost } from "./store-host.js";
 import { replayOf } from "./replayed-answer.js";
 
 function info(cp: CheckpointRecord, bytes: Uint8Array): CheckpointInfo {
-  // The record reads, but a state document a newer server wrote is only restored by that server.
-  const version = (cp.document as { formatVersion?: unknown } | null)?.formatVersion;
-  const newerDocument = typeof version === "number" && version > STATE_DOCUMENT_FORMAT;
   return {
     checkpointId: cp.checkpointId,
     generation: cp.generation,
     createdAt: cp.createdAt,
     sizeBytes: bytes.length,
     damaged: false,
-    unsupportedFormat: newerDocument,
+    // The record reads, but its state document is one only another server restores.
+    unsupportedFormat: isUnsupportedDocument(cp.document),
   };
 }
 

@@ -229,13 +229,20 @@ function build(doc: StateDocument, fallbackConfig: StateConfig): ProjectState {
   );
 }
 
+/** True when `doc` names a format version this engine does not read (it needs another reader, it is not malformed). */
+export function isUnsupportedDocument(doc: unknown): doc is { readonly formatVersion: number } {
+  if (doc === null || typeof doc !== "object") return false;
+  const version = (doc as { readonly formatVersion?: unknown }).formatVersion;
+  return typeof version === "number" && version !== STATE_DOCUMENT_FORMAT;
+}
+
 /**
  * Rebuilds state from a document; IMPORT_INVALID (with the field) when anything is wrong. The
  * document's own limits apply; `config` only for a document that carries none.
  */
 export function fromDocument(doc: StateDocument, config: StateConfig): ProjectState {
   // A document of another version is not malformed: it needs another reader, so say that.
-  if (doc !== null && typeof doc === "object" && typeof doc.formatVersion === "number" && doc.formatVersion !== STATE_DOCUMENT_FORMAT) {
+  if (isUnsupportedDocument(doc)) {
     throw new StateError(
       "UNSUPPORTED_FORMAT",
       `import: document format ${doc.formatVersion} is not supported (this engine reads ${STATE_DOCUMENT_FORMAT})`,
