@@ -17,14 +17,26 @@ function newest<T>(list: readonly T[], max: number): { kept: T[]; cut: boolean }
   return { kept: list.slice(Math.max(0, list.length - max)), cut: list.length > max };
 }
 
+const MAX_GENERATION = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A range bound as a number. No generation exceeds the largest safe integer, so a larger bound
+ * (a caller asking through the newest with 2^64-1) selects the same changes as that integer.
+ */
+function generationBound(value: bigint): number {
+  return value > MAX_GENERATION ? Number.MAX_SAFE_INTEGER : Number(value);
+}
+
 /** HistoryService: reads of the change history (one record per applied delta). */
 export function historyHandlers({ host }: HandlerDeps): ServiceHandlers<typeof HistoryService.method> {
   return {
     async listChangesInRange(req) {
       requireId(req.projectId, "project_id");
-      const from = requireSafeCount(req.fromGeneration, "from_generation");
-      const to = requireSafeCount(req.toGeneration, "to_generation");
-      if (to !== 0 && to < from) throw invalidArgument("to_generation", "must not be below from_generation");
+      if (req.toGeneration !== 0n && req.toGeneration < req.fromGeneration) {
+        throw invalidArgument("to_generation", "must not be below from_generation");
+      }
+      const from = generationBound(req.fromGeneration);
+      const to = generationBound(req.toGeneration);
       const filters = { from, to, summaryOnly: req.summaryOnly };
       const page = await readPage(host, req, "listChangesInRange", filters, (snapshot) =>
         snapshot.deltaHistory.range(from, to === 0 ? snapshot.generation : to),

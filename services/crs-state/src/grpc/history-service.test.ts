@@ -49,6 +49,37 @@ describe("HistoryService through gRPC", () => {
     await expectError(s.history.getChange({ projectId: "h", generation: 0n }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "generation");
   });
 
+  it("a to_generation past the largest safe integer reads through the current generation instead of being refused", async () => {
+    const max = 2n ** 64n - 1n;
+    const through = await s.history.listChangesInRange({ projectId: "h", fromGeneration: 1n, toGeneration: max });
+    assert.deepEqual(
+      through.changes.map((c) => c.generation),
+      [2n, 3n],
+    );
+    assert.equal(through.header?.generation, 3n);
+    const paged = await s.history.listChangesInRange({ projectId: "h", toGeneration: max, pageSize: 2 });
+    const next = await s.history.listChangesInRange({ projectId: "h", toGeneration: max, pageSize: 2, pageToken: paged.nextPageToken });
+    assert.deepEqual(
+      [...paged.changes, ...next.changes].map((c) => c.generation),
+      [1n, 2n, 3n],
+      "the page token accepts the same huge bound",
+    );
+    const beyond = await s.history.listChangesInRange({ projectId: "h", fromGeneration: max, toGeneration: max });
+    assert.deepEqual(beyond.changes, [], "no change lies above the largest bound");
+    await expectError(
+      s.history.listChangesInRange({ projectId: "h", fromGeneration: max, toGeneration: max - 1n }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "to_generation",
+    );
+    await expectError(
+      s.history.listChangesInRange({ projectId: "h", fromGeneration: 3n, toGeneration: 2n }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "to_generation",
+    );
+  });
+
   it("explains a node with its entries and causal changes, capped by max_changes", async () => {
     const all = await s.history.explainNode({ projectId: "h", nodeId: "a" });
     assert.equal(all.proof?.nodeId, "a");
