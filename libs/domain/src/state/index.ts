@@ -140,7 +140,7 @@ export type { SecretPattern } from "./sanitize/secret-sanitizer.js";
 export { computeSummary, referenceExport, rfc3339 } from "./export/summary.js";
 export type { StateSummary } from "./export/summary.js";
 
-export { BrentCycleDetector, stepStateKey, toolStateKey } from "./cycles/brent.js";
+export { CycleDetector, stepStateKey, toolStateKey } from "./cycles/cycle-detector.js";
 export {
   DEFAULT_CYCLE_HISTORY,
   MAX_CYCLE_HISTORY,

@@ -3,7 +3,7 @@
 import type { CycleOptions, Mutation } from "../engine/engine-types.js";
 import type { StateEngine } from "../engine/engine.js";
 import type { StepRecord } from "../steps/step-record.js";
-import { stepStateKey } from "./brent.js";
+import { stepStateKey } from "./cycle-detector.js";
 import type { CycleCheckResult } from "./cycle-transition.js";
 
 /** Checks `step` for a closed loop with the `<decision>:<tool>:<outcome>:<actor>` key of the reference. */

@@ -62,6 +62,33 @@ describe("cycle detectors as state", () => {
     assert.deepEqual(replayed.snapshot().cycles.window("t"), ["q"], "window replayed");
   });
 
+  it("replays a feed journaled before the first-repeat rule through Brent's detector, as it was answered then", () => {
+    const e = new StateEngine({ now: () => 3 });
+    const events = ["A", "B", "A"].map((k) => e.checkCycle("s", k).event as StateEvent);
+    assert.deepEqual(
+      events.map((ev) => [ev.formatVersion, (ev as { rule?: string }).rule]),
+      [
+        [3, "first_repeat"],
+        [3, "first_repeat"],
+        [3, "first_repeat"],
+      ],
+      "feeds are written at format 3 with their rule",
+    );
+    assert.equal(e.snapshot().cycles.stats("s")?.cyclesDetected, 1, "A,B,A closes a cycle live");
+    // The same feeds as a journal written before the rule: format 1, no rule field.
+    const older = events.map((ev) => {
+      const { rule: _, ...rest } = ev as StateEvent & { rule?: string };
+      return { ...rest, formatVersion: 1 } as StateEvent;
+    });
+    const replayed = StateEngine.fromEvents(older);
+    assert.deepEqual(
+      [replayed.generation, replayed.snapshot().cycles.stats("s")?.cyclesDetected, replayed.snapshot().cycles.window("s")],
+      [3, 0, ["A", "B", "A"]],
+      "Brent's detector had not met A,B,A's repeat yet",
+    );
+    assert.deepEqual(StateEngine.fromEvents(events).exportDocument(), e.exportDocument(), "format 3 feeds replay the live state");
+  });
+
   it("carries detectors through checkpoints, forks and documents, and ends them with their session", () => {
     const e = new StateEngine();
     feed(e, "s", ["a", "b"]);
@@ -73,7 +100,7 @@ describe("cycle detectors as state", () => {
     assert.deepEqual(e.snapshot().cycles.window("s"), ["a", "b"], "restore rolls the detector back");
     const back = StateEngine.fromDocument(JSON.parse(JSON.stringify(e.exportDocument())));
     assert.deepEqual(back.snapshot().cycles.stats("s"), e.snapshot().cycles.stats("s"), "document round trip");
-    assert.equal(back.checkCycle("s", "a").result.detection.detected, false, "the tortoise survives the round trip");
+    assert.deepEqual(back.checkCycle("s", "a").result.detection.cycle, ["a", "b"], "the window survives the round trip");
     const ended = e.endSession("s");
     assert.ok(ended.event !== undefined, "ending a session with only a detector is a change");
     assert.deepEqual(e.snapshot().cycles.sessions(), [], "detector dropped");

@@ -8,6 +8,7 @@ import type { ProofEntry } from "../delta/delta.js";
 import { pushDeltaRecord } from "../delta-history/delta-record.js";
 import { invalidArgument } from "../errors.js";
 import { DEFAULT_PROOF_NUMBER, PROOF_INFINITY } from "../proof/proof-number.js";
+import type { CycleRule } from "../events/event.js";
 import type { ProjectState } from "../project-state.js";
 import { makeStep, type StepRecord } from "../steps/step-record.js";
 import { recordStep } from "../steps/step-store.js";
@@ -16,6 +17,7 @@ import {
   detectorStats,
   emptyDetector,
   feedDetector,
+  feedDetectorBrent,
   MAX_CYCLE_HISTORY,
   resetDetector,
   type CycleDetection,
@@ -51,8 +53,8 @@ function validateSession(sessionId: string): void {
 }
 
 /**
- * Feeds `stateKey` to the session's detector (created with `maxHistory` when absent). On a
- * detected loop: every distinct state of the loop becomes a hard disproven proof entry and a
+ * Feeds `stateKey` to the session's detector (created with `maxHistory` when absent) by `rule`
+ * (`brent` only for events journaled before the first-repeat rule). On a detected loop: every distinct state of the loop becomes a hard disproven proof entry and a
  * forced circuit-breaker step is recorded, all under this one generation.
  */
 export function cycleCheckTransition(
@@ -61,11 +63,14 @@ export function cycleCheckTransition(
   stateKey: string,
   maxHistory: number,
   ctx: TransitionContext,
+  rule: CycleRule = "first_repeat",
 ): { state: ProjectState; result: CycleCheckResult } {
   validateSession(sessionId);
   if (typeof stateKey !== "string" || stateKey === "") throw invalidArgument("stateKey", "state_key must not be empty");
   validateMaxHistory(maxHistory);
-  const { detector, detection } = feedDetector(state.cycles.get(sessionId) ?? emptyDetector(maxHistory), stateKey, ctx.at);
+  if (rule !== "first_repeat" && rule !== "brent") throw invalidArgument("rule", "rule must be first_repeat or brent");
+  const feed = rule === "brent" ? feedDetectorBrent : feedDetector;
+  const { detector, detection } = feed(state.cycles.get(sessionId) ?? emptyDetector(maxHistory), stateKey, ctx.at);
   const cycles = state.cycles.set(sessionId, detector);
   if (!detection.detected) {
     return {

@@ -4,34 +4,57 @@ import { StateEngine } from "../engine/engine.js";
 import { makeStep } from "../steps/step-record.js";
 import { checkCycleOnStep } from "./cycle-on-step.js";
 import { stateNodeId } from "./cycle-transition.js";
-import { BrentCycleDetector, stepStateKey, toolStateKey } from "./brent.js";
+import { CycleDetector, stepStateKey, toolStateKey } from "./cycle-detector.js";
 import { analyzeSessionCycles, buildDecisionGraph } from "./session-cycles.js";
 import { tarjanScc } from "./tarjan.js";
 
 function feed(states: string[]) {
-  const d = new BrentCycleDetector();
+  const d = new CycleDetector();
   return states.map((s) => d.addStep(s));
 }
 
-describe("Brent cycle detector", () => {
-  it("detects a cycle that does not pass through the first state", () => {
-    const results = feed(["A", "B", "C", "B", "C", "B", "C"]);
-    const hit = results.find((r) => r.detected);
-    assert.ok(hit !== undefined, "cycle found although A never recurs");
-    assert.equal(hit.cycleLength, 2, "cycle length 2");
-    assert.deepEqual([...hit.cycle].sort(), ["B", "C"], "cycle members");
+describe("cycle detector", () => {
+  it("misses no return to the first state: A,B,A closes [A,B] on the third feed, as the reference does", () => {
+    const results = feed(["A", "B", "A"]);
+    assert.deepEqual(
+      results.map((r) => r.detected),
+      [false, false, true],
+      "caught on the repeating feed",
+    );
+    assert.deepEqual([results[2]?.cycle, results[2]?.cycleLength, results[2]?.tailLength], [["A", "B"], 2, 0], "cycle and tail");
+    const longer = feed(["A", "B", "C", "A"]);
+    assert.deepEqual([longer[3]?.detected, longer[3]?.cycle], [true, ["A", "B", "C"]], "A,B,C,A on the fourth feed");
   });
 
-  it("detects a long-tailed cycle within about 2(mu+lambda) steps", () => {
+  it("misses no loop that avoids the first state: A,B,C,B closes [B,C] after a tail of one", () => {
+    const results = feed(["A", "B", "C", "B"]);
+    assert.deepEqual(
+      results.map((r) => r.detected),
+      [false, false, false, true],
+      "caught on the repeating feed",
+    );
+    assert.deepEqual([results[3]?.cycle, results[3]?.tailLength], [["B", "C"], 1], "cycle and tail");
+  });
+
+  it("catches a long-tailed cycle on the first repeat, its tail counted exactly", () => {
     const tail = Array.from({ length: 20 }, (_, i) => `t${i}`);
     const loop = ["x", "y", "z"];
     const stream = [...tail, ...Array.from({ length: 30 }, (_, i) => loop[i % 3] as string)];
     const results = feed(stream);
     const at = results.findIndex((r) => r.detected);
-    assert.ok(at >= 0 && at <= 2 * (tail.length + loop.length) + 2, `detected at ${at}`);
+    assert.equal(at, tail.length + loop.length, "the first state fed again");
     const hit = results[at]!;
-    assert.equal(hit.cycleLength, 3, "lambda = 3");
-    assert.equal(hit.tailLength + hit.cycleLength + 1, at + 1, "tail + cycle + closing state = states seen");
+    assert.deepEqual([hit.cycle, hit.cycleLength, hit.tailLength], [loop, 3, tail.length], "cycle and tail");
+  });
+
+  it("does not report a cycle longer than its window", () => {
+    const d = new CycleDetector(3);
+    const results = ["A", "B", "C", "D", "A"].map((s) => d.addStep(s));
+    assert.ok(
+      results.every((r) => !r.detected),
+      "A left the window before it came back",
+    );
+    assert.equal(d.stats().windowSize, 3, "the window holds max_history states");
   });
 
   it("reports nothing for a stream without repeats, and resets after a detection", () => {
@@ -39,7 +62,7 @@ describe("Brent cycle detector", () => {
       feed(["a", "b", "c", "d", "e"]).every((r) => !r.detected),
       "no repeats",
     );
-    const d = new BrentCycleDetector();
+    const d = new CycleDetector();
     d.addStep("a");
     assert.equal(d.addStep("a").detected, true, "immediate repeat");
     assert.deepEqual(

@@ -1,15 +1,20 @@
 /**
- * Brent's cycle detector as a persistent value, so a session's detector is part of the
- * project state: snapshots, checkpoints, forks and documents carry it, and replaying the
- * events that fed it rebuilds it exactly.
+ * A session's cycle detector as a persistent value, so it is part of the project state:
+ * snapshots, checkpoints, forks and documents carry it, and replaying the events that fed it
+ * rebuilds it exactly.
  *
- * The tortoise teleports to the hare at powers of two, so any eventually periodic stream is
- * detected within about 2(mu + lambda) states, whether or not the cycle passes through the
- * first state. The window keeps the last `maxHistory` states fed; a cycle is reported when it
- * fits in the window (at most `maxHistory` states long). On detection, `cycle` is the lambda
- * states ending just before the current one (the current state closes it), `tailLength` counts
- * the states fed since the last reset before the cycle starts, and the detector resets so the
- * next cycle is measured afresh (the lifetime count and the last detection time are kept).
+ * The window keeps the states fed since the last reset, at most `maxHistory`. A state already in
+ * the window closes a cycle at once ({@link feedDetector}): the first repeat of any state, so a
+ * return to the first state is caught on the feed that makes it, as the reference catches it,
+ * and a loop that avoids the first state is caught too. On detection, `cycle` is the states from
+ * the repeated state's latest earlier feed up to just before the current one (the current state
+ * closes it), `tailLength` counts the states fed since the last reset before the cycle starts,
+ * and the detector resets so the next cycle is measured afresh (the lifetime count and the last
+ * detection time are kept). A cycle longer than the window is not reported.
+ *
+ * Journals written before this rule fed Brent's detector ({@link feedDetectorBrent}); their
+ * events replay through it, so a replay answers what the live call answered. Its registers
+ * (power, lambda, tortoise) stay in the state for that reason.
  */
 
 import { List } from "immutable";
@@ -20,7 +25,7 @@ export const DEFAULT_CYCLE_HISTORY = 1000;
 /** Largest window a caller may ask for. */
 export const MAX_CYCLE_HISTORY = 100_000;
 
-/** One detector: Brent's registers, the window of recent states and its counters. */
+/** One detector: the window of recent states, its counters and Brent's registers (see above). */
 export interface CycleDetectorState {
   /** Window capacity. */
   readonly maxHistory: number;
@@ -89,8 +94,35 @@ export function resetDetector(d: CycleDetectorState, maxHistory = d.maxHistory):
 
 const notDetected = (stateKey: string): CycleDetection => ({ detected: false, cycle: [], cycleLength: 0, tailLength: 0, stateKey });
 
-/** Feeds the next state at Unix ms `at`. */
+/** Feeds the next state at Unix ms `at`: a state already in the window closes a cycle. */
 export function feedDetector(
+  d: CycleDetectorState,
+  state: string,
+  at: number,
+): { detector: CycleDetectorState; detection: CycleDetection } {
+  const stepsProcessed = d.stepsProcessed + 1;
+  const seen = d.window.lastIndexOf(state);
+  if (seen < 0) {
+    // Brent's registers are left as they were; only replayed Brent feeds read them.
+    const tortoise = d.tortoise ?? state;
+    return {
+      detector: Object.freeze({ ...d, tortoise, stepsProcessed, window: push(d.window, state, d.maxHistory) }),
+      detection: notDetected(state),
+    };
+  }
+  const cycle = d.window.skip(seen).toArray();
+  return {
+    detector: resetDetector({ ...d, cyclesDetected: d.cyclesDetected + 1, lastCycleAt: at }),
+    detection: { detected: true, cycle, cycleLength: cycle.length, tailLength: stepsProcessed - 1 - cycle.length, stateKey: state },
+  };
+}
+
+/**
+ * Brent's detector, as journals written before {@link feedDetector} fed it: the tortoise
+ * teleports to the hare at powers of two and a cycle is seen when the hare meets it, within
+ * about 2(mu + lambda) states.
+ */
+export function feedDetectorBrent(
   d: CycleDetectorState,
   state: string,
   at: number,

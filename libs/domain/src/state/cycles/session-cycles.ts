@@ -2,7 +2,7 @@
 
 import { invalidArgument } from "../errors.js";
 import type { StepRecord } from "../steps/step-record.js";
-import { stepStateKey } from "./brent.js";
+import { stepStateKey } from "./cycle-detector.js";
 import { tarjanScc, type DecisionGraph } from "./tarjan.js";
 
 /** Result of analysing one session. */

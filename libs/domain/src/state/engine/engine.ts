@@ -279,7 +279,13 @@ export class StateEngine {
     // different states alike (a false loop) and disprove a node outside the id grammar.
     if (typeof stateKey === "string" && this.sanitize !== undefined && this.sanitize(stateKey) !== stateKey)
       throw invalidArgument("stateKey", "state_key looks like a secret; pass a digest of the state instead");
-    return this.commit(opts, { type: "cycle_checked", sessionId, stateKey, maxHistory: opts.maxHistory ?? this.config.cycleHistory });
+    return this.commit(opts, {
+      type: "cycle_checked",
+      sessionId,
+      stateKey,
+      maxHistory: opts.maxHistory ?? this.config.cycleHistory,
+      rule: "first_repeat",
+    });
   }
 
   /** Resets the session's cycle detector (its window becomes `maxHistory`, else the configured one); the lifetime count is kept. */

@@ -105,7 +105,7 @@ function run(state: ProjectState, e: EventBody, ctx: t.TransitionContext): Trans
     case "state_imported":
       return { state: t.importTransition(state, fromDocument(e.document, ctx.config)), result: undefined };
     case "cycle_checked":
-      return cycleCheckTransition(state, e.sessionId, e.stateKey, e.maxHistory, ctx);
+      return cycleCheckTransition(state, e.sessionId, e.stateKey, e.maxHistory, ctx, e.rule ?? "brent");
     case "cycle_detector_reset":
       return cycleResetTransition(state, e.sessionId, e.maxHistory);
     case "config_updated": {

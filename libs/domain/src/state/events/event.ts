@@ -5,7 +5,9 @@
  * a reader of an older format reads every event of its own kinds; a reader meeting a version above
  * {@link STATE_EVENT_FORMAT} stops with UNSUPPORTED_FORMAT instead of guessing.
  *
- * Formats: 1 - every event type but `config_updated`; 2 - adds `config_updated`.
+ * Formats: 1 - every event type but `config_updated`; 2 - adds `config_updated`; 3 - a
+ * `cycle_checked` event names the detector rule it was fed by (`rule`), and is written at 3 so a
+ * reader that knows only Brent's detector refuses it instead of replaying it differently.
  */
 
 import type { ClauseInput } from "../clauses/clause-store.js";
@@ -16,13 +18,14 @@ import type { ProofUpdate } from "../proof/proof-update.js";
 import type { StepRecord } from "../steps/step-record.js";
 
 /** The newest event format this engine writes and reads; it reads every version from 1 up to it. */
-export const STATE_EVENT_FORMAT = 2;
+export const STATE_EVENT_FORMAT = 3;
 
 /**
  * The lowest event format that can express an event of `type`: the version it is written with.
  * (`config_updated` events written before format 2 existed say 1; readers accept them.)
  */
 export function eventFormatOf(type: string): number {
+  if (type === "cycle_checked") return 3;
   return type === "config_updated" ? 2 : 1;
 }
 
@@ -147,7 +150,12 @@ export interface CycleCheckedEvent extends EventBase {
   readonly stateKey: string;
   /** Window capacity used when the session has no detector yet. */
   readonly maxHistory: number;
+  /** The detector rule: `first_repeat`; absent in events journaled before it, which were fed to Brent's detector. */
+  readonly rule?: CycleRule;
 }
+
+/** How a `cycle_checked` event's state was fed: see `cycles/detector-state.ts`. */
+export type CycleRule = "first_repeat" | "brent";
 
 /** A session's cycle detector was reset. */
 export interface CycleDetectorResetEvent extends EventBase {

@@ -327,9 +327,11 @@ export const AnalyzeSessionCyclesResponseSchema: GenMessage<AnalyzeSessionCycles
   messageDesc(file_crs_state_v1_cycle, 7);
 
 /**
- * CycleService detects repeated decision states. Each session has a Brent cycle detector whose
- * window is part of the project's state: every feed is a journaled mutation that bumps the
- * generation, and a detection disproves the cycle's states (`session:<sid>:state:<key>` nodes,
+ * CycleService detects repeated decision states. Each session has a cycle detector whose window
+ * (the states fed since its last reset or detection, at most its max_history) is part of the
+ * project's state. A state already in the window closes a cycle on the feed that repeats it: a
+ * return to the first state, as the reference detects, and a loop that avoids the first state
+ * too. Every feed is a journaled mutation that bumps the generation, and a detection disproves the cycle's states (`session:<sid>:state:<key>` nodes,
  * hard source) and records a circuit-breaker step within the same change. Detector windows travel
  * with checkpoints, forks and restores. Whole-session analysis runs Tarjan SCC over the session's
  * decision graph.

@@ -1,5 +1,5 @@
 /**
- * A mutable wrapper over the persistent Brent detector (`detector-state.ts`) for callers that
+ * A mutable wrapper over the persistent cycle detector (`detector-state.ts`) for callers that
  * keep a detector outside the project state, plus the reference's state-key builders.
  */
 
@@ -14,8 +14,8 @@ import {
   type CycleDetectorStats,
 } from "./detector-state.js";
 
-/** Brent's cycle detector over a bounded window of recent states. */
-export class BrentCycleDetector {
+/** A cycle detector over a bounded window of recent states: the first repeat closes a cycle. */
+export class CycleDetector {
   private state: CycleDetectorState;
 
   /** `maxHistory` <= 0 means {@link DEFAULT_CYCLE_HISTORY}; cycles longer than it are not reported. */
