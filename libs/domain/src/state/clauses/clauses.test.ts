@@ -114,7 +114,7 @@ describe("clause store", () => {
   });
 
   it("chooses deterministically among violated clauses: earliest learned, then smallest id", () => {
-    const e = new StateEngine();
+    const e = new StateEngine({ now: () => 10 });
     e.addClause(clause("zeta", [lit("tool:a")], { learnedAt: 5 }));
     e.addClause(clause("beta", [lit("tool:a"), lit("prev_tool:b", false)], { learnedAt: 5 }));
     e.addClause(clause("alpha", [lit("tool:a"), lit("error:x", false)], { learnedAt: 9 }));
@@ -140,6 +140,18 @@ describe("clause store", () => {
     assert.deepEqual(e.garbageCollectClauses().result, [], "refresh moved the expiry");
     now = 1191;
     assert.deepEqual(e.garbageCollectClauses().result, ["c1"], "expires TTL after the refresh");
+  });
+
+  it("takes a learned time after now as now, so the clause's time-to-live starts now and collection removes it", () => {
+    let now = 1000;
+    const e = new StateEngine({ now: () => now, config: { clauseTtlMs: 100 } });
+    const added = e.addClause(clause("future", [lit("tool:a")], { learnedAt: 99_999_999_999_999 }));
+    assert.deepEqual([added.result.clause.learnedAt, added.result.clause.refreshedAt], [1000, 1000], "learned and refreshed now");
+    assert.equal((added.event as { clause: ClauseInput }).clause.learnedAt, 1000, "the journaled event holds the time used");
+    const past = e.addClause(clause("past", [lit("tool:b")], { learnedAt: 400 }));
+    assert.deepEqual([past.result.clause.learnedAt, past.result.clause.refreshedAt], [400, 1000], "an earlier time is kept");
+    now = 1101;
+    assert.deepEqual(e.garbageCollectClauses().result.sort(), ["future", "past"], "both expire a TTL after now");
   });
 
   it("does not confuse a negated variable with a variable spelled with ¬", () => {

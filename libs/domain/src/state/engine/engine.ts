@@ -223,7 +223,15 @@ export class StateEngine {
     input: ClauseInput,
     opts: MutationOptions = {},
   ): Mutation<{ clause: Clause; outcome: "added" | "refreshed"; evicted: string | undefined }> {
-    const m = this.commit(opts, { type: "clause_added", clause: clauseInputCopy(input) });
+    let learned = clauseInputCopy(input);
+    // A learned time after now would start the clause's time-to-live in the future and keep it
+    // past every collection: it is taken as now. Clamped before the event is built, so the event
+    // holds it and events journaled before this rule replay as they ran.
+    if (isObject(learned) && typeof learned.learnedAt === "number" && learned.learnedAt > 0) {
+      const now = this.now();
+      if (learned.learnedAt > now) learned = { ...learned, learnedAt: now };
+    }
+    const m = this.commit(opts, { type: "clause_added", clause: learned });
     const { clause, outcome, evicted } = m.result;
     return { ...m, result: { clause, outcome, evicted } };
   }

@@ -31,7 +31,7 @@ export type AddClauseRequest = Message<"crs.state.v1.AddClauseRequest"> & {
 
   /**
    * The clause (at most 1000 literals); use and refresh times are set by the server, a zero
-   * learned time means now.
+   * learned time means now and a learned time after now is taken as now.
    *
    * @generated from field: crs.state.v1.Clause clause = 2;
    */

@@ -477,7 +477,8 @@ export type Clause = Message<"crs.state.v1.Clause"> & {
   source: SignalSource;
 
   /**
-   * When the clause was first learned, set by the server.
+   * When the clause was first learned: the caller's time when given and not after now (a later
+   * one is taken as now), else the time the server added it.
    *
    * @generated from field: int64 learned_at_unix_ms = 4;
    */
@@ -507,7 +508,7 @@ export type Clause = Message<"crs.state.v1.Clause"> & {
   useCount: bigint;
 
   /**
-   * When the clause last blocked a decision or was re-learned; 0 when never.
+   * When the clause last blocked a decision or was re-learned; the time it was added until then.
    *
    * @generated from field: int64 last_used_at_unix_ms = 8;
    */
