@@ -26,6 +26,8 @@ export interface RedisConnectionOptions {
    * @defaultValue 2000
    */
   readonly pingTimeoutMs?: number;
+  /** Called with the round trip of each liveness PING that Redis answered, in seconds. */
+  readonly onPingAnswered?: (seconds: number) => void;
 }
 
 // Credentials never reach a log line: every URL logged goes through redactCredentials.
@@ -124,6 +126,7 @@ export class RedisConnection {
         intervalMs: this.#pingIntervalMs,
         timeoutMs: this.#pingTimeoutMs,
         onResponsiveChange: (responsive) => this.#setResponsive(responsive),
+        onAnswered: this.options.onPingAnswered,
       });
     }
     this.#publish();

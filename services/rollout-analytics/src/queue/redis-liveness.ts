@@ -8,6 +8,8 @@ export interface LivenessOptions {
   readonly timeoutMs: number;
   /** Called with false when a PING outlives the timeout, and with true when one answers after that. */
   readonly onResponsiveChange: (responsive: boolean) => void;
+  /** Called with the round trip of each PING that Redis answered, in seconds, late ones included. */
+  readonly onAnswered?: (seconds: number) => void;
 }
 
 /**
@@ -40,10 +42,14 @@ export class RedisLiveness {
   #probe(): void {
     if (this.#stopped) return;
     this.#after(this.options.timeoutMs, () => this.#mark(false));
+    const sentAt = performance.now();
     void this.options.ping().then((answered) => {
       if (this.#stopped) return;
       clearTimeout(this.#timer);
-      if (answered) this.#mark(true);
+      if (answered) {
+        this.options.onAnswered?.((performance.now() - sentAt) / 1000);
+        this.#mark(true);
+      }
       this.#after(this.options.intervalMs, () => this.#probe());
     });
   }
