@@ -4,6 +4,7 @@ import { credentials, status, type ServiceError } from "@grpc/grpc-js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { createClient, errorDetailOf, type TypedClient } from "@crs/runtime";
 import { ProtectReason, RetentionService, type SessionRecordSchema } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
+import { MAX_SESSION_ID_BYTES } from "./retention-mapper.js";
 import { NOW_MS, rejection, withService } from "./test-support.js";
 
 type RetentionClient = TypedClient<typeof RetentionService.method>;
@@ -102,5 +103,28 @@ test("out-of-range times are refused under their proto field names", async () =>
       await rejection(client.boundQuarantine({ projectId: "demo", nowUnixMs: NOW_MS, items })),
       "items[0].quarantined_at_unix_ms",
     );
+  });
+});
+
+test("a session id over 256 UTF-8 bytes is refused INVALID_ARGUMENT with LIMIT_EXCEEDED naming sessions[i].id, and one of 256 bytes is planned", async () => {
+  assert.equal(MAX_SESSION_ID_BYTES, 256, "the bound the contract states");
+  await withRetention(async (client) => {
+    // Two bytes per character: the bound is counted in bytes, not characters.
+    const longest = "é".repeat(128);
+    const res = await client.planRetention(plan([old("a", 1n), old(longest, 2n)]));
+    assert.deepEqual(
+      res.manifest?.decisions.map((d) => d.id),
+      ["a", longest],
+      "a 256-byte id is planned and returned whole",
+    );
+    const tooLong = `${longest}x`;
+    const error = await rejection(client.planRetention(plan([old("a", 1n), old("b", 1n), old("c", 1n), old(tooLong, 1n)])));
+    const detail = errorDetailOf(error);
+    assert.deepEqual(
+      [error.code, detail?.reason, detail?.metadata["field"], detail?.metadata["limit"]],
+      [status.INVALID_ARGUMENT, "LIMIT_EXCEEDED", "sessions[3].id", "256"],
+      error.message,
+    );
+    assert.match(error.details, /is 257 bytes; at most 256 are accepted/);
   });
 });

@@ -1,4 +1,4 @@
-import { invalidArgument, requireId, requireMaxLength, requireSafeCount } from "@crs/runtime";
+import { invalidArgument, limitExceeded, requireId, requireMaxLength, requireSafeCount } from "@crs/runtime";
 import type {
   Decision,
   ProtectReason as ProtectToken,
@@ -19,6 +19,13 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 
 /** Most sessions or quarantine items one request may carry. */
 export const MAX_RETENTION_ITEMS = 100_000;
+
+/**
+ * Longest session id, in UTF-8 bytes. Session ids are opaque labels (the CLI uses rollout paths),
+ * not storage keys, so the resource id grammar does not apply; this only bounds the work and the
+ * answer an id costs.
+ */
+export const MAX_SESSION_ID_BYTES = 256;
 
 const PROTECT_TOKEN: Record<ProtectReason, ProtectToken | undefined> = {
   [ProtectReason.UNSPECIFIED]: undefined,
@@ -72,6 +79,11 @@ function requireUniqueIds(ids: readonly string[], field: string): void {
 export function sessionsOf(request: PlanRetentionRequest): DomainSession[] {
   requireId(request.projectId, "project_id");
   requireMaxLength(request.sessions, MAX_RETENTION_ITEMS, "sessions");
+  request.sessions.forEach((s, i) => {
+    const bytes = Buffer.byteLength(s.id, "utf8");
+    if (bytes > MAX_SESSION_ID_BYTES)
+      throw limitExceeded(`sessions[${i}].id`, MAX_SESSION_ID_BYTES, `is ${bytes} bytes; at most ${MAX_SESSION_ID_BYTES} are accepted`);
+  });
   requireUniqueIds(
     request.sessions.map((s) => s.id),
     "sessions",

@@ -19,7 +19,8 @@ export const file_crs_analytics_v1_retention: GenFile = /*@__PURE__*/
  */
 export type SessionRecord = Message<"crs.analytics.v1.SessionRecord"> & {
   /**
-   * Session id (non-empty, unique within the request).
+   * Session id (non-empty, at most 256 UTF-8 bytes, unique within the request); a longer one is
+   * refused INVALID_ARGUMENT with reason LIMIT_EXCEEDED naming `sessions[i].id`.
    *
    * @generated from field: string id = 1;
    */
