@@ -4,7 +4,7 @@ import { credentials, status, type ServiceError } from "@grpc/grpc-js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { createClient, errorDetailOf, type TypedClient } from "@crs/runtime";
 import { ProtectReason, RetentionService, type SessionRecordSchema } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
-import { MAX_SESSION_ID_BYTES } from "./retention-mapper.js";
+import { MAX_RETENTION_ID_BYTES } from "./retention-mapper.js";
 import { NOW_MS, rejection, withService } from "./test-support.js";
 
 type RetentionClient = TypedClient<typeof RetentionService.method>;
@@ -106,8 +106,8 @@ test("out-of-range times are refused under their proto field names", async () =>
   });
 });
 
-test("a session id over 256 UTF-8 bytes is refused INVALID_ARGUMENT with LIMIT_EXCEEDED naming sessions[i].id, and one of 256 bytes is planned", async () => {
-  assert.equal(MAX_SESSION_ID_BYTES, 256, "the bound the contract states");
+test("a session or quarantine item id over 256 UTF-8 bytes is refused INVALID_ARGUMENT with LIMIT_EXCEEDED naming its path, and one of 256 bytes is planned", async () => {
+  assert.equal(MAX_RETENTION_ID_BYTES, 256, "the bound the contract states");
   await withRetention(async (client) => {
     // Two bytes per character: the bound is counted in bytes, not characters.
     const longest = "é".repeat(128);
@@ -126,5 +126,11 @@ test("a session id over 256 UTF-8 bytes is refused INVALID_ARGUMENT with LIMIT_E
       error.message,
     );
     assert.match(error.details, /is 257 bytes; at most 256 are accepted/);
+    const items = [
+      { id: "a", bytes: 1n, quarantinedAtUnixMs: NOW_MS },
+      { id: tooLong, bytes: 1n, quarantinedAtUnixMs: NOW_MS },
+    ];
+    const itemError = errorDetailOf(await rejection(client.boundQuarantine({ projectId: "demo", nowUnixMs: NOW_MS, items })));
+    assert.deepEqual([itemError?.reason, itemError?.metadata["field"]], ["LIMIT_EXCEEDED", "items[1].id"], "items are bounded alike");
   });
 });

@@ -21,11 +21,11 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 export const MAX_RETENTION_ITEMS = 100_000;
 
 /**
- * Longest session id, in UTF-8 bytes. Session ids are opaque labels (the CLI uses rollout paths),
- * not storage keys, so the resource id grammar does not apply; this only bounds the work and the
- * answer an id costs.
+ * Longest session or quarantine item id, in UTF-8 bytes. These ids are opaque labels (the CLI
+ * uses rollout paths), not storage keys, so the resource id grammar does not apply; this only
+ * bounds the work and the answer an id costs.
  */
-export const MAX_SESSION_ID_BYTES = 256;
+export const MAX_RETENTION_ID_BYTES = 256;
 
 const PROTECT_TOKEN: Record<ProtectReason, ProtectToken | undefined> = {
   [ProtectReason.UNSPECIFIED]: undefined,
@@ -65,11 +65,14 @@ function requireUnixMs(value: bigint, field: string): number {
   return Number(value);
 }
 
-// Ids must be non-empty and unique; beyond that they are opaque to the planner.
+// Ids must be non-empty, bounded and unique; beyond that they are opaque to the planner.
 function requireUniqueIds(ids: readonly string[], field: string): void {
   const seen = new Set<string>();
   ids.forEach((id, i) => {
     if (id === "") throw invalidArgument(`${field}[${i}].id`, "is required");
+    const bytes = Buffer.byteLength(id, "utf8");
+    if (bytes > MAX_RETENTION_ID_BYTES)
+      throw limitExceeded(`${field}[${i}].id`, MAX_RETENTION_ID_BYTES, `is ${bytes} bytes; at most ${MAX_RETENTION_ID_BYTES} are accepted`);
     if (seen.has(id)) throw invalidArgument(`${field}[${i}].id`, `duplicates ${JSON.stringify(id)}`);
     seen.add(id);
   });
@@ -79,11 +82,6 @@ function requireUniqueIds(ids: readonly string[], field: string): void {
 export function sessionsOf(request: PlanRetentionRequest): DomainSession[] {
   requireId(request.projectId, "project_id");
   requireMaxLength(request.sessions, MAX_RETENTION_ITEMS, "sessions");
-  request.sessions.forEach((s, i) => {
-    const bytes = Buffer.byteLength(s.id, "utf8");
-    if (bytes > MAX_SESSION_ID_BYTES)
-      throw limitExceeded(`sessions[${i}].id`, MAX_SESSION_ID_BYTES, `is ${bytes} bytes; at most ${MAX_SESSION_ID_BYTES} are accepted`);
-  });
   requireUniqueIds(
     request.sessions.map((s) => s.id),
     "sessions",

@@ -321,7 +321,8 @@ export const PlanRetentionResponseSchema: GenMessage<PlanRetentionResponse> = /*
  */
 export type QuarantineItem = Message<"crs.analytics.v1.QuarantineItem"> & {
   /**
-   * Item id (non-empty, unique within the request).
+   * Item id (non-empty, at most 256 UTF-8 bytes, unique within the request); a longer one is
+   * refused INVALID_ARGUMENT with reason LIMIT_EXCEEDED naming `items[i].id`.
    *
    * @generated from field: string id = 1;
    */
