@@ -20,6 +20,17 @@ describe("secret sanitizer", () => {
     assert.equal(sanitizeSecrets('password: ""'), REDACTED, "even an empty quoted one");
   });
 
+  it("a password between mismatched quotes, which the reference redacts, is not left in the text", () => {
+    assert.equal(sanitizeSecrets(`password="abcdefgh' next`), `${REDACTED} next`, "double then single quote");
+    assert.equal(sanitizeSecrets(`pwd='secret 123" next`), `${REDACTED} next`, "single then double quote, a space inside");
+    assert.equal(sanitizeSecrets(`passwd="never-closed`), REDACTED, "a quote never closed");
+  });
+
+  it("a key name spelled with a character that folds to its letter, as the reference's case-insensitive rules read it, is still redacted", () => {
+    assert.equal(sanitizeSecrets(`api_\u212Aey=${"a".repeat(24)}`), REDACTED, "the Kelvin sign folds to k");
+    assert.equal(sanitizeSecrets(`\u017Fecret: "${"b".repeat(24)}"`), REDACTED, "the long s folds to s");
+  });
+
   it("redacts the reference's token formats", () => {
     const samples = [
       "AKIAABCDEFGHIJKLMNOP",

@@ -15,7 +15,10 @@ export interface SecretPattern {
   readonly pattern: RegExp;
 }
 
-/** The rules, applied in this order. */
+/**
+ * The rules, applied in this order. Case-insensitive rules fold case by Unicode (the `u` flag),
+ * as the reference's `(?i)` does, so `ſ` reads as `s` and the Kelvin sign as `k`.
+ */
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Whole PEM blocks first, so the key body never survives; an unterminated block is cut to the end.
   {
@@ -24,19 +27,20 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
       /-----BEGIN (?:RSA |DSA |EC |OPENSSH |ENCRYPTED )?PRIVATE KEY-----[\s\S]*?(?:-----END (?:RSA |DSA |EC |OPENSSH |ENCRYPTED )?PRIVATE KEY-----|$)/g,
   },
   { name: "aws_access_key", pattern: /(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}/g },
-  { name: "aws_secret_key", pattern: /(?:aws)?[_-]?secret[_-]?(?:access)?[_-]?key\s*[=:]\s*["']?[a-zA-Z0-9/+=]{40}["']?/gi },
+  { name: "aws_secret_key", pattern: /(?:aws)?[_-]?secret[_-]?(?:access)?[_-]?key\s*[=:]\s*["']?[a-zA-Z0-9/+=]{40}["']?/giu },
   { name: "gcp_api_key", pattern: /AIza[0-9A-Za-z_-]{35}/g },
   { name: "github_token", pattern: /(?:ghp|gho|ghu|ghs|ghr)_[a-zA-Z0-9]{36,}/g },
   { name: "github_pat", pattern: /github_pat_[a-zA-Z0-9]{22}_[a-zA-Z0-9]{59}/g },
   { name: "slack_token", pattern: /xox[baprs]-[0-9a-zA-Z-]{10,}/g },
   { name: "slack_webhook", pattern: /https:\/\/hooks\.slack\.com\/services\/T[0-9A-Z]+\/B[0-9A-Z]+\/[a-zA-Z0-9]+/g },
   { name: "stripe_key", pattern: /(?:sk|pk)_(?:live|test)_[0-9a-zA-Z]{24,}/g },
-  { name: "api_key", pattern: /(?:api[_-]?key|apikey)\s*[=:]\s*["']?[a-zA-Z0-9_-]{20,}["']?/gi },
-  // Quoted or bare: a bare value runs to the next whitespace, comma, semicolon or quote.
-  { name: "password", pattern: /(?:password|passwd|pwd)\s*[=:]\s*(?:"[^"]*"|'[^']*'|[^\s"',;&]+)/gi },
-  { name: "database_url", pattern: /(?:postgres|postgresql|mysql|mongodb|redis):\/\/[^:\s]+:[^@\s]+@[^\s"']+/gi },
-  { name: "jwt_secret", pattern: /(?:jwt[_-]?secret|signing[_-]?key)\s*[=:]\s*["']?[a-zA-Z0-9_-]{20,}["']?/gi },
-  { name: "generic_secret", pattern: /(?:secret|token|credential)\s*[=:]\s*["']?[a-zA-Z0-9_-]{20,}["']?/gi },
+  { name: "api_key", pattern: /(?:api[_-]?key|apikey)\s*[=:]\s*["']?[a-zA-Z0-9_-]{20,}["']?/giu },
+  // Quoted (also between mismatched quotes, as the reference reads them) or bare: a bare value,
+  // or one whose quote is never closed, runs to the next whitespace, comma, semicolon or quote.
+  { name: "password", pattern: /(?:password|passwd|pwd)\s*[=:]\s*(?:"[^"]*"|'[^']*'|["'][^"']*["']|["']?[^\s"',;&]+)/giu },
+  { name: "database_url", pattern: /(?:postgres|postgresql|mysql|mongodb|redis):\/\/[^:\s]+:[^@\s]+@[^\s"']+/giu },
+  { name: "jwt_secret", pattern: /(?:jwt[_-]?secret|signing[_-]?key)\s*[=:]\s*["']?[a-zA-Z0-9_-]{20,}["']?/giu },
+  { name: "generic_secret", pattern: /(?:secret|token|credential)\s*[=:]\s*["']?[a-zA-Z0-9_-]{20,}["']?/giu },
   { name: "sendgrid_key", pattern: /SG\.[a-zA-Z0-9_-]{22}\.[a-zA-Z0-9_-]{43}/g },
   { name: "twilio_key", pattern: /SK[a-f0-9]{32}/g },
   { name: "npm_token", pattern: /npm_[a-zA-Z0-9]{36}/g },
@@ -44,7 +48,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: "discord_token", pattern: /[MN][A-Za-z\d]{23,}\.[\w-]{6}\.[\w-]{27}/g },
   {
     name: "heroku_key",
-    pattern: /heroku[_-]?(?:api)?[_-]?key\s*[=:]\s*["']?[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}["']?/gi,
+    pattern: /heroku[_-]?(?:api)?[_-]?key\s*[=:]\s*["']?[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}["']?/giu,
   },
 ];
 

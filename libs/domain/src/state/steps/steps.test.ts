@@ -56,6 +56,24 @@ describe("step records", () => {
     assert.equal(h[0]?.timestamp, 500, "stamped with the injected clock");
   });
 
+  it("an auto-numbered step follows the highest number in its session, not the session's length as in the reference", () => {
+    const e = new StateEngine();
+    e.recordStep(step({ stepNumber: 5 }));
+    assert.equal(e.recordStep(step()).result.stepNumber, 6, "after a client's 5 comes 6 (the reference gives 2)");
+    e.recordStep(step({ stepNumber: 2 }));
+    assert.equal(e.recordStep(step()).result.stepNumber, 7, "a lower client number does not pull numbering back");
+  });
+
+  it("a step with a negative timestamp is refused INVALID_ARGUMENT naming the field, where the reference stores it", () => {
+    const e = new StateEngine({ now: () => 500 });
+    assert.throws(
+      () => e.recordStep(step({ timestamp: -1 })),
+      (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "timestamp",
+      "negative Unix ms refused",
+    );
+    assert.equal(e.generation, 0, "nothing recorded");
+  });
+
   it("evicts only after a step validated, keeping tool counts consistent", () => {
     const e = new StateEngine({ config: { maxStepsPerSession: 2 } });
     e.recordStep(step({ tool: "a" }));
