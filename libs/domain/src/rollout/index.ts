@@ -89,7 +89,13 @@ export {
   type ReconcileReportJson,
   type ReconcileRowJson,
 } from "./report/reconcile-report.js";
-export { postToolReport, POST_TOOL_SCHEMA, type PostToolReportJson } from "./report/post-tool-report.js";
+export {
+  postToolReport,
+  postToolGapsMs,
+  POST_TOOL_SCHEMA,
+  type PostToolReportJson,
+  type PostToolBucketJson,
+} from "./report/post-tool-report.js";
 export {
   contextBand,
   ordinalBucket,

@@ -72,6 +72,25 @@ test("scan's JSON on the real rollouts differs in nothing from the library's rep
   );
 });
 
+test("a post-tool table that loses the band rows or their tool median hides where the gap grows", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "rollouts-posttool-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeCorpus({ dir, seed: 5, files: 6, bigLineShare: 0 });
+  const report = (await cliJson(["scan", dir, ...SCAN, "--report", "posttool"])) as { spans: number; by_band: { key: string }[] };
+  assert.ok(report.spans > 0, "the corpus has post-tool spans");
+  const order = ["unobserved", "lt10k", "10k_25k", "25k_50k", "50k_100k", "gte100k"];
+  const keys = report.by_band.map((r) => r.key);
+  assert.deepEqual(
+    keys,
+    order.filter((k) => keys.includes(k)),
+    "band rows in band order",
+  );
+  const { stdout } = await cliText(["scan", dir, ...SCAN, "--report", "posttool", "--format", "table"]);
+  assert.match(stdout, /^by band\nkey\s+n\s+p50\s+p90\s+p95\s+over30s\s+tool p50$/m, "band table");
+  assert.match(stdout, /^by ordinal\nkey\s+n\s+p50\s+p90\s+p95\s+over30s\s+tool p50$/m, "ordinal table");
+  assert.match(stdout, /^over30s share\s/m, "overall figures");
+});
+
 test("scan --top above ten lists that many slowest tasks, not ten", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "rollouts-top-"));
   t.after(() => rm(dir, { recursive: true, force: true }));

@@ -1,5 +1,12 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { ErrorClassReportJson, PostToolReportJson, ReconcileReportJson, ReconcileRowJson } from "@crs/domain/rollout";
+import {
+  postToolGapsMs,
+  type CorpusPartial,
+  type ErrorClassReportJson,
+  type PostToolReportJson,
+  type ReconcileReportJson,
+  type ReconcileRowJson,
+} from "@crs/domain/rollout";
 import type {
   ErrorClassReportSchema,
   PostToolReportSchema,
@@ -70,14 +77,18 @@ export function errorClassReportMessage(r: ErrorClassReportJson): MessageInitSha
   };
 }
 
-/** The proto form of the post-tool report. */
-export function postToolReportMessage(r: PostToolReportJson): MessageInitShape<typeof PostToolReportSchema> {
+/**
+ * The proto form of the post-tool report. The message keeps its millisecond percentiles per band
+ * and bucket, taken from the partial; the reference's shape travels as the report JSON.
+ */
+export function postToolReportMessage(r: PostToolReportJson, partial: CorpusPartial): MessageInitShape<typeof PostToolReportSchema> {
+  const gaps = postToolGapsMs(partial);
   return {
     schema: r.schema,
     root: r.root,
     spans: int64(r.spans),
     attribution: countMap(r.attribution),
-    byContextBand: Object.fromEntries(Object.entries(r.by_context_band).map(([band, p]) => [band, percentilesMessage(p)])),
-    byOrdinalBucket: Object.fromEntries(Object.entries(r.by_ordinal_bucket).map(([bucket, p]) => [bucket, percentilesMessage(p)])),
+    byContextBand: Object.fromEntries(Object.entries(gaps.byBand).map(([band, p]) => [band, percentilesMessage(p)])),
+    byOrdinalBucket: Object.fromEntries(Object.entries(gaps.byBucket).map(([bucket, p]) => [bucket, percentilesMessage(p)])),
   };
 }

@@ -55,7 +55,7 @@ export function scanReportOf(kind: ScanKind, partial: CorpusPartial, options: Sc
     }
     case ScanKind.POST_TOOL: {
       const r = postToolReport(partial, { root });
-      return { result: { case: "postTool", value: postToolReportMessage(r) }, reportJson: JSON.stringify(r, null, 2) };
+      return { result: { case: "postTool", value: postToolReportMessage(r, partial) }, reportJson: JSON.stringify(r, null, 2) };
     }
     default:
       throw badField("kind", "must name a report kind");

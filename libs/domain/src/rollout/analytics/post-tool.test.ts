@@ -29,20 +29,58 @@ test("post-tool spans are attributed to the tool, a stall, a compaction or the m
   assert.deepEqual(
     spans.map((s) => [s.ordinal, s.attribution, s.gapMs, s.band]),
     [
-      [1, "tool_slow", 1000, "25k_50k"],
-      [2, "stall_capped", 387000, "25k_50k"],
-      [3, "compaction_in_gap", 9000, "25k_50k"],
-      [4, "model_reasoning", 4000, "25k_50k"],
+      [1, "tool_slow", 1000, "gte100k"],
+      [2, "stall_capped", 387000, "gte100k"],
+      [3, "compaction_in_gap", 9000, "gte100k"],
+      [4, "model_reasoning", 4000, "gte100k"],
     ],
-    "attribution, and the tail result without a later model record is skipped",
+    "attribution, each band from the first reading after the gap, and the tail result without a later model record is skipped",
   );
   const report = postToolReport(partialOfRollout({ rollout: d, fresh: false }), { root: "" });
   assert.equal(report.schema, "fak-codex-posttool/1", "schema");
   assert.deepEqual(report.attribution, { compaction_in_gap: 1, model_reasoning: 1, stall_capped: 1, tool_slow: 1 }, "attribution counts");
-  assert.equal(report.by_context_band["25k_50k"]?.n, 4, "band sample");
-  assert.deepEqual(Object.keys(report.by_ordinal_bucket), ["1_20"], "bucket");
+  assert.deepEqual(
+    report.by_band.map((r) => [r.key, r.n]),
+    [["gte100k", 4]],
+    "band rows",
+  );
+  assert.deepEqual(
+    report.by_ordinal.map((r) => r.key),
+    ["1_20"],
+    "bucket",
+  );
+  assert.equal(report.tail_skipped, 1, "the tail result is counted as skipped");
   const done = collectRollout([startLine(0, "t"), callLine(1, "c", "x", { cmd: "y" }), outputLine(2, "c", "ok"), completeLine(3, "t")]);
   assert.equal(analyzeRollout({ meta: null, records: done.records, fresh: false }).postTool[0]?.gapMs, 1000, "a terminal ends the gap");
+});
+
+test("banding a span by the reading before its result, not the first one at or after its gap's end, puts its rollout's spans in the wrong band", () => {
+  const calls = Array.from({ length: 15 }, (_, i) => [
+    callLine(10 + 4 * i, `c${i}`, "exec_command", { cmd: "x" }),
+    outputLine(11 + 4 * i, `c${i}`, unifiedOutput(0)),
+  ]).flat();
+  const early = collectRollout([metaLine("m"), startLine(0, "t"), tokenLine(1, 5_000), ...calls, completeLine(100, "t")]);
+  const spans = analyzeRollout({ meta: early.meta, records: early.records, fresh: false }).postTool;
+  assert.equal(spans.length, 15, "every answered call gives a span");
+  assert.deepEqual(new Set(spans.map((s) => s.band)), new Set(["unobserved"]), "a reading before the results bands none of them");
+  const report = postToolReport(partialOfRollout({ rollout: early, fresh: false }), { root: "" });
+  assert.deepEqual(
+    report.by_band.map((r) => [r.key, r.n]),
+    [["unobserved", 15]],
+    "report rows",
+  );
+  const closing = collectRollout([
+    startLine(0, "t"),
+    tokenLine(0.5, 90_000),
+    callLine(1, "a", "exec_command", { cmd: "x" }),
+    outputLine(2, "a", unifiedOutput(0)),
+    tokenLine(3, 0),
+    tokenLine(4, 12_000),
+    tokenLine(5, 60_000),
+    completeLine(6, "t"),
+  ]);
+  const [span] = analyzeRollout({ meta: null, records: closing.records, fresh: false }).postTool;
+  assert.deepEqual([span?.gapMs, span?.band], [1000, "10k_25k"], "a zero reading ends the gap, the next real reading bands it");
 });
 
 test("context bands and ordinal buckets have fixed edges", () => {

@@ -5,11 +5,17 @@ import type { LiveCall } from "./calls.js";
 /** What the time between a tool result and the model's next record is attributed to. */
 export type PostToolAttribution = "tool_slow" | "stall_capped" | "compaction_in_gap" | "model_reasoning";
 
-/** Context occupancy band at the time of a tool result. */
+/** Context occupancy band of the request that took in a tool result. */
 export type ContextBand = "unobserved" | "lt10k" | "10k_25k" | "25k_50k" | "50k_100k" | "gte100k";
 
 /** Position band of a tool result within its rollout. */
 export type OrdinalBucket = "1_20" | "21_50" | "51_100" | "101_200" | "gte201";
+
+/** Context bands in report order, smallest context first. */
+export const CONTEXT_BANDS: readonly ContextBand[] = ["unobserved", "lt10k", "10k_25k", "25k_50k", "50k_100k", "gte100k"];
+
+/** Ordinal buckets in report order, earliest results first. */
+export const ORDINAL_BUCKETS: readonly OrdinalBucket[] = ["1_20", "21_50", "51_100", "101_200", "gte201"];
 
 /** The span from one tool result to the model's next record. */
 export interface PostToolSpan {
@@ -19,6 +25,9 @@ export interface PostToolSpan {
   readonly toolMs: number;
   readonly gapMs: number;
   readonly attribution: PostToolAttribution;
+  /** Compactions written inside the gap. */
+  readonly compactions: number;
+  /** Band of the first input-token reading at or after the record that ends the gap. */
   readonly band: ContextBand;
   readonly bucket: OrdinalBucket;
 }
@@ -42,29 +51,30 @@ export function ordinalBucket(ordinal: number): OrdinalBucket {
   return ordinal <= 200 ? "101_200" : "gte201";
 }
 
-function attribute(toolMs: number, gapMs: number, compaction: boolean): PostToolAttribution {
+function attribute(toolMs: number, gapMs: number, compactions: number): PostToolAttribution {
   if (toolMs > 0 && toolMs >= gapMs) return "tool_slow";
   if (gapMs > STALL_THRESHOLD_MS) return "stall_capped";
-  return compaction ? "compaction_in_gap" : "model_reasoning";
+  return compactions > 0 ? "compaction_in_gap" : "model_reasoning";
 }
 
 interface Waiting {
   readonly ordinal: number;
   readonly tsMs: number;
   readonly call: LiveCall | undefined;
-  readonly band: ContextBand;
-  compaction: boolean;
+  compactions: number;
 }
 
 /**
  * Post-tool spans as records stream in: a timed result waits for the model's next timed record,
- * and a result with no later model record (the tail) has none. Only results not yet followed by
- * a model record are held.
+ * and a result with no later model record (the tail) has none. A closed span then waits for the
+ * first input-token reading at or after the record that closed it: that is the request which took
+ * the result in, so its size is the span's context band (none before the end: `unobserved`).
+ * Only results not yet followed by a model record, and spans not yet given a reading, are held.
  */
 export class PostToolFold {
-  #tokens = 0;
   #ordinal = 0;
   #waiting: Waiting[] = [];
+  #unbanded: Omit<PostToolSpan, "band">[] = [];
   readonly #emit: (span: PostToolSpan) => void;
 
   /** `emit` hears each span once, in file order of the results. */
@@ -75,27 +85,41 @@ export class PostToolFold {
   /** Takes the next record; `answered` is the call a tool output answered, if any. */
   push(r: RolloutRecord, answered: LiveCall | undefined): void {
     if (MODEL_EMITTED.has(r.kind) && r.tsMs !== null) this.#close(r.tsMs);
-    if (r.kind === "compacted") for (const w of this.#waiting) w.compaction = true;
-    if (r.kind === "token_count" && r.inputTokens > 0) this.#tokens = r.inputTokens;
+    // Closed first: the record that ends a gap may itself be the reading that bands it.
+    if (r.kind === "token_count" && r.inputTokens > 0) this.#band(contextBand(r.inputTokens));
+    if (r.kind === "compacted") for (const w of this.#waiting) w.compactions += 1;
     if (r.kind !== "tool_output" || r.tsMs === null) return;
     this.#ordinal += 1;
-    this.#waiting.push({ ordinal: this.#ordinal, tsMs: r.tsMs, call: answered, band: contextBand(this.#tokens), compaction: false });
+    this.#waiting.push({ ordinal: this.#ordinal, tsMs: r.tsMs, call: answered, compactions: 0 });
+  }
+
+  /** Ends the rollout: spans still without a reading are unobserved; returns the tail results skipped. */
+  finish(): number {
+    this.#band("unobserved");
+    const tail = this.#waiting.length;
+    this.#waiting = [];
+    return tail;
   }
 
   #close(end: number): void {
     for (const w of this.#waiting) {
       const gapMs = Math.max(0, end - w.tsMs);
       const toolMs = w.call?.row?.spanMs ?? 0;
-      this.#emit({
+      this.#unbanded.push({
         ordinal: w.ordinal,
         tool: w.call?.tool ?? "",
         toolMs,
         gapMs,
-        attribution: attribute(toolMs, gapMs, w.compaction),
-        band: w.band,
+        attribution: attribute(toolMs, gapMs, w.compactions),
+        compactions: w.compactions,
         bucket: ordinalBucket(w.ordinal),
       });
     }
     this.#waiting = [];
+  }
+
+  #band(band: ContextBand): void {
+    for (const s of this.#unbanded) this.#emit({ ...s, band });
+    this.#unbanded = [];
   }
 }

@@ -50,7 +50,7 @@ function sorted<V>(m: Map<string, V>): Record<string, V> {
  * and classified, the per-task time split, TTFT, post-tool spans, detectors, health, error and
  * usage facts. It holds per task one row of fields, and otherwise only what is still open: calls
  * waiting for an output, time booked while they are out, records after a compaction that may
- * open a turn, results waiting for the model's next record.
+ * open a turn, results waiting for the model's next record and spans waiting for a token reading.
  */
 export class RecordFold {
   readonly #options: RecordFoldOptions;
@@ -182,6 +182,8 @@ export class RecordFold {
   finish(input: FinishInput): FoldedRollout {
     const lifecycle = this.#lifecycle.finish(input.fresh);
     this.#attribution.flush();
+    const tailSkipped = this.#postTool.finish();
+    if (this.#options.postToolSamples) this.#postToolTally.tail(tailSkipped);
     this.#claimTtfts();
     this.#join.finish((task) => lifecycle.tasks[task]?.outcome);
     const splits: TaskSplit[] = lifecycle.tasks.map((t, i) => {

@@ -92,28 +92,45 @@ export function errorsOf(census: RolloutCensus, facts: ErrorFacts): ErrorsPartia
   };
 }
 
-/** Post-tool spans summed as they are found: counts and gap samples by band and bucket. */
+/** Post-tool spans summed as they are found: counts, and gap and tool-time samples by band and bucket. */
 export class PostToolTally {
   #spans = 0;
+  #tailSkipped = 0;
+  #compactionInGap = 0;
   readonly #attribution = new Map<string, number>();
   readonly #byBand = new Map<string, number[]>();
   readonly #byBucket = new Map<string, number[]>();
+  readonly #toolByBand = new Map<string, number[]>();
+  readonly #toolByBucket = new Map<string, number[]>();
 
   /** Takes one span. */
   span(s: PostToolSpan): void {
     this.#spans += 1;
+    if (s.compactions > 0) this.#compactionInGap += 1;
     bump(this.#attribution, s.attribution);
     sample(this.#byBand, s.band, s.gapMs);
     sample(this.#byBucket, s.bucket, s.gapMs);
+    sample(this.#toolByBand, s.band, s.toolMs);
+    sample(this.#toolByBucket, s.bucket, s.toolMs);
   }
 
-  /** The summary so far. */
+  /** Takes the results at the rollout's end that no model record followed. */
+  tail(skipped: number): void {
+    this.#tailSkipped += skipped;
+  }
+
+  /** The summary so far (one rollout: it counts as a session when it had a span or a skipped result). */
   result(): PostToolPartial {
     return {
+      sessions: this.#spans + this.#tailSkipped > 0 ? 1 : 0,
       spans: this.#spans,
+      tailSkipped: this.#tailSkipped,
+      compactionInGap: this.#compactionInGap,
       attribution: sortedRecord(this.#attribution),
       byBand: samplesOf(this.#byBand),
       byBucket: samplesOf(this.#byBucket),
+      toolByBand: samplesOf(this.#toolByBand),
+      toolByBucket: samplesOf(this.#toolByBucket),
     };
   }
 }

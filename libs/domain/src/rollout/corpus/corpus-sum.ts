@@ -186,7 +186,10 @@ export class CorpusSum {
     taskComplete: 0,
     terminalsWithClass: 0,
     oversizedLines: 0,
+    postToolSessions: 0,
     spans: 0,
+    tailSkipped: 0,
+    compactionInGap: 0,
   };
   readonly #totals: Numbers = {};
   readonly #byProviderVersion = new Tables<LifecycleCounts>();
@@ -212,6 +215,8 @@ export class CorpusSum {
   readonly #inflation = new Ranked<HealthSessionRow>(compareInflation);
   readonly #byBand = new Samples();
   readonly #byBucket = new Samples();
+  readonly #toolByBand = new Samples();
+  readonly #toolByBucket = new Samples();
   readonly #usage = new UsageSum();
 
   /** Adds one partial; it is not changed or kept. */
@@ -271,10 +276,15 @@ export class CorpusSum {
     // Partials written before error classes were counted carry none.
     this.#counts.turnErrorClasses.add(e.turnErrorClasses ?? {});
     n.oversizedLines += e.oversizedLines;
+    n.postToolSessions += t.sessions;
     n.spans += t.spans;
+    n.tailSkipped += t.tailSkipped;
+    n.compactionInGap += t.compactionInGap;
     this.#counts.attribution.add(t.attribution);
     this.#byBand.add(t.byBand);
     this.#byBucket.add(t.byBucket);
+    this.#toolByBand.add(t.toolByBand);
+    this.#toolByBucket.add(t.toolByBucket);
     this.#usage.add(p.usage);
   }
 
@@ -337,7 +347,17 @@ export class CorpusSum {
         turnErrorClasses: c.turnErrorClasses.record(),
         oversizedLines: n.oversizedLines,
       },
-      postTool: { spans: n.spans, attribution: c.attribution.record(), byBand: this.#byBand.record(), byBucket: this.#byBucket.record() },
+      postTool: {
+        sessions: n.postToolSessions,
+        spans: n.spans,
+        tailSkipped: n.tailSkipped,
+        compactionInGap: n.compactionInGap,
+        attribution: c.attribution.record(),
+        byBand: this.#byBand.record(),
+        byBucket: this.#byBucket.record(),
+        toolByBand: this.#toolByBand.record(),
+        toolByBucket: this.#toolByBucket.record(),
+      },
       usage: this.#usage.result(),
     };
   }

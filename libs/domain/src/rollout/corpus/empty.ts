@@ -84,7 +84,17 @@ export function emptyPartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial
       turnErrorClasses: {},
       oversizedLines: 0,
     },
-    postTool: { spans: 0, attribution: {}, byBand: {}, byBucket: {} },
+    postTool: {
+      sessions: 0,
+      spans: 0,
+      tailSkipped: 0,
+      compactionInGap: 0,
+      attribution: {},
+      byBand: {},
+      byBucket: {},
+      toolByBand: {},
+      toolByBucket: {},
+    },
     usage: emptyUsage(),
   };
 }

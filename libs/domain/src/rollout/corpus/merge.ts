@@ -107,10 +107,15 @@ export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial
       oversizedLines: a.errors.oversizedLines + b.errors.oversizedLines,
     },
     postTool: {
+      sessions: a.postTool.sessions + b.postTool.sessions,
       spans: a.postTool.spans + b.postTool.spans,
+      tailSkipped: a.postTool.tailSkipped + b.postTool.tailSkipped,
+      compactionInGap: a.postTool.compactionInGap + b.postTool.compactionInGap,
       attribution: sumCounts(a.postTool.attribution, b.postTool.attribution) as Record<string, number>,
       byBand: mergeByKey(a.postTool.byBand, b.postTool.byBand, mergeSorted),
       byBucket: mergeByKey(a.postTool.byBucket, b.postTool.byBucket, mergeSorted),
+      toolByBand: mergeByKey(a.postTool.toolByBand, b.postTool.toolByBand, mergeSorted),
+      toolByBucket: mergeByKey(a.postTool.toolByBucket, b.postTool.toolByBucket, mergeSorted),
     },
     usage: mergeUsage(a.usage, b.usage),
   };

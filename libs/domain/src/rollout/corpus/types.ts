@@ -4,7 +4,7 @@ import type { Outcome, ToolClass } from "../vocabulary.js";
 import type { UsagePartial } from "../usage/types.js";
 
 /** Version stamp of the partial format, checked before merging. */
-export const PARTIAL_VERSION = 3;
+export const PARTIAL_VERSION = 4;
 
 /** Lifecycle counters for one row (all rollouts, or one provider/version). */
 export interface LifecycleCounts {
@@ -145,12 +145,22 @@ export interface ErrorsPartial {
 
 /** Post-tool span half of a partial. */
 export interface PostToolPartial {
+  /** Rollouts with at least one span or skipped tail result. */
+  sessions: number;
   spans: number;
+  /** Tool results with no later model record, so no span. */
+  tailSkipped: number;
+  /** Spans with at least one compaction inside the gap. */
+  compactionInGap: number;
   attribution: Record<string, number>;
   /** Ascending gap samples (ms) per context band. */
   byBand: Record<string, number[]>;
   /** Ascending gap samples (ms) per ordinal bucket. */
   byBucket: Record<string, number[]>;
+  /** Ascending tool-time samples (ms) per context band. */
+  toolByBand: Record<string, number[]>;
+  /** Ascending tool-time samples (ms) per ordinal bucket. */
+  toolByBucket: Record<string, number[]>;
 }
 
 /** Mergeable, JSON-serializable summary of any set of rollouts. */

@@ -1,29 +1,115 @@
+import { CONTEXT_BANDS, ORDINAL_BUCKETS } from "../analytics/post-tool.js";
+import { sortedRecord, sortedSample } from "../corpus/order.js";
 import { percentiles, type Percentiles } from "../corpus/percentiles.js";
-import { sortedRecord } from "../corpus/order.js";
 import type { CorpusPartial } from "../corpus/types.js";
+import { STALL_THRESHOLD_MS } from "../vocabulary.js";
 
 /** Schema token of the post-tool report. */
 export const POST_TOOL_SCHEMA = "fak-codex-posttool/1";
 
-/** Result-to-next-model-record gaps across a corpus (milliseconds). */
+// A gap longer than this is counted in `over30s`, whatever it is attributed to.
+const OVER_MS = 30_000;
+
+/** One context-band or ordinal-bucket row: gap percentiles and the tool-time median, in seconds. */
+export interface PostToolBucketJson {
+  key: string;
+  n: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  /** Gaps over 30 s. */
+  over30s: number;
+  /** Median tool time of the same spans: slow tools apart from slow models. */
+  tool_p50: number;
+}
+
+/** Result-to-next-model-record gaps across a corpus, in the reference's names (seconds). */
 export interface PostToolReportJson {
   schema: string;
   root: string;
+  /** Rollouts with at least one span or skipped tail result. */
+  sessions: number;
+  unreadable?: number;
   spans: number;
+  /** Results no model record followed, so without a span. */
+  tail_skipped: number;
+  /** Gap percentiles over every span. */
+  gap: Percentiles;
+  /** Tool-time percentiles over every span (0 for a result whose call was not found). */
+  tool_ms: Percentiles;
+  /** Share of spans whose gap is over 30 s. */
+  over30s_share: number;
+  /** Spans whose gap is over the 300 s stall threshold. */
+  stall_spans: number;
+  /** Spans with a compaction inside the gap. */
+  compaction_in_gap: number;
+  /** Rows in band order, non-empty only. */
+  by_band: PostToolBucketJson[];
+  /** Rows in ordinal order, non-empty only. */
+  by_ordinal: PostToolBucketJson[];
+  /** Spans per attribution token (not in the reference's report). */
   attribution: Record<string, number>;
-  by_context_band: Record<string, Percentiles>;
-  by_ordinal_bucket: Record<string, Percentiles>;
+}
+
+function seconds(p: Percentiles): Percentiles {
+  return { n: p.n, p50: p.p50 / 1000, p90: p.p90 / 1000, p95: p.p95 / 1000, p99: p.p99 / 1000, max: p.max / 1000 };
+}
+
+// How many of an ascending sample are over the limit.
+function above(sorted: readonly number[], limitMs: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] ?? 0) > limitMs) hi = mid;
+    else lo = mid + 1;
+  }
+  return sorted.length - lo;
+}
+
+function rows(keys: readonly string[], gaps: Record<string, number[]>, tools: Record<string, number[]>): PostToolBucketJson[] {
+  const out: PostToolBucketJson[] = [];
+  for (const key of keys) {
+    const g = gaps[key] ?? [];
+    if (g.length === 0) continue;
+    const p = seconds(percentiles(g));
+    const t = seconds(percentiles(tools[key] ?? []));
+    out.push({ key, n: p.n, p50: p.p50, p90: p.p90, p95: p.p95, over30s: above(g, OVER_MS), tool_p50: t.p50 });
+  }
+  return out;
+}
+
+function everySample(byKey: Record<string, number[]>): number[] {
+  return sortedSample(Object.values(byKey).flat());
 }
 
 /** Builds the post-tool report from a (merged) partial. */
 export function postToolReport(partial: CorpusPartial, options: { readonly root: string }): PostToolReportJson {
   const p = partial.postTool;
+  const gaps = everySample(p.byBand);
   return {
     schema: POST_TOOL_SCHEMA,
     root: options.root,
+    sessions: p.sessions,
+    ...(partial.unreadable > 0 ? { unreadable: partial.unreadable } : {}),
     spans: p.spans,
+    tail_skipped: p.tailSkipped,
+    gap: seconds(percentiles(gaps)),
+    tool_ms: seconds(percentiles(everySample(p.toolByBand))),
+    over30s_share: p.spans > 0 ? above(gaps, OVER_MS) / p.spans : 0,
+    stall_spans: above(gaps, STALL_THRESHOLD_MS),
+    compaction_in_gap: p.compactionInGap,
+    by_band: rows(CONTEXT_BANDS, p.byBand, p.toolByBand),
+    by_ordinal: rows(ORDINAL_BUCKETS, p.byBucket, p.toolByBucket),
     attribution: { ...p.attribution },
-    by_context_band: sortedRecord(Object.entries(p.byBand).map(([k, v]) => [k, percentiles(v)])),
-    by_ordinal_bucket: sortedRecord(Object.entries(p.byBucket).map(([k, v]) => [k, percentiles(v)])),
+  };
+}
+
+/** Gap percentiles (ms) per context band and per ordinal bucket, as the gRPC report carries them. */
+export function postToolGapsMs(partial: CorpusPartial): { byBand: Record<string, Percentiles>; byBucket: Record<string, Percentiles> } {
+  const p = partial.postTool;
+  return {
+    byBand: sortedRecord(Object.entries(p.byBand).map(([k, v]) => [k, percentiles(v)])),
+    byBucket: sortedRecord(Object.entries(p.byBucket).map(([k, v]) => [k, percentiles(v)])),
   };
 }
