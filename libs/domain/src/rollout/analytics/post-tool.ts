@@ -64,22 +64,34 @@ interface Waiting {
   compactions: number;
 }
 
+/** A span before its band is known. */
+export type UnbandedSpan = Omit<PostToolSpan, "band">;
+
+/** Hears the spans of one rollout as the fold finds them, in file order of their results. */
+export interface PostToolSink {
+  /** A span closed by the model's next record; its band comes later, through `banded`. */
+  closed(span: UnbandedSpan): void;
+  /** Every span closed since the last call (at least one) has `band`. */
+  banded(band: ContextBand): void;
+}
+
 /**
  * Post-tool spans as records stream in: a timed result waits for the model's next timed record,
  * and a result with no later model record (the tail) has none. A closed span then waits for the
  * first input-token reading at or after the record that closed it: that is the request which took
  * the result in, so its size is the span's context band (none before the end: `unobserved`).
- * Only results not yet followed by a model record, and spans not yet given a reading, are held.
+ * Only results not yet followed by a model record are held; a closed span goes to the sink at
+ * once and its band follows, so a rollout without readings holds no span here.
  */
 export class PostToolFold {
   #ordinal = 0;
   #waiting: Waiting[] = [];
-  #unbanded: Omit<PostToolSpan, "band">[] = [];
-  readonly #emit: (span: PostToolSpan) => void;
+  #unbanded = 0;
+  readonly #sink: PostToolSink;
 
-  /** `emit` hears each span once, in file order of the results. */
-  constructor(emit: (span: PostToolSpan) => void) {
-    this.#emit = emit;
+  /** `sink` hears each span once, and then its band. */
+  constructor(sink: PostToolSink) {
+    this.#sink = sink;
   }
 
   /** Takes the next record; `answered` is the call a tool output answered, if any. */
@@ -105,7 +117,7 @@ export class PostToolFold {
     for (const w of this.#waiting) {
       const gapMs = Math.max(0, end - w.tsMs);
       const toolMs = w.call?.row?.spanMs ?? 0;
-      this.#unbanded.push({
+      this.#sink.closed({
         ordinal: w.ordinal,
         tool: w.call?.tool ?? "",
         toolMs,
@@ -114,12 +126,14 @@ export class PostToolFold {
         compactions: w.compactions,
         bucket: ordinalBucket(w.ordinal),
       });
+      this.#unbanded += 1;
     }
     this.#waiting = [];
   }
 
   #band(band: ContextBand): void {
-    for (const s of this.#unbanded) this.#emit({ ...s, band });
-    this.#unbanded = [];
+    if (this.#unbanded === 0) return;
+    this.#unbanded = 0;
+    this.#sink.banded(band);
   }
 }

@@ -11,6 +11,9 @@ import { countsAsFailure, type ToolClass } from "../vocabulary.js";
 import { Attribution } from "./attribution.js";
 import { CallJoin, type CallRow, type LiveCall } from "./calls.js";
 import { PostToolFold, type PostToolSpan } from "./post-tool.js";
+
+/** A listed span, whose band is filled in when its reading comes. */
+type Listed = Omit<PostToolSpan, "band"> & { band: PostToolSpan["band"] };
 import { TaskWindow } from "./time-split.js";
 import type { CallOutcome, FoldedRollout, TaskAnalytics, ToolTotals } from "./types.js";
 
@@ -66,6 +69,8 @@ export class RecordFold {
   readonly #usage = new UsageFold();
   readonly #listed: LiveCall[] = [];
   readonly #spans: PostToolSpan[] = [];
+  // Listed spans still waiting for their band.
+  #unbandedListed: Listed[] = [];
   readonly #classes = new Map<string, number>();
   readonly #reasons = new Map<string, number>();
   readonly #byTool = new Map<string, { calls: number; failures: number; timeouts: number; ms: number }>();
@@ -82,9 +87,19 @@ export class RecordFold {
     this.#options = options;
     this.#attribution = new Attribution(this.#lifecycle, (r, seq, task) => this.#placed(r, seq, task));
     this.#join = new CallJoin((call, row) => this.#closed(call, row));
-    this.#postTool = new PostToolFold((span) => {
-      if (options.postToolSamples) this.#postToolTally.span(span);
-      if (this.#spans.length < this.#options.maxListed) this.#spans.push(span);
+    this.#postTool = new PostToolFold({
+      closed: (span) => {
+        if (options.postToolSamples) this.#postToolTally.closed(span);
+        if (this.#spans.length >= this.#options.maxListed) return;
+        const listed: Listed = { ...span, band: "unobserved" };
+        this.#spans.push(listed);
+        this.#unbandedListed.push(listed);
+      },
+      banded: (band) => {
+        if (options.postToolSamples) this.#postToolTally.banded(band);
+        for (const listed of this.#unbandedListed) listed.band = band;
+        this.#unbandedListed = [];
+      },
     });
   }
 

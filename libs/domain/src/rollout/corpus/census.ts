@@ -1,5 +1,5 @@
 // Per-rollout summaries of the error-class census and the post-tool spans.
-import type { PostToolSpan } from "../analytics/post-tool.js";
+import type { ContextBand, UnbandedSpan } from "../analytics/post-tool.js";
 import type { RolloutCensus } from "../decode/collect.js";
 import { isAnalyticsRecord } from "../decode/analytics-record.js";
 import type { RolloutRecord } from "../decode/record.js";
@@ -102,16 +102,27 @@ export class PostToolTally {
   readonly #byBucket = new Map<string, number[]>();
   readonly #toolByBand = new Map<string, number[]>();
   readonly #toolByBucket = new Map<string, number[]>();
+  // Samples of spans whose band is not known yet: two numbers a span, not the span.
+  #pendingGaps: number[] = [];
+  #pendingTools: number[] = [];
 
-  /** Takes one span. */
-  span(s: PostToolSpan): void {
+  /** Takes one span; its band comes with {@link PostToolTally.banded}. */
+  closed(s: UnbandedSpan): void {
     this.#spans += 1;
     if (s.compactions > 0) this.#compactionInGap += 1;
     bump(this.#attribution, s.attribution);
-    sample(this.#byBand, s.band, s.gapMs);
     sample(this.#byBucket, s.bucket, s.gapMs);
-    sample(this.#toolByBand, s.band, s.toolMs);
     sample(this.#toolByBucket, s.bucket, s.toolMs);
+    this.#pendingGaps.push(s.gapMs);
+    this.#pendingTools.push(s.toolMs);
+  }
+
+  /** Every span taken since the last call has `band`. */
+  banded(band: ContextBand): void {
+    samples(this.#byBand, band, this.#pendingGaps);
+    samples(this.#toolByBand, band, this.#pendingTools);
+    this.#pendingGaps = [];
+    this.#pendingTools = [];
   }
 
   /** Takes the results at the rollout's end that no model record followed. */
@@ -139,6 +150,12 @@ function sample(m: Map<string, number[]>, key: string, v: number): void {
   const list = m.get(key);
   if (list === undefined) m.set(key, [v]);
   else list.push(v);
+}
+
+function samples(m: Map<string, number[]>, key: string, vs: number[]): void {
+  const list = m.get(key);
+  if (list === undefined) m.set(key, vs);
+  else for (const v of vs) list.push(v);
 }
 
 function samplesOf(m: Map<string, number[]>): Record<string, number[]> {
