@@ -1,5 +1,6 @@
 // Per-rollout summaries of the error-class census and the post-tool spans.
-import type { ContextBand, UnbandedSpan } from "../analytics/post-tool.js";
+import type { ContextBand, OrdinalBucket, UnbandedSpan } from "../analytics/post-tool.js";
+import { cellKey } from "./post-tool-cells.js";
 import type { RolloutCensus } from "../decode/collect.js";
 import { isAnalyticsRecord } from "../decode/analytics-record.js";
 import type { RolloutRecord } from "../decode/record.js";
@@ -98,11 +99,10 @@ export class PostToolTally {
   #tailSkipped = 0;
   #compactionInGap = 0;
   readonly #attribution = new Map<string, number>();
-  readonly #byBand = new Map<string, number[]>();
-  readonly #byBucket = new Map<string, number[]>();
-  readonly #toolByBand = new Map<string, number[]>();
-  readonly #toolByBucket = new Map<string, number[]>();
-  // Samples of spans whose band is not known yet: two numbers a span, not the span.
+  readonly #gapByCell = new Map<string, number[]>();
+  readonly #toolByCell = new Map<string, number[]>();
+  // Spans whose band is not known yet: their bucket and two numbers, not the span.
+  #pendingBuckets: OrdinalBucket[] = [];
   #pendingGaps: number[] = [];
   #pendingTools: number[] = [];
 
@@ -111,16 +111,19 @@ export class PostToolTally {
     this.#spans += 1;
     if (s.compactions > 0) this.#compactionInGap += 1;
     bump(this.#attribution, s.attribution);
-    sample(this.#byBucket, s.bucket, s.gapMs);
-    sample(this.#toolByBucket, s.bucket, s.toolMs);
+    this.#pendingBuckets.push(s.bucket);
     this.#pendingGaps.push(s.gapMs);
     this.#pendingTools.push(s.toolMs);
   }
 
   /** Every span taken since the last call has `band`. */
   banded(band: ContextBand): void {
-    samples(this.#byBand, band, this.#pendingGaps);
-    samples(this.#toolByBand, band, this.#pendingTools);
+    this.#pendingBuckets.forEach((bucket, i) => {
+      const cell = cellKey(band, bucket);
+      sample(this.#gapByCell, cell, this.#pendingGaps[i] as number);
+      sample(this.#toolByCell, cell, this.#pendingTools[i] as number);
+    });
+    this.#pendingBuckets = [];
     this.#pendingGaps = [];
     this.#pendingTools = [];
   }
@@ -138,10 +141,8 @@ export class PostToolTally {
       tailSkipped: this.#tailSkipped,
       compactionInGap: this.#compactionInGap,
       attribution: sortedRecord(this.#attribution),
-      byBand: samplesOf(this.#byBand),
-      byBucket: samplesOf(this.#byBucket),
-      toolByBand: samplesOf(this.#toolByBand),
-      toolByBucket: samplesOf(this.#toolByBucket),
+      gapByCell: samplesOf(this.#gapByCell),
+      toolByCell: samplesOf(this.#toolByCell),
     };
   }
 }
@@ -150,12 +151,6 @@ function sample(m: Map<string, number[]>, key: string, v: number): void {
   const list = m.get(key);
   if (list === undefined) m.set(key, [v]);
   else list.push(v);
-}
-
-function samples(m: Map<string, number[]>, key: string, vs: number[]): void {
-  const list = m.get(key);
-  if (list === undefined) m.set(key, vs);
-  else for (const v of vs) list.push(v);
 }
 
 function samplesOf(m: Map<string, number[]>): Record<string, number[]> {

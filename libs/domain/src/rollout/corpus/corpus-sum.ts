@@ -213,10 +213,8 @@ export class CorpusSum {
   readonly #zeroTool: Numbers = {};
   readonly #refusalLoops = new Ranked<HealthSessionRow>(compareRefusals);
   readonly #inflation = new Ranked<HealthSessionRow>(compareInflation);
-  readonly #byBand = new Samples();
-  readonly #byBucket = new Samples();
-  readonly #toolByBand = new Samples();
-  readonly #toolByBucket = new Samples();
+  readonly #gapByCell = new Samples();
+  readonly #toolByCell = new Samples();
   readonly #usage = new UsageSum();
 
   /** Adds one partial; it is not changed or kept. */
@@ -281,10 +279,8 @@ export class CorpusSum {
     n.tailSkipped += t.tailSkipped;
     n.compactionInGap += t.compactionInGap;
     this.#counts.attribution.add(t.attribution);
-    this.#byBand.add(t.byBand);
-    this.#byBucket.add(t.byBucket);
-    this.#toolByBand.add(t.toolByBand);
-    this.#toolByBucket.add(t.toolByBucket);
+    this.#gapByCell.add(t.gapByCell);
+    this.#toolByCell.add(t.toolByCell);
     this.#usage.add(p.usage);
   }
 
@@ -353,10 +349,8 @@ export class CorpusSum {
         tailSkipped: n.tailSkipped,
         compactionInGap: n.compactionInGap,
         attribution: c.attribution.record(),
-        byBand: this.#byBand.record(),
-        byBucket: this.#byBucket.record(),
-        toolByBand: this.#toolByBand.record(),
-        toolByBucket: this.#toolByBucket.record(),
+        gapByCell: this.#gapByCell.record(),
+        toolByCell: this.#toolByCell.record(),
       },
       usage: this.#usage.result(),
     };

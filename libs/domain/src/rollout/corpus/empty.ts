@@ -90,10 +90,8 @@ export function emptyPartial(outlierKeep: number = DEFAULT_TOP_N): CorpusPartial
       tailSkipped: 0,
       compactionInGap: 0,
       attribution: {},
-      byBand: {},
-      byBucket: {},
-      toolByBand: {},
-      toolByBucket: {},
+      gapByCell: {},
+      toolByCell: {},
     },
     usage: emptyUsage(),
   };

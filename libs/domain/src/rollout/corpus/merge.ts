@@ -112,10 +112,8 @@ export function mergePartials(a: CorpusPartial, b: CorpusPartial): CorpusPartial
       tailSkipped: a.postTool.tailSkipped + b.postTool.tailSkipped,
       compactionInGap: a.postTool.compactionInGap + b.postTool.compactionInGap,
       attribution: sumCounts(a.postTool.attribution, b.postTool.attribution) as Record<string, number>,
-      byBand: mergeByKey(a.postTool.byBand, b.postTool.byBand, mergeSorted),
-      byBucket: mergeByKey(a.postTool.byBucket, b.postTool.byBucket, mergeSorted),
-      toolByBand: mergeByKey(a.postTool.toolByBand, b.postTool.toolByBand, mergeSorted),
-      toolByBucket: mergeByKey(a.postTool.toolByBucket, b.postTool.toolByBucket, mergeSorted),
+      gapByCell: mergeByKey(a.postTool.gapByCell, b.postTool.gapByCell, mergeSorted),
+      toolByCell: mergeByKey(a.postTool.toolByCell, b.postTool.toolByCell, mergeSorted),
     },
     usage: mergeUsage(a.usage, b.usage),
   };

@@ -153,14 +153,10 @@ export interface PostToolPartial {
   /** Spans with at least one compaction inside the gap. */
   compactionInGap: number;
   attribution: Record<string, number>;
-  /** Ascending gap samples (ms) per context band. */
-  byBand: Record<string, number[]>;
-  /** Ascending gap samples (ms) per ordinal bucket. */
-  byBucket: Record<string, number[]>;
-  /** Ascending tool-time samples (ms) per context band. */
-  toolByBand: Record<string, number[]>;
-  /** Ascending tool-time samples (ms) per ordinal bucket. */
-  toolByBucket: Record<string, number[]>;
+  /** Ascending gap samples (ms) per cell `<band> <bucket>` (see `post-tool-cells.ts`): each span once. */
+  gapByCell: Record<string, number[]>;
+  /** Ascending tool-time samples (ms) per cell, as `gapByCell`. */
+  toolByCell: Record<string, number[]>;
 }
 
 /** Mergeable, JSON-serializable summary of any set of rollouts. */

@@ -1,7 +1,8 @@
 import { CONTEXT_BANDS, ORDINAL_BUCKETS } from "../analytics/post-tool.js";
-import { sortedRecord, sortedSample } from "../corpus/order.js";
+import { sortedRecord } from "../corpus/order.js";
 import { percentiles, type Percentiles } from "../corpus/percentiles.js";
-import type { CorpusPartial } from "../corpus/types.js";
+import { allCells, cellSides, cellsOf } from "../corpus/post-tool-cells.js";
+import type { CorpusPartial, PostToolPartial } from "../corpus/types.js";
 import { STALL_THRESHOLD_MS } from "../vocabulary.js";
 
 /** Schema token of the post-tool report. */
@@ -67,26 +68,23 @@ function above(sorted: readonly number[], limitMs: number): number {
   return sorted.length - lo;
 }
 
-function rows(keys: readonly string[], gaps: Record<string, number[]>, tools: Record<string, number[]>): PostToolBucketJson[] {
+// One row per key with spans, in `keys` order; `side` picks bands (0) or buckets (1) of the cells.
+function rows(keys: readonly string[], p: PostToolPartial, side: 0 | 1): PostToolBucketJson[] {
   const out: PostToolBucketJson[] = [];
   for (const key of keys) {
-    const g = gaps[key] ?? [];
+    const g = cellsOf(p.gapByCell, side, key);
     if (g.length === 0) continue;
-    const p = seconds(percentiles(g));
-    const t = seconds(percentiles(tools[key] ?? []));
-    out.push({ key, n: p.n, p50: p.p50, p90: p.p90, p95: p.p95, over30s: above(g, OVER_MS), tool_p50: t.p50 });
+    const t = seconds(percentiles(cellsOf(p.toolByCell, side, key)));
+    const q = seconds(percentiles(g));
+    out.push({ key, n: q.n, p50: q.p50, p90: q.p90, p95: q.p95, over30s: above(g, OVER_MS), tool_p50: t.p50 });
   }
   return out;
-}
-
-function everySample(byKey: Record<string, number[]>): number[] {
-  return sortedSample(Object.values(byKey).flat());
 }
 
 /** Builds the post-tool report from a (merged) partial. */
 export function postToolReport(partial: CorpusPartial, options: { readonly root: string }): PostToolReportJson {
   const p = partial.postTool;
-  const gaps = everySample(p.byBand);
+  const gaps = allCells(p.gapByCell);
   return {
     schema: POST_TOOL_SCHEMA,
     root: options.root,
@@ -95,12 +93,12 @@ export function postToolReport(partial: CorpusPartial, options: { readonly root:
     spans: p.spans,
     tail_skipped: p.tailSkipped,
     gap: seconds(percentiles(gaps)),
-    tool_ms: seconds(percentiles(everySample(p.toolByBand))),
+    tool_ms: seconds(percentiles(allCells(p.toolByCell))),
     over30s_share: p.spans > 0 ? above(gaps, OVER_MS) / p.spans : 0,
     stall_spans: above(gaps, STALL_THRESHOLD_MS),
     compaction_in_gap: p.compactionInGap,
-    by_band: rows(CONTEXT_BANDS, p.byBand, p.toolByBand),
-    by_ordinal: rows(ORDINAL_BUCKETS, p.byBucket, p.toolByBucket),
+    by_band: rows(CONTEXT_BANDS, p, 0),
+    by_ordinal: rows(ORDINAL_BUCKETS, p, 1),
     attribution: { ...p.attribution },
   };
 }
@@ -109,7 +107,7 @@ export function postToolReport(partial: CorpusPartial, options: { readonly root:
 export function postToolGapsMs(partial: CorpusPartial): { byBand: Record<string, Percentiles>; byBucket: Record<string, Percentiles> } {
   const p = partial.postTool;
   return {
-    byBand: sortedRecord(Object.entries(p.byBand).map(([k, v]) => [k, percentiles(v)])),
-    byBucket: sortedRecord(Object.entries(p.byBucket).map(([k, v]) => [k, percentiles(v)])),
+    byBand: sortedRecord(cellSides(p.gapByCell, 0).map((k) => [k, percentiles(cellsOf(p.gapByCell, 0, k))])),
+    byBucket: sortedRecord(cellSides(p.gapByCell, 1).map((k) => [k, percentiles(cellsOf(p.gapByCell, 1, k))])),
   };
 }
