@@ -19,7 +19,10 @@ describe("SimilarityService through gRPC", () => {
     assert.deepEqual([r.pair?.a, r.pair?.b, r.updated], ["a", "b", false]);
     const again = await s.similarity.recordSimilarity({ projectId: "sim", a: "a", b: "b", distance: 1 });
     assert.equal(again.updated, true);
-    assert.equal((await s.similarity.getSimilarity({ projectId: "sim", a: "b", b: "a" })).pair?.distance, 1);
+    const read = (await s.similarity.getSimilarity({ projectId: "sim", a: "b", b: "a" })).pair;
+    assert.equal(read?.distance, 1);
+    // The contract says what a pair does not record; `mod_generation` names its last change.
+    assert.deepEqual([read?.source, read?.updatedAtUnixMs, read?.modGeneration], [0, 0n, again.header?.generation]);
     await expectError(s.similarity.getSimilarity({ projectId: "sim", a: "a", b: "zz" }), status.NOT_FOUND, "SIMILARITY_NOT_FOUND");
   });
 

@@ -292,14 +292,16 @@ export type SimilarityPair = Message<"crs.state.v1.SimilarityPair"> & {
   distance: number;
 
   /**
-   * Source of the signal that wrote the pair.
+   * Not recorded: always SIGNAL_SOURCE_UNSPECIFIED. The index keeps a distance per pair, as the
+   * reference does; the delta history says which signal wrote it while the change is kept there.
    *
    * @generated from field: crs.state.v1.SignalSource source = 4;
    */
   source: SignalSource;
 
   /**
-   * When the pair was last written.
+   * Not recorded: always 0. `mod_generation` says which change last wrote the pair, and
+   * HistoryService that change's time while it is kept.
    *
    * @generated from field: int64 updated_at_unix_ms = 5;
    */
