@@ -8,14 +8,20 @@ export interface Percentiles {
   readonly max: number;
 }
 
-function nearestRank(sorted: readonly number[], q: number): number {
+/** An ascending sample: an array, or a view that reads its i-th smallest value without holding it. */
+export interface AscendingSample {
+  readonly length: number;
+  at(index: number): number | undefined;
+}
+
+function nearestRank(sorted: AscendingSample, q: number): number {
   const n = sorted.length;
   const idx = Math.min(n - 1, Math.max(0, Math.floor(q * n + 0.5) - 1));
-  return sorted[idx] ?? 0;
+  return sorted.at(idx) ?? 0;
 }
 
 /** Nearest-rank p50/p90/p95/p99/max of an ascending sample; zeros when empty. */
-export function percentiles(sorted: readonly number[]): Percentiles {
+export function percentiles(sorted: AscendingSample): Percentiles {
   if (sorted.length === 0) return { n: 0, p50: 0, p90: 0, p95: 0, p99: 0, max: 0 };
   return {
     n: sorted.length,
@@ -23,7 +29,7 @@ export function percentiles(sorted: readonly number[]): Percentiles {
     p90: nearestRank(sorted, 0.9),
     p95: nearestRank(sorted, 0.95),
     p99: nearestRank(sorted, 0.99),
-    max: sorted[sorted.length - 1] ?? 0,
+    max: sorted.at(sorted.length - 1) ?? 0,
   };
 }
 

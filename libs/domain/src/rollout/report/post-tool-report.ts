@@ -56,18 +56,6 @@ function seconds(p: Percentiles): Percentiles {
   return { n: p.n, p50: p.p50 / 1000, p90: p.p90 / 1000, p95: p.p95 / 1000, p99: p.p99 / 1000, max: p.max / 1000 };
 }
 
-// How many of an ascending sample are over the limit.
-function above(sorted: readonly number[], limitMs: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] ?? 0) > limitMs) hi = mid;
-    else lo = mid + 1;
-  }
-  return sorted.length - lo;
-}
-
 // One row per key with spans, in `keys` order; `side` picks bands (0) or buckets (1) of the cells.
 function rows(keys: readonly string[], p: PostToolPartial, side: 0 | 1): PostToolBucketJson[] {
   const out: PostToolBucketJson[] = [];
@@ -76,7 +64,7 @@ function rows(keys: readonly string[], p: PostToolPartial, side: 0 | 1): PostToo
     if (g.length === 0) continue;
     const t = seconds(percentiles(cellsOf(p.toolByCell, side, key)));
     const q = seconds(percentiles(g));
-    out.push({ key, n: q.n, p50: q.p50, p90: q.p90, p95: q.p95, over30s: above(g, OVER_MS), tool_p50: t.p50 });
+    out.push({ key, n: q.n, p50: q.p50, p90: q.p90, p95: q.p95, over30s: g.over(OVER_MS), tool_p50: t.p50 });
   }
   return out;
 }
@@ -94,8 +82,8 @@ export function postToolReport(partial: CorpusPartial, options: { readonly root:
     tail_skipped: p.tailSkipped,
     gap: seconds(percentiles(gaps)),
     tool_ms: seconds(percentiles(allCells(p.toolByCell))),
-    over30s_share: p.spans > 0 ? above(gaps, OVER_MS) / p.spans : 0,
-    stall_spans: above(gaps, STALL_THRESHOLD_MS),
+    over30s_share: p.spans > 0 ? gaps.over(OVER_MS) / p.spans : 0,
+    stall_spans: gaps.over(STALL_THRESHOLD_MS),
     compaction_in_gap: p.compactionInGap,
     by_band: rows(CONTEXT_BANDS, p, 0),
     by_ordinal: rows(ORDINAL_BUCKETS, p, 1),
