@@ -11,11 +11,11 @@ import { countsAsFailure, type ToolClass } from "../vocabulary.js";
 import { Attribution } from "./attribution.js";
 import { CallJoin, type CallRow, type LiveCall } from "./calls.js";
 import { PostToolFold, type PostToolSpan } from "./post-tool.js";
+import { TaskWindow } from "./time-split.js";
+import type { CallOutcome, FoldedRollout, TaskAnalytics, ToolTotals } from "./types.js";
 
 /** A listed span, whose band is filled in when its reading comes. */
 type Listed = Omit<PostToolSpan, "band"> & { band: PostToolSpan["band"] };
-import { TaskWindow } from "./time-split.js";
-import type { CallOutcome, FoldedRollout, TaskAnalytics, ToolTotals } from "./types.js";
 
 /** Options of a streaming fold. */
 export interface RecordFoldOptions {

@@ -87,8 +87,3 @@ function upperBound(run: readonly number[], v: number): number {
   }
   return lo;
 }
-
-/** The keys (bands with `side` 0, buckets with 1) that have samples, in no particular order. */
-export function cellSides(cells: Readonly<Record<string, readonly number[]>>, side: 0 | 1): string[] {
-  return [...new Set(Object.keys(cells).map((cell) => cell.split(" ")[side] as string))];
-}

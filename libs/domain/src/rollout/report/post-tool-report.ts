@@ -1,7 +1,7 @@
 import { CONTEXT_BANDS, ORDINAL_BUCKETS } from "../analytics/post-tool.js";
 import { sortedRecord } from "../corpus/order.js";
 import { percentiles, type Percentiles } from "../corpus/percentiles.js";
-import { allCells, cellSides, cellsOf } from "../corpus/post-tool-cells.js";
+import { allCells, cellsOf } from "../corpus/post-tool-cells.js";
 import type { CorpusPartial, PostToolPartial } from "../corpus/types.js";
 import { STALL_THRESHOLD_MS } from "../vocabulary.js";
 
@@ -91,11 +91,18 @@ export function postToolReport(partial: CorpusPartial, options: { readonly root:
   };
 }
 
+// Gap percentiles (ms) of every key with spans; `side` picks bands (0) or buckets (1) of the cells.
+function gapsMs(keys: readonly string[], p: PostToolPartial, side: 0 | 1): Record<string, Percentiles> {
+  const out: [string, Percentiles][] = [];
+  for (const key of keys) {
+    const g = cellsOf(p.gapByCell, side, key);
+    if (g.length > 0) out.push([key, percentiles(g)]);
+  }
+  return sortedRecord(out);
+}
+
 /** Gap percentiles (ms) per context band and per ordinal bucket, as the gRPC report carries them. */
 export function postToolGapsMs(partial: CorpusPartial): { byBand: Record<string, Percentiles>; byBucket: Record<string, Percentiles> } {
   const p = partial.postTool;
-  return {
-    byBand: sortedRecord(cellSides(p.gapByCell, 0).map((k) => [k, percentiles(cellsOf(p.gapByCell, 0, k))])),
-    byBucket: sortedRecord(cellSides(p.gapByCell, 1).map((k) => [k, percentiles(cellsOf(p.gapByCell, 1, k))])),
-  };
+  return { byBand: gapsMs(CONTEXT_BANDS, p, 0), byBucket: gapsMs(ORDINAL_BUCKETS, p, 1) };
 }

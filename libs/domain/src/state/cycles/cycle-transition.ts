@@ -54,8 +54,9 @@ function validateSession(sessionId: string): void {
 
 /**
  * Feeds `stateKey` to the session's detector (created with `maxHistory` when absent) by `rule`
- * (`brent` only for events journaled before the first-repeat rule). On a detected loop: every distinct state of the loop becomes a hard disproven proof entry and a
- * forced circuit-breaker step is recorded, all under this one generation.
+ * (`brent` only for events journaled before the first-repeat rule). On a detected loop: every
+ * distinct state of the loop becomes a hard disproven proof entry and a forced circuit-breaker
+ * step is recorded, all under this one generation.
  */
 export function cycleCheckTransition(
   state: ProjectState,
