@@ -36,6 +36,7 @@ export function metaFromPayload(payload: JsonObject): RolloutMeta {
     source: sourceLabel(payload["source"]),
     threadSource: trimmed(payload, "thread_source"),
     parentThreadId: parentThread(payload),
+    forkedFromId: trimmed(payload, "forked_from_id"),
   };
 }
 
@@ -49,6 +50,7 @@ export const EMPTY_META: RolloutMeta = {
   source: "",
   threadSource: "",
   parentThreadId: "",
+  forkedFromId: "",
 };
 
 /** Provider and CLI version as one row key, `unknown` standing in for blanks. */

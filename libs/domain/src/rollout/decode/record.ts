@@ -16,6 +16,8 @@ export interface RolloutMeta {
   readonly threadSource: string;
   /** Parent thread of a subagent rollout, when named. */
   readonly parentThreadId: string;
+  /** The session a forked rollout was copied from (`forked_from_id`), when named. */
+  readonly forkedFromId: string;
 }
 
 /** Lifecycle event kinds after alias normalisation. */

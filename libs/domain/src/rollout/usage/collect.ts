@@ -80,7 +80,7 @@ export class UsageCollector {
     if (!decoded.ok) return;
     const record = decoded.record;
     if (record.kind === "session_meta") this.#cwd ??= record.meta.cwd;
-    else this.#fold.push(record);
+    this.#fold.push(record);
   }
 
   /** The rollout's usage, named `session`, and its recorded cwd. */

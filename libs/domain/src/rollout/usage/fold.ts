@@ -7,8 +7,16 @@ import { UNDATED, UNKNOWN_MODEL, USAGE_VERSION, type UsagePartial } from "./type
 // the same reply reported again (the producer re-emits on rate-limit updates) and adds nothing.
 // `last_token_usage` is used only where no cumulative figure exists or the totals restarted.
 // The fold works on figures in place (see `ReplyFigures`): a rollout's replies make no objects.
+//
+// A forked or spawned rollout (its first session_meta names `forked_from_id` or a parent thread)
+// can begin with its parent's history copied in, `token_count` events included, written in one
+// burst. As ccusage reads such a rollout without its parent: two or more replies dated within
+// REPLAY_WINDOW_MS of the first reply are that copy; they add nothing, and the last totals among
+// them are where the rollout's own usage starts. A first reply alone in its window is its own.
 
 const MS_PER_DAY = 86_400_000;
+/** How far after a child rollout's first reply a reply still belongs to its copied history. */
+export const REPLAY_WINDOW_MS = 1000;
 
 function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -38,6 +46,15 @@ export class UsageFold {
   // Figures given as objects are folded through here.
   readonly #given = new ReplyFigures();
   #repeats = 0;
+  // Copied history of a child rollout: `off` (none, or settled), `awaiting` its first reply,
+  // `first` holding that reply back, `burst` inside the copy.
+  #replay: "off" | "awaiting" | "first" | "burst" = "off";
+  #sawMeta = false;
+  #replayStartMs = 0;
+  // The first reply held back, and the model it was given under.
+  readonly #held = new ReplyFigures();
+  #heldModel = UNKNOWN_MODEL;
+  #replayed = 0;
   // The first and last dated reply's time, NaN before any: a number field is updated in place.
   #firstMs = Number.NaN;
   #lastMs = Number.NaN;
@@ -60,6 +77,11 @@ export class UsageFold {
     if (r.kind === "turn_context") {
       if (r.model !== "") this.#model = r.model;
     } else if (r.kind === "token_count" && r.usage !== null) this.reply(r.usage, r.tsMs);
+    else if (r.kind === "session_meta" && !this.#sawMeta) {
+      // Only the first names the rollout; later ones are copies of its ancestors'.
+      this.#sawMeta = true;
+      if (r.meta.forkedFromId !== "" || r.meta.parentThreadId !== "") this.#replay = "awaiting";
+    }
   }
 
   /** Folds the figures of the next `token_count` event, dated `tsMs` (null when undated). */
@@ -74,6 +96,54 @@ export class UsageFold {
       this.#repeats += 1;
       return;
     }
+    if (this.#replay !== "off" && this.#copied(figures, tsMs)) return;
+    this.#count(figures, tsMs, this.#model);
+  }
+
+  // Whether this reply belongs to the copied history of a child rollout (see the top of the file).
+  #copied(figures: ReplyFigures, tsMs: number | null): boolean {
+    if (this.#replay === "awaiting") {
+      if (tsMs === null) {
+        this.#replay = "off";
+        return false;
+      }
+      this.#replay = "first";
+      this.#replayStartMs = tsMs;
+      this.#held.slots.set(figures.slots);
+      this.#held.hasTotal = figures.hasTotal;
+      this.#held.hasLast = figures.hasLast;
+      this.#heldModel = this.#model;
+      return true;
+    }
+    const d = tsMs === null ? Number.NaN : tsMs - this.#replayStartMs;
+    if (!(d >= 0 && d <= REPLAY_WINDOW_MS)) {
+      this.#settleReplay();
+      return false;
+    }
+    if (this.#replay === "first") {
+      this.#replay = "burst";
+      this.#startAfter(this.#held);
+    }
+    this.#startAfter(figures);
+    return true;
+  }
+
+  // A copied reply: counted as copied, its totals the baseline of the replies after it.
+  #startAfter(figures: ReplyFigures): void {
+    this.#replayed += 1;
+    if (!figures.hasTotal) return;
+    for (let k = 0; k < FIGURE_SLOTS; k += 1) this.#previous[k] = figures.slots[k] ?? 0;
+    this.#hasPrevious = true;
+  }
+
+  // Ends the copy: a first reply alone in its window was the rollout's own, and is counted now.
+  #settleReplay(): void {
+    const held = this.#replay === "first";
+    this.#replay = "off";
+    if (held) this.#count(this.#held, this.#replayStartMs, this.#heldModel);
+  }
+
+  #count(figures: ReplyFigures, tsMs: number | null, model: string): void {
     const { slots } = figures;
     const previous = this.#previous;
     // Where the tokens this reply adds are: this reply's own figures, the totals, or the growth.
@@ -102,8 +172,8 @@ export class UsageFold {
         return;
       } else from = growth;
     }
-    bump((this.#byDay[this.#dayKey(tsMs)] ??= {}), this.#model, from, at);
-    bump(this.#byModel, this.#model, from, at);
+    bump((this.#byDay[this.#dayKey(tsMs)] ??= {}), model, from, at);
+    bump(this.#byModel, model, from, at);
     if (tsMs !== null) {
       // NaN compares false: the first time taken replaces it.
       if (!(tsMs >= this.#firstMs)) this.#firstMs = tsMs;
@@ -111,8 +181,9 @@ export class UsageFold {
     }
   }
 
-  /** The usage folded so far, named `session`. */
+  /** The usage of the whole rollout, named `session`; a first reply still held back is counted. */
   result(session: string): UsagePartial {
+    this.#settleReplay();
     const byModel = this.#byModel;
     const bySession =
       Object.keys(byModel).length === 0
@@ -125,7 +196,7 @@ export class UsageFold {
             },
           };
     const days = sortedRecord(Object.entries(this.#byDay).map(([day, models]) => [day, sortedFigures(Object.entries(models))]));
-    return { version: USAGE_VERSION, byDay: days, bySession, repeats: this.#repeats };
+    return { version: USAGE_VERSION, byDay: days, bySession, repeats: this.#repeats, replayed: this.#replayed };
   }
 }
 

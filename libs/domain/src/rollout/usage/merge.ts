@@ -5,7 +5,7 @@ import { USAGE_VERSION, type SessionUsage, type UsagePartial } from "./types.js"
 
 /** Usage of nothing: the identity of {@link mergeUsage}. */
 export function emptyUsage(): UsagePartial {
-  return { version: USAGE_VERSION, byDay: {}, bySession: {}, repeats: 0 };
+  return { version: USAGE_VERSION, byDay: {}, bySession: {}, repeats: 0, replayed: 0 };
 }
 
 function mergeModels(a: Readonly<Record<string, TokenFigures>>, b: Readonly<Record<string, TokenFigures>>): Record<string, TokenFigures> {
@@ -39,6 +39,7 @@ export function mergeUsage(a: UsagePartial, b: UsagePartial): UsagePartial {
     byDay: mergeRecords(a.byDay, b.byDay, { both: mergeModels, right: (models) => mergeModels({}, models) }),
     bySession: mergeRecords(a.bySession, b.bySession, { both: mergeSession }),
     repeats: a.repeats + b.repeats,
+    replayed: a.replayed + b.replayed,
   };
 }
 
@@ -59,6 +60,7 @@ export class UsageSum {
   readonly #byDay = new Map<string, Map<string, FigureSum>>();
   readonly #bySession = new Map<string, { firstMs: number | null; lastMs: number | null; byModel: Map<string, FigureSum> }>();
   #repeats = 0;
+  #replayed = 0;
 
   /** Adds one partial; it is not changed or kept. */
   add(p: UsagePartial): void {
@@ -83,6 +85,7 @@ export class UsageSum {
       }
     }
     this.#repeats += p.repeats;
+    this.#replayed += p.replayed;
   }
 
   /** The sum so far, keys byte-ordered at every level as {@link mergeUsage} leaves them. */
@@ -94,6 +97,6 @@ export class UsageSum {
         { firstMs: s.firstMs, lastMs: s.lastMs, byModel: sortedFigures(s.byModel) },
       ]),
     );
-    return { version: USAGE_VERSION, byDay, bySession, repeats: this.#repeats };
+    return { version: USAGE_VERSION, byDay, bySession, repeats: this.#repeats, replayed: this.#replayed };
   }
 }

@@ -42,6 +42,8 @@ export interface UsageReportJson {
   totals: UsageFiguresJson;
   /** token_count events not counted because they repeated the previous totals. */
   repeated_token_counts: number;
+  /** token_count events not counted because they were a parent's history copied into a forked or spawned rollout. */
+  replayed_token_counts: number;
 }
 
 type ModelFigures = Record<string, TokenFigures>;
@@ -121,5 +123,6 @@ export function usageReport(partial: UsagePartial, by: UsageGrouping, pricing: P
     rows,
     totals: figuresJson(all, pricing),
     repeated_token_counts: partial.repeats,
+    replayed_token_counts: partial.replayed,
   };
 }

@@ -1,7 +1,7 @@
 import type { TokenFigures } from "./figures.js";
 
 /** Version stamp of the usage partial, checked before merging. */
-export const USAGE_VERSION = 1;
+export const USAGE_VERSION = 2;
 
 /** Token usage of one session, by model. */
 export interface SessionUsage {
@@ -23,6 +23,8 @@ export interface UsagePartial {
   readonly bySession: Readonly<Record<string, SessionUsage>>;
   /** `token_count` events skipped because they repeated the previous cumulative totals. */
   readonly repeats: number;
+  /** `token_count` events skipped as the parent's history copied into a forked or spawned rollout. */
+  readonly replayed: number;
 }
 
 /** Model name used when no `turn_context` named one before a reply. */

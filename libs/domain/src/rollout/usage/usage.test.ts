@@ -64,26 +64,70 @@ test("a token_count repeating the previous totals is not counted twice", () => {
   assert.equal(usage.repeats, 1, "one repeat skipped");
 });
 
-// Divergence U-6: ccusage reads two usage events less than a second apart at the head of a subagent
-// rollout as a replayed copy of its parent's history and drops them; this shape (a first reply
-// minutes into the session, re-emitted with the same totals) is from the generated bench corpus.
-test("a subagent rollout's first reply counts, though its re-emitted totals follow within a second", () => {
-  const source = { subagent: { thread_spawn: { parent_thread_id: "parent-id", depth: 1, agent_role: "reviewer" } } };
-  const meta = (ts: string, id: string, src: unknown) =>
-    JSON.stringify({ timestamp: ts, type: "session_meta", payload: { id, timestamp: "2026-03-12T20:39:12.825Z", cwd: "/w", source: src } });
+const SPAWNED = { subagent: { thread_spawn: { parent_thread_id: "parent-id", depth: 1, agent_role: "reviewer" } } };
+
+function metaLine(ts: string, id: string, extra: Record<string, unknown>): string {
+  return JSON.stringify({ timestamp: ts, type: "session_meta", payload: { id, timestamp: ts, cwd: "/w", ...extra } });
+}
+
+// A child rollout's head as the generated bench corpus writes one: its own meta, its parent's copied
+// meta, a rate-limit event, then its first reply (18,292 tokens), re-emitted `gapMs` later.
+function childHead(extra: Record<string, unknown>, gapMs: number): string[] {
   const first = u(18057, 8961, 235);
-  const lines = [
-    meta("2026-03-12T20:39:12.825Z", "child-id", source),
-    meta("2026-03-12T20:39:12.826Z", "parent-id", "cli"),
+  const at = Date.parse("2026-03-12T20:44:05.855Z");
+  return [
+    metaLine("2026-03-12T20:39:12.825Z", "child-id", extra),
+    metaLine("2026-03-12T20:39:12.826Z", "parent-id", { source: "cli" }),
     tokenLine("2026-03-12T20:39:13.225Z", null, null),
     contextLine("2026-03-12T20:44:04.443Z", "gpt-5.5"),
-    tokenLine("2026-03-12T20:44:05.855Z", first, first),
-    tokenLine("2026-03-12T20:44:05.877Z", first, first),
-    tokenLine("2026-03-12T20:44:07.114Z", u(39930, 25481, 1387), u(21873, 16520, 1152)),
+    tokenLine(new Date(at).toISOString(), first, first),
+    tokenLine(new Date(at + gapMs).toISOString(), first, first),
   ];
-  const usage = usageOfRecords(records(lines), "child");
+}
+
+const SECOND_REPLY = tokenLine("2026-03-12T20:44:07.114Z", u(39930, 25481, 1387), u(21873, 16520, 1152));
+
+test("a spawned or forked rollout's leading replies within a second of its first are its parent's copied history, not its usage", () => {
+  for (const extra of [{ source: SPAWNED }, { source: "cli", forked_from_id: "parent-id" }]) {
+    for (const gapMs of [22, 1000]) {
+      const usage = usageOfRecords(records([...childHead(extra, gapMs), SECOND_REPLY]), "child");
+      // Only the growth past the copy's last totals is the child's: 41,317 - 18,292 tokens.
+      assert.deepEqual(
+        usage.byDay["2026-03-12"]?.["gpt-5.5"],
+        { input: 21873, cachedInput: 16520, output: 1152, reasoning: 0, total: 23025 },
+        `${JSON.stringify(extra)}, ${gapMs} ms`,
+      );
+      assert.equal(usage.replayed, 2, "both copied replies are counted as replayed");
+      assert.equal(usage.repeats, 0, "a copied reply is not a repeat");
+    }
+  }
+});
+
+test("a child rollout's first reply alone in its second is its own: a re-emit over a second later is a repeat", () => {
+  const usage = usageOfRecords(records([...childHead({ source: SPAWNED }, 1001), SECOND_REPLY]), "child");
   assert.deepEqual(usage.byDay["2026-03-12"]?.["gpt-5.5"], { input: 39930, cachedInput: 25481, output: 1387, reasoning: 0, total: 41317 });
-  assert.equal(usage.repeats, 1, "the re-emit is a repeat, counted once");
+  assert.equal(usage.replayed, 0);
+  assert.equal(usage.repeats, 1);
+  // A rollout that ends on its lone first reply counts it too, under the model it was given with.
+  const alone = usageOfRecords(records(childHead({ source: SPAWNED }, 1001).slice(0, 5)), "child");
+  assert.equal(alone.bySession["child"]?.byModel["gpt-5.5"]?.total, 18292);
+  assert.equal(alone.bySession["child"]?.firstMs, Date.parse("2026-03-12T20:44:05.855Z"));
+});
+
+test("a rollout that is no fork, or whose copy is all it holds, counts accordingly: all of it, or nothing", () => {
+  // A review subagent names no parent, and a plain session none: the same head counts in full.
+  for (const extra of [{ source: { subagent: "review" } }, { source: "cli" }]) {
+    const usage = usageOfRecords(records([...childHead(extra, 22), SECOND_REPLY]), "s");
+    assert.equal(usage.bySession["s"]?.byModel["gpt-5.5"]?.total, 41317, JSON.stringify(extra));
+    assert.equal(usage.replayed, 0);
+  }
+  // Only the first session_meta names the rollout: a copied meta that names a parent changes nothing.
+  const lines = childHead({ source: "cli" }, 22);
+  lines[1] = metaLine("2026-03-12T20:39:12.826Z", "parent-id", { source: SPAWNED });
+  assert.equal(usageOfRecords(records([...lines, SECOND_REPLY]), "s").replayed, 0);
+  const copyOnly = usageOfRecords(records(childHead({ source: SPAWNED }, 22)), "child");
+  assert.deepEqual(copyOnly.bySession, {}, "no usage of its own");
+  assert.equal(copyOnly.replayed, 2);
 });
 
 test("deltas come from cumulative totals even when last_token_usage disagrees, and a restart falls back to the reply's own figures", () => {
@@ -258,6 +302,7 @@ test("summing partials in place equals merging them pairwise, key order included
       },
     ),
     repeats: fc.nat(100),
+    replayed: fc.nat(100),
   });
   // Every map of a partial is byte-ordered, as the fold writes it.
   const sorted = (p: UsagePartial): UsagePartial => ({
@@ -275,7 +320,7 @@ test("summing partials in place equals merging them pairwise, key order included
       assert.equal(JSON.stringify(parts), before, "the partials are not changed");
     }),
   );
-  assert.throws(() => new UsageSum().add({ ...emptyUsage(), version: 2 as typeof USAGE_VERSION }), RolloutError);
+  assert.throws(() => new UsageSum().add({ ...emptyUsage(), version: (USAGE_VERSION + 1) as typeof USAGE_VERSION }), RolloutError);
 });
 
 test("a malformed price list is refused naming the field", () => {
