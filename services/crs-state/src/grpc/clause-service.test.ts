@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { status } from "@grpc/grpc-js";
 import { EntryIndex } from "@crs/contracts/gen/crs/state/v1/common_pb";
-import { SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
+import { ClauseScope, SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { expectError, startTestServer, type TestServer } from "./test-support.js";
 
 const noGrepTwice = {
@@ -105,5 +105,25 @@ describe("ClauseService through gRPC", () => {
     const gc = await s.clauses.garbageCollectClauses({ projectId: "clauses" });
     assert.deepEqual(gc.removedClauseIds, []);
     assert.equal(gc.header?.generation, g);
+  });
+
+  it("lets a clause scoped to one session block only that session's decisions", async () => {
+    const projectId = "clauses-scoped";
+    await s.state.createProject({ projectId });
+    const noZap = { variable: "tool:Zap", negated: true };
+    await s.clauses.addClause({
+      projectId,
+      clause: { id: "s1-no-zap", literals: [noZap], source: SignalSource.HARD, scope: ClauseScope.SESSION, sessionId: "s1" },
+    });
+    const other = await s.clauses.checkDecisionAllowed({ projectId, sessionId: "s2", tool: "Zap" });
+    assert.deepEqual([other.allowed, other.reason], [true, ""], "another session is not bound by s1's clause");
+    const g = other.header?.generation;
+    const own = await s.clauses.checkDecisionAllowed({ projectId, sessionId: "s1", tool: "Zap" });
+    assert.deepEqual([own.allowed, own.violatedClause?.id], [false, "s1-no-zap"], "s1 is");
+    await s.clauses.addClause({ projectId, clause: { id: "all-no-zap", literals: [noZap], source: SignalSource.HARD } });
+    const project = await s.clauses.checkDecisionAllowed({ projectId, sessionId: "s2", tool: "Zap" });
+    assert.deepEqual([project.allowed, project.violatedClause?.id], [false, "all-no-zap"], "a project clause binds every session");
+    assert.equal((await s.clauses.getClause({ projectId, clauseId: "s1-no-zap" })).clause?.useCount, 1n, "only s1's own check used it");
+    assert.ok(g !== undefined && (project.header?.generation ?? 0n) > g);
   });
 });

@@ -65,7 +65,9 @@ function modelDecide(m: Model, session: string, tool: string): ModelClause | und
   }
   const before = steps[steps.length - 2];
   if (before) facts.add(`prev_prev_tool:${before.tool}`);
-  const violated = m.clauses.filter((c) => c.literals.every((l) => facts.has(l.variable) === l.negated));
+  const violated = m.clauses.filter(
+    (c) => (c.scope === "project" || c.session === session) && c.literals.every((l) => facts.has(l.variable) === l.negated),
+  );
   violated.sort((x, y) => x.learnedAt - y.learnedAt || compareUtf8(x.id, y.id));
   return violated[0];
 }

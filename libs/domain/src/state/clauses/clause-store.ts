@@ -193,10 +193,11 @@ export function endSessionClauses(store: ClauseStore, sessionId: string): { stor
 /**
  * The clause that `assignment` violates, choosing the earliest learned, then the smallest id;
  * only the parts a check reads, so a caller that needs the stored clause looks it up by id.
+ * A decision in `session` is not bound by the session-scoped clauses of other sessions.
  */
-export function violatedClause(store: ClauseStore, assignment: Assignment): WatchedClause | undefined {
+export function violatedClause(store: ClauseStore, assignment: Assignment, session?: string): WatchedClause | undefined {
   if (assignment === null || typeof assignment !== "object") throw invalidArgument("assignment", "assignment must not be nil");
-  return earliestViolated(store.watches, store.clauses, assignment);
+  return earliestViolated(store.watches, store.clauses, assignment, session);
 }
 
 /** Finds the violated clause under `assignment`, choosing the earliest learned, then the smallest id. */

@@ -13,7 +13,7 @@ export interface Literal {
   readonly negated: boolean;
 }
 
-/** Lifetime of a clause: a session's clauses end with it; project and global ones expire by TTL. */
+/** Reach and lifetime of a clause: a session's clauses bind only its decisions and end with it; project and global ones bind every session and expire by TTL. */
 export type ClauseScope = "session" | "project" | "global";
 
 /** Valid scopes. */

@@ -206,6 +206,21 @@ describe("clause store", () => {
     );
   });
 
+  it("does not block a decision in one session with a clause scoped to another session", () => {
+    const e = new StateEngine();
+    e.addClause(clause("s1-no-a", [lit("tool:a")], { scope: "session", sessionId: "s1" }));
+    const other = e.checkDecisionAllowed("s2", "a");
+    assert.deepEqual([other.result.allowed, other.event], [true, undefined], "s2 is not bound by s1's clause, and nothing is recorded");
+    assert.equal(e.checkDecisionAllowed("s1", "a").result.clause?.id, "s1-no-a", "s1 is");
+    assert.equal(
+      e.checkAssignment(closedWorldAssignment(["tool:a"])).violatedClause?.id,
+      "s1-no-a",
+      "an assignment outside any session is checked against every clause",
+    );
+    e.addClause(clause("no-a", [lit("tool:a")]));
+    assert.equal(e.checkDecisionAllowed("s2", "a").result.clause?.id, "no-a", "a project clause binds every session");
+  });
+
   it("keeps a clause learned for a longer lifetime when an equal session clause ends", () => {
     const e = new StateEngine();
     e.addClause(clause("s1-only", [lit("x")], { scope: "session", sessionId: "s1" }));

@@ -22,7 +22,7 @@ import { variableHash } from "./variable-hash.js";
  * The parts of a clause a check reads. None of them changes when a clause is used or learned
  * again, so the index keeps its own small copy and a check never reads the clause map.
  */
-export type WatchedClause = Pick<Clause, "id" | "learnedAt" | "literals">;
+export type WatchedClause = Pick<Clause, "id" | "learnedAt" | "literals" | "scope" | "sessionId">;
 
 /** The clauses whose smaller watched hash is one value. */
 export interface WatchNode {
@@ -73,7 +73,13 @@ function withNode(index: WatchIndex, hash: number, node: WatchNode): WatchIndex 
 
 /** Registers a clause. */
 export function watchClause(index: WatchIndex, c: Clause): WatchIndex {
-  const entry: WatchedClause = Object.freeze({ id: c.id, learnedAt: c.learnedAt, literals: c.literals });
+  const entry: WatchedClause = Object.freeze({
+    id: c.id,
+    learnedAt: c.learnedAt,
+    literals: c.literals,
+    scope: c.scope,
+    sessionId: c.sessionId,
+  });
   const at = slot(c);
   if (at === undefined) return Object.freeze({ ...index, unwatched: index.unwatched.set(c.id, entry) });
   const node = index.byWatch.get(at.node) ?? EMPTY_NODE;
@@ -106,39 +112,54 @@ function before(c: WatchedClause, best: WatchedClause | undefined): boolean {
   return best === undefined || c.learnedAt < best.learnedAt || (c.learnedAt === best.learnedAt && compareUtf8(c.id, best.id) < 0);
 }
 
-/** The earliest of `best` and the clauses of `list` violated under `assignment`. */
-function earliestIn(list: Iterable<WatchedClause>, assignment: Assignment, best: WatchedClause | undefined): WatchedClause | undefined {
+/** True when `c` applies in `session`: a session-scoped clause only in its own session; any clause when no session is named. */
+function appliesIn(c: WatchedClause, session: string | undefined): boolean {
+  return session === undefined || c.scope !== "session" || c.sessionId === session;
+}
+
+/** The earliest of `best` and the clauses of `list` that apply in `session` and are violated under `assignment`. */
+function earliestIn(
+  list: Iterable<WatchedClause>,
+  assignment: Assignment,
+  best: WatchedClause | undefined,
+  session: string | undefined,
+): WatchedClause | undefined {
   let chosen = best;
-  for (const c of list) if (before(c, chosen) && isViolated(c, assignment)) chosen = c;
+  for (const c of list) if (before(c, chosen) && appliesIn(c, session) && isViolated(c, assignment)) chosen = c;
   return chosen;
 }
 
 /**
  * The violated clause to report under `assignment`: the earliest learned, then the smallest id.
- * With t true variables a check costs t lookups plus one per pair of true variables whose
+ * With a `session`, another session's session-scoped clauses are left out. With t true variables a check costs t lookups plus one per pair of true variables whose
  * smaller one some clause watches; when the t(t+1)/2 possible lookups exceed the number of
  * clauses, it scans them all instead, so it is never worse than a scan.
  */
-export function earliestViolated(index: WatchIndex, clauses: IMap<string, Clause>, assignment: Assignment): WatchedClause | undefined {
+export function earliestViolated(
+  index: WatchIndex,
+  clauses: IMap<string, Clause>,
+  assignment: Assignment,
+  session?: string,
+): WatchedClause | undefined {
   const listed = assignment.trueVariables();
   const vars = Array.isArray(listed) ? (listed as readonly string[]) : [...listed];
   const t = vars.length;
-  if ((t * (t + 1)) / 2 > clauses.size) return earliestIn(clauses.values(), assignment, undefined);
-  let best = index.unwatched.size === 0 ? undefined : earliestIn(index.unwatched.values(), assignment, undefined);
+  if ((t * (t + 1)) / 2 > clauses.size) return earliestIn(clauses.values(), assignment, undefined, session);
+  let best = index.unwatched.size === 0 ? undefined : earliestIn(index.unwatched.values(), assignment, undefined, session);
   const hashes: number[] = [];
   for (let i = 0; i < t; i++) hashes.push(variableHash(vars[i] as string));
   for (let i = 0; i < t; i++) {
     const h = hashes[i] as number;
     const node = index.byWatch.get(h);
     if (node === undefined) continue;
-    if (node.single.length > 0) best = earliestIn(node.single, assignment, best);
+    if (node.single.length > 0) best = earliestIn(node.single, assignment, best, session);
     if (node.pairs.size === 0) continue;
     for (let j = 0; j < t; j++) {
       const g = hashes[j] as number;
       // Each unordered pair once, as (smaller hash, larger hash), the order it was stored in.
       if (g < h || (g === h && j <= i)) continue;
       const list = node.pairs.get(g);
-      if (list !== undefined) best = earliestIn(list, assignment, best);
+      if (list !== undefined) best = earliestIn(list, assignment, best, session);
     }
   }
   return best;

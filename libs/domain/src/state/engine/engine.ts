@@ -259,7 +259,7 @@ export class StateEngine {
     const steps = this.current.steps.get(sessionId)?.steps;
     const n = steps === undefined ? 0 : steps.size;
     const assignment = assignmentAfter(steps?.get(n - 1), n > 1 ? steps?.get(n - 2) : undefined, tool);
-    const found = violatedClause(this.current.clauses, assignment);
+    const found = violatedClause(this.current.clauses, assignment, sessionId);
     if (found === undefined) return { result: ALLOWED, generation: this.current.generation, event: undefined };
     const m = this.commit(opts, { type: "clause_used", clauseId: found.id });
     return { result: { allowed: false, reason: decisionReason(found), clause: m.result }, generation: m.generation, event: m.event };
