@@ -40,6 +40,13 @@ export function recordStep(store: StepStore, input: StepRecord, at: number, max:
   }
   const bucket = store.get(input.sessionId);
   const nextNumber = bucket?.nextNumber ?? 1;
+  // A client's own number may be the largest exact one; after it no number is left to assign.
+  if (input.stepNumber === 0 && nextNumber > Number.MAX_SAFE_INTEGER) {
+    throw invalidArgument(
+      "stepNumber",
+      `session ${input.sessionId} has held step number ${Number.MAX_SAFE_INTEGER}, so none is left to assign; give step_number`,
+    );
+  }
   const step: StepRecord = frozenWith(input, {
     stepNumber: input.stepNumber === 0 ? nextNumber : input.stepNumber,
     timestamp: input.timestamp === 0 ? at : input.timestamp,

@@ -64,6 +64,19 @@ describe("step records", () => {
     assert.equal(e.recordStep(step()).result.stepNumber, 7, "a lower client number does not pull numbering back");
   });
 
+  it("a step asking for a number after the largest one a session held is refused for that, not as a number below 1", () => {
+    const e = new StateEngine();
+    e.recordStep(step({ stepNumber: Number.MAX_SAFE_INTEGER }));
+    const g = e.generation;
+    assert.throws(
+      () => e.recordStep(step()),
+      (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "stepNumber" && /none is left to assign/.test(err.message),
+      "no number is left to assign",
+    );
+    assert.equal(e.generation, g, "nothing recorded");
+    assert.equal(e.recordStep(step({ stepNumber: 7 })).result.stepNumber, 7, "a number given explicitly is still taken");
+  });
+
   it("a step with a negative timestamp is refused INVALID_ARGUMENT naming the field, where the reference stores it", () => {
     const e = new StateEngine({ now: () => 500 });
     assert.throws(
