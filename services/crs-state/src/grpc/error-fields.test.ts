@@ -66,6 +66,12 @@ const proofEntry = (nodeId: string, status = ProofStatus.EXPANDED) => ({
 });
 const apply = (kind: object, options = {}) => ({ projectId: "f", delta: { source: soft, kind: kind as never }, options });
 
+// An analytics run applied with a hard source, as analytics deltas need.
+const applyRun = (record: object) => ({
+  projectId: "f",
+  delta: { source: SignalSource.HARD, kind: { case: "analytics" as const, value: { record } } },
+});
+
 describe("error fields name proto paths", () => {
   let s: TestServer;
   before(async () => {
@@ -130,35 +136,20 @@ describe("error fields name proto paths", () => {
         "delta.analytics.record.query_type",
         () =>
           // The type would name marker nodes no read could ask for by id.
-          s.state.apply({
-            projectId: "f",
-            delta: {
-              source: SignalSource.HARD,
-              kind: { case: "analytics", value: { record: { queryType: "a b/c", queryTimeUnixMs: 1n } } },
-            },
-          }),
+          s.state.apply(applyRun({ queryType: "a b/c", queryTimeUnixMs: 1n })),
       ],
       [
         ApplyRequestSchema,
         "delta.analytics.record.cycles",
         () =>
-          s.state.apply({
-            projectId: "f",
-            delta: {
-              source: SignalSource.HARD,
-              kind: {
-                case: "analytics",
-                value: {
-                  record: {
-                    queryType: "path",
-                    queryTimeUnixMs: 1n,
-                    path: Array.from({ length: 600 }, (_, i) => `p${i}`),
-                    cycles: [{ values: Array.from({ length: 401 }, (_, i) => `c${i}`) }],
-                  },
-                },
-              },
-            },
-          }),
+          s.state.apply(
+            applyRun({
+              queryType: "path",
+              queryTimeUnixMs: 1n,
+              path: Array.from({ length: 600 }, (_, i) => `p${i}`),
+              cycles: [{ values: Array.from({ length: 401 }, (_, i) => `c${i}`) }],
+            }),
+          ),
       ],
       [ApplyRequestSchema, "delta.constraint.remove[0]", () => s.state.apply(apply({ case: "constraint", value: { remove: ["absent"] } }))],
       [
@@ -181,6 +172,39 @@ describe("error fields name proto paths", () => {
           s.state.apply(
             apply({ case: "history", value: { entries: [{ id: "h", action: "a", result: "r".repeat(65_537), source: soft }] } }),
           ),
+      ],
+      [
+        ApplyRequestSchema,
+        'delta.history.entries[0].metadata["k.v"]',
+        () =>
+          s.state.apply(
+            apply({ case: "history", value: { entries: [{ id: "h", action: "a", source: soft, metadata: { "k.v": "v".repeat(4097) } }] } }),
+          ),
+      ],
+      [
+        ApplyRequestSchema,
+        `metadata[${JSON.stringify("k".repeat(257))}]`,
+        () => s.state.apply({ ...apply({ case: "proof", value: { entries: [proofEntry("n")] } }), metadata: { ["k".repeat(257)]: "v" } }),
+      ],
+      [
+        ApplyRequestSchema,
+        'delta.analytics.record.params["limit"]',
+        () => s.state.apply(applyRun({ queryType: "hotspots", queryTimeUnixMs: 1n, params: { limit: "9".repeat(4097) } })),
+      ],
+      [
+        RecordStepRequestSchema,
+        'step.metadata["model"]',
+        () =>
+          s.steps.recordStep({
+            projectId: "f",
+            step: {
+              sessionId: "s",
+              actor: "main_agent",
+              decision: "execute_tool",
+              outcome: "success",
+              metadata: { model: "m".repeat(4097) },
+            },
+          }),
       ],
       [
         ApplyRequestSchema,

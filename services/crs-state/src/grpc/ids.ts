@@ -76,8 +76,10 @@ export function requireMetadata(map: Readonly<Record<string, string>>, maxEntrie
     throw limitExceeded(field, maxEntries, `has ${entries.length} entries; at most ${maxEntries} are accepted`);
   for (const [k, v] of entries) {
     if (k === "") throw invalidArgument(field, "keys must not be empty");
-    requireTextAtMost(k, 256, `${field}.${k}`);
-    requireTextAtMost(v, 4096, `${field}.${k}`);
+    // An entry is named as a map key (`metadata["k"]`), as every field path names one.
+    const at = `${field}[${JSON.stringify(k)}]`;
+    requireTextAtMost(k, 256, at);
+    requireTextAtMost(v, 4096, at);
   }
   return { ...map };
 }
