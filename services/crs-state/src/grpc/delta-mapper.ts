@@ -8,6 +8,7 @@ import {
   analyticsFoundKey,
   hasResults,
   indexesAffected,
+  isHard,
   StateError,
   type AnalyticsRecord,
   type Delta,
@@ -200,9 +201,26 @@ function convert(d: WireDelta | undefined, field: string, budget: Budget, depth:
     case "composite": {
       const at = `${field}.composite.deltas`;
       if (depth >= MAX_COMPOSITE_DEPTH) throw limitExceeded(at, MAX_COMPOSITE_DEPTH, `composites nest at most ${MAX_COMPOSITE_DEPTH} deep`);
-      return { kind: "composite", deltas: k.value.deltas.map((c, i) => convert(c, `${at}[${i}]`, budget, depth + 1)) };
+      const deltas = k.value.deltas.map((c, i) => convert(c, `${at}[${i}]`, budget, depth + 1));
+      // A composite cannot vouch for more than it is: a soft one carries only soft children, as a
+      // soft delta carries only soft entries.
+      const hard = source === "soft" ? deltas.findIndex(carriesHard) : -1;
+      if (hard >= 0)
+        throw new StateError(
+          "HARD_SIGNAL_VIOLATION",
+          `soft signal cannot perform hard action: a soft composite cannot carry a hard delta`,
+          {
+            field: `${at}[${hard}].source`,
+          },
+        );
+      return { kind: "composite", deltas };
     }
   }
+}
+
+// True when the delta, or any delta a composite nests, has a hard or safety source.
+function carriesHard(d: Delta): boolean {
+  return d.kind === "composite" ? d.deltas.some(carriesHard) : isHard(d.source);
 }
 
 const DELTA_TYPES: Record<Delta["kind"], DeltaType> = {

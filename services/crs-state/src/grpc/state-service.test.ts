@@ -188,6 +188,33 @@ describe("StateService through gRPC", () => {
     assert.equal(ok.header?.generation, 2n, "current preconditions pass");
   });
 
+  it("refuses a soft composite that carries a hard delta, however deep, and applies nothing", async () => {
+    await s.state.createProject({ projectId: "p-composite" });
+    const composite = (source: SignalSource, deltas: unknown[]) => ({ source, kind: { case: "composite" as const, value: { deltas } } });
+    const hard = proofDelta("h", 1n, SignalSource.HARD);
+    const soft = proofDelta("s", 1n);
+    await expectError(
+      s.state.apply({ projectId: "p-composite", delta: composite(SignalSource.SOFT, [soft, hard]) as never }),
+      status.INVALID_ARGUMENT,
+      "HARD_SOFT_BOUNDARY",
+      "delta.composite.deltas[1].source",
+    );
+    await expectError(
+      s.state.apply({
+        projectId: "p-composite",
+        delta: composite(SignalSource.SOFT, [composite(SignalSource.UNSPECIFIED, [soft, hard])]) as never,
+      }),
+      status.INVALID_ARGUMENT,
+      "HARD_SOFT_BOUNDARY",
+      "delta.composite.deltas[0].source",
+    );
+    assert.equal((await s.state.getGeneration({ projectId: "p-composite" })).header?.generation, 0n, "nothing applied");
+    for (const outer of [SignalSource.HARD, SignalSource.UNSPECIFIED]) {
+      const r = await s.state.apply({ projectId: "p-composite", delta: composite(outer, [soft, hard]) as never });
+      assert.equal(r.metrics?.entriesModified, 2n, `a ${SignalSource[outer]} composite may carry a hard delta`);
+    }
+  });
+
   it("validates without applying when validate_only is set", async () => {
     await s.state.createProject({ projectId: "p-validate" });
     const r = await s.state.apply({ projectId: "p-validate", delta: proofDelta("n", 1n), validateOnly: true });
