@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { RuntimeError } from "../errors.js";
-import { flag, hostPort, integer, oneOf, readEnv, text } from "./env.js";
+import { flag, hostPort, integer, oneOf, readEnv, redactCredentials, text, url } from "./env.js";
 import { serverEnvSpec } from "./server-env.js";
 
 const spec = {
@@ -93,4 +93,25 @@ test("a malformed value carrying credentials is reported without them", () => {
   }
   assert.ok(message.includes("SECRET_URL"), `the variable is named: ${message}`);
   assert.ok(!message.includes("hunter2"), `the password is not printed: ${message}`);
+});
+
+test("a password holding @, / or spaces is masked whole, not cut at its first such character", () => {
+  const cases: [string, string][] = [
+    ["redis://:password@host:6379", "redis://***@host:6379"],
+    ["rediss://:p@ss@host:6379/2", "rediss://***@host:6379/2"],
+    ["redis://user:pw with spaces@host:6379", "redis://***@host:6379"],
+    ["redis://:a//b@host:6379", "redis://***@host:6379"],
+    ["a redis://:x@h:1, b nats://u:y@g:2", "a redis://***@h:1, b nats://***@g:2"],
+    ["redis://host:6379/0", "redis://host:6379/0"],
+  ];
+  for (const [raw, shown] of cases) assert.equal(redactCredentials(raw), shown, raw);
+  // A `/` in the password makes the URL malformed, and the start-up message prints the value.
+  const spec = { REDIS_URL: url("redis", "redis://127.0.0.1:6379", ["redis"]) };
+  let message = "";
+  try {
+    readEnv(spec, { REDIS_URL: "redis://:pa/ss@127.0.0.1:6379" });
+  } catch (error) {
+    message = (error as Error).message;
+  }
+  assert.match(message, /REDIS_URL="redis:\/\/\*\*\*@127\.0\.0\.1:6379" is invalid/, message);
 });

@@ -92,8 +92,14 @@ export function url(doc: string, fallback: string, schemes: readonly string[], p
   };
 }
 
+// From a URL's `//` to the last `@` before the next URL: a password may itself hold `@`, `/` or
+// spaces (the URL parser takes the last `@` as the end of the user info, and a malformed value is
+// printed as written), so masking stops at no earlier character. Text after a URL holding an `@`
+// is masked with it: too much hidden rather than part of a password shown.
+const CREDENTIALS = /\/\/(?:(?![a-z][a-z0-9+.-]*:\/\/)[^])*@/gi;
+
 /** `raw` with the user and password of every URL in it masked, for logs and start-up messages. */
-export const redactCredentials = (raw: string): string => raw.replace(/\/\/[^/@\s]*@/g, "//***@");
+export const redactCredentials = (raw: string): string => raw.replace(CREDENTIALS, "//***@");
 
 /** Reads and validates every variable of `spec` from `env`, naming the first bad one in the error. */
 export function readEnv<S extends EnvSpec>(spec: S, env: NodeJS.ProcessEnv = process.env): EnvValues<S> {

@@ -5,27 +5,40 @@ import type { Logger } from "@crs/runtime";
 import { eventually, freePort } from "@crs/runtime/testing";
 import { RedisConnection } from "./redis-connection.js";
 
-test("an unreachable Redis is logged once as not reachable at its URL, with no claim about scans and no password", async () => {
-  const warnings: string[] = [];
-  const logger = { warn: (_: unknown, message: string) => void warnings.push(message), info: () => undefined } as unknown as Logger;
-  const redis = new RedisConnection({
-    url: "redis://user:secret@127.0.0.1:1",
-    logger,
-    onReadyChange: () => undefined,
-    maxRetryDelayMs: 50,
-  });
+// The warnings (fields as JSON, then the message) a connection to nothing logs within `settleMs` of its first.
+async function unreachableWarnings(url: string, settleMs: number): Promise<{ fields: string[]; messages: string[] }> {
+  const fields: string[] = [];
+  const messages: string[] = [];
+  const warn = (f: unknown, message: string): void => {
+    fields.push(JSON.stringify(f));
+    messages.push(message);
+  };
+  const logger = { warn, info: () => undefined } as unknown as Logger;
+  const redis = new RedisConnection({ url, logger, onReadyChange: () => undefined, maxRetryDelayMs: 50 });
   redis.start();
   try {
-    assert.ok(await eventually(() => warnings.length > 0, 5_000), "a warning is logged");
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.equal(warnings.length, 1, "one line, not one per retry");
-    const [message = ""] = warnings;
-    assert.match(message, /^Redis is not reachable at redis:\/\/\S*127\.0\.0\.1:1\b/, message);
-    assert.doesNotMatch(message, /scan/i, "the service serves no scans yet, so the line promises none");
-    assert.doesNotMatch(message, /secret/, "credentials redacted");
+    assert.ok(await eventually(() => messages.length > 0, 5_000), "a warning is logged");
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    return { fields, messages };
   } finally {
     await redis.close();
   }
+}
+
+test("an unreachable Redis is logged once as not reachable at its URL, with no claim about scans and no password", async () => {
+  const { messages } = await unreachableWarnings("redis://user:secret@127.0.0.1:1", 300);
+  assert.equal(messages.length, 1, "one line, not one per retry");
+  const [message = ""] = messages;
+  assert.match(message, /^Redis is not reachable at redis:\/\/\S*127\.0\.0\.1:1\b/, message);
+  assert.doesNotMatch(message, /scan/i, "the service serves no scans yet, so the line promises none");
+  assert.doesNotMatch(message, /secret/, "credentials redacted");
+});
+
+test("a REDIS_URL password holding @ is masked whole in the log line and its redis field", async () => {
+  const { fields, messages } = await unreachableWarnings("redis://:pa@ss-word@127.0.0.1:1", 0);
+  const logged = [...fields, ...messages].join("\n");
+  assert.match(logged, /"redis":"redis:\/\/\*\*\*@127\.0\.0\.1:1"/, "the host is still named");
+  assert.doesNotMatch(logged, /ss-word|pa@/, `no part of the password: ${logged}`);
 });
 
 const haveRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
