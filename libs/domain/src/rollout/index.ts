@@ -91,10 +91,11 @@ export {
 } from "./report/reconcile-report.js";
 export {
   postToolReport,
-  postToolGapsMs,
+  postToolSpansMs,
   POST_TOOL_SCHEMA,
   type PostToolReportJson,
   type PostToolBucketJson,
+  type PostToolSpansMs,
 } from "./report/post-tool-report.js";
 export {
   contextBand,

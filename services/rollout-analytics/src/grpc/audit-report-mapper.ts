@@ -1,9 +1,10 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import {
-  postToolGapsMs,
+  postToolSpansMs,
   type CorpusPartial,
   type ErrorClassReportJson,
   type PostToolReportJson,
+  type PostToolSpansMs,
   type ReconcileReportJson,
   type ReconcileRowJson,
 } from "@crs/domain/rollout";
@@ -78,17 +79,32 @@ export function errorClassReportMessage(r: ErrorClassReportJson): MessageInitSha
 }
 
 /**
- * The proto form of the post-tool report. The message keeps its millisecond percentiles per band
- * and bucket, taken from the partial; the reference's shape travels as the report JSON.
+ * The proto form of the post-tool report: the JSON report's counts, and its percentiles in
+ * milliseconds (taken from the partial) per band and bucket; the reference's shape travels as the
+ * report JSON.
  */
 export function postToolReportMessage(r: PostToolReportJson, partial: CorpusPartial): MessageInitShape<typeof PostToolReportSchema> {
-  const gaps = postToolGapsMs(partial);
+  const ms = postToolSpansMs(partial);
+  const each = <T>(rows: Record<string, PostToolSpansMs>, f: (row: PostToolSpansMs) => T): Record<string, T> =>
+    Object.fromEntries(Object.entries(rows).map(([key, row]) => [key, f(row)]));
   return {
     schema: r.schema,
     root: r.root,
     spans: int64(r.spans),
     attribution: countMap(r.attribution),
-    byContextBand: Object.fromEntries(Object.entries(gaps.byBand).map(([band, p]) => [band, percentilesMessage(p)])),
-    byOrdinalBucket: Object.fromEntries(Object.entries(gaps.byBucket).map(([bucket, p]) => [bucket, percentilesMessage(p)])),
+    byContextBand: each(ms.byBand, (row) => percentilesMessage(row.gap)),
+    byOrdinalBucket: each(ms.byBucket, (row) => percentilesMessage(row.gap)),
+    sessions: int64(r.sessions),
+    unreadable: int64(r.unreadable ?? 0),
+    tailSkipped: int64(r.tail_skipped),
+    stallSpans: int64(r.stall_spans),
+    compactionInGap: int64(r.compaction_in_gap),
+    over30s: int64(ms.all.over30s),
+    gap: percentilesMessage(ms.all.gap),
+    tool: percentilesMessage(ms.all.tool),
+    over30sByContextBand: each(ms.byBand, (row) => int64(row.over30s)),
+    over30sByOrdinalBucket: each(ms.byBucket, (row) => int64(row.over30s)),
+    toolByContextBand: each(ms.byBand, (row) => percentilesMessage(row.tool)),
+    toolByOrdinalBucket: each(ms.byBucket, (row) => percentilesMessage(row.tool)),
   };
 }

@@ -144,6 +144,74 @@ test("reconcile, error-class and post-tool scan results carry the reference's fi
   assert.equal(p?.byOrdinalBucket["1_20"]?.n, 1n, "percentiles per bucket");
 });
 
+test("a post-tool scan result carries every count of the report JSON, so a gRPC client need not parse it", () => {
+  const call = (s: number, id: string): string =>
+    line(s, "response_item", { type: "function_call", name: "exec_command", arguments: '{"cmd":"make"}', call_id: id });
+  const output = (s: number, id: string): string =>
+    line(s, "response_item", { type: "function_call_output", call_id: id, output: "Process exited with code 0\nOutput:\n" });
+  const tokens = (s: number, input: number): string =>
+    line(s, "event_msg", { type: "token_count", info: { last_token_usage: { input_tokens: input } } });
+  const partial = mergeAll([
+    partialOf(
+      [
+        meta("p", "0.135.0"),
+        event(0, "task_started", { turn_id: "t" }),
+        call(1, "a"),
+        output(3, "a"),
+        tokens(20, 5_000),
+        call(41, "b"),
+        output(42, "b"),
+        line(43, "compacted", { message: "" }),
+        tokens(400, 150_000),
+        event(401, "task_complete", { turn_id: "t" }),
+        event(500, "task_started", { turn_id: "u" }),
+        call(501, "c"),
+        output(502, "c"),
+      ],
+      "p",
+    ),
+    unreadablePartial(),
+  ]);
+  const { scan, json } = onWire(ScanKind.POST_TOOL, partial);
+  const p = scan.result.case === "postTool" ? scan.result.value : undefined;
+  const counts = [
+    json["sessions"],
+    json["unreadable"],
+    json["spans"],
+    json["tail_skipped"],
+    json["stall_spans"],
+    json["compaction_in_gap"],
+  ];
+  assert.deepEqual(
+    counts,
+    [1, 1, 2, 1, 1, 1],
+    "the corpus: two spans (one stalled over a compaction), one tail result, one unreadable file",
+  );
+  assert.deepEqual(
+    [p?.sessions, p?.unreadable, p?.spans, p?.tailSkipped, p?.stallSpans, p?.compactionInGap].map(Number),
+    counts,
+    "the JSON's counts",
+  );
+  assert.equal(Number(p?.over30s) / Number(p?.spans), json["over30s_share"], "over 30 s, the share's numerator");
+  const seconds = (ms: number | undefined): number => (ms ?? Number.NaN) / 1000;
+  const gap = json["gap"] as { p50: number; max: number };
+  const tool = json["tool_ms"] as { p50: number; max: number };
+  assert.deepEqual(
+    [seconds(p?.gap?.p50), seconds(p?.gap?.max), seconds(p?.tool?.p50), seconds(p?.tool?.max)],
+    [gap.p50, gap.max, tool.p50, tool.max],
+    "percentiles over every span, in ms",
+  );
+  for (const [rows, over, tools] of [
+    [json["by_band"], p?.over30sByContextBand, p?.toolByContextBand],
+    [json["by_ordinal"], p?.over30sByOrdinalBucket, p?.toolByOrdinalBucket],
+  ] as const) {
+    const want = (rows as { key: string; over30s: number; tool_p50: number }[]).map((r) => [r.key, r.over30s, r.tool_p50]);
+    const got = want.map(([key]) => [key, Number(over?.[key as string]), seconds(tools?.[key as string]?.p50)]);
+    assert.deepEqual(got, want, "per row: spans over 30 s and the tool median");
+    assert.equal(Object.keys(over ?? {}).length, want.length, "a row per key with spans, no more");
+  }
+});
+
 test("a health scan result of the real rollouts equals the domain's report", { skip: SKIP_REAL }, () => {
   const partials = readdirSync(ROLLOUTS_DIR)
     .filter((f) => f.endsWith(".jsonl"))

@@ -1,7 +1,7 @@
 import { CONTEXT_BANDS, ORDINAL_BUCKETS } from "../analytics/post-tool.js";
 import { sortedRecord } from "../corpus/order.js";
 import { percentiles, type Percentiles } from "../corpus/percentiles.js";
-import { allCells, cellsOf } from "../corpus/post-tool-cells.js";
+import { allCells, cellsOf, type SortedRuns } from "../corpus/post-tool-cells.js";
 import type { CorpusPartial, PostToolPartial } from "../corpus/types.js";
 import { STALL_THRESHOLD_MS } from "../vocabulary.js";
 
@@ -56,23 +56,40 @@ function seconds(p: Percentiles): Percentiles {
   return { n: p.n, p50: p.p50 / 1000, p90: p.p90 / 1000, p95: p.p95 / 1000, p99: p.p99 / 1000, max: p.max / 1000 };
 }
 
-// One row per key with spans, in `keys` order; `side` picks bands (0) or buckets (1) of the cells.
-function rows(keys: readonly string[], p: PostToolPartial, side: 0 | 1): PostToolBucketJson[] {
-  const out: PostToolBucketJson[] = [];
+/** Gap and tool-time percentiles (ms) of a set of spans, with how many gaps are over 30 s. */
+export interface PostToolSpansMs {
+  gap: Percentiles;
+  tool: Percentiles;
+  over30s: number;
+}
+
+function spansMs(gaps: SortedRuns, tools: SortedRuns): PostToolSpansMs {
+  return { gap: percentiles(gaps), tool: percentiles(tools), over30s: gaps.over(OVER_MS) };
+}
+
+// The spans (ms) of every key with spans, in `keys` order; `side` picks bands (0) or buckets (1) of the cells.
+function keyed(keys: readonly string[], p: PostToolPartial, side: 0 | 1): [string, PostToolSpansMs][] {
+  const out: [string, PostToolSpansMs][] = [];
   for (const key of keys) {
     const g = cellsOf(p.gapByCell, side, key);
-    if (g.length === 0) continue;
-    const t = seconds(percentiles(cellsOf(p.toolByCell, side, key)));
-    const q = seconds(percentiles(g));
-    out.push({ key, n: q.n, p50: q.p50, p90: q.p90, p95: q.p95, over30s: g.over(OVER_MS), tool_p50: t.p50 });
+    if (g.length > 0) out.push([key, spansMs(g, cellsOf(p.toolByCell, side, key))]);
   }
   return out;
+}
+
+// One row per key with spans, in `keys` order; `side` picks bands (0) or buckets (1) of the cells.
+function rows(keys: readonly string[], p: PostToolPartial, side: 0 | 1): PostToolBucketJson[] {
+  return keyed(keys, p, side).map(([key, ms]) => {
+    const q = seconds(ms.gap);
+    return { key, n: q.n, p50: q.p50, p90: q.p90, p95: q.p95, over30s: ms.over30s, tool_p50: seconds(ms.tool).p50 };
+  });
 }
 
 /** Builds the post-tool report from a (merged) partial. */
 export function postToolReport(partial: CorpusPartial, options: { readonly root: string }): PostToolReportJson {
   const p = partial.postTool;
   const gaps = allCells(p.gapByCell);
+  const all = spansMs(gaps, allCells(p.toolByCell));
   return {
     schema: POST_TOOL_SCHEMA,
     root: options.root,
@@ -80,9 +97,9 @@ export function postToolReport(partial: CorpusPartial, options: { readonly root:
     ...(partial.unreadable > 0 ? { unreadable: partial.unreadable } : {}),
     spans: p.spans,
     tail_skipped: p.tailSkipped,
-    gap: seconds(percentiles(gaps)),
-    tool_ms: seconds(percentiles(allCells(p.toolByCell))),
-    over30s_share: p.spans > 0 ? gaps.over(OVER_MS) / p.spans : 0,
+    gap: seconds(all.gap),
+    tool_ms: seconds(all.tool),
+    over30s_share: p.spans > 0 ? all.over30s / p.spans : 0,
     stall_spans: gaps.over(STALL_THRESHOLD_MS),
     compaction_in_gap: p.compactionInGap,
     by_band: rows(CONTEXT_BANDS, p, 0),
@@ -91,18 +108,16 @@ export function postToolReport(partial: CorpusPartial, options: { readonly root:
   };
 }
 
-// Gap percentiles (ms) of every key with spans; `side` picks bands (0) or buckets (1) of the cells.
-function gapsMs(keys: readonly string[], p: PostToolPartial, side: 0 | 1): Record<string, Percentiles> {
-  const out: [string, Percentiles][] = [];
-  for (const key of keys) {
-    const g = cellsOf(p.gapByCell, side, key);
-    if (g.length > 0) out.push([key, percentiles(g)]);
-  }
-  return sortedRecord(out);
-}
-
-/** Gap percentiles (ms) per context band and per ordinal bucket, as the gRPC report carries them. */
-export function postToolGapsMs(partial: CorpusPartial): { byBand: Record<string, Percentiles>; byBucket: Record<string, Percentiles> } {
+/** Every span, and the spans per context band and per ordinal bucket, in milliseconds, as the gRPC report carries them. */
+export function postToolSpansMs(partial: CorpusPartial): {
+  all: PostToolSpansMs;
+  byBand: Record<string, PostToolSpansMs>;
+  byBucket: Record<string, PostToolSpansMs>;
+} {
   const p = partial.postTool;
-  return { byBand: gapsMs(CONTEXT_BANDS, p, 0), byBucket: gapsMs(ORDINAL_BUCKETS, p, 1) };
+  return {
+    all: spansMs(allCells(p.gapByCell), allCells(p.toolByCell)),
+    byBand: sortedRecord(keyed(CONTEXT_BANDS, p, 0)),
+    byBucket: sortedRecord(keyed(ORDINAL_BUCKETS, p, 1)),
+  };
 }
