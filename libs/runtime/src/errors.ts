@@ -50,7 +50,8 @@ export type RuntimeReason =
   | "SHUTTING_DOWN"
   | "CANCELLED"
   | "DEADLINE_EXCEEDED"
-  | "INTERNAL";
+  | "INTERNAL"
+  | "UNIMPLEMENTED";
 
 /** Every runtime reason, for exhaustive checks of a service's mapping. */
 export const RUNTIME_REASONS: readonly RuntimeReason[] = [
@@ -61,6 +62,7 @@ export const RUNTIME_REASONS: readonly RuntimeReason[] = [
   "CANCELLED",
   "DEADLINE_EXCEEDED",
   "INTERNAL",
+  "UNIMPLEMENTED",
 ];
 
 /**

@@ -11,7 +11,6 @@ export type {
 export { EncodedMessage, encodedMessage } from "./adapter/encoded-message.js";
 export { encodeMessage, EncodeError, type EncodeOptions } from "./adapter/message-encoder.js";
 export { toGrpcServiceDefinition } from "./adapter/service-definition.js";
-export { unservedHandlers } from "./adapter/unserved-handlers.js";
 export {
   readEnv,
   redactCredentials,

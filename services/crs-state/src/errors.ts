@@ -23,7 +23,6 @@
  * - GENERATION_IN_FUTURE: a read asked for a generation the project has not reached.
  * - DELTA_REQUIRED: an apply carried no delta, or a delta with no kind.
  * - STEP_NOT_FOUND / SIMILARITY_NOT_FOUND / CHANGE_NOT_FOUND: a single-entry read found nothing.
- * - UNIMPLEMENTED: a method of the contract this server does not serve yet.
  */
 export type CrsStateErrorCode =
   | "PROJECT_NOT_FOUND"
@@ -46,8 +45,7 @@ export type CrsStateErrorCode =
   | "DELTA_REQUIRED"
   | "STEP_NOT_FOUND"
   | "SIMILARITY_NOT_FOUND"
-  | "CHANGE_NOT_FOUND"
-  | "UNIMPLEMENTED";
+  | "CHANGE_NOT_FOUND";
 
 /** A named crs-state failure: its code, and the request field at fault when input was bad. */
 export class CrsStateError extends Error {

@@ -1,15 +1,11 @@
-/**
- * Closed set of rollout-analytics failures; each maps to one gRPC code in `grpc/status-map.ts`.
- * UNIMPLEMENTED is a method of the contract this server does not serve yet.
- */
+/** Closed set of rollout-analytics failures; each maps to one gRPC code in `grpc/status-map.ts`. */
 export type AnalyticsErrorCode =
   | "INVALID_ARGUMENT"
   | "CLOCK_REQUIRED"
   | "MALFORMED_UPLOAD"
   | "ROLLOUT_TOO_LARGE"
   | "QUEUE_UNAVAILABLE"
-  | "SCAN_WORKER_FAILED"
-  | "UNIMPLEMENTED";
+  | "SCAN_WORKER_FAILED";
 
 /** A named rollout-analytics failure, with the request field at fault when input was bad. */
 export class AnalyticsError extends Error {

@@ -268,7 +268,20 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
   }
 }
 
-/** grpc-js handlers for the methods of `service` that have a typed handler. */
+// Answers a method of the contract that has no handler. Through the wrapper, unlike grpc-js's own
+// bare answer, the call passes authentication first, is counted and logged like any other, and
+// carries ErrorInfo with the service's UNIMPLEMENTED reason.
+const unimplemented =
+  (method: DescMethod): Handler =>
+  () => {
+    throw new RuntimeRpcError(
+      status.UNIMPLEMENTED,
+      "UNIMPLEMENTED",
+      `${method.parent.typeName}.${method.name} is not served by this server yet`,
+    );
+  };
+
+/** grpc-js handlers for every method of `service`; one without a typed handler answers UNIMPLEMENTED. */
 export function wrapHandlers(
   service: DescService,
   handlers: Record<string, unknown>,
@@ -277,7 +290,8 @@ export function wrapHandlers(
   const out: Record<string, UntypedHandleCall> = {};
   for (const method of service.methods) {
     const handler = handlers[method.localName];
-    if (typeof handler === "function") out[method.localName] = wrapMethod(method, handler.bind(handlers) as Handler, options);
+    const typed = typeof handler === "function" ? (handler.bind(handlers) as Handler) : unimplemented(method);
+    out[method.localName] = wrapMethod(method, typed, options);
   }
   return out;
 }

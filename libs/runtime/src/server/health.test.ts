@@ -5,7 +5,7 @@ import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen
 import type { CallContext } from "../adapter/handler-types.js";
 import { status } from "@grpc/grpc-js";
 import { RpcError } from "../errors.js";
-import { HealthRegistry, MAX_SERVICE_NAME_LENGTH } from "./health.js";
+import { HealthRegistry, MAX_LISTED_SERVICES, MAX_SERVICE_NAME_LENGTH } from "./health.js";
 
 const contextWith = (signal: AbortSignal): CallContext => ({ signal }) as CallContext;
 
@@ -65,5 +65,18 @@ test("a health check or watch naming a service longer than the limit is refused 
   assert.throws(
     () => handlers.watch!({ service: long } as never, contextWith(new AbortController().signal)),
     (e: unknown) => e instanceof RpcError && e.code === status.INVALID_ARGUMENT,
+  );
+});
+
+test("health List over more services than it answers for is refused with RESOURCE_EXHAUSTED, not a huge answer", async () => {
+  const registry = new HealthRegistry();
+  for (let i = 0; i < MAX_LISTED_SERVICES; i++) registry.set(`svc${i}`, "SERVING");
+  const signal = new AbortController().signal;
+  const listed = (await registry.handlers().list!({} as never, contextWith(signal))) as { statuses: object };
+  assert.equal(Object.keys(listed.statuses).length, MAX_LISTED_SERVICES, "up to the limit, every service is listed");
+  registry.set("one.more", "NOT_SERVING");
+  await assert.rejects(
+    registry.handlers().list!({} as never, contextWith(signal)),
+    (e: unknown) => e instanceof RpcError && e.code === status.RESOURCE_EXHAUSTED && e.metadata["limit"] === String(MAX_LISTED_SERVICES),
   );
 });

@@ -5,7 +5,7 @@ import {
   HealthCheckResponse_ServingStatusSchema as ServingSchema,
 } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import type { ServiceHandlers } from "../adapter/handler-types.js";
-import { RpcError, limitExceeded } from "../errors.js";
+import { RpcError, RuntimeRpcError, limitExceeded } from "../errors.js";
 
 /** The serving states a service can report. */
 export type ServingStatus = "SERVING" | "NOT_SERVING";
@@ -18,10 +18,14 @@ const WIRE: Record<ServingStatus, Serving> = { SERVING: Serving.SERVING, NOT_SER
 /** Longest service name a health call may ask about; proto full names are far shorter. */
 export const MAX_SERVICE_NAME_LENGTH = 256;
 
+/** Most services List answers with; beyond it the protocol's RESOURCE_EXHAUSTED is sent instead of a huge answer. */
+export const MAX_LISTED_SERVICES = 100;
+
 /**
  * grpc.health.v1 served through our own adapter, so Watch streams are tracked like every other
  * call and end promptly at shutdown instead of holding the drain open. State is kept only for the
- * services the server registered: asking about any other name leaves nothing behind.
+ * services the server registered: asking about any other name leaves nothing behind. List answers
+ * every registered name, "" (the whole server) included.
  */
 export class HealthRegistry {
   readonly #statuses = new Map<string, ServingStatus>();
@@ -53,6 +57,19 @@ export class HealthRegistry {
         if (!this.#statuses.has(service))
           throw new RpcError(status.NOT_FOUND, SERVICE_UNKNOWN, `unknown service ${JSON.stringify(service)}`);
         return { status: this.get(service) };
+      },
+      list: async () => {
+        if (this.#statuses.size > MAX_LISTED_SERVICES) {
+          throw new RuntimeRpcError(
+            status.RESOURCE_EXHAUSTED,
+            "LIMIT_EXCEEDED",
+            `the server has ${this.#statuses.size} services; List answers for at most ${MAX_LISTED_SERVICES}`,
+            { limit: String(MAX_LISTED_SERVICES) },
+          );
+        }
+        // Sorted by name, so two answers from an unchanged server are identical.
+        const names = [...this.#statuses.keys()].sort();
+        return { statuses: Object.fromEntries(names.map((name) => [name, { status: this.get(name) }])) };
       },
       watch: (request, ctx) => {
         const service = requireServiceName(request.service);

@@ -41,3 +41,21 @@ test("a service whose methods all answer UNIMPLEMENTED is not reported SERVING, 
     }
   }
 });
+
+test("health List answers every registered service and the server itself, instead of UNIMPLEMENTED", async () => {
+  const server = serverWith({ echo: async () => ({ message: "x" }) });
+  const health = createClient(Health, `127.0.0.1:${await server.listen()}`, { credentials: credentials.createInsecure() });
+  try {
+    const listed = await health.list({});
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(listed.statuses).map(([name, s]) => [name, s.status])),
+      { "": Serving.SERVING, [EchoService.typeName]: Serving.SERVING },
+      "the server and the echo service, each with its status",
+    );
+    server.setHealth(EchoService.typeName, "NOT_SERVING");
+    assert.equal((await health.list({})).statuses[EchoService.typeName]?.status, Serving.NOT_SERVING, "a change is listed");
+  } finally {
+    health.close();
+    await server.shutdown(1000);
+  }
+});

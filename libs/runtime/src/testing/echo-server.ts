@@ -18,6 +18,7 @@ export const echoReasons = reasonCatalog(ErrorReasonSchema, {
   CANCELLED: ErrorReason.CANCELLED,
   DEADLINE_EXCEEDED: ErrorReason.DEADLINE_EXCEEDED,
   INTERNAL: ErrorReason.INTERNAL,
+  UNIMPLEMENTED: ErrorReason.UNIMPLEMENTED,
 });
 
 /** What the echo handlers saw, so tests can assert on server-side behaviour. */

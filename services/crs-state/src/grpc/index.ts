@@ -1,5 +1,5 @@
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
-import { unservedHandlers, type GrpcServer, type ServiceHandlers } from "@crs/runtime";
+import type { GrpcServer, ServiceHandlers } from "@crs/runtime";
 import { ClauseService } from "@crs/contracts/gen/crs/state/v1/clause_pb";
 import { CycleService } from "@crs/contracts/gen/crs/state/v1/cycle_pb";
 import { HistoryService } from "@crs/contracts/gen/crs/state/v1/history_pb";
@@ -12,7 +12,6 @@ import { SimilarityService } from "@crs/contracts/gen/crs/state/v1/similarity_pb
 import { StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
 import { StepService } from "@crs/contracts/gen/crs/state/v1/step_pb";
 import { WatchService } from "@crs/contracts/gen/crs/state/v1/watch_pb";
-import { CrsStateError } from "../errors.js";
 import { checkpointHandlers } from "./checkpoint-handlers.js";
 import { clauseHandlers } from "./clause-handlers.js";
 import { cycleHandlers } from "./cycle-handlers.js";
@@ -52,10 +51,9 @@ export function registerServices(server: GrpcServer, facts: ServerFacts): () => 
   addStored(IndexService, indexHandlers(deps));
   addStored(HistoryService, historyHandlers(deps));
   addStored(CycleService, cycleHandlers(deps));
+  // Without handlers every method answers UNIMPLEMENTED with ErrorInfo{reason: "UNIMPLEMENTED"}.
   const unserved: GenService<GenServiceMethods>[] = [WatchService, PersistenceService];
-  // Thrown through the status map, so the answer carries ErrorInfo{reason: "UNIMPLEMENTED"}.
-  const refuse = (message: string) => new CrsStateError("UNIMPLEMENTED", message);
-  for (const service of unserved) server.add(service, unservedHandlers(service, refuse), { mapError, managedHealth: true, served: false });
+  for (const service of unserved) server.add(service, {}, { mapError, managedHealth: true, served: false });
   let last: boolean | undefined;
   const follow = (): void => {
     const serving = facts.host.serving() && !server.draining;

@@ -67,8 +67,6 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   CAPACITY_EXCEEDED: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.SIMILARITY_CAPACITY },
   // A configuration capping similarity below the stored pairs fits once pairs are fewer: the state is wrong, not the value.
   CAPACITY_BELOW_CONTENT: { code: status.FAILED_PRECONDITION, reason: ErrorReason.SIMILARITY_CAPACITY },
-  // A method of the contract this server does not serve yet: clients branch on the reason, as on any other failure.
-  UNIMPLEMENTED: { code: status.UNIMPLEMENTED, reason: ErrorReason.UNIMPLEMENTED },
   // A journal that does not replay to its recorded generation is corrupt.
   REPLAY_DIVERGED: { code: status.DATA_LOSS, reason: ErrorReason.JOURNAL_CORRUPTED },
 };
@@ -82,6 +80,7 @@ export const reasons = reasonCatalog(ErrorReasonSchema, {
   CANCELLED: ErrorReason.CANCELLED,
   DEADLINE_EXCEEDED: ErrorReason.DEADLINE_EXCEEDED,
   INTERNAL: ErrorReason.INTERNAL,
+  UNIMPLEMENTED: ErrorReason.UNIMPLEMENTED,
 });
 
 // ErrorInfo metadata keys are snake_case, as errors.proto names them (`project_id`, `checkpoint_id`);

@@ -1,8 +1,7 @@
-import { unservedHandlers, type GrpcServer, type Logger } from "@crs/runtime";
+import type { GrpcServer, Logger } from "@crs/runtime";
 import { RetentionService } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
 import { RolloutService } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
 import { ScanService } from "@crs/contracts/gen/crs/analytics/v1/scan_pb";
-import { AnalyticsError } from "../errors.js";
 import type { UploadLimits } from "../upload/index.js";
 import { mapError } from "./status-map.js";
 import { retentionHandlers } from "./retention-handlers.js";
@@ -21,8 +20,7 @@ export interface RegisterOptions {
  * when it serves.
  */
 export function registerServices(server: GrpcServer, options: RegisterOptions): void {
-  const refuse = (message: string) => new AnalyticsError("UNIMPLEMENTED", message);
-  server.add(ScanService, unservedHandlers(ScanService, refuse), { mapError, managedHealth: true, served: false });
+  server.add(ScanService, {}, { mapError, managedHealth: true, served: false });
   server.add(RolloutService, rolloutHandlers(options), { mapError });
   server.add(RetentionService, retentionHandlers(), { mapError });
 }

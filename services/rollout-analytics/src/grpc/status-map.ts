@@ -18,8 +18,6 @@ export const STATUS_OF: Readonly<Record<AnalyticsFailureCode, StatusMapping<Erro
   ROLLOUT_TOO_LARGE: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.ROLLOUT_TOO_LARGE },
   QUEUE_UNAVAILABLE: { code: status.UNAVAILABLE, reason: ErrorReason.QUEUE_UNAVAILABLE },
   SCAN_WORKER_FAILED: { code: status.INTERNAL, reason: ErrorReason.SCAN_FAILED },
-  // A method of the contract this server does not serve yet: clients branch on the reason, as on any other failure.
-  UNIMPLEMENTED: { code: status.UNIMPLEMENTED, reason: ErrorReason.UNIMPLEMENTED },
   PARTIAL_VERSION_MISMATCH: { code: status.FAILED_PRECONDITION, reason: ErrorReason.PARTIAL_VERSION_MISMATCH },
 };
 
@@ -32,6 +30,7 @@ export const reasons = reasonCatalog(ErrorReasonSchema, {
   CANCELLED: ErrorReason.CANCELLED,
   DEADLINE_EXCEEDED: ErrorReason.DEADLINE_EXCEEDED,
   INTERNAL: ErrorReason.INTERNAL,
+  UNIMPLEMENTED: ErrorReason.UNIMPLEMENTED,
 });
 
 const rpcError = (code: AnalyticsFailureCode, error: Error, metadata: Readonly<Record<string, string>>): RpcError => {
