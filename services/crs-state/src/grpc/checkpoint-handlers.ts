@@ -106,13 +106,16 @@ export function checkpointHandlers({ host }: HandlerDeps): ServiceHandlers<typeo
       const projectId = requireId(req.projectId, "project_id");
       const targetId = requireId(req.targetProjectId, "target_project_id");
       const origin = req.origin;
-      const source = await host.read(projectId, (view) => view.header, uidOption(req.expectedProjectUid));
+      // Every field is checked before the source is looked up; the source is then read once, by
+      // the fork, so `expected_project_uid` holds for the state copied.
       const from: ForkSource =
         origin.case === "checkpointId"
           ? { checkpointId: requireId(origin.value, "checkpoint_id") }
-          : { generation: origin.case === "atGeneration" ? requireSafeCount(origin.value, "at_generation") : source.generation };
-      // A fork starts at its source's generation, so the checkpoint is read once, by the fork.
-      const header = await host.fork(projectId, targetId, from);
+          : origin.case === "atGeneration"
+            ? { generation: requireSafeCount(origin.value, "at_generation") }
+            : {};
+      // A fork starts at its source's generation.
+      const header = await host.fork(projectId, targetId, from, uidOption(req.expectedProjectUid));
       return { header: responseHeader(header), sourceGeneration: BigInt(header.generation) };
     },
   };

@@ -35,9 +35,10 @@ export function checkGeneration(expected: number | undefined, current: number): 
 }
 
 /**
- * The committed state of `source` at `generation`, found and refused as reads find and refuse it
- * (GENERATION_IN_FUTURE, or GENERATION_COMPACTED with `oldest_generation` and `current_generation`).
+ * The committed state of `source` at `generation` (the current one when absent), found and refused
+ * as reads find and refuse it (GENERATION_IN_FUTURE, or GENERATION_COMPACTED with
+ * `oldest_generation` and `current_generation`).
  */
-export function stateAt(source: LoadedProject, generation: number): ProjectState {
-  return snapshotOf(source.view(), generation, "at_generation").state;
+export function stateAt(source: LoadedProject, generation: number | undefined): ProjectState {
+  return generation === undefined ? source.committed : snapshotOf(source.view(), generation, "at_generation").state;
 }

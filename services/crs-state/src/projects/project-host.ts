@@ -227,8 +227,8 @@ export interface CheckpointHost {
   ): Promise<MutationOutcome>;
 }
 
-/** Where a fork starts: a generation still held in memory, or a durable checkpoint. */
-export type ForkSource = { readonly generation: number } | { readonly checkpointId: string };
+/** Where a fork starts: a generation still held in memory (the current one when absent), or a durable checkpoint. */
+export type ForkSource = { readonly generation?: number } | { readonly checkpointId: string };
 
 /** What {@link ProjectHost.status} reports about one project. */
 export interface ProjectStatus {
@@ -281,8 +281,11 @@ export interface ProjectHost {
   list(page: PageRequest): Promise<ProjectPage>;
   /** Durable named checkpoints. */
   readonly checkpoints: CheckpointHost;
-  /** Creates `targetId` from the source's state at `from`; PROJECT_EXISTS, SNAPSHOT_NOT_FOUND, CHECKPOINT_NOT_FOUND, CHECKPOINT_CORRUPTED. */
-  fork(sourceId: string, targetId: string, from: ForkSource): Promise<ProjectHeader>;
+  /**
+   * Creates `targetId` from the source's state at `from`, read from the incarnation `expectedUid`
+   * names when given; PROJECT_EXISTS, PROJECT_UID_MISMATCH, SNAPSHOT_NOT_FOUND, CHECKPOINT_NOT_FOUND, CHECKPOINT_CORRUPTED.
+   */
+  fork(sourceId: string, targetId: string, from: ForkSource, opts?: { expectedUid?: string }): Promise<ProjectHeader>;
   /** Storage facts of one project; loads it when needed. */
   status(projectId: string): Promise<ProjectStatus>;
   /** Ids of the projects in memory now, ascending. */

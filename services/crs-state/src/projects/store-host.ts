@@ -226,9 +226,10 @@ export class StoreHost implements ProjectHost {
   }
 
   /** See {@link ProjectHost.fork}. */
-  async fork(sourceId: string, targetId: string, from: ForkSource): Promise<ProjectHeader> {
+  async fork(sourceId: string, targetId: string, from: ForkSource, opts: { expectedUid?: string } = {}): Promise<ProjectHeader> {
     requireValidId(targetId, "target_project_id");
-    const source = await this.project(sourceId, undefined);
+    // The uid is checked on the incarnation the state is copied from, not on an earlier read.
+    const source = await this.project(sourceId, opts.expectedUid);
     const state = "checkpointId" in from ? await this.checkpointState(source, from.checkpointId) : stateAt(source, from.generation);
     return this.locks.run(targetId, async () => {
       this.assertWritable();
