@@ -67,15 +67,13 @@ export function checkpointHandlers({ host }: HandlerDeps): ServiceHandlers<typeo
       const projectId = requireId(req.projectId, "project_id");
       const checkpointId = requireId(req.checkpointId, "checkpoint_id");
       const info = await host.checkpoints.get(projectId, checkpointId);
-      const header = await host.read(projectId, (view) => view.header);
-      return { header: responseHeader(header), checkpoint: checkpointOut(info) };
+      return { header: responseHeader(info.header), checkpoint: checkpointOut(info) };
     },
 
     async deleteCheckpoint(req) {
       const projectId = requireId(req.projectId, "project_id");
       const checkpointId = requireId(req.checkpointId, "checkpoint_id");
-      await host.checkpoints.delete(projectId, checkpointId, uidOption(req.expectedProjectUid));
-      const header = await host.read(projectId, (view) => view.header);
+      const header = await host.checkpoints.delete(projectId, checkpointId, uidOption(req.expectedProjectUid));
       return { header: responseHeader(header) };
     },
 

@@ -189,4 +189,28 @@ describe("checkpoints through gRPC", () => {
       await removeDataDir(s.dataDir);
     }
   });
+
+  it("refuses a malformed checkpoint_id or at_generation as INVALID_ARGUMENT naming it, before looking up the source", async () => {
+    const s = await startTestServer();
+    try {
+      for (const projectId of ["absent", "present"]) {
+        if (projectId === "present") await s.state.createProject({ projectId });
+        await expectError(
+          s.state.forkProject({ projectId, targetProjectId: "t", origin: { case: "checkpointId", value: "not an id" } }),
+          status.INVALID_ARGUMENT,
+          "INVALID_ARGUMENT",
+          "checkpoint_id",
+        );
+        await expectError(
+          s.state.forkProject({ projectId, targetProjectId: "t", origin: { case: "atGeneration", value: 2n ** 60n } }),
+          status.INVALID_ARGUMENT,
+          "INVALID_ARGUMENT",
+          "at_generation",
+        );
+      }
+      await expectError(s.state.getGeneration({ projectId: "t" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+    } finally {
+      await s.stop();
+    }
+  });
 });

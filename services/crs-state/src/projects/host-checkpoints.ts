@@ -126,23 +126,29 @@ export class HostCheckpoints implements CheckpointHost {
   }
 
   /** See {@link CheckpointHost.get}. */
-  async get(projectId: string, checkpointId: string, opts: { expectedUid?: string } = {}): Promise<CheckpointInfo> {
+  async get(
+    projectId: string,
+    checkpointId: string,
+    opts: { expectedUid?: string } = {},
+  ): Promise<CheckpointInfo & { readonly header: ProjectHeader }> {
     const p = await this.host.project(projectId, opts.expectedUid);
     const { cp, bytes } = await this.load(p, checkpointId);
-    return info(cp, bytes);
+    // The header of the incarnation read, even when the id was deleted and created again meanwhile.
+    return { ...info(cp, bytes), header: p.header() };
   }
 
   /** See {@link CheckpointHost.delete}. */
-  async delete(projectId: string, checkpointId: string, opts: { expectedUid?: string } = {}): Promise<void> {
+  async delete(projectId: string, checkpointId: string, opts: { expectedUid?: string } = {}): Promise<ProjectHeader> {
     const p = await this.host.project(projectId, opts.expectedUid);
     requireValidId(checkpointId, "checkpoint_id");
     const uid = p.meta.projectUid;
-    await this.underProjectLock(projectId, uid, async () => {
+    return this.underProjectLock(projectId, uid, async () => {
       this.host.assertWritable();
       // Only presence is checked, never the content: a damaged checkpoint is deleted like any other.
       if ((await this.host.backing.getCheckpoint(uid, checkpointId)) === undefined) throw notFound(projectId, checkpointId);
       await this.write(uid, [{ op: "deleteCheckpoint", projectUid: uid, checkpointId }]);
       this.counts.changed(uid, -1);
+      return p.header();
     });
   }
 

@@ -208,10 +208,20 @@ export interface CheckpointHost {
    * absent). A damaged or newer-format checkpoint is listed with its flag set; it never fails the list.
    */
   list(projectId: string, opts?: { expectedUid?: string; after?: string; limit?: number }): Promise<CheckpointInfo[]>;
-  /** One checkpoint's info; CHECKPOINT_NOT_FOUND when absent, CHECKPOINT_CORRUPTED or FORMAT_UNSUPPORTED when unreadable. */
-  get(projectId: string, checkpointId: string, opts?: { expectedUid?: string }): Promise<CheckpointInfo>;
-  /** Deletes a checkpoint durably, readable or not; CHECKPOINT_NOT_FOUND when absent. */
-  delete(projectId: string, checkpointId: string, opts?: { expectedUid?: string }): Promise<void>;
+  /**
+   * One checkpoint's info with the header of the project incarnation holding it; CHECKPOINT_NOT_FOUND
+   * when absent, CHECKPOINT_CORRUPTED or FORMAT_UNSUPPORTED when unreadable.
+   */
+  get(
+    projectId: string,
+    checkpointId: string,
+    opts?: { expectedUid?: string },
+  ): Promise<CheckpointInfo & { readonly header: ProjectHeader }>;
+  /**
+   * Deletes a checkpoint durably, readable or not, and answers the header of the project
+   * incarnation it was deleted from; CHECKPOINT_NOT_FOUND when absent.
+   */
+  delete(projectId: string, checkpointId: string, opts?: { expectedUid?: string }): Promise<ProjectHeader>;
   /**
    * Replaces the project's content with the checkpoint's as one journaled mutation (the
    * generation moves forward); `answer` encodes the response from the new header and the
