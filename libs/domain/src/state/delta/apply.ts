@@ -135,7 +135,8 @@ function applyConstraint(state: ProjectState, d: ConstraintDelta): ProjectState 
 function applyDependency(state: ProjectState, d: DependencyDelta): ProjectState {
   let dependency = state.dependency;
   d.remove.forEach((e, i) => {
-    if (!hasEdge(dependency, e.from, e.to)) throw entryNotFound("dependency", `${e.from} -> ${e.to}`, `remove[${i}]`);
+    // Checked against the state before the delta, as constraint removals are: an edge named twice goes once.
+    if (!hasEdge(state.dependency, e.from, e.to)) throw entryNotFound("dependency", `${e.from} -> ${e.to}`, `remove[${i}]`);
     dependency = removeEdge(dependency, e.from, e.to);
   });
   d.add.forEach((e, i) => {

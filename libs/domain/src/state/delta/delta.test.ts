@@ -164,6 +164,15 @@ describe("delta validation", () => {
     rejects(e, { kind: "dependency", source: "hard", add: [], remove: [{ from: "a", to: "c" }] }, "INDEX_ENTRY_NOT_FOUND", "remove[0]");
   });
 
+  it("removes an edge named twice in one delta, as a constraint removed twice is: removals are checked against the state before the delta", () => {
+    const e = new StateEngine();
+    const ab = { from: "a", to: "b" };
+    e.apply({ kind: "dependency", source: "hard", add: [ab], remove: [] });
+    e.apply({ kind: "dependency", source: "hard", add: [], remove: [ab, ab] });
+    assert.deepEqual(e.snapshot().dependency.dependsOn("a"), [], "the edge is gone");
+    assert.equal(e.generation, 2, "the delta applied");
+  });
+
   it("checks history entries: ids, metadata sizes, uniqueness", () => {
     const e = new StateEngine();
     const entry = { id: "h1", nodeId: "n", action: "a", result: "r", source: "soft" as const, timestamp: 1, metadata: {} };
