@@ -96,7 +96,7 @@ export function url(doc: string, fallback: string, schemes: readonly string[], p
 // spaces (the URL parser takes the last `@` as the end of the user info, and a malformed value is
 // printed as written), so masking stops at no earlier character. Text after a URL holding an `@`
 // is masked with it: too much hidden rather than part of a password shown.
-const CREDENTIALS = /\/\/(?:(?![a-z][a-z0-9+.-]*:\/\/)[^])*@/gi;
+const CREDENTIALS = /\/\/(?:(?![a-z][a-z0-9+.-]*:\/\/)[\s\S])*@/gi;
 
 /** `raw` with the user and password of every URL in it masked, for logs and start-up messages. */
 export const redactCredentials = (raw: string): string => raw.replace(CREDENTIALS, "//***@");
