@@ -35,6 +35,8 @@ export type StateErrorCode =
   | "CLAUSE_NOT_FOUND"
   /** A bounded index is full and the change would add a new entry. */
   | "CAPACITY_EXCEEDED"
+  /** A streaming total would pass the largest exact count, 2^53-1; metadata `limit`. */
+  | "TOTAL_EXCEEDED"
   /** Two deltas touch the same entries and cannot be combined. */
   | "DELTA_CONFLICT"
   /** A configuration would cap an index below what it holds, and that index never evicts. */
@@ -66,6 +68,7 @@ export const STATE_ERROR_CODES: readonly StateErrorCode[] = [
   "CLAUSE_CONFLICT",
   "CLAUSE_NOT_FOUND",
   "CAPACITY_EXCEEDED",
+  "TOTAL_EXCEEDED",
   "DELTA_CONFLICT",
   "CAPACITY_BELOW_CONTENT",
   "IMPORT_INVALID",

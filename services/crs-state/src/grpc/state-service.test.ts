@@ -71,7 +71,7 @@ describe("StateService through gRPC", () => {
     assert.equal((await s.state.getGeneration({ projectId: "p-ids" })).header?.generation, 0n, "nothing changed");
   });
 
-  it("answers a failed entry check inside a delta as DELTA_VALIDATION and a missing entry as INDEX_NOT_FOUND", async () => {
+  it("answers a failed entry check inside a delta as DELTA_VALIDATION, a streaming total past 2^53-1 as LIMIT_EXCEEDED and a missing entry as INDEX_NOT_FOUND", async () => {
     await s.state.createProject({ projectId: "p-faults" });
     const apply = (kind: NonNullable<Parameters<TestServer["state"]["apply"]>[0]["delta"]>["kind"]) =>
       s.state.apply({ projectId: "p-faults", delta: { source: SignalSource.HARD, kind } });
@@ -87,6 +87,22 @@ describe("StateService through gRPC", () => {
       "DELTA_VALIDATION",
       "delta.streaming.increments[0].increment",
     );
+    await apply({ case: "streaming", value: { increments: [{ item: "big", increment: 2n ** 53n - 4n }] } });
+    const total = await expectError(
+      apply({
+        case: "streaming",
+        value: {
+          increments: [
+            { item: "more", increment: 2n },
+            { item: "more", increment: 2n },
+          ],
+        },
+      }),
+      status.RESOURCE_EXHAUSTED,
+      "LIMIT_EXCEEDED",
+      "delta.streaming.increments[1].increment",
+    );
+    assert.equal(errorDetailOf(total)?.metadata["limit"], String(2 ** 53 - 1), "names the limit");
     const missing = await expectError(
       apply({ case: "constraint", value: { remove: ["absent"] } }),
       status.NOT_FOUND,
@@ -95,7 +111,11 @@ describe("StateService through gRPC", () => {
     );
     const detail = errorDetailOf(missing);
     assert.deepEqual([detail?.metadata["index"], detail?.metadata["id"]], ["constraint", "absent"], "names the index and the id");
-    assert.equal((await s.state.getGeneration({ projectId: "p-faults" })).header?.generation, 0n, "nothing changed");
+    assert.equal(
+      (await s.state.getGeneration({ projectId: "p-faults" })).header?.generation,
+      1n,
+      "nothing changed but the one delta that fit",
+    );
   });
 
   it("refuses an edge that would close a dependency cycle as FAILED_PRECONDITION, since it depends on the edges stored", async () => {

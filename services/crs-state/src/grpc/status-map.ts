@@ -63,8 +63,10 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   CONSTRAINT_EXISTS: { code: status.ALREADY_EXISTS, reason: ErrorReason.ALREADY_EXISTS },
   CLAUSE_CONFLICT: { code: status.ALREADY_EXISTS, reason: ErrorReason.CLAUSE_ID_CONFLICT },
   CLAUSE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CLAUSE_NOT_FOUND },
-  // The similarity index is the bounded one clients fill; streaming totals cannot realistically reach 2^53.
+  // The similarity index is the bounded one clients fill.
   CAPACITY_EXCEEDED: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.SIMILARITY_CAPACITY },
+  // A streaming total at 2^53-1 takes no more counts: a limit of the server, not a full similarity index.
+  TOTAL_EXCEEDED: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.LIMIT_EXCEEDED },
   // A configuration capping similarity below the stored pairs fits once pairs are fewer: the state is wrong, not the value.
   CAPACITY_BELOW_CONTENT: { code: status.FAILED_PRECONDITION, reason: ErrorReason.SIMILARITY_CAPACITY },
   // A journal that does not replay to its recorded generation is corrupt.

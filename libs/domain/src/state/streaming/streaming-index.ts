@@ -23,6 +23,13 @@ export interface StreamingIncrement {
 /** The empty index with the reference's sketch sizes. */
 export const EMPTY_STREAMING: StreamingIndex = { frequency: emptyCountMin(), cardinality: emptyHyperLogLog() };
 
+function totalExceeded(field: string): StateError {
+  return new StateError("TOTAL_EXCEEDED", `streaming total would exceed ${Number.MAX_SAFE_INTEGER}`, {
+    field,
+    metadata: { limit: String(Number.MAX_SAFE_INTEGER) },
+  });
+}
+
 /** Rejects empty items and counts that are not positive safe integers. */
 export function validateIncrement(inc: StreamingIncrement, field: string): void {
   if (typeof inc.item !== "string" || inc.item === "") throw invalidArgument(`${field}.item`, "streaming item must not be empty");
@@ -37,7 +44,7 @@ export function streamingIncrement(index: StreamingIndex, inc: StreamingIncremen
   validateIncrement(inc, field);
   // Counters never exceed the total, so keeping the total exact keeps every counter exact.
   if (inc.count > Number.MAX_SAFE_INTEGER - index.frequency.total) {
-    throw new StateError("CAPACITY_EXCEEDED", `streaming total would exceed ${Number.MAX_SAFE_INTEGER}`, { field: `${field}.count` });
+    throw totalExceeded(`${field}.count`);
   }
   return { frequency: countMinAdd(index.frequency, inc.item, inc.count), cardinality: hyperLogLogAdd(index.cardinality, inc.item) };
 }
@@ -52,7 +59,7 @@ export function streamingObserve(index: StreamingIndex, item: string, field: str
   const cardinality = hyperLogLogAdd(index.cardinality, item);
   if (countMinEstimate(index.frequency, item) > 0) return { ...index, cardinality };
   if (index.frequency.total >= Number.MAX_SAFE_INTEGER) {
-    throw new StateError("CAPACITY_EXCEEDED", `streaming total would exceed ${Number.MAX_SAFE_INTEGER}`, { field });
+    throw totalExceeded(field);
   }
   return { frequency: countMinAdd(index.frequency, item, 1), cardinality };
 }

@@ -120,7 +120,10 @@ describe("streaming index through deltas", () => {
     const before = e.state;
     assert.throws(
       () => e.apply({ ...big, increments: [{ item: "b", count: 2 }] }),
-      (err: unknown) => isStateError(err, "CAPACITY_EXCEEDED") && err.field === "increments[0].count",
+      (err: unknown) =>
+        isStateError(err, "TOTAL_EXCEEDED") &&
+        err.field === "increments[0].count" &&
+        err.metadata["limit"] === String(Number.MAX_SAFE_INTEGER),
       "total would lose precision",
     );
     assert.equal(e.state, before, "rejected increment changes nothing");

@@ -51,6 +51,8 @@ export enum ErrorReason {
    * RESOURCE_EXHAUSTED from CreateCheckpoint when the project already holds the most checkpoints the
    * server keeps per project; metadata `limit` (that number) and `project_id`. Nothing was written;
    * deleting a checkpoint makes room.
+   * RESOURCE_EXHAUSTED from a streaming delta whose counts would take the project's streaming total
+   * past 2^53-1; metadata `field` and `limit`. Nothing was applied.
    *
    * @generated from enum value: ERROR_REASON_LIMIT_EXCEEDED = 2;
    */
