@@ -20,3 +20,15 @@ test("status classes are anchored on codes next to http or status", () => {
   assert.deepEqual(classifyStatusClasses("edited 503 lines on port 429"), [], "bare numbers never match");
   assert.deepEqual(classifyStatusClasses(""), [], "empty");
 });
+
+test("a status phrase joined by underscores or hyphens is not missed, and a code split from its phrase by a colon or a line break is not counted", () => {
+  assert.deepEqual(classifyStatusClasses("gateway said 503-service-unavailable"), ["http_5xx"], "hyphens");
+  assert.deepEqual(classifyStatusClasses("proxy_error=504_gateway_timeout"), ["http_5xx"], "underscores");
+  assert.deepEqual(classifyStatusClasses("retry on 502 BadGateway"), ["http_5xx"], "phrase words run together");
+  assert.deepEqual(classifyStatusClasses("the metric status_5xx rose"), ["http_5xx"], "status and the class word");
+  assert.deepEqual(classifyStatusClasses("got 400-Bad-Request twice"), ["http_400"], "400 phrase with hyphens");
+  assert.deepEqual(classifyStatusClasses("a 400  bad request"), ["http_400"], "two spaces after the code");
+  assert.deepEqual(classifyStatusClasses("see line 502: bad gateway handling was renamed"), [], "a colon after the code");
+  assert.deepEqual(classifyStatusClasses("wrote 503\nService unavailable notes"), [], "a line break after the code");
+  assert.deepEqual(classifyStatusClasses("ids 502bad gateway"), [], "no separator after the code");
+});

@@ -16,18 +16,27 @@ export function classifyAbort(reason: string, atTornTail: boolean): AbortClass {
 // a bare number in prose (a line count, a port) never reads as a provider status.
 const HTTP = String.raw`\bhttp[ _-]?`;
 const STATUS = String.raw`\bstatus(?:[ _-]?code)?[\s:=_-]*`;
+// Inside a status phrase only spaces, underscores and hyphens join: a colon or a line break
+// after the code reads as prose that happens to follow a number, as the reference reads it.
+const JOIN = "[ _-]";
+
+/** A code followed by one of its reason phrases, whose words may also run together. */
+function codePhrase(code: string, phrases: readonly string[]): RegExp {
+  const alternatives = phrases.map((p) => p.split(" ").join(`${JOIN}?`)).join("|");
+  return new RegExp(String.raw`\b${code}${JOIN}+(?:${alternatives})\b`, "i");
+}
+
 const STATUS_PATTERNS: readonly (readonly [StatusClass, readonly RegExp[]])[] = [
   [
     "http_5xx",
     [
-      new RegExp(`${HTTP}(?:5\\d\\d|5xx)\\b`, "i"),
-      new RegExp(`${STATUS}5\\d\\d\\b`, "i"),
+      new RegExp(String.raw`(?:${HTTP}|${STATUS})(?:5\d\d|5xx)\b`, "i"),
       /\b5xx\b/i,
-      /\b50[234][\s:-]*(?:bad gateway|gateway timeout|service unavailable|internal server error)\b/i,
+      codePhrase("50[234]", ["bad gateway", "gateway timeout", "service unavailable", "internal server error"]),
     ],
   ],
   ["http_429", [new RegExp(`(?:${HTTP}|${STATUS})429\\b`, "i")]],
-  ["http_400", [new RegExp(`(?:${HTTP}|${STATUS})400\\b`, "i"), /\b400 bad request\b/i]],
+  ["http_400", [new RegExp(`(?:${HTTP}|${STATUS})400\\b`, "i"), codePhrase("400", ["bad request"])]],
 ];
 
 /** Status classes named in a task's final message, in fixed order without duplicates. */
