@@ -95,3 +95,38 @@ test("context bands and ordinal buckets have fixed edges", () => {
     "buckets",
   );
 });
+
+// A line whose timestamp is lost, as a damaged or hand-edited rollout may hold.
+function withoutTimestamp(line: string): string {
+  const { timestamp: _, ...rest } = JSON.parse(line) as Record<string, unknown>;
+  return JSON.stringify(rest);
+}
+
+// Tool time, gap and attribution of the first post-tool span of a task holding `lines`.
+function firstSpan(lines: string[]): unknown[] {
+  const d = collectRollout([startLine(0, "t"), ...lines, completeLine(10, "t")]);
+  const [span] = analyzeRollout({ meta: null, records: d.records, fresh: false }).postTool;
+  return [span?.toolMs, span?.gapMs, span?.attribution];
+}
+
+test("an untimed record neither ends a post-tool gap at zero nor gives a result a tool time measured from no time", () => {
+  assert.deepEqual(
+    firstSpan([
+      callLine(1, "a", "exec_command", { cmd: "x" }),
+      outputLine(3, "a", unifiedOutput(0)),
+      withoutTimestamp(callLine(4, "b", "exec_command", { cmd: "y" })),
+      tokenLine(9, 20_000),
+    ]),
+    [2000, 6000, "model_reasoning"],
+    "the untimed call is passed over: the gap runs to the next timed model record, not to zero as tool_slow",
+  );
+  assert.deepEqual(
+    firstSpan([
+      withoutTimestamp(callLine(1, "a", "exec_command", { cmd: "x" })),
+      outputLine(3, "a", unifiedOutput(0)),
+      tokenLine(7, 20_000),
+    ]),
+    [0, 4000, "model_reasoning"],
+    "a result of an untimed call has no tool time, so its gap is not outweighed by one reaching back to time zero",
+  );
+});
