@@ -68,7 +68,7 @@ export { mergeDeltas, mergeDeltasStrict } from "./delta/merge.js";
 export { deltasConflict } from "./delta/conflict.js";
 export { affectedNodes } from "./delta/affected-nodes.js";
 export { describeDelta } from "./delta/describe.js";
-export type { DeltaRecord } from "./delta-history/delta-record.js";
+export type { ChangeKind, DeltaRecord } from "./delta-history/delta-record.js";
 
 export { EMPTY_STATE } from "./project-state.js";
 export type { ProjectState } from "./project-state.js";

@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { status } from "@grpc/grpc-js";
+import { STATE_DOCUMENT_FORMAT } from "@crs/domain/state";
 import { ClassicLevel } from "classic-level";
 import { JOURNAL_RECORD_FORMAT, STATE_EVENT_FORMAT_IN_JOURNAL, decodeRecord, encodeRecord, type JournalRecord } from "../journal/index.js";
 import { keys } from "../store/level/level-keys.js";
@@ -47,7 +48,7 @@ const newerCheckpoints: [string, (c: CheckpointRecord) => CheckpointRecord, stri
   ],
   [
     "a newer state document format",
-    (c) => ({ ...c, document: { ...c.document, formatVersion: (c.document.formatVersion + 1) as 1 } }),
+    (c) => ({ ...c, document: { ...c.document, formatVersion: (STATE_DOCUMENT_FORMAT + 1) as 1 } }),
     ["RestoreCheckpoint", "ForkProject"],
     { readable: true },
   ],

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { STATE_DOCUMENT_FORMAT } from "@crs/domain/state";
 import { JOURNAL_RECORD_FORMAT, decodeRecord, encodeRecord } from "../journal/index.js";
 import { decodeSnapshot, encodeSnapshot } from "../snapshot/index.js";
 import { LevelStore } from "../store/level-store.js";
@@ -73,7 +74,7 @@ test("a project whose newest snapshot holds a state document in a newer format i
     assert.ok(newest !== undefined && newest.seq > 0, "a snapshot after the change");
     const decoded = decodeSnapshot(newest.bytes, newest.seq, projectUid);
     assert.ok(decoded.ok);
-    const document = { ...decoded.value.document, formatVersion: (decoded.value.document.formatVersion + 1) as 1 };
+    const document = { ...decoded.value.document, formatVersion: (STATE_DOCUMENT_FORMAT + 1) as 1 };
     const bytes = encodeSnapshot({ ...decoded.value, document });
     await level.write([{ op: "putSnapshot", projectUid, seq: newest.seq, bytes }]);
 

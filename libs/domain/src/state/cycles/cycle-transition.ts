@@ -97,7 +97,7 @@ export function cycleCheckTransition(
   const recorded = recordStep(state.steps, breaker, ctx.at, ctx.config.maxStepsPerSession);
   const record = deltaRecord(
     { kind: "proof", source: "hard", updates },
-    { sessionId, metadata: { reason: `cycle_detected:${loop}` }, label: "cycle_detector" },
+    { sessionId, metadata: { reason: `cycle_detected:${loop}` }, label: "cycle_detector", changeKind: "cycle_detected" },
     state.generation + 1,
     ctx.at,
   );

@@ -5,6 +5,16 @@ import type { DeltaJson } from "../delta/codec.js";
 import type { DeltaKind } from "../delta/delta.js";
 import type { SignalSource } from "../signals.js";
 
+/**
+ * What wrote a delta record: `delta_applied` for a client's delta (StateService.Apply),
+ * `cycle_detected` for the disproof a detected decision cycle makes. These are the only
+ * mutations that write records; the others bump the generation without one.
+ */
+export type ChangeKind = "delta_applied" | "cycle_detected";
+
+/** Every {@link ChangeKind}. */
+export const CHANGE_KINDS: readonly ChangeKind[] = ["delta_applied", "cycle_detected"];
+
 /** One applied delta. */
 export interface DeltaRecord {
   /** `delta_<generation>`; unique because generations never repeat. */
@@ -15,6 +25,11 @@ export interface DeltaRecord {
   readonly at: number;
   /** Kind of the delta. */
   readonly kind: DeltaKind;
+  /**
+   * The mutation that wrote the record. Known for every record: a state document of format 1
+   * has none on its records, which all read as `delta_applied` (see `export/document.ts`).
+   */
+  readonly changeKind: ChangeKind;
   /** Effective source of the delta. */
   readonly source: SignalSource;
   /** Who applied it (the caller's label, "" when none). */

@@ -12,7 +12,7 @@ import { affectedNodes } from "../delta/affected-nodes.js";
 import { deltaFromJson, deltaToJson, type DeltaJson } from "../delta/codec.js";
 import { deltaSource, type Delta } from "../delta/delta.js";
 import { pushDeltaRecord } from "../delta-history/delta-record.js";
-import type { DeltaRecord } from "../delta-history/delta-record.js";
+import type { ChangeKind, DeltaRecord } from "../delta-history/delta-record.js";
 import { dependedBy } from "../dependency/dependency-index.js";
 import { deltaTouches } from "../entries/delta-touches.js";
 import { allModified, markModified, similarityEntryKey, type TouchedEntries } from "../entries/mod-generations.js";
@@ -83,13 +83,20 @@ function checkOrigin(origin: DeltaOrigin): void {
   }
 }
 
+/** Who applied a delta and which mutation did: what a delta record keeps of its origin. */
+export interface RecordOrigin extends DeltaOrigin {
+  /** The mutation writing the record. */
+  readonly changeKind: ChangeKind;
+}
+
 /** The delta-history record of `delta` producing generation `generation`; `json` is its JSON form when the caller has it. */
-export function deltaRecord(delta: Delta, origin: DeltaOrigin, generation: number, at: number, json?: DeltaJson): DeltaRecord {
+export function deltaRecord(delta: Delta, origin: RecordOrigin, generation: number, at: number, json?: DeltaJson): DeltaRecord {
   return Object.freeze({
     id: `delta_${generation}`,
     generation,
     at,
     kind: delta.kind,
+    changeKind: origin.changeKind,
     source: deltaSource(delta),
     label: origin.label,
     sessionId: origin.sessionId,
@@ -104,7 +111,8 @@ export function deltaTransition(state: ProjectState, json: DeltaJson, origin: De
   checkOrigin(origin);
   const delta = deltaFromJson(json);
   const applied = applyDeltaToState(state, delta, ctx);
-  const record = deltaRecord(delta, origin, state.generation + 1, ctx.at, json);
+  // Always a client's delta: the label or metadata it carries cannot make it another kind.
+  const record = deltaRecord(delta, { ...origin, changeKind: "delta_applied" }, state.generation + 1, ctx.at, json);
   return bump(
     state,
     { ...applied, deltaHistory: pushDeltaRecord(applied.deltaHistory, record, ctx.config.maxDeltaRecords) },

@@ -3,6 +3,11 @@
  * a fixed order (keys sorted byte-wise; logs oldest first), so equal states give identical
  * documents. uint64 proof numbers are decimal strings. Proof entries, constraints, clauses and
  * similarity pairs carry their modification generation.
+ *
+ * Formats: 1 - delta records carry no `changeKind` (every one was read as `delta_applied`,
+ * cycle-detection records included); 2 - every delta record carries its `changeKind`. A
+ * document is written in the lowest format that expresses it, as events are: 1 while every
+ * record is `delta_applied`, so a reader of format 1 refuses only the documents it would misread.
  */
 
 import type { AnalyticsRecord } from "../analytics/analytics-record.js";
@@ -11,7 +16,7 @@ import type { Clause } from "../clauses/clause.js";
 import { compareUtf8, sortUtf8 } from "../bytes.js";
 import type { StateConfig } from "../config.js";
 import type { Constraint } from "../constraints/constraint.js";
-import type { DeltaRecord } from "../delta-history/delta-record.js";
+import type { ChangeKind, DeltaRecord } from "../delta-history/delta-record.js";
 import type { CycleDetectorState } from "../cycles/detector-state.js";
 import { allEdges, type DependencyEdge } from "../dependency/dependency-index.js";
 import { similarityEntryKey, type EntryIndex } from "../entries/mod-generations.js";
@@ -21,8 +26,19 @@ import type { ProofStatus, SignalSource } from "../signals.js";
 import { allPairs, type SimilarityPair } from "../similarity/similarity-index.js";
 import type { StepRecord } from "../steps/step-record.js";
 
-/** Version of the {@link StateDocument} format this engine writes and reads. */
-export const STATE_DOCUMENT_FORMAT = 1;
+/** The newest {@link StateDocument} format this engine writes; it reads every format from 1 up to it. */
+export const STATE_DOCUMENT_FORMAT = 2;
+
+/** A document format this engine reads. */
+export type StateDocumentFormat = 1 | typeof STATE_DOCUMENT_FORMAT;
+
+/** A delta record as a document holds it: `changeKind` in format 2, absent in format 1. */
+export type DeltaRecordDocument = Omit<DeltaRecord, "changeKind"> & { readonly changeKind?: ChangeKind };
+
+/** The lowest document format that expresses `state`: 2 once a delta record is of another kind than `delta_applied`. */
+export function documentFormatOf(state: ProjectState): StateDocumentFormat {
+  return state.deltaHistory.some((r) => r.changeKind !== "delta_applied") ? 2 : 1;
+}
 
 /** The generation that last changed an entry. */
 export interface ModGenerationField {
@@ -98,8 +114,8 @@ export interface StreamingDocument {
 
 /** Lossless image of a project's state. */
 export interface StateDocument {
-  /** Always {@link STATE_DOCUMENT_FORMAT}. */
-  readonly formatVersion: typeof STATE_DOCUMENT_FORMAT;
+  /** {@link documentFormatOf} the state it images. */
+  readonly formatVersion: StateDocumentFormat;
   /** Generation of the state. */
   readonly generation: number;
   /** By node id. */
@@ -121,7 +137,7 @@ export interface StateDocument {
   /** Oldest first. */
   readonly analytics: readonly AnalyticsRecord[];
   /** Oldest first. */
-  readonly deltaHistory: readonly DeltaRecord[];
+  readonly deltaHistory: readonly DeltaRecordDocument[];
   /** By session id. */
   readonly cycleDetectors: readonly CycleDetectorDocument[];
   /** The project's limits; absent in documents written before limits were state (the reader's then apply). */
@@ -160,8 +176,9 @@ export function toDocument(state: ProjectState): StateDocument {
     if (v !== 0) counters.push([i, v]);
   });
   const mod = (index: EntryIndex, key: string): number => state.modGenerations[index].get(key) ?? 0;
+  const formatVersion = documentFormatOf(state);
   return {
-    formatVersion: STATE_DOCUMENT_FORMAT,
+    formatVersion,
     generation: state.generation,
     proofs: sortUtf8(state.proofs.keys()).map((nodeId) => {
       const p = state.proofs.get(nodeId)!;
@@ -195,7 +212,8 @@ export function toDocument(state: ProjectState): StateDocument {
       return { sessionId, nextNumber: s.nextNumber, steps: s.steps.toArray() };
     }),
     analytics: state.analytics.toArray(),
-    deltaHistory: state.deltaHistory.toArray(),
+    // Format 1 records are written as they were before kinds were kept: without the field.
+    deltaHistory: formatVersion === 1 ? state.deltaHistory.map(({ changeKind: _, ...r }) => r).toArray() : state.deltaHistory.toArray(),
     cycleDetectors: sortUtf8(state.cycles.keys()).map((sessionId) => detectorToDocument(sessionId, state.cycles.get(sessionId)!)),
     config: { ...state.config, circuitBreakerThresholds: { ...state.config.circuitBreakerThresholds } },
   };

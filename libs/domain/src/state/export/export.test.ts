@@ -4,7 +4,7 @@ import { isStateError } from "../errors.js";
 import { StateEngine } from "../engine/engine.js";
 import { PROOF_INFINITY } from "../proof/proof-number.js";
 import { makeStep } from "../steps/step-record.js";
-import type { StateDocument } from "./document.js";
+import { STATE_DOCUMENT_FORMAT, type StateDocument } from "./document.js";
 import { computeSummary, referenceExport, rfc3339 } from "./summary.js";
 
 function busy(): StateEngine {
@@ -117,7 +117,7 @@ describe("state document", () => {
   });
 
   it("refuses a document of another format version as UNSUPPORTED_FORMAT, not as corruption", () => {
-    const doc = { ...JSON.parse(JSON.stringify(busy().exportDocument())), formatVersion: 2 };
+    const doc = { ...JSON.parse(JSON.stringify(busy().exportDocument())), formatVersion: STATE_DOCUMENT_FORMAT + 1 };
     const target = new StateEngine();
     assert.throws(
       () => StateEngine.fromDocument(doc),

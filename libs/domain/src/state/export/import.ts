@@ -12,11 +12,9 @@ import { watchClause } from "../clauses/watch-index.js";
 import { resolveConfig, type StateConfig } from "../config.js";
 import { freezeConstraint, validateConstraint, type Constraint } from "../constraints/constraint.js";
 import { parseUint64 } from "../delta/codec.js";
-import { DELTA_KINDS } from "../delta/delta.js";
-import type { DeltaRecord } from "../delta-history/delta-record.js";
 import { addEdge, EMPTY_DEPENDENCY, reaches } from "../dependency/dependency-index.js";
 import { invalidArgument, isStateError, StateError } from "../errors.js";
-import { frozenCopy, frozenWith } from "../freeze.js";
+import { frozenWith } from "../freeze.js";
 import { appendHistory, EMPTY_HISTORY } from "../history/history-index.js";
 import { validateProofNumber, type ProofNumber } from "../proof/proof-number.js";
 import { similarityEntryKey, type EntryIndex } from "../entries/mod-generations.js";
@@ -25,6 +23,7 @@ import { EMPTY_SIMILARITY, setDistance, validateSimilarityPair } from "../simila
 import { validateStep } from "../steps/step-record.js";
 import { recordStep, type StepStore } from "../steps/step-store.js";
 import { STATE_DOCUMENT_FORMAT, type ModGenerationField, type StateDocument, type StreamingDocument } from "./document.js";
+import { importDeltaRecords } from "./import-delta-records.js";
 import { importCycleDetectors, readModGeneration } from "./import-entries.js";
 import type { StreamingIndex } from "../streaming/streaming-index.js";
 
@@ -196,19 +195,6 @@ function build(doc: StateDocument, fallbackConfig: StateConfig): ProjectState {
       return storedRecord(r, r.id, r.results.length);
     }),
   );
-  const records = list<DeltaRecord>(doc.deltaHistory, "deltaHistory");
-  records.forEach((r, i) => {
-    const prev = records[i - 1];
-    if (!Number.isSafeInteger(r.generation) || (prev !== undefined && r.generation <= prev.generation) || r.generation > doc.generation) {
-      throw invalidArgument(`deltaHistory[${i}].generation`, "delta records must have increasing generations up to the state's");
-    }
-    if (r.id !== `delta_${r.generation}`) throw invalidArgument(`deltaHistory[${i}].id`, "delta record id must be delta_<generation>");
-    if (!DELTA_KINDS.includes(r.kind) || r.delta === null || typeof r.delta !== "object" || r.delta.kind !== r.kind) {
-      throw invalidArgument(`deltaHistory[${i}].kind`, "delta record kind must match its delta");
-    }
-    if (!Array.isArray(r.affectedNodes)) throw invalidArgument(`deltaHistory[${i}].affectedNodes`, "affectedNodes must be a list");
-    if (typeof r.label !== "string") throw invalidArgument(`deltaHistory[${i}].label`, "label must be a string");
-  });
   return Object.freeze(
     freezeIndexes({
       generation: doc.generation,
@@ -221,7 +207,7 @@ function build(doc: StateDocument, fallbackConfig: StateConfig): ProjectState {
       streaming: importStreaming(doc.streaming),
       steps: importSteps(doc, config),
       analytics,
-      deltaHistory: List(records.map((r) => frozenCopy(r))),
+      deltaHistory: importDeltaRecords(list(doc.deltaHistory, "deltaHistory"), doc.formatVersion, doc.generation),
       cycles: importCycleDetectors(list(doc.cycleDetectors, "cycleDetectors")),
       modGenerations: mods.build(),
       config,
@@ -233,7 +219,7 @@ function build(doc: StateDocument, fallbackConfig: StateConfig): ProjectState {
 export function isUnsupportedDocument(doc: unknown): doc is { readonly formatVersion: number } {
   if (doc === null || typeof doc !== "object") return false;
   const version = (doc as { readonly formatVersion?: unknown }).formatVersion;
-  return typeof version === "number" && version !== STATE_DOCUMENT_FORMAT;
+  return typeof version === "number" && !(Number.isSafeInteger(version) && version >= 1 && version <= STATE_DOCUMENT_FORMAT);
 }
 
 /**
@@ -245,7 +231,7 @@ export function fromDocument(doc: StateDocument, config: StateConfig): ProjectSt
   if (isUnsupportedDocument(doc)) {
     throw new StateError(
       "UNSUPPORTED_FORMAT",
-      `import: document format ${doc.formatVersion} is not supported (this engine reads ${STATE_DOCUMENT_FORMAT})`,
+      `import: document format ${doc.formatVersion} is not supported (this engine reads 1 to ${STATE_DOCUMENT_FORMAT})`,
       { field: "formatVersion" },
     );
   }
