@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { ChangeKind, type ChangeSchema, type DeltaSchema } from "@crs/contracts/gen/crs/state/v1/delta_pb";
-import { deltaFromJson, describeDelta, type Delta, type DeltaRecord } from "@crs/domain/state";
+import { deltaFromJson, describeDelta, type ChangeKind as DomainChangeKind, type Delta, type DeltaRecord } from "@crs/domain/state";
 import { deltaTypeOut } from "./delta-mapper.js";
 import { sources, statuses } from "./enum-mapper.js";
 import { analyticsOut, constraintFields, historyEntryOut } from "./value-mapper.js";
@@ -58,13 +58,19 @@ export function deltaOut(d: Delta): MessageInitShape<typeof DeltaSchema> {
   }
 }
 
+// Every kind of mutation that writes a record, so a new one does not compile without its wire kind.
+const changeKinds: Readonly<Record<DomainChangeKind, ChangeKind>> = {
+  delta_applied: ChangeKind.DELTA_APPLIED,
+  cycle_detected: ChangeKind.CYCLE_DETECTED,
+};
+
 /** A change record on the wire; `summaryOnly` leaves the delta out. */
 export function changeOut(r: DeltaRecord, summaryOnly: boolean): MessageInitShape<typeof ChangeSchema> {
   const delta = deltaFromJson(r.delta);
   return {
     generation: BigInt(r.generation),
     committedAtUnixMs: BigInt(r.at),
-    kind: ChangeKind.DELTA_APPLIED,
+    kind: changeKinds[r.changeKind],
     deltaType: deltaTypeOut(r.kind),
     source: sources.toProto(r.source),
     sessionId: r.sessionId,

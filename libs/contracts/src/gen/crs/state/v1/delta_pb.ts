@@ -437,7 +437,7 @@ export const ApplyMetricsSchema: GenMessage<ApplyMetrics> = /*@__PURE__*/
 
 /**
  * Change is one recorded change of a project, as served by the history service: the delta a
- * generation applied, with who applied it and what it touched.
+ * generation applied, which mutation applied it, who asked for it and what it touched.
  *
  * @generated from message crs.state.v1.Change
  */
@@ -457,7 +457,7 @@ export type Change = Message<"crs.state.v1.Change"> & {
   committedAtUnixMs: bigint;
 
   /**
-   * Kind of change.
+   * The mutation that wrote the change: DELTA_APPLIED or CYCLE_DETECTED.
    *
    * @generated from field: crs.state.v1.ChangeKind kind = 3;
    */
@@ -605,6 +605,9 @@ export const DeltaTypeSchema: GenEnum<DeltaType> = /*@__PURE__*/
 
 /**
  * ChangeKind names the kind of a journaled change; every change bumps the generation by one.
+ * The change history records two kinds today, DELTA_APPLIED and CYCLE_DETECTED; the other
+ * mutations move the generation without a change record. A record kept from before kinds were
+ * stored reads as DELTA_APPLIED, cycle detections included.
  *
  * @generated from enum crs.state.v1.ChangeKind
  */
@@ -617,7 +620,7 @@ export enum ChangeKind {
   UNSPECIFIED = 0,
 
   /**
-   * A delta was applied (StateService.Apply).
+   * A delta was applied (StateService.Apply), whatever label the caller gave it.
    *
    * @generated from enum value: CHANGE_KIND_DELTA_APPLIED = 1;
    */
@@ -680,7 +683,8 @@ export enum ChangeKind {
   CLAUSES_REMOVED = 9,
 
   /**
-   * A decision cycle was detected and its states disproven.
+   * A decision cycle was detected and its states disproven (CycleService.CheckCycle); the payload
+   * is a hard proof delta of the disproven states, labelled `cycle_detector`.
    *
    * @generated from enum value: CHANGE_KIND_CYCLE_DETECTED = 10;
    */

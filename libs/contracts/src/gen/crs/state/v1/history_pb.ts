@@ -434,8 +434,9 @@ export const GetHistoryStatsResponseSchema: GenMessage<GetHistoryStatsResponse> 
 
 /**
  * HistoryService reads the change history of a project: one record per applied delta (similarity
- * deltas and composites included), written in the same transition as the change itself (nothing
- * is dropped), the last `max_change_records` of them retained. Reads take the current generation
+ * deltas and composites included) and per detected decision cycle, each with its ChangeKind,
+ * written in the same transition as the change itself (nothing is dropped), the last
+ * `max_change_records` of them retained. Reads take the current generation
  * unless stated otherwise; page tokens pin it.
  *
  * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
