@@ -81,6 +81,25 @@ describe("StepService through gRPC", () => {
     await expectError(s.steps.getLastStep({ projectId: "steps", sessionId: "s3" }), status.NOT_FOUND, "STEP_NOT_FOUND");
   });
 
+  it("refuses a step whose tool looks like a secret, naming step.tool, and journals nothing", async () => {
+    const before = (await s.state.getGeneration({ projectId: "steps" })).header?.generation;
+    await expectError(
+      s.steps.recordStep({ projectId: "steps", step: step("s4", `sk_test_${"9".repeat(26)}`) }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "step.tool",
+    );
+    assert.equal((await s.state.getGeneration({ projectId: "steps" })).header?.generation, before, "generation unchanged");
+    await expectError(s.steps.getLastStep({ projectId: "steps", sessionId: "s4" }), status.NOT_FOUND, "STEP_NOT_FOUND");
+  });
+
+  it("keeps a step's model, tool parameters and hints in the metadata it was given, not in fields of their own", async () => {
+    const metadata = { model: "small-router", "tool_params.target": "pkg/api", "tool_params.limit": "20", next_hint: "read callers" };
+    await s.steps.recordStep({ projectId: "steps", step: step("s5", "find_callers", { metadata }) });
+    const [stored] = (await s.steps.listSteps({ projectId: "steps", sessionId: "s5" })).steps;
+    assert.deepEqual({ ...stored?.metadata }, metadata, "the metadata comes back as sent");
+  });
+
   it("ends a session, removing its steps, as one change", async () => {
     await s.steps.recordStep({ projectId: "steps", step: step("s4", "Grep") });
     const before = (await s.state.getGeneration({ projectId: "steps" })).header?.generation ?? 0n;

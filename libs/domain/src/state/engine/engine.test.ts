@@ -279,6 +279,19 @@ describe("steps through the engine", () => {
     );
   });
 
+  it("refuses a step whose tool looks like a secret instead of storing and journaling it", () => {
+    const e = new StateEngine();
+    const leaked = `xoxp-${"7".repeat(14)}`;
+    assert.throws(
+      () => e.recordStep(step("s", leaked)),
+      (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "tool",
+      "refused naming the tool",
+    );
+    assert.equal(e.generation, 0, "nothing changed");
+    assert.deepEqual(e.snapshot().steps.sessions(), [], "no session bucket was made");
+    assert.equal(e.recordStep(step("s", "grep_repo")).result.tool, "grep_repo", "an ordinary tool name is kept as given");
+  });
+
   it("builds the decision assignment from the session's last two steps", () => {
     const e = new StateEngine();
     e.recordStep(step("s", "grep"));

@@ -199,6 +199,10 @@ export class StateEngine {
   private sanitizeStep(step: StepRecord): StepRecord {
     const s = this.sanitize;
     if (s === undefined) return step;
+    // The tool names proof nodes, clause literals and execution counts, so it is refused rather
+    // than redacted: distinct secrets would merge into one tool, and a redaction is no valid key.
+    if (typeof step.tool === "string" && s(step.tool) !== step.tool)
+      throw invalidArgument("tool", "tool looks like a secret; pass the tool's name instead");
     // Non-object metadata is left for validation to reject with a named field.
     const metadata = isObject(step.metadata)
       ? Object.fromEntries(Object.entries(step.metadata).map(([k, v]) => [s(k), typeof v === "string" ? s(v) : v]))

@@ -637,7 +637,8 @@ export type StepRecord = Message<"crs.state.v1.StepRecord"> & {
   decision: string;
 
   /**
-   * The tool involved; empty when none.
+   * The tool involved; empty when none. A name that looks like a secret (the step sanitizer
+   * would redact it) is INVALID_ARGUMENT, since it names proof nodes and execution counts.
    *
    * @generated from field: string tool = 6;
    */
