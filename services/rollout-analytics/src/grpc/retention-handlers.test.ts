@@ -91,6 +91,20 @@ test("sessions up to 2^64 - 1 bytes are planned; a total past it is INVALID_ARGU
   });
 });
 
+test("a plan without its policy is refused INVALID_ARGUMENT naming policy instead of expiring every session a moment old", async () => {
+  await withRetention(async (client) => {
+    const { policy: _, ...withoutPolicy } = plan([{ id: "fresh", bytes: 1n, modTimeUnixMs: NOW_MS - 1n }]);
+    assertInvalid(await rejection(client.planRetention(withoutPolicy)), "policy");
+    // A policy that is sent, even with every window at zero, is the caller's explicit choice.
+    const explicit = await client.planRetention({ ...withoutPolicy, policy: { activeWithinMs: 1n } });
+    assert.deepEqual(
+      explicit.manifest?.decisions.map((d) => [d.id, d.expire]),
+      [["fresh", false]],
+      "within the active window it is kept",
+    );
+  });
+});
+
 test("out-of-range times are refused under their proto field names", async () => {
   await withRetention(async (client) => {
     const far = 9_000_000_000_000_000n;

@@ -1,7 +1,7 @@
 import { requireSafeCount, type ServiceHandlers } from "@crs/runtime";
 import { boundQuarantine, decideRetention, retentionJson } from "@crs/domain/rollout";
 import type { RetentionService } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
-import { decisionMessage, itemsOf, requireClock, sessionsOf } from "./retention-mapper.js";
+import { decisionMessage, itemsOf, requireClock, requirePolicy, sessionsOf } from "./retention-mapper.js";
 
 /** Retention planning and quarantine bounding: pure, with the caller's clock; byte figures stay exact. */
 export function retentionHandlers(): ServiceHandlers<typeof RetentionService.method> {
@@ -9,12 +9,12 @@ export function retentionHandlers(): ServiceHandlers<typeof RetentionService.met
     async planRetention(request) {
       const nowMs = requireClock(request.nowUnixMs);
       const sessions = sessionsOf(request);
-      const policy = request.policy;
+      const policy = requirePolicy(request.policy);
       const manifest = decideRetention(sessions, {
         nowMs,
-        activeWithinMs: requireSafeCount(policy?.activeWithinMs ?? 0n, "policy.active_within_ms"),
-        warmWithinMs: requireSafeCount(policy?.warmWithinMs ?? 0n, "policy.warm_within_ms"),
-        rawBytesCap: policy?.rawBytesCap ?? 0n,
+        activeWithinMs: requireSafeCount(policy.activeWithinMs, "policy.active_within_ms"),
+        warmWithinMs: requireSafeCount(policy.warmWithinMs, "policy.warm_within_ms"),
+        rawBytesCap: policy.rawBytesCap,
       });
       return {
         manifest: {

@@ -13,6 +13,7 @@ import {
   type BoundQuarantineRequest,
   type RetentionDecisionSchema,
   type PlanRetentionRequest,
+  type RetentionPolicy,
 } from "@crs/contracts/gen/crs/analytics/v1/retention_pb";
 import { clockRequired } from "../errors.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -54,6 +55,16 @@ const EXPIRE_ENUM: Record<string, ExpireReason> = {
 export function requireClock(nowUnixMs: bigint, field = "now_unix_ms"): number {
   if (nowUnixMs <= 0n) throw clockRequired(field);
   return requireSafeCount(nowUnixMs, field);
+}
+
+/**
+ * The plan's policy, which must be sent: an absent one reads as windows of zero, which would
+ * expire every session that is neither live nor protected.
+ */
+export function requirePolicy(policy: RetentionPolicy | undefined): RetentionPolicy {
+  if (policy === undefined)
+    throw invalidArgument("policy", "is required: without it every session that is not live or protected would expire");
+  return policy;
 }
 
 /** The latest time a JavaScript Date can hold, in Unix ms: every accepted time can be rendered. */

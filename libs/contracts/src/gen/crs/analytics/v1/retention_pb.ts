@@ -258,7 +258,8 @@ export type PlanRetentionRequest = Message<"crs.analytics.v1.PlanRetentionReques
   nowUnixMs: bigint;
 
   /**
-   * The policy.
+   * The policy (required: an absent one is refused INVALID_ARGUMENT naming `policy`, since its
+   * zero windows would expire every session that is neither live nor protected).
    *
    * @generated from field: crs.analytics.v1.RetentionPolicy policy = 3;
    */
