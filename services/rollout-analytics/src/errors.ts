@@ -36,7 +36,7 @@ export function malformedUpload(field: string, rule: string): AnalyticsError {
 }
 
 /** ROLLOUT_TOO_LARGE: the upload, declared or received, exceeds `limit` bytes. */
-export function rolloutTooLarge(field: string, bytes: number, limit: number): AnalyticsError {
+export function rolloutTooLarge(field: string, bytes: number | bigint, limit: number): AnalyticsError {
   return new AnalyticsError("ROLLOUT_TOO_LARGE", `${field}: the rollout has at least ${bytes} bytes; at most ${limit} are accepted`, {
     field,
     limit: String(limit),

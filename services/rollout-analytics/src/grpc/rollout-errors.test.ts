@@ -99,7 +99,7 @@ test("a line over MAX_LINE_BYTES is skipped and counted, and the lines around it
   });
 });
 
-test("content over MAX_ROLLOUT_BYTES fails ROLLOUT_TOO_LARGE, whether declared or received", async () => {
+test("content over MAX_ROLLOUT_BYTES fails ROLLOUT_TOO_LARGE, whether declared (past 2^53 too, not INVALID_ARGUMENT) or received", async () => {
   await withService(LIMITS, async (client) => {
     const big = Buffer.from(line(1000).repeat(80));
     const received = assertFailure(
@@ -109,8 +109,12 @@ test("content over MAX_ROLLOUT_BYTES fails ROLLOUT_TOO_LARGE, whether declared o
       "chunk",
     );
     assert.equal(received["limit"], "65536", "limit in metadata");
-    const declared = await rejection(client.analyzeRollout(uploadStream(content, 8, { sizeBytes: 65537n })));
-    assertFailure(declared, status.RESOURCE_EXHAUSTED, "ROLLOUT_TOO_LARGE", "upload.size_bytes");
+    // Any declared size past the limit, up to the largest uint64, is too large, not malformed.
+    for (const sizeBytes of [65537n, 2n ** 53n, 2n ** 64n - 1n]) {
+      const declared = await rejection(client.analyzeRollout(uploadStream(content, 8, { sizeBytes })));
+      assertFailure(declared, status.RESOURCE_EXHAUSTED, "ROLLOUT_TOO_LARGE", "upload.size_bytes");
+      assert.match(declared.details, new RegExp(`at least ${sizeBytes} bytes`), "the declared size, exactly");
+    }
   });
 });
 

@@ -60,7 +60,8 @@ export function uploadOf(upload: RolloutUpload): UploadRequest {
     nowMs,
     // The domain's rule, shared with scans: within the window either side of the clock.
     fresh: isFresh({ nowMs, mtimeMs, freshWithinMs }),
-    sizeBytes: requireSafeCount(upload.sizeBytes, "upload.size_bytes"),
+    // Exact: a declared size past the server limit is ROLLOUT_TOO_LARGE however large it is.
+    sizeBytes: upload.sizeBytes,
     sha256,
     includeHealth: upload.includeHealth,
     includeReportJson: upload.includeReportJson,

@@ -16,7 +16,8 @@ export interface UploadLimits {
 
 /** What the client declared about the content before sending it: 0 and "" when unknown. */
 export interface DeclaredContent {
-  readonly sizeBytes: number;
+  /** The uint64 of the contract, kept exact: any size past the limit is refused as too large. */
+  readonly sizeBytes: bigint;
   /** Lowercase hex SHA-256. */
   readonly sha256: string;
 }
@@ -44,16 +45,20 @@ export class RolloutBody {
   readonly #hash = createHash("sha256");
   readonly #reader: RolloutReader;
   readonly #limits: UploadLimits;
-  readonly #declared: DeclaredContent;
+  /** The declared size, within the limit and so an exact number; 0 when unknown. */
+  readonly #declaredBytes: number;
+  readonly #declaredSha: string;
   readonly #fold: RolloutFold;
   #bytes = 0;
 
   /** `maxListed` caps the per-call lists the fold keeps (every call is still counted). */
   constructor(limits: UploadLimits, declared: DeclaredContent, maxListed?: number) {
     // A declared size over the limit is refused before any byte is read.
-    if (declared.sizeBytes > limits.maxRolloutBytes) throw rolloutTooLarge("upload.size_bytes", declared.sizeBytes, limits.maxRolloutBytes);
+    if (declared.sizeBytes > BigInt(limits.maxRolloutBytes))
+      throw rolloutTooLarge("upload.size_bytes", declared.sizeBytes, limits.maxRolloutBytes);
     this.#limits = limits;
-    this.#declared = declared;
+    this.#declaredBytes = Number(declared.sizeBytes);
+    this.#declaredSha = declared.sha256;
     // An upload is answered with its analytics, never a corpus partial: no post-tool samples.
     const fold = new RolloutFold(maxListed === undefined ? { postToolSamples: false } : { maxListed, postToolSamples: false });
     this.#fold = fold;
@@ -64,7 +69,7 @@ export class RolloutBody {
   push(chunk: Uint8Array): void {
     this.#bytes += chunk.length;
     if (this.#bytes > this.#limits.maxRolloutBytes) throw rolloutTooLarge("chunk", this.#bytes, this.#limits.maxRolloutBytes);
-    const declared = this.#declared.sizeBytes;
+    const declared = this.#declaredBytes;
     if (declared > 0 && this.#bytes > declared) throw malformedUpload("upload.size_bytes", `declares ${declared} bytes but more arrived`);
     this.#hash.update(chunk);
     this.#reader.push(chunk);
@@ -74,7 +79,8 @@ export class RolloutBody {
   finish(): ReceivedRollout {
     const rollout = this.#reader.end();
     const sha256 = this.#hash.digest("hex");
-    const { sizeBytes, sha256: declaredSha } = this.#declared;
+    const sizeBytes = this.#declaredBytes;
+    const declaredSha = this.#declaredSha;
     if (sizeBytes > 0 && this.#bytes !== sizeBytes)
       throw malformedUpload("upload.size_bytes", `declares ${sizeBytes} bytes but ${this.#bytes} arrived`);
     if (declaredSha !== "" && declaredSha !== sha256)

@@ -16,7 +16,7 @@ const MAX_LISTED = 1000;
 if (process.env["UPLOAD_MEMORY_CHILD"] !== undefined) {
   const body = new RolloutBody(
     { maxRolloutBytes: 2 * UPLOAD_BYTES, maxLineBytes: 64 * 1024 ** 2 },
-    { sizeBytes: 0, sha256: "" },
+    { sizeBytes: 0n, sha256: "" },
     MAX_LISTED,
   );
   let lines = 0;
