@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { closeSync, openSync, rmSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { badField } from "../errors.js";
@@ -8,15 +8,26 @@ import type { CliIo } from "./io.js";
 export type OutputFormat = "json" | "table" | "html";
 
 /**
- * Refuses an `--out` that cannot be written before any work is done: its folder must exist and
- * the path must not be a folder. A scan of gigabytes should not end in a failed write.
+ * Refuses an `--out` that cannot be written before any work is done: its folder must exist, the
+ * path must not be a folder, and it must open for writing. A scan of gigabytes should not end in
+ * a failed write.
  */
 export function checkOut(io: CliIo, out: string | undefined): void {
   if (out === undefined) return;
+  if (out.trim() === "") throw badField("--out", "must name a file");
   const path = resolve(io.cwd, out);
   if (statSync(dirname(path), { throwIfNoEntry: false })?.isDirectory() !== true)
     throw badField("--out", `the folder of ${path} does not exist`);
-  if (statSync(path, { throwIfNoEntry: false })?.isDirectory() === true) throw badField("--out", `${path} is a folder`);
+  const existing = statSync(path, { throwIfNoEntry: false });
+  if (existing?.isDirectory() === true) throw badField("--out", `${path} is a folder`);
+  // Opening for appending changes nothing in a file that exists, and is the one check that also
+  // sees read-only mounts and file systems that take no new files, which permission bits do not tell.
+  try {
+    closeSync(openSync(path, "a"));
+  } catch (e) {
+    throw badField("--out", `${path} cannot be written (${(e as NodeJS.ErrnoException).code ?? "unknown error"})`);
+  }
+  if (existing === undefined) rmSync(path, { force: true });
 }
 
 /** Writes a rendered report to `out` (a file, relative to the working directory) or to stdout. */

@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve, win32 } from "node:path";
 import type { Command } from "commander";
 import { badField } from "../errors.js";
@@ -67,6 +67,22 @@ export function checkCacheDir(io: CliIo, flags: ReadFlags): void {
       throw badField("--cache-dir", at === path ? `${path} is not a folder` : `${path} cannot be made: ${at} is not a folder`);
     if (kind !== "missing" || dirname(at) === at) return;
   }
+}
+
+/** Refuses, before any work, a store root that is not a folder that can be read, naming the argument and the path. */
+export function checkStoreDir(io: CliIo, dir: string): void {
+  const path = resolve(io.cwd, dir);
+  let kind: ReturnType<typeof entryKind> | "unreadable" = entryKind(path);
+  if (kind === "folder") {
+    try {
+      accessSync(path, constants.R_OK | constants.X_OK);
+    } catch {
+      kind = "unreadable";
+    }
+  }
+  if (kind === "missing") throw badField("<dir>", `${path} does not exist`);
+  if (kind === "other") throw badField("<dir>", `${path} is not a folder`);
+  if (kind !== "folder") throw badField("<dir>", `${path} cannot be read`);
 }
 
 /** Tells once, on stderr, that the cache could not be written, so the next read will not be faster. */

@@ -168,6 +168,38 @@ test("a bad flag is refused with exit 2 naming it, and prints no report", async 
   }
 });
 
+test("a store root that is missing or a file is refused before any work, naming <dir> and the path", async () => {
+  const missing = join(tmpdir(), "no-such-rollout-store");
+  for (const [args, path] of [
+    [["scan", missing, "--now", "2026-07-01"], missing],
+    [["usage", THIS_FILE], THIS_FILE],
+    [["retention", join(THIS_FILE, "store"), "--now", "2026-07-01"], join(THIS_FILE, "store")],
+  ] as const) {
+    const io = captureIo();
+    assert.equal(await runCli([...args], io), 2, `exit 2 for ${args.join(" ")}: ${io.stderr}`);
+    assert.equal(io.stderr.trim().split("\n").length, 1, `one line: ${io.stderr}`);
+    assert.ok(io.stderr.includes("<dir>") && io.stderr.includes(path), `${args[0]} names <dir> and ${path}: ${io.stderr}`);
+  }
+});
+
+test("an --out that cannot be written is refused before the scan with exit 2 naming it, and a refused command leaves no file behind", async (t) => {
+  // The proc file system takes no new files, whoever runs the command, as a read-only mount would.
+  for (const out of ["/proc/rollouts-report.json", ""]) {
+    const io = captureIo();
+    assert.equal(await runCli(["scan", REAL_DIR, ...SCAN, "--out", out], io), 2, `exit 2 for --out ${JSON.stringify(out)}: ${io.stderr}`);
+    assert.match(io.stderr, /^rollouts: --out [^\n]*\n$/, `one line naming --out, printed before any scan: ${io.stderr}`);
+  }
+  const dir = await mkdtemp(join(tmpdir(), "rollouts-out-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const existing = join(dir, "kept.json");
+  await writeFile(existing, "earlier report\n");
+  const io = captureIo();
+  for (const out of [existing, join(dir, "new.json")])
+    assert.equal(await runCli(["scan", REAL_DIR, ...SCAN, "--out", out, "--format", "pdf"], io), 2, io.stderr);
+  assert.deepEqual(readdirSync(dir), ["kept.json"], "the writability check leaves no new file");
+  assert.equal(readFileSync(existing, "utf8"), "earlier report\n", "nor changes one that exists");
+});
+
 test("a cache that cannot be written is warned about once, and the report is still printed", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "rollouts-cache-"));
   t.after(() => rm(dir, { recursive: true, force: true }));

@@ -6,6 +6,7 @@ import type { CliIo } from "../io.js";
 import { parseChoice, parseInstant, parseInteger, parseSize } from "../options.js";
 import { checkOut, emit, jsonText } from "../output.js";
 import { reportTable } from "../render/table.js";
+import { checkStoreDir } from "../scan-flags.js";
 
 interface RetentionFlags {
   now?: string;
@@ -34,6 +35,7 @@ export function retentionCommand(program: Command, io: CliIo): void {
     .option("--out <file>", "write the plan to this file instead of stdout")
     .action(async (dir: string, flags: RetentionFlags) => {
       checkOut(io, flags.out);
+      checkStoreDir(io, dir);
       const format = parseChoice("--format", flags.format, ["json", "table"] as const);
       const nowMs = flags.now === undefined ? Date.now() : parseInstant("--now", flags.now);
       const freshWithinMs = parseInteger("--fresh-mins", flags.freshMins, 0, 52_560_000) * 60_000;

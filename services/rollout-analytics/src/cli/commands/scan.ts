@@ -5,7 +5,7 @@ import { checkOut, emit, jsonText, type OutputFormat } from "../output.js";
 import { renderReportPage } from "../render/html.js";
 import { reportTable } from "../render/table.js";
 import { corpusReports, REPORT_KINDS, type ReportKind } from "../reports.js";
-import { checkCacheDir, runScan, withScanFlags, type ScanFlags } from "../scan-flags.js";
+import { checkCacheDir, checkStoreDir, runScan, withScanFlags, type ScanFlags } from "../scan-flags.js";
 
 interface ScanCommandFlags extends ScanFlags {
   report: string;
@@ -30,6 +30,7 @@ export function scanCommand(program: Command, io: CliIo): void {
     .option("--out <file>", "write the report to this file instead of stdout")
     .action(async (dir: string, flags: ScanCommandFlags) => {
       checkOut(io, flags.out);
+      checkStoreDir(io, dir);
       checkCacheDir(io, flags);
       const report = parseChoice("--report", flags.report, REPORT_CHOICES);
       const format = parseChoice<OutputFormat>("--format", flags.format, ["json", "table", "html"]);

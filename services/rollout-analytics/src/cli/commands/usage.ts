@@ -10,7 +10,7 @@ import { loadPricing } from "../pricing.js";
 import { scanProgressView } from "../progress.js";
 import { textTable } from "../render/table.js";
 import { displayNumber } from "../render/format-value.js";
-import { checkCacheDir, cwdScope, warnCacheNotWritten, withReadFlags, type ReadFlags } from "../scan-flags.js";
+import { checkCacheDir, checkStoreDir, cwdScope, warnCacheNotWritten, withReadFlags, type ReadFlags } from "../scan-flags.js";
 
 interface UsageFlags extends ReadFlags {
   now?: string;
@@ -87,6 +87,7 @@ export function usageCommand(program: Command, io: CliIo): void {
     .option("--out <file>", "write the report to this file instead of stdout")
     .action(async (dir: string, flags: UsageFlags) => {
       checkOut(io, flags.out);
+      checkStoreDir(io, dir);
       checkCacheDir(io, flags);
       for (const [flag, value] of [
         ["--now", flags.now],
