@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -45,4 +45,24 @@ test("generate refuses a malformed size naming the flag, and writes nothing", as
     assert.match(io.stderr, /--(size|files|seed)/, `names the flag: ${io.stderr}`);
   }
   assert.deepEqual(await files(dir), [], "nothing written");
+});
+
+test("generate into a path under a file or on a file system that takes no new folders exits 2 naming <dir>, instead of failing late or never returning", {
+  timeout: 30_000,
+}, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "rollouts-gen-target-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, "a-file");
+  await writeFile(file, "");
+  // A recursive mkdir under /proc is refused with ENOENT at every level and retries for ever.
+  for (const target of [file, join(file, "corpus"), "/proc/rollouts-corpus/nested"]) {
+    const io = captureIo();
+    assert.equal(await runCli(["generate", target, "--files", "1"], io), 2, `exit 2 for ${target}: ${io.stderr}`);
+    assert.ok(io.stderr.startsWith("rollouts: <dir> ") && io.stderr.includes(target), `names <dir> and ${target}: ${io.stderr}`);
+  }
+  const fresh = join(dir, "new", "corpus");
+  assert.equal(await runCli(["generate", fresh, "--size", "12 parsecs"], captureIo()), 2, "a bad flag");
+  assert.deepEqual(await readdir(dir), ["a-file"], "a refused command makes no folder");
+  assert.equal(await runCli(["generate", fresh, "--files", "1"], captureIo()), 0, "missing folders are made");
+  assert.equal((await files(fresh)).length, 1, "one rollout written");
 });

@@ -41,9 +41,11 @@ export function withScanFlags(command: Command): Command {
   );
 }
 
-// What is at a path: a folder, something else, nothing (or a file above it, found further up), or
-// unknown when it cannot be looked at (the read then finds out whether the cache can be written).
-function entryKind(path: string): "folder" | "other" | "missing" | "unknown" {
+/**
+ * What is at a path: a folder, something else, nothing (or a file above it, found further up), or
+ * unknown when it cannot be looked at (the caller's own read or write then finds out why).
+ */
+export function entryKind(path: string): "folder" | "other" | "missing" | "unknown" {
   try {
     const st = statSync(path, { throwIfNoEntry: false });
     return st === undefined ? "missing" : st.isDirectory() ? "folder" : "other";

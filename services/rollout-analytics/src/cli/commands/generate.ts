@@ -1,8 +1,36 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { badField } from "../../errors.js";
 import { writeCorpus } from "../../generate/index.js";
 import { parseInstant, parseInteger, parseSize } from "../options.js";
 import type { CliIo } from "../io.js";
+import { entryKind } from "../scan-flags.js";
+
+/**
+ * Makes the corpus folder one level at a time, refusing as a bad `<dir>` a path under a file or one
+ * that cannot be made. A recursive mkdir never returns where a file system refuses new folders with
+ * ENOENT (as /proc does), so the levels are made here, each failing at once.
+ */
+function makeCorpusDir(io: CliIo, dir: string): string {
+  const path = resolve(io.cwd, dir);
+  const missing: string[] = [];
+  let at = path;
+  for (let kind = entryKind(at); kind === "missing" && dirname(at) !== at; kind = entryKind(at)) {
+    missing.unshift(at);
+    at = dirname(at);
+  }
+  if (entryKind(at) === "other") throw badField("<dir>", `${path} cannot be made: ${at} is not a folder`);
+  for (const level of missing) {
+    try {
+      mkdirSync(level);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "EEXIST") throw badField("<dir>", `${path} cannot be made (${code ?? "unknown error"})`);
+    }
+  }
+  return path;
+}
 
 interface GenerateFlags {
   seed: string;
@@ -32,8 +60,7 @@ export function generateCommand(program: Command, io: CliIo): void {
       const bigLineShare = flags.bigLines === undefined ? undefined : Number(flags.bigLines);
       if (bigLineShare !== undefined && !(bigLineShare >= 0 && bigLineShare <= 1))
         throw badField("--big-lines", "must be a share between 0 and 1");
-      const result = await writeCorpus({
-        dir,
+      const options = {
         seed: parseInteger("--seed", flags.seed, 0),
         ...(flags.size === undefined ? {} : { bytes: parseSize("--size", flags.size) }),
         ...(flags.files === undefined ? {} : { files: parseInteger("--files", flags.files, 1) }),
@@ -41,7 +68,9 @@ export function generateCommand(program: Command, io: CliIo): void {
         spanDays: parseInteger("--days", flags.days, 1, 36500),
         plantSecrets: flags.plantSecrets === true,
         ...(bigLineShare === undefined ? {} : { bigLineShare }),
-      });
+      };
+      // Every flag is checked before the folder is made, so a refused command leaves nothing behind.
+      const result = await writeCorpus({ dir: makeCorpusDir(io, dir), ...options });
       io.err(`generated ${result.files} rollouts, ${result.bytes} bytes (${result.tornTails} with a torn tail) in ${dir}\n`);
     });
 }
