@@ -107,7 +107,7 @@ export class HostCheckpoints implements CheckpointHost {
         document: toDocument(state),
       };
       const bytes = encodeCheckpoint(cp);
-      await this.write(uid, [{ op: "putCheckpoint", projectUid: uid, checkpointId, bytes }]);
+      await this.write(uid, [{ op: "putCheckpoint", projectUid: uid, checkpointId, head: bytes }]);
       this.counts.changed(uid, 1);
       return { ...info(cp, bytes), header };
     });
@@ -122,7 +122,7 @@ export class HostCheckpoints implements CheckpointHost {
       ...(limit === undefined ? {} : { limit }),
     });
     // One checkpoint that does not read never hides the others: it is listed with its flag set.
-    return rows.map((row) => listed(row.checkpointId, row.bytes));
+    return rows.map((row) => listed(row.checkpointId, row.head));
   }
 
   /** See {@link CheckpointHost.get}. */
@@ -205,9 +205,9 @@ export class HostCheckpoints implements CheckpointHost {
 
   private async load(p: LoadedProject, checkpointId: string): Promise<{ cp: CheckpointRecord; bytes: Uint8Array }> {
     requireValidId(checkpointId, "checkpoint_id");
-    const bytes = await this.host.backing.getCheckpoint(p.meta.projectUid, checkpointId);
-    if (bytes === undefined) throw notFound(p.meta.projectId, checkpointId);
-    return { cp: this.decode(p, checkpointId, bytes), bytes };
+    const stored = await this.host.backing.getCheckpoint(p.meta.projectUid, checkpointId);
+    if (stored === undefined) throw notFound(p.meta.projectId, checkpointId);
+    return { cp: this.decode(p, checkpointId, stored.head), bytes: stored.head };
   }
 
   private decode(p: LoadedProject, checkpointId: string, bytes: Uint8Array): CheckpointRecord {

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { ClassicLevel } from "classic-level";
 import { CrsStateError } from "../errors.js";
 import { LevelStore } from "./level-store.js";
 import { storeConformance } from "./store-conformance.js";
@@ -46,5 +47,26 @@ test("a data directory that cannot be made is refused at open, naming why", asyn
       assert.match(e.message, /cannot open .*a-file\/data: ENOTDIR/);
       return true;
     });
+  });
+});
+
+test("a checkpoint's body lives outside the listed range and is purged with its deleted project", async () => {
+  await withTempDir("crs-store-", async (dir) => {
+    const store = await LevelStore.open(dir);
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    await store.write([
+      { op: "putMeta", projectId: "p", bytes: bytes("m") },
+      { op: "putCheckpoint", projectUid: "u", checkpointId: "c", head: bytes("head"), body: bytes("body") },
+    ]);
+    await store.write([{ op: "deleteProject", projectId: "p", projectUid: "u" }]);
+    await store.close();
+    const db = new ClassicLevel<string, Uint8Array>(dir, { keyEncoding: "utf8", valueEncoding: "view" });
+    try {
+      const left: string[] = [];
+      for await (const key of db.keys()) if (key.includes("!u!")) left.push(key);
+      assert.deepEqual(left, [], "neither head nor body is left behind");
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -7,7 +7,8 @@ import { ClassicLevel } from "classic-level";
 import { CrsStateError, isCrsStateError } from "../errors.js";
 import { syncedBatchWriter, type BatchOp, type BatchWriter } from "./level/durable-batch.js";
 import { FORMAT_KEY, LEVEL_STORE_FORMAT, PROBE_KEY, keys, range, seqOfKey, unescapeId } from "./level/level-keys.js";
-import type { CheckpointRange, MetaValue, ProjectStore, SeqValue, StoreCapabilities, StoreOp } from "./project-store.js";
+import type { ProjectStore, StoreCapabilities, StoreOp } from "./project-store.js";
+import type { CheckpointRange, ListedCheckpoint, MetaValue, SeqValue, StoredCheckpoint } from "./project-store.js";
 
 /** Options of {@link LevelStore.open}. */
 export interface LevelStoreOptions {
@@ -131,11 +132,21 @@ export class LevelStore implements ProjectStore {
               batch.push({ type: "del", key: keys.journal(o.projectUid, s) });
           }
           break;
-        case "putCheckpoint":
-          batch.push({ type: "put", key: keys.checkpoint(o.projectUid, o.checkpointId), value: o.bytes });
+        case "putCheckpoint": {
+          // Head and body in the same batch: a crash keeps both or neither, and an overwrite
+          // without a body drops the old one rather than leaving it beside the new head.
+          const body = keys.checkpointBody(o.projectUid, o.checkpointId);
+          batch.push(
+            { type: "put", key: keys.checkpoint(o.projectUid, o.checkpointId), value: o.head },
+            o.body === undefined ? { type: "del", key: body } : { type: "put", key: body, value: o.body },
+          );
           break;
+        }
         case "deleteCheckpoint":
-          batch.push({ type: "del", key: keys.checkpoint(o.projectUid, o.checkpointId) });
+          batch.push(
+            { type: "del", key: keys.checkpoint(o.projectUid, o.checkpointId) },
+            { type: "del", key: keys.checkpointBody(o.projectUid, o.checkpointId) },
+          );
           break;
         case "deleteProject":
           // The catalogue entry goes now; the project's other keys are purged after the batch.
@@ -160,8 +171,8 @@ export class LevelStore implements ProjectStore {
   private async purge(uids: readonly string[]): Promise<void> {
     try {
       for (const uid of uids) {
-        for (const prefix of [keys.journalPrefix(uid), keys.snapshotPrefix(uid), keys.checkpointPrefix(uid), keys.cutPrefix(uid)])
-          await this.db.clear(range(prefix));
+        const prefixes = [keys.journalPrefix, keys.snapshotPrefix, keys.checkpointPrefix, keys.checkpointBodyPrefix, keys.cutPrefix];
+        for (const prefix of prefixes) await this.db.clear(range(prefix(uid)));
         await this.db.del(keys.garbage(uid));
       }
     } catch {
@@ -240,22 +251,27 @@ export class LevelStore implements ProjectStore {
     return Math.max(j?.seq ?? 0, s?.seq ?? 0);
   }
 
-  /** See {@link ProjectStore.listCheckpoints}. */
-  async listCheckpoints(projectUid: string, opts: CheckpointRange = {}): Promise<{ checkpointId: string; bytes: Uint8Array }[]> {
+  /** See {@link ProjectStore.listCheckpoints}; walks the heads' range only, bodies live under another prefix. */
+  async listCheckpoints(projectUid: string, opts: CheckpointRange = {}): Promise<ListedCheckpoint[]> {
     this.check();
     const prefix = keys.checkpointPrefix(projectUid);
     const bounds = range(prefix);
     const gt = opts.after === undefined ? bounds.gt : keys.checkpoint(projectUid, opts.after);
-    const out: { checkpointId: string; bytes: Uint8Array }[] = [];
-    for await (const [key, bytes] of this.reader.iterator({ gt, lt: bounds.lt, limit: opts.limit ?? -1 }))
-      out.push({ checkpointId: unescapeId(key.slice(prefix.length)), bytes });
+    const out: ListedCheckpoint[] = [];
+    for await (const [key, head] of this.reader.iterator({ gt, lt: bounds.lt, limit: opts.limit ?? -1 }))
+      out.push({ checkpointId: unescapeId(key.slice(prefix.length)), head });
     return out;
   }
 
-  /** See {@link ProjectStore.getCheckpoint}. */
-  async getCheckpoint(projectUid: string, checkpointId: string): Promise<Uint8Array | undefined> {
+  /** See {@link ProjectStore.getCheckpoint}; one `getMany` reads head and body from one snapshot, so a concurrent write is seen whole or not at all. */
+  async getCheckpoint(projectUid: string, checkpointId: string): Promise<StoredCheckpoint | undefined> {
     this.check();
-    return this.reader.get(keys.checkpoint(projectUid, checkpointId));
+    const [head, body] = await this.reader.getMany([
+      keys.checkpoint(projectUid, checkpointId),
+      keys.checkpointBody(projectUid, checkpointId),
+    ]);
+    if (head === undefined) return undefined;
+    return body === undefined ? { head } : { head, body };
   }
 
   /** See {@link ProjectStore.countCheckpoints}; walks the keys of the project's checkpoint range without copying a value out. */

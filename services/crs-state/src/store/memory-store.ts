@@ -5,12 +5,13 @@
 
 import { compareUtf8 } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
-import type { CheckpointRange, MetaValue, ProjectStore, SeqValue, StoreCapabilities, StoreOp } from "./project-store.js";
+import type { ProjectStore, StoreCapabilities, StoreOp } from "./project-store.js";
+import type { CheckpointRange, ListedCheckpoint, MetaValue, SeqValue, StoredCheckpoint } from "./project-store.js";
 
 interface ProjectData {
   readonly journal: Map<number, Uint8Array>;
   readonly snapshots: Map<number, Uint8Array>;
-  readonly checkpoints: Map<string, Uint8Array>;
+  readonly checkpoints: Map<string, StoredCheckpoint>;
   readonly cut: Map<number, Uint8Array>;
 }
 
@@ -61,7 +62,10 @@ export class MemoryStore implements ProjectStore {
         return;
       }
       case "putCheckpoint":
-        this.project(o.projectUid).checkpoints.set(o.checkpointId, o.bytes.slice());
+        this.project(o.projectUid).checkpoints.set(
+          o.checkpointId,
+          o.body === undefined ? { head: o.head.slice() } : { head: o.head.slice(), body: o.body.slice() },
+        );
         return;
       case "deleteCheckpoint":
         this.project(o.projectUid).checkpoints.delete(o.checkpointId);
@@ -114,16 +118,18 @@ export class MemoryStore implements ProjectStore {
   }
 
   /** See {@link ProjectStore.listCheckpoints}. */
-  async listCheckpoints(projectUid: string, opts: CheckpointRange = {}): Promise<{ checkpointId: string; bytes: Uint8Array }[]> {
+  async listCheckpoints(projectUid: string, opts: CheckpointRange = {}): Promise<ListedCheckpoint[]> {
     this.open();
-    const m = this.data.get(projectUid)?.checkpoints ?? new Map<string, Uint8Array>();
+    const m = this.data.get(projectUid)?.checkpoints ?? new Map<string, StoredCheckpoint>();
     const { after } = opts;
     const ids = [...m.keys()].filter((id) => after === undefined || compareUtf8(id, after) > 0).sort(compareUtf8);
-    return ids.slice(0, opts.limit ?? ids.length).map((checkpointId) => ({ checkpointId, bytes: m.get(checkpointId) as Uint8Array }));
+    return ids
+      .slice(0, opts.limit ?? ids.length)
+      .map((checkpointId) => ({ checkpointId, head: (m.get(checkpointId) as StoredCheckpoint).head }));
   }
 
   /** See {@link ProjectStore.getCheckpoint}. */
-  async getCheckpoint(projectUid: string, checkpointId: string): Promise<Uint8Array | undefined> {
+  async getCheckpoint(projectUid: string, checkpointId: string): Promise<StoredCheckpoint | undefined> {
     this.open();
     return this.data.get(projectUid)?.checkpoints.get(checkpointId);
   }

@@ -34,9 +34,38 @@ export type StoreOp =
       /** Snapshots filed under these sequence numbers to drop with it. */
       readonly dropSnapshots?: readonly number[];
     }
-  | { readonly op: "putCheckpoint"; readonly projectUid: string; readonly checkpointId: string; readonly bytes: Uint8Array }
+  | {
+      readonly op: "putCheckpoint";
+      readonly projectUid: string;
+      readonly checkpointId: string;
+      /** The checkpoint's head: the value a listing returns. */
+      readonly head: Uint8Array;
+      /** Its body, stored beside the head and read only by {@link ProjectStore.getCheckpoint}; absent: none (any stored body goes). */
+      readonly body?: Uint8Array;
+    }
   | { readonly op: "deleteCheckpoint"; readonly projectUid: string; readonly checkpointId: string }
   | { readonly op: "deleteProject"; readonly projectId: string; readonly projectUid: string };
+
+/**
+ * A stored checkpoint: a small head, which listings return, and optionally a body beside it,
+ * which only {@link ProjectStore.getCheckpoint} reads, so a listing never reads a state document.
+ * Head and body are written and deleted together in one atomic write: neither is ever seen
+ * without the other.
+ */
+export interface StoredCheckpoint {
+  /** Framed head. */
+  readonly head: Uint8Array;
+  /** Framed body; absent when it was written without one. */
+  readonly body?: Uint8Array;
+}
+
+/** A listed checkpoint: its id and head, never its body. */
+export interface ListedCheckpoint {
+  /** Checkpoint id. */
+  readonly checkpointId: string;
+  /** Framed head. */
+  readonly head: Uint8Array;
+}
 
 /** Which checkpoints a listing returns. */
 export interface CheckpointRange {
@@ -72,12 +101,12 @@ export interface ProjectStore {
   lastSeq(projectUid: string): Promise<number>;
   /**
    * Checkpoints of a project with id greater than `after` (byte order; all when absent), ascending
-   * id, at most `limit` (all when absent): a page reads only its own checkpoints.
+   * id, at most `limit` (all when absent): a page reads only its own checkpoints' heads, no body.
    */
-  listCheckpoints(projectUid: string, opts?: CheckpointRange): Promise<{ checkpointId: string; bytes: Uint8Array }[]>;
-  /** One checkpoint's bytes, if present. */
-  getCheckpoint(projectUid: string, checkpointId: string): Promise<Uint8Array | undefined>;
-  /** How many checkpoints a project holds, counted from their keys: no checkpoint's bytes are returned or decoded. */
+  listCheckpoints(projectUid: string, opts?: CheckpointRange): Promise<ListedCheckpoint[]>;
+  /** One checkpoint's head and body, read together from one consistent view, if present. */
+  getCheckpoint(projectUid: string, checkpointId: string): Promise<StoredCheckpoint | undefined>;
+  /** How many checkpoints a project holds, counted from their keys: no checkpoint's head or body is returned or decoded. */
   countCheckpoints(projectUid: string): Promise<number>;
   /**
    * Repair: moves the journal records with seq >= `fromSeq` to a kept-aside area (never read by

@@ -107,11 +107,11 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
     test("keeps checkpoints by id and deletes them", async () => {
       await withStore(async (s) => {
         await s.write([
-          { op: "putCheckpoint", projectUid: "u", checkpointId: "b", bytes: bytes("B") },
-          { op: "putCheckpoint", projectUid: "u", checkpointId: "a", bytes: bytes("A") },
+          { op: "putCheckpoint", projectUid: "u", checkpointId: "b", head: bytes("B") },
+          { op: "putCheckpoint", projectUid: "u", checkpointId: "a", head: bytes("A") },
         ]);
         assert.deepEqual(
-          (await s.listCheckpoints("u")).map((c) => [c.checkpointId, text(c.bytes)]),
+          (await s.listCheckpoints("u")).map((c) => [c.checkpointId, text(c.head)]),
           [
             ["a", "A"],
             ["b", "B"],
@@ -119,15 +119,57 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
         );
         await s.write([{ op: "deleteCheckpoint", projectUid: "u", checkpointId: "a" }]);
         assert.equal(await s.getCheckpoint("u", "a"), undefined);
-        assert.equal(text((await s.getCheckpoint("u", "b")) ?? new Uint8Array()), "B");
+        assert.equal(text((await s.getCheckpoint("u", "b"))?.head ?? new Uint8Array()), "B");
+      });
+    });
+
+    test("lists a checkpoint's head without its body, and reads head and body back together", async () => {
+      await withStore(async (s) => {
+        const body = "B".repeat(64 * 1024);
+        await s.write([{ op: "putCheckpoint", projectUid: "u", checkpointId: "a", head: bytes("head a"), body: bytes(body) }]);
+        const [row, ...rest] = await s.listCheckpoints("u");
+        assert.deepEqual(rest, []);
+        assert.deepEqual(Object.keys(row ?? {}).sort(), ["checkpointId", "head"], "a listed row carries no body");
+        assert.equal(text(row?.head ?? new Uint8Array()), "head a");
+        const got = await s.getCheckpoint("u", "a");
+        assert.equal(text(got?.head ?? new Uint8Array()), "head a");
+        assert.equal(text(got?.body ?? new Uint8Array()), body, "the body comes back with its head");
+      });
+    });
+
+    test("a checkpoint written without a body (the format-1 shape) reads back as written, and an overwrite without one drops the old body", async () => {
+      await withStore(async (s) => {
+        await s.write([{ op: "putCheckpoint", projectUid: "u", checkpointId: "one", head: bytes("whole checkpoint") }]);
+        assert.deepEqual(
+          (await s.listCheckpoints("u")).map((c) => [c.checkpointId, text(c.head)]),
+          [["one", "whole checkpoint"]],
+        );
+        const one = await s.getCheckpoint("u", "one");
+        assert.equal(text(one?.head ?? new Uint8Array()), "whole checkpoint");
+        assert.equal(one?.body, undefined, "no body was written, none is read");
+        await s.write([{ op: "putCheckpoint", projectUid: "u", checkpointId: "two", head: bytes("h"), body: bytes("b") }]);
+        await s.write([{ op: "putCheckpoint", projectUid: "u", checkpointId: "two", head: bytes("whole") }]);
+        assert.equal((await s.getCheckpoint("u", "two"))?.body, undefined, "the old body never pairs with the new head");
+      });
+    });
+
+    test("deleting a checkpoint deletes its body: the id written again holds only what it was written with", async () => {
+      await withStore(async (s) => {
+        await s.write([{ op: "putCheckpoint", projectUid: "u", checkpointId: "c", head: bytes("h1"), body: bytes("b1") }]);
+        await s.write([{ op: "deleteCheckpoint", projectUid: "u", checkpointId: "c" }]);
+        assert.equal(await s.getCheckpoint("u", "c"), undefined);
+        assert.equal(await s.countCheckpoints("u"), 0, "a body alone is not a checkpoint");
+        await s.write([{ op: "putCheckpoint", projectUid: "u", checkpointId: "c", head: bytes("h2") }]);
+        const again = await s.getCheckpoint("u", "c");
+        assert.deepEqual([text(again?.head ?? new Uint8Array()), again?.body], ["h2", undefined]);
       });
     });
 
     test("lists checkpoints a page at a time, so a page never reads the whole project's checkpoints", async () => {
       await withStore(async (s) => {
         const ids = ["a", "a.1", "b", "c:2", "d-9"];
-        await s.write(ids.map((id) => ({ op: "putCheckpoint", projectUid: "u", checkpointId: id, bytes: bytes(id) })));
-        await s.write([{ op: "putCheckpoint", projectUid: "v", checkpointId: "a.0", bytes: bytes("other project") }]);
+        await s.write(ids.map((id) => ({ op: "putCheckpoint", projectUid: "u", checkpointId: id, head: bytes(id) })));
+        await s.write([{ op: "putCheckpoint", projectUid: "v", checkpointId: "a.0", head: bytes("other project") }]);
         const page = async (after: string | undefined, limit: number) =>
           (await s.listCheckpoints("u", { ...(after === undefined ? {} : { after }), limit })).map((c) => c.checkpointId);
         assert.deepEqual(await page(undefined, 2), ["a", "a.1"]);
@@ -136,7 +178,7 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
         assert.deepEqual(await page("d-9", 2), []);
         assert.deepEqual(await page("a.0", 1), ["a.1"], "after an id that is not there: the next one");
         assert.deepEqual(
-          (await s.listCheckpoints("u", { after: "b" })).map((c) => text(c.bytes)),
+          (await s.listCheckpoints("u", { after: "b" })).map((c) => text(c.head)),
           ["c:2", "d-9"],
         );
       });
@@ -146,12 +188,12 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
       await withStore(async (s) => {
         assert.equal(await s.countCheckpoints("u"), 0, "a project with none");
         await s.write(
-          ["a", "b", "weird/ü%"].map((id) => ({ op: "putCheckpoint" as const, projectUid: "u", checkpointId: id, bytes: bytes(id) })),
+          ["a", "b", "weird/ü%"].map((id) => ({ op: "putCheckpoint" as const, projectUid: "u", checkpointId: id, head: bytes(id) })),
         );
-        await s.write([{ op: "putCheckpoint", projectUid: "u2", checkpointId: "a", bytes: bytes("other project") }]);
+        await s.write([{ op: "putCheckpoint", projectUid: "u2", checkpointId: "a", head: bytes("other project") }]);
         // "u" is a prefix of "u2": the count must stop at the project's own range.
         assert.equal(await s.countCheckpoints("u"), 3);
-        await s.write([{ op: "putCheckpoint", projectUid: "u", checkpointId: "a", bytes: bytes("again") }]);
+        await s.write([{ op: "putCheckpoint", projectUid: "u", checkpointId: "a", head: bytes("again") }]);
         assert.equal(await s.countCheckpoints("u"), 3, "an overwrite adds none");
         await s.write([{ op: "deleteCheckpoint", projectUid: "u", checkpointId: "b" }]);
         assert.equal(await s.countCheckpoints("u"), 2);
@@ -180,7 +222,7 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
         await s.write([
           { op: "putMeta", projectId: "p", bytes: bytes("m") },
           { op: "append", projectUid: "u", seq: 1, bytes: bytes("r1") },
-          { op: "putCheckpoint", projectUid: "u", checkpointId: "c", bytes: bytes("c") },
+          { op: "putCheckpoint", projectUid: "u", checkpointId: "c", head: bytes("c"), body: bytes("body") },
         ]);
         await s.write([{ op: "deleteProject", projectId: "p", projectUid: "u" }]);
         assert.equal(await s.getMeta("p"), undefined, "gone from the catalogue at once");
@@ -191,6 +233,7 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
         }
         assert.deepEqual(await collect(store.readJournal("u", 0)), [], "records purged");
         assert.deepEqual(await store.listCheckpoints("u"), [], "checkpoints purged");
+        assert.equal(await store.getCheckpoint("u", "c"), undefined, "with their bodies");
         return store;
       });
     });

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CrsStateError } from "../errors.js";
 import type { BatchWriter } from "./level/durable-batch.js";
-import type { CheckpointRange, MetaValue, ProjectStore, SeqValue, StoreCapabilities, StoreOp } from "./project-store.js";
+import type { ProjectStore, StoreCapabilities, StoreOp } from "./project-store.js";
+import type { CheckpointRange, ListedCheckpoint, MetaValue, SeqValue, StoredCheckpoint } from "./project-store.js";
 
 /** An ENOSPC error as node's fs raises it. */
 export function enospc(): NodeJS.ErrnoException {
@@ -107,12 +108,12 @@ export class FaultStore implements ProjectStore {
   }
 
   /** Passes through. */
-  listCheckpoints(projectUid: string, opts?: CheckpointRange): Promise<{ checkpointId: string; bytes: Uint8Array }[]> {
+  listCheckpoints(projectUid: string, opts?: CheckpointRange): Promise<ListedCheckpoint[]> {
     return this.inner.listCheckpoints(projectUid, opts);
   }
 
   /** Passes through. */
-  getCheckpoint(projectUid: string, checkpointId: string): Promise<Uint8Array | undefined> {
+  getCheckpoint(projectUid: string, checkpointId: string): Promise<StoredCheckpoint | undefined> {
     return this.inner.getCheckpoint(projectUid, checkpointId);
   }
 

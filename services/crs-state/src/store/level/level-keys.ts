@@ -6,7 +6,8 @@
  *   m!<project id>                 project metadata (catalogue, in id order)
  *   j!<uid>!<seq, 16 hex>          journal record
  *   s!<uid>!<seq, 16 hex>          state snapshot covering records up to seq
- *   c!<uid>!<checkpoint id>        named checkpoint
+ *   c!<uid>!<checkpoint id>        named checkpoint: its head (what a listing reads)
+ *   d!<uid>!<checkpoint id>        the checkpoint's body, written and deleted with its head
  *   x!<uid>!<seq, 16 hex>!<ms, 16 hex>  a record cut by repair, kept aside with the cut time
  *   g!<uid>                        a deleted project whose keys are still being purged
  *   p                              probe key
@@ -57,6 +58,8 @@ export const keys = {
   snapshotPrefix: (uid: string) => `s!${uid}!`,
   checkpoint: (uid: string, checkpointId: string) => `c!${uid}!${escapeId(checkpointId)}`,
   checkpointPrefix: (uid: string) => `c!${uid}!`,
+  checkpointBody: (uid: string, checkpointId: string) => `d!${uid}!${escapeId(checkpointId)}`,
+  checkpointBodyPrefix: (uid: string) => `d!${uid}!`,
   cut: (uid: string, seq: number, at: number) => `x!${uid}!${seqHex(seq)}!${seqHex(at)}`,
   cutPrefix: (uid: string) => `x!${uid}!`,
   garbage: (uid: string) => `g!${uid}`,
