@@ -6,27 +6,28 @@ import { ClassicLevel } from "classic-level";
 import { keys, range } from "../store/level/level-keys.js";
 import { expectError, removeDataDir, startTestServer, type TestServer } from "./test-support.js";
 
-/** Flips one bit in the middle of a stored checkpoint, as a failing disk would. */
-async function flipBit(dataDir: string, projectUid: string, checkpointId: string): Promise<number> {
+/** Flips one bit in the middle of a stored checkpoint's head or body, as a failing disk would; returns its stored size. */
+async function flipBit(dataDir: string, at: { projectUid: string; checkpointId: string; part: "head" | "body" }): Promise<number> {
   const db = new ClassicLevel<string, Uint8Array>(dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
   try {
-    const key = keys.checkpoint(projectUid, checkpointId);
-    const bytes = (await db.get(key))?.slice();
-    assert.ok(bytes !== undefined, `checkpoint ${checkpointId} is stored`);
-    const at = Math.floor(bytes.length / 2);
-    bytes[at] = (bytes[at] as number) ^ 0x04;
-    await db.put(key, bytes);
-    return bytes.length;
+    const { projectUid, checkpointId } = at;
+    const [head, body] = await db.getMany([keys.checkpoint(projectUid, checkpointId), keys.checkpointBody(projectUid, checkpointId)]);
+    assert.ok(head !== undefined && body !== undefined, `checkpoint ${checkpointId} is stored, head and body`);
+    const bytes = (at.part === "head" ? head : body).slice();
+    const middle = Math.floor(bytes.length / 2);
+    bytes[middle] = (bytes[middle] as number) ^ 0x04;
+    await db.put((at.part === "head" ? keys.checkpoint : keys.checkpointBody)(projectUid, checkpointId), bytes);
+    return head.length + body.length;
   } finally {
     await db.close();
   }
 }
 
 /**
- * A project with checkpoints `a`, `bad` and `z` taken at generation 1, `bad` then damaged on disk,
- * served again; `fn` gets the server and the damaged checkpoint's stored size.
+ * A project with checkpoints `a`, `bad` and `z` taken at generation 1, `bad`'s head (or body) then
+ * damaged on disk, served again; `fn` gets the server and the damaged checkpoint's stored size.
  */
-async function withDamagedCheckpoint(fn: (s: TestServer, badSize: number) => Promise<void>): Promise<void> {
+async function withDamagedCheckpoint(fn: (s: TestServer, badSize: number) => Promise<void>, part: "head" | "body" = "head"): Promise<void> {
   const first = await startTestServer({ durable: true });
   let uid = "";
   try {
@@ -36,7 +37,7 @@ async function withDamagedCheckpoint(fn: (s: TestServer, badSize: number) => Pro
   } finally {
     await first.stop();
   }
-  const badSize = await flipBit(first.dataDir, uid, "bad");
+  const badSize = await flipBit(first.dataDir, { projectUid: uid, checkpointId: "bad", part });
   const s = await startTestServer({ dataDir: first.dataDir });
   try {
     await fn(s, badSize);
@@ -47,30 +48,36 @@ async function withDamagedCheckpoint(fn: (s: TestServer, badSize: number) => Pro
 }
 
 describe("checkpoints through gRPC", () => {
-  it("refuses a checkpoint with a flipped bit as CHECKPOINT_CORRUPTED on get, restore and fork, not as a stopped project", async () => {
-    await withDamagedCheckpoint(async (s) => {
-      const calls: Record<string, () => Promise<unknown>> = {
-        GetCheckpoint: () => s.state.getCheckpoint({ projectId: "p", checkpointId: "bad" }),
-        RestoreCheckpoint: () => s.state.restoreCheckpoint({ projectId: "p", checkpointId: "bad" }),
-        ForkProject: () => s.state.forkProject({ projectId: "p", targetProjectId: "fork", origin: { case: "checkpointId", value: "bad" } }),
-      };
-      for (const [method, call] of Object.entries(calls)) {
-        const e = await expectError(call(), status.DATA_LOSS, "CHECKPOINT_CORRUPTED");
-        assert.equal(errorDetailOf(e)?.metadata["checkpoint_id"], "bad", `${method} names the checkpoint`);
-        assert.equal(errorDetailOf(e)?.metadata["project_id"], "p", `${method} names the project`);
-        assert.match(e.details, /checkpoint bad of project p is damaged: crc/, method);
-      }
-      await expectError(s.state.getGeneration({ projectId: "fork" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
-      // The project serves on: reads, writes and its other checkpoints.
-      assert.equal((await s.state.getGeneration({ projectId: "p" })).header?.generation, 1n, "nothing was restored");
-      await s.similarity.recordSimilarity({ projectId: "p", a: "x", b: "z", distance: 2 });
-      const restored = await s.state.restoreCheckpoint({ projectId: "p", checkpointId: "a" });
-      assert.deepEqual([restored.header?.generation, restored.restoredFromGeneration], [3n, 1n], "an intact checkpoint restores");
-      // DeleteCheckpoint removes it, as the reason promises.
-      await s.state.deleteCheckpoint({ projectId: "p", checkpointId: "bad" });
-      await expectError(s.state.getCheckpoint({ projectId: "p", checkpointId: "bad" }), status.NOT_FOUND, "CHECKPOINT_NOT_FOUND");
+  for (const [part, detail] of [
+    ["head", /checkpoint bad of project p is damaged: crc/],
+    ["body", /checkpoint bad of project p is damaged: body: crc/],
+  ] as const) {
+    it(`refuses a checkpoint with a flipped bit in its ${part} as CHECKPOINT_CORRUPTED on get, restore and fork, not as a stopped project`, async () => {
+      await withDamagedCheckpoint(async (s) => {
+        const calls: Record<string, () => Promise<unknown>> = {
+          GetCheckpoint: () => s.state.getCheckpoint({ projectId: "p", checkpointId: "bad" }),
+          RestoreCheckpoint: () => s.state.restoreCheckpoint({ projectId: "p", checkpointId: "bad" }),
+          ForkProject: () =>
+            s.state.forkProject({ projectId: "p", targetProjectId: "fork", origin: { case: "checkpointId", value: "bad" } }),
+        };
+        for (const [method, call] of Object.entries(calls)) {
+          const e = await expectError(call(), status.DATA_LOSS, "CHECKPOINT_CORRUPTED");
+          assert.equal(errorDetailOf(e)?.metadata["checkpoint_id"], "bad", `${method} names the checkpoint`);
+          assert.equal(errorDetailOf(e)?.metadata["project_id"], "p", `${method} names the project`);
+          assert.match(e.details, detail, method);
+        }
+        await expectError(s.state.getGeneration({ projectId: "fork" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+        // The project serves on: reads, writes and its other checkpoints.
+        assert.equal((await s.state.getGeneration({ projectId: "p" })).header?.generation, 1n, "nothing was restored");
+        await s.similarity.recordSimilarity({ projectId: "p", a: "x", b: "z", distance: 2 });
+        const restored = await s.state.restoreCheckpoint({ projectId: "p", checkpointId: "a" });
+        assert.deepEqual([restored.header?.generation, restored.restoredFromGeneration], [3n, 1n], "an intact checkpoint restores");
+        // DeleteCheckpoint removes it, as the reason promises.
+        await s.state.deleteCheckpoint({ projectId: "p", checkpointId: "bad" });
+        await expectError(s.state.getCheckpoint({ projectId: "p", checkpointId: "bad" }), status.NOT_FOUND, "CHECKPOINT_NOT_FOUND");
+      }, part);
     });
-  });
+  }
 
   it("lists a damaged checkpoint by id and size, flagged damaged, instead of failing the page and hiding the others", async () => {
     await withDamagedCheckpoint(async (s, badSize) => {
@@ -94,6 +101,23 @@ describe("checkpoints through gRPC", () => {
       } while (pageToken !== "" && ids.length < 10);
       assert.deepEqual(ids, ["a", "bad", "z"], "paging passes over it too");
     });
+  });
+
+  it("lists a checkpoint whose body is damaged from its intact head, as listing reads no body, with the stored size of both", async () => {
+    await withDamagedCheckpoint(async (s, badSize) => {
+      const rows = (await s.state.listCheckpoints({ projectId: "p" })).checkpoints;
+      assert.deepEqual(
+        rows.map((c) => [c.checkpointId, c.damaged, c.unsupportedFormat, c.generation]),
+        [
+          ["a", false, false, 1n],
+          ["bad", false, false, 1n],
+          ["z", false, false, 1n],
+        ],
+        "the head verifies, so the row reads as the head says; GetCheckpoint is where the body is checked",
+      );
+      assert.equal(rows[1]?.sizeBytes, BigInt(badSize), "head and body");
+      await expectError(s.state.getCheckpoint({ projectId: "p", checkpointId: "bad" }), status.DATA_LOSS, "CHECKPOINT_CORRUPTED");
+    }, "body");
   });
 
   it("refuses CreateCheckpoint beyond the per-project limit as RESOURCE_EXHAUSTED / LIMIT_EXCEEDED, across a restart, until one is deleted", async () => {

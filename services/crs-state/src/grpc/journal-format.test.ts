@@ -5,7 +5,9 @@ import { STATE_DOCUMENT_FORMAT } from "@crs/domain/state";
 import { ClassicLevel } from "classic-level";
 import { JOURNAL_RECORD_FORMAT, STATE_EVENT_FORMAT_IN_JOURNAL, decodeRecord, encodeRecord, type JournalRecord } from "../journal/index.js";
 import { keys } from "../store/level/level-keys.js";
-import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, type CheckpointRecord } from "../snapshot/index.js";
+import { decodeFrame } from "../journal/index.js";
+import { encodeJsonFrame } from "../journal/json-frame.js";
+import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, type CheckpointValues } from "../snapshot/index.js";
 import { expectError, removeDataDir, startTestServer } from "./test-support.js";
 
 /** Appends `edit` of the project's last journal record as its next one, the way a newer binary would write it. */
@@ -39,16 +41,26 @@ async function journalHas(dataDir: string, projectUid: string, seq: number): Pro
 // A newer checkpoint record is refused by every call that reads it and listed without the fields
 // it holds; a newer state document inside a current record only by the calls that need the state.
 // Either way the listing shows it flagged, with whatever of it this server can read.
-const newerCheckpoints: [string, (c: CheckpointRecord) => CheckpointRecord, string[], { readable: boolean }][] = [
+const newerCheckpoints: [string, (stored: CheckpointValues, id: string) => CheckpointValues, string[], { readable: boolean }][] = [
   [
     "a newer checkpoint format",
-    (c) => ({ ...c, format: CHECKPOINT_FORMAT + 1 }),
+    (stored) => {
+      const head = decodeFrame("checkpoint", stored.head);
+      assert.ok(head.ok, "the head decodes");
+      const value = JSON.parse(Buffer.from(head.payload).toString("utf8")) as Record<string, unknown>;
+      return { ...stored, head: encodeJsonFrame("checkpoint", { ...value, format: CHECKPOINT_FORMAT + 1 }) };
+    },
     ["GetCheckpoint", "RestoreCheckpoint", "ForkProject"],
     { readable: false },
   ],
   [
     "a newer state document format",
-    (c) => ({ ...c, document: { ...c.document, formatVersion: (STATE_DOCUMENT_FORMAT + 1) as 1 } }),
+    (stored, id) => {
+      const d = decodeCheckpoint(stored, id);
+      assert.ok(d.ok, "the checkpoint decodes");
+      const c = d.value.checkpoint;
+      return encodeCheckpoint({ ...c, document: { ...c.document, formatVersion: (STATE_DOCUMENT_FORMAT + 1) as 1 } });
+    },
     ["RestoreCheckpoint", "ForkProject"],
     { readable: true },
   ],
@@ -130,9 +142,11 @@ describe("a journal record written in a newer format than the server reads", () 
       }
       const db = new ClassicLevel<string, Uint8Array>(s.dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
       try {
-        const stored = decodeCheckpoint((await db.get(keys.checkpoint(key.uid, key.id))) ?? new Uint8Array(), key.id);
-        assert.ok(stored.ok, "the checkpoint decodes");
-        await db.put(keys.checkpoint(key.uid, key.id), encodeCheckpoint(edit(stored.value)));
+        const [head, body] = await db.getMany([keys.checkpoint(key.uid, key.id), keys.checkpointBody(key.uid, key.id)]);
+        assert.ok(head !== undefined && body !== undefined, "the checkpoint is stored, head and body");
+        const newer = edit({ head, body }, key.id);
+        await db.put(keys.checkpoint(key.uid, key.id), newer.head);
+        if (newer.body !== undefined) await db.put(keys.checkpointBody(key.uid, key.id), newer.body);
       } finally {
         await db.close();
       }

@@ -3,7 +3,8 @@
  * metadata): a 10-byte header, then a UTF-8 JSON payload.
  *
  *   byte 0      frame version (1)
- *   byte 1      kind (1 journal record, 2 state snapshot, 3 checkpoint, 4 project metadata)
+ *   byte 1      kind (1 journal record, 2 state snapshot, 3 checkpoint (its head), 4 project metadata,
+ *               5 checkpoint body)
  *   bytes 2..5  payload length, uint32 big-endian
  *   bytes 6..9  CRC-32 (IEEE, zlib polynomial) of bytes 0..5 followed by the payload, big-endian
  *   bytes 10..  payload
@@ -17,7 +18,7 @@ export const FRAME_VERSION = 1;
 export const FRAME_HEADER_BYTES = 10;
 
 /** What a frame holds; stored in byte 1. */
-export const FRAME_KINDS = { journalRecord: 1, stateSnapshot: 2, checkpoint: 3, projectMeta: 4 } as const;
+export const FRAME_KINDS = { journalRecord: 1, stateSnapshot: 2, checkpoint: 3, projectMeta: 4, checkpointBody: 5 } as const;
 /** One of {@link FRAME_KINDS}. */
 export type FrameKind = keyof typeof FRAME_KINDS;
 
@@ -59,6 +60,11 @@ function sealFrame(kind: FrameKind, out: Uint8Array): Uint8Array {
   view.setUint32(2, out.byteLength - FRAME_HEADER_BYTES);
   view.setUint32(6, checksum(out, out.subarray(FRAME_HEADER_BYTES)));
   return out;
+}
+
+/** The CRC a frame stores (bytes 6..9), unchecked; a frame's identity for a value that names it. */
+export function storedChecksum(frame: Uint8Array): number {
+  return new DataView(frame.buffer, frame.byteOffset, frame.byteLength).getUint32(6);
 }
 
 /** Checks a frame's header, length and CRC; never throws. */

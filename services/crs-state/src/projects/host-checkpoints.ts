@@ -4,11 +4,18 @@
  * mutation like any other.
  */
 
-import { fromDocument, isStateError, isUnsupportedDocument, toDocument, type ProjectState } from "@crs/domain/state";
+import { fromDocument, isStateError, toDocument, type ProjectState } from "@crs/domain/state";
 import type { StoreOptions } from "../config/store-options.js";
 import { CrsStateError, formatUnsupported } from "../errors.js";
-import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, type CheckpointRecord } from "../snapshot/checkpoint-record.js";
-import type { StoreOp } from "../store/project-store.js";
+import {
+  checkpointSummary,
+  decodeCheckpoint,
+  encodeCheckpoint,
+  summarizeCheckpoint,
+  type CheckpointRecord,
+  type CheckpointSummary,
+} from "../snapshot/checkpoint-record.js";
+import type { ListedCheckpoint, StoreOp } from "../store/project-store.js";
 import { CheckpointCounts } from "./checkpoint-counts.js";
 import type { LoadedProject } from "./loaded-project.js";
 import type { CheckpointHost, CheckpointInfo, CreatedCheckpoint, MutationOutcome, MutationRequest, ProjectHeader } from "./project-host.js";
@@ -17,25 +24,10 @@ import { requireValidId } from "./project-ids.js";
 import type { StoreHost } from "./store-host.js";
 import { replayOf } from "./replayed-answer.js";
 
-function info(cp: CheckpointRecord, bytes: Uint8Array): CheckpointInfo {
-  return {
-    checkpointId: cp.checkpointId,
-    generation: cp.generation,
-    createdAt: cp.createdAt,
-    sizeBytes: bytes.length,
-    damaged: false,
-    // The record reads, but its state document is one only another server restores.
-    unsupportedFormat: isUnsupportedDocument(cp.document),
-  };
-}
-
-// A listing row. A checkpoint whose record does not decode, damaged or newer, has fields that
-// cannot be trusted, so only what the store itself knows of it (id and size) is reported.
-function listed(checkpointId: string, bytes: Uint8Array): CheckpointInfo {
-  const d = decodeCheckpoint(bytes, checkpointId);
-  if (d.ok) return info(d.value, bytes);
-  const unsupported = d.fault === "unsupported";
-  return { checkpointId, generation: 0, createdAt: 0, sizeBytes: bytes.length, damaged: !unsupported, unsupportedFormat: unsupported };
+function info(s: CheckpointSummary): CheckpointInfo {
+  const { checkpointId, generation, createdAt, sizeBytes } = s;
+  // An unsupported document: the checkpoint reads, but only another server restores it.
+  return { checkpointId, generation, createdAt, sizeBytes, damaged: false, unsupportedFormat: s.unsupportedDocument };
 }
 
 function corrupted(projectId: string, checkpointId: string, detail: string, cause?: unknown): CrsStateError {
@@ -100,16 +92,15 @@ export class HostCheckpoints implements CheckpointHost {
         );
       }
       const cp: CheckpointRecord = {
-        format: CHECKPOINT_FORMAT,
         checkpointId,
         generation: state.generation,
         createdAt: this.host.clock(),
         document: toDocument(state),
       };
-      const bytes = encodeCheckpoint(cp);
-      await this.write(uid, [{ op: "putCheckpoint", projectUid: uid, checkpointId, head: bytes }]);
+      const { head, body } = encodeCheckpoint(cp);
+      await this.write(uid, [{ op: "putCheckpoint", projectUid: uid, checkpointId, head, body }]);
       this.counts.changed(uid, 1);
-      return { ...info(cp, bytes), header };
+      return { ...info(checkpointSummary(cp, head.length + body.length)), header };
     });
   }
 
@@ -121,8 +112,22 @@ export class HostCheckpoints implements CheckpointHost {
       ...(after === undefined ? {} : { after }),
       ...(limit === undefined ? {} : { limit }),
     });
-    // One checkpoint that does not read never hides the others: it is listed with its flag set.
-    return rows.map((row) => listed(row.checkpointId, row.head));
+    const out: CheckpointInfo[] = [];
+    for (const row of rows) out.push(await this.listed(p.meta.projectUid, row));
+    return out;
+  }
+
+  // A listing row, from the checkpoint's head alone. One whose head does not decode, damaged or
+  // newer, never hides the others: it is listed by id and stored size, with its flag set, since
+  // its other fields cannot be trusted. Only then is its body looked up, for that size.
+  private async listed(projectUid: string, row: ListedCheckpoint): Promise<CheckpointInfo> {
+    const { checkpointId, head } = row;
+    const d = summarizeCheckpoint(head, checkpointId);
+    if (d.ok) return info(d.value);
+    const body = (await this.host.backing.getCheckpoint(projectUid, checkpointId))?.body;
+    const unsupported = d.fault === "unsupported";
+    const sizeBytes = head.length + (body?.length ?? 0);
+    return { checkpointId, generation: 0, createdAt: 0, sizeBytes, damaged: !unsupported, unsupportedFormat: unsupported };
   }
 
   /** See {@link CheckpointHost.get}. */
@@ -132,9 +137,9 @@ export class HostCheckpoints implements CheckpointHost {
     opts: { expectedUid?: string } = {},
   ): Promise<CheckpointInfo & { readonly header: ProjectHeader }> {
     const p = await this.host.project(projectId, opts.expectedUid);
-    const { cp, bytes } = await this.load(p, checkpointId);
+    const { summary } = await this.load(p, checkpointId);
     // The header of the incarnation read, even when the id was deleted and created again meanwhile.
-    return { ...info(cp, bytes), header: p.header() };
+    return { ...info(summary), header: p.header() };
   }
 
   /** See {@link CheckpointHost.delete}. */
@@ -174,9 +179,9 @@ export class HostCheckpoints implements CheckpointHost {
 
   /** @internal The state a checkpoint holds; CHECKPOINT_NOT_FOUND, CHECKPOINT_CORRUPTED, FORMAT_UNSUPPORTED. */
   async stateOf(p: LoadedProject, checkpointId: string): Promise<ProjectState> {
-    const { cp } = await this.load(p, checkpointId);
+    const { checkpoint } = await this.load(p, checkpointId);
     try {
-      return fromDocument(cp.document, p.committed.config);
+      return fromDocument(checkpoint.document, p.committed.config);
     } catch (e) {
       // A document a newer server wrote is intact: it needs that server, not a restore from elsewhere.
       if (isStateError(e, "UNSUPPORTED_FORMAT")) throw formatUnsupported(p.meta.projectId, `checkpoint ${checkpointId}`, e.message);
@@ -203,15 +208,12 @@ export class HostCheckpoints implements CheckpointHost {
     }
   }
 
-  private async load(p: LoadedProject, checkpointId: string): Promise<{ cp: CheckpointRecord; bytes: Uint8Array }> {
+  // The whole checkpoint, head and body, checked: what get, restore and fork rely on.
+  private async load(p: LoadedProject, checkpointId: string): Promise<{ checkpoint: CheckpointRecord; summary: CheckpointSummary }> {
     requireValidId(checkpointId, "checkpoint_id");
     const stored = await this.host.backing.getCheckpoint(p.meta.projectUid, checkpointId);
     if (stored === undefined) throw notFound(p.meta.projectId, checkpointId);
-    return { cp: this.decode(p, checkpointId, stored.head), bytes: stored.head };
-  }
-
-  private decode(p: LoadedProject, checkpointId: string, bytes: Uint8Array): CheckpointRecord {
-    const d = decodeCheckpoint(bytes, checkpointId);
+    const d = decodeCheckpoint(stored, checkpointId);
     if (!d.ok && d.fault === "unsupported") throw formatUnsupported(p.meta.projectId, `checkpoint ${checkpointId}`, d.reason);
     if (!d.ok) throw corrupted(p.meta.projectId, checkpointId, `is damaged: ${d.reason}`);
     return d.value;

@@ -46,9 +46,11 @@ export async function codeOf(p: Promise<unknown>): Promise<string> {
   assert.fail("expected a rejection");
 }
 
-/** Runs the host suite against stores made by `factory`. */
-export function hostConformance(name: string, factory: () => Promise<HostFixture>): void {
-  const withHost = async (fn: (host: StoreHost, faults: FaultStore, fx: HostFixture) => Promise<void>, options: StoreHostOptions = {}) => {
+/** Runs `fn` on a host over a fresh store from `factory` (behind a {@link FaultStore}), then closes both. */
+export function hostRunner(
+  factory: () => Promise<HostFixture>,
+): (fn: (host: StoreHost, faults: FaultStore, fx: HostFixture) => Promise<void>, options?: StoreHostOptions) => Promise<void> {
+  return async (fn, options = {}) => {
     const fx = await factory();
     const faults = new FaultStore(fx.store);
     const host = new StoreHost(faults, { probeIntervalMs: 20, ...options });
@@ -59,6 +61,11 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
       await fx.cleanup();
     }
   };
+}
+
+/** Runs the host suite against stores made by `factory`. */
+export function hostConformance(name: string, factory: () => Promise<HostFixture>): void {
+  const withHost = hostRunner(factory);
 
   describe(`project host over ${name}`, () => {
     test("create refuses a taken id, but answers a retried create with its request id", async () => {

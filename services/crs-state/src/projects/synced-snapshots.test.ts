@@ -22,8 +22,8 @@ test("a state snapshot or checkpoint never holds a mutation whose journal batch 
       const cp = await Promise.all([host.checkpoints.create("p", { checkpointId: "mid" }), Promise.resolve(faults.release())]);
       await pending;
       assert.equal(cp[0].generation, 1, "the checkpoint holds the generation synced when it was taken");
-      const stored = decodeCheckpoint((await faults.inner.getCheckpoint(uid, "mid"))?.head ?? new Uint8Array(), "mid");
-      assert.ok(stored.ok && stored.value.document.similarity.length === 1, "and only that generation's content");
+      const stored = decodeCheckpoint((await faults.inner.getCheckpoint(uid, "mid")) ?? { head: new Uint8Array() }, "mid");
+      assert.ok(stored.ok && stored.value.checkpoint.document.similarity.length === 1, "and only that generation's content");
       faults.hold();
       // The third mutation's batch is in flight; the fourth, with its snapshot of generations 1-4, waits behind it.
       const third = host.mutate("p", { method: "Apply" }, similarity("a", "c", 0.2), answerOf);
