@@ -1,8 +1,9 @@
 /**
  * How many checkpoints each project holds, for the per-project limit. A count is read once from
  * the store's keys and then kept up to date by the writes that change it, because counting keys
- * on classic-level still walks the blocks that hold the checkpoints' bytes: counting on every
- * create would read every earlier checkpoint again, quadratic in a client filling its quota.
+ * on classic-level still walks the blocks that hold the values under them (small heads, but a
+ * format-1 checkpoint whole): counting on every create would read every earlier one again,
+ * quadratic in a client filling its quota.
  *
  * Not safe on its own: callers read and update a project's count under that project's checkpoint
  * lock, so no two writes of one project interleave between the read and the update.

@@ -374,15 +374,16 @@ export type CheckpointInfo = Message<"crs.state.v1.CheckpointInfo"> & {
   createdAtUnixMs: bigint;
 
   /**
-   * Size of the stored state document, in bytes.
+   * Stored size of the checkpoint (its state document and the head that describes it), in bytes.
    *
    * @generated from field: uint64 size_bytes = 4;
    */
   sizeBytes: bigint;
 
   /**
-   * The stored checkpoint failed verification (CRC, framing or content): only its id and
-   * `size_bytes` are known, and `generation` and `created_at_unix_ms` are reported as 0.
+   * The stored checkpoint failed verification (CRC, framing or content; ListCheckpoints verifies the
+   * head it reads, GetCheckpoint the whole checkpoint): only its id and `size_bytes` are known,
+   * and `generation` and `created_at_unix_ms` are reported as 0.
    * GetCheckpoint, RestoreCheckpoint and ForkProject answer DATA_LOSS / CHECKPOINT_CORRUPTED for it;
    * DeleteCheckpoint removes it. The project and its other checkpoints are unaffected.
    *
@@ -1063,9 +1064,12 @@ export const StateService: GenService<{
     output: typeof CreateCheckpointResponseSchema;
   },
   /**
-   * ListCheckpoints lists the project's checkpoints by id in byte-wise order. A checkpoint that fails
-   * verification or is written in a newer format is listed with `damaged` or `unsupported_format`
-   * set, so it never hides the others. Reasons: PROJECT_NOT_FOUND, INVALID_PAGE_TOKEN.
+   * ListCheckpoints lists the project's checkpoints by id in byte-wise order. Each row is read from
+   * the checkpoint's small stored head, never its state document, so a page costs the same however
+   * large the state. A checkpoint whose head fails verification or is written in a newer format is
+   * listed with `damaged` or `unsupported_format` set, so it never hides the others; damage to the
+   * state document alone is found by the calls that read it (GetCheckpoint, RestoreCheckpoint,
+   * ForkProject). Reasons: PROJECT_NOT_FOUND, INVALID_PAGE_TOKEN.
    *
    * @generated from rpc crs.state.v1.StateService.ListCheckpoints
    */
