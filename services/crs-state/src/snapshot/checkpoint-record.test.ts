@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { fromDocument, DEFAULT_STATE_CONFIG } from "@crs/domain/state";
+import { fromDocument, DEFAULT_STATE_CONFIG, STATE_DOCUMENT_FORMAT } from "@crs/domain/state";
 import { decodeFrame } from "../journal/frame.js";
 import { encodeJsonFrame } from "../journal/json-frame.js";
 import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, summarizeCheckpoint, type CheckpointValues } from "./checkpoint-record.js";
@@ -120,7 +120,7 @@ test("a head filed under another id, with a field out of range, or in an unknown
 
 test("a head naming a newer state document is listed as unsupported, with its fields", () => {
   const d = summarizeCheckpoint(
-    reheaded((h) => ({ ...h, documentFormat: 2 })),
+    reheaded((h) => ({ ...h, documentFormat: STATE_DOCUMENT_FORMAT + 1 })),
     "golden",
   );
   assert.ok(d.ok);
