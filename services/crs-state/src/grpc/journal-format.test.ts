@@ -8,26 +8,8 @@ import { keys } from "../store/level/level-keys.js";
 import { decodeFrame } from "../journal/index.js";
 import { encodeJsonFrame } from "../journal/json-frame.js";
 import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, type CheckpointValues } from "../snapshot/index.js";
+import { appendNewer } from "./stored-edits.js";
 import { expectError, removeDataDir, startTestServer } from "./test-support.js";
-
-/** Appends `edit` of the project's last journal record as its next one, the way a newer binary would write it. */
-async function appendNewer(dataDir: string, projectUid: string, edit: (r: JournalRecord) => JournalRecord): Promise<number> {
-  const db = new ClassicLevel<string, Uint8Array>(dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
-  try {
-    let last: { key: string; value: Uint8Array } | undefined;
-    for await (const [key, value] of db.iterator({ gt: keys.journalPrefix(projectUid), lt: `${keys.journalPrefix(projectUid)}\uffff` }))
-      last = { key, value };
-    assert.ok(last !== undefined, "the project has journal records");
-    const seq = Number.parseInt(last.key.slice(keys.journalPrefix(projectUid).length), 16);
-    const decoded = decodeRecord(last.value, seq);
-    assert.ok(decoded.ok, "the last record decodes");
-    const next = edit({ ...decoded.value, seq: seq + 1 });
-    await db.put(keys.journal(projectUid, seq + 1), encodeRecord(next));
-    return seq + 1;
-  } finally {
-    await db.close();
-  }
-}
 
 async function journalHas(dataDir: string, projectUid: string, seq: number): Promise<boolean> {
   const db = new ClassicLevel<string, Uint8Array>(dataDir, { keyEncoding: "utf8", valueEncoding: "view" });

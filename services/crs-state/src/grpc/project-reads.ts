@@ -22,6 +22,7 @@ export function checkPreconditions(view: ProjectView, options: MutationOptions |
   if (generation !== undefined && requireSafeCount(generation, "options.expected_generation") !== view.header.generation) {
     throw new StateError("GENERATION_MISMATCH", `expected generation ${generation}, current is ${view.header.generation}`, {
       field: "options.expected_generation",
+      metadata: { expected_generation: String(generation), current_generation: String(view.header.generation) },
     });
   }
   expectedEntries(options).forEach((e, i) => {

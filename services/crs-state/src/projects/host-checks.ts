@@ -23,6 +23,8 @@ export function checkUid(meta: ProjectMeta, expectedUid: string | undefined): vo
     throw new CrsStateError("PROJECT_UID_MISMATCH", `project ${meta.projectId} has uid ${meta.projectUid}, not ${expectedUid}`, {
       field: "expected_project_uid",
       projectId: meta.projectId,
+      expectedProjectUid: expectedUid,
+      projectUid: meta.projectUid,
     });
   }
 }
@@ -30,7 +32,10 @@ export function checkUid(meta: ProjectMeta, expectedUid: string | undefined): vo
 /** GENERATION_MISMATCH unless `expected` is unset or equals `current`. */
 export function checkGeneration(expected: number | undefined, current: number): void {
   if (expected !== undefined && expected !== current) {
-    throw new StateError("GENERATION_MISMATCH", `expected generation ${expected}, current is ${current}`, { field: "expected_generation" });
+    throw new StateError("GENERATION_MISMATCH", `expected generation ${expected}, current is ${current}`, {
+      field: "expected_generation",
+      metadata: { expected_generation: String(expected), current_generation: String(current) },
+    });
   }
 }
 

@@ -124,6 +124,7 @@ export class StateEngine {
     if (opts.expectedGeneration !== undefined && opts.expectedGeneration !== this.current.generation) {
       throw new StateError("GENERATION_MISMATCH", `expected generation ${opts.expectedGeneration}, current is ${this.current.generation}`, {
         field: "expectedGeneration",
+        metadata: { expected_generation: String(opts.expectedGeneration), current_generation: String(this.current.generation) },
       });
     }
     checkExpectedEntries(this.current, opts.expectedEntries);

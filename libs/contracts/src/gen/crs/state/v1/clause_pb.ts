@@ -518,7 +518,8 @@ export const GarbageCollectClausesResponseSchema: GenMessage<GarbageCollectClaus
  * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
  * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
  * PROJECT_NOT_FOUND, UNAVAILABLE / STORE_UNAVAILABLE / SERVER_SHUTTING_DOWN, DATA_LOSS /
- * PROJECT_CORRUPTED, CANCELLED, DEADLINE_EXCEEDED and INTERNAL; reads at a generation may fail with
+ * PROJECT_CORRUPTED, FAILED_PRECONDITION / UNSUPPORTED_FORMAT (the project is stored in a newer format than this server reads),
+ * CANCELLED, DEADLINE_EXCEEDED and INTERNAL; reads at a generation may fail with
  * GENERATION_COMPACTED or GENERATION_IN_FUTURE; mutations with GENERATION_MISMATCH,
  * PROJECT_UID_MISMATCH, ENTRY_MODIFIED and REQUEST_ID_REUSED.
  *
@@ -527,7 +528,8 @@ export const GarbageCollectClausesResponseSchema: GenMessage<GarbageCollectClaus
 export const ClauseService: GenService<{
   /**
    * AddClause stores a clause; a semantic duplicate (same literal set and lifetime) refreshes the
-   * existing clause instead. Reasons: CLAUSE_VALIDATION, CLAUSE_ID_CONFLICT.
+   * existing clause instead. Reasons: CLAUSE_ID_CONFLICT. A clause that fails validation (no
+   * literals, empty variable, soft source) is INVALID_ARGUMENT naming `clause.<field>`.
    *
    * @generated from rpc crs.state.v1.ClauseService.AddClause
    */

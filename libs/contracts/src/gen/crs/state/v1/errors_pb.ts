@@ -127,6 +127,7 @@ export enum ErrorReason {
 
   /**
    * ABORTED: `options.expected_generation` differs from the project's generation; re-read and retry.
+   * Metadata `expected_generation` (as sent) and `current_generation` (the project's).
    *
    * @generated from enum value: ERROR_REASON_GENERATION_MISMATCH = 12;
    */
@@ -205,21 +206,24 @@ export enum ErrorReason {
   STEP_NOT_FOUND = 22,
 
   /**
-   * INVALID_ARGUMENT: a step record failed validation; metadata `field`.
+   * Not sent by this server: a step that fails validation is refused as INVALID_ARGUMENT with
+   * reason INVALID_ARGUMENT and metadata `field` naming it (for example `step.session_id`).
    *
    * @generated from enum value: ERROR_REASON_STEP_VALIDATION = 23;
    */
   STEP_VALIDATION = 23,
 
   /**
-   * INVALID_ARGUMENT: a proof update failed validation; metadata `field`.
+   * Not sent by this server: a proof update that fails validation is refused as INVALID_ARGUMENT
+   * with reason INVALID_ARGUMENT and metadata `field` naming it (a soft hard action is HARD_SOFT_BOUNDARY).
    *
    * @generated from enum value: ERROR_REASON_PROOF_UPDATE_VALIDATION = 24;
    */
   PROOF_UPDATE_VALIDATION = 24,
 
   /**
-   * INVALID_ARGUMENT: a clause failed validation (no literals, empty variable, soft source).
+   * Not sent by this server: a clause that fails validation (no literals, empty variable, soft
+   * source) is refused as INVALID_ARGUMENT with reason INVALID_ARGUMENT and metadata `field` naming it.
    *
    * @generated from enum value: ERROR_REASON_CLAUSE_VALIDATION = 25;
    */
@@ -406,7 +410,8 @@ export enum ErrorReason {
   UNAUTHENTICATED = 50,
 
   /**
-   * PERMISSION_DENIED: the caller may not act on this project.
+   * PERMISSION_DENIED: the caller may not act on this project. Not sent by this server, which has no
+   * per-project authorization (a caller without valid credentials gets UNAUTHENTICATED).
    *
    * @generated from enum value: ERROR_REASON_PERMISSION_DENIED = 51;
    */

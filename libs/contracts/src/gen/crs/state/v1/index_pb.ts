@@ -650,8 +650,9 @@ export const ListAnalyticsRecordsResponseSchema: GenMessage<ListAnalyticsRecords
  *
  * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
  * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
- * PROJECT_NOT_FOUND, GENERATION_COMPACTED, GENERATION_IN_FUTURE, UNAVAILABLE /
- * SERVER_SHUTTING_DOWN, DATA_LOSS / PROJECT_CORRUPTED, CANCELLED, DEADLINE_EXCEEDED and INTERNAL.
+ * PROJECT_NOT_FOUND, GENERATION_COMPACTED, GENERATION_IN_FUTURE, UNAVAILABLE / STORE_UNAVAILABLE /
+ * SERVER_SHUTTING_DOWN, DATA_LOSS / PROJECT_CORRUPTED, FAILED_PRECONDITION / UNSUPPORTED_FORMAT (the project is stored in a newer format than this server reads),
+ * CANCELLED, DEADLINE_EXCEEDED and INTERNAL.
  *
  * @generated from service crs.state.v1.IndexService
  */

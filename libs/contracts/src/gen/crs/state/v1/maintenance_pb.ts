@@ -421,9 +421,11 @@ export const ProjectHealthSchema: GenEnum<ProjectHealth> = /*@__PURE__*/
 /**
  * MaintenanceService reports the server's status and the projects it holds.
  *
- * Errors: INVALID_ARGUMENT, NOT_FOUND, PERMISSION_DENIED, UNAUTHENTICATED, UNAVAILABLE, CANCELLED,
+ * Errors: INVALID_ARGUMENT, NOT_FOUND, FAILED_PRECONDITION, UNAUTHENTICATED, UNAVAILABLE, CANCELLED,
  * DEADLINE_EXCEEDED, INTERNAL; every failure carries google.rpc.ErrorInfo{reason,
- * domain: "crs.state.v1"} (reasons in ErrorReason).
+ * domain: "crs.state.v1"} (reasons in ErrorReason): besides the reasons listed per RPC, any RPC may
+ * fail with INVALID_ARGUMENT / LIMIT_EXCEEDED, UNAVAILABLE / STORE_UNAVAILABLE / SERVER_SHUTTING_DOWN,
+ * UNAUTHENTICATED, CANCELLED, DEADLINE_EXCEEDED and INTERNAL.
  *
  * @generated from service crs.state.v1.MaintenanceService
  */
@@ -450,7 +452,9 @@ export const MaintenanceService: GenService<{
     output: typeof ListProjectsResponseSchema;
   },
   /**
-   * GetProjectStatus returns the status of one project. Reasons: PROJECT_NOT_FOUND.
+   * GetProjectStatus returns the status of one project; a project whose stored data failed
+   * verification is reported with health CORRUPTED, not refused. Reasons: PROJECT_NOT_FOUND,
+   * UNSUPPORTED_FORMAT (FAILED_PRECONDITION: the project is stored in a newer format than this server reads).
    *
    * @generated from rpc crs.state.v1.MaintenanceService.GetProjectStatus
    */

@@ -447,7 +447,8 @@ export const PropagateDisproofResponseSchema: GenMessage<PropagateDisproofRespon
  * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
  * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
  * PROJECT_NOT_FOUND, UNAVAILABLE / STORE_UNAVAILABLE / SERVER_SHUTTING_DOWN, DATA_LOSS /
- * PROJECT_CORRUPTED, CANCELLED, DEADLINE_EXCEEDED and INTERNAL; reads at a generation may fail with
+ * PROJECT_CORRUPTED, FAILED_PRECONDITION / UNSUPPORTED_FORMAT (the project is stored in a newer format than this server reads),
+ * CANCELLED, DEADLINE_EXCEEDED and INTERNAL; reads at a generation may fail with
  * GENERATION_COMPACTED or GENERATION_IN_FUTURE; mutations with GENERATION_MISMATCH,
  * PROJECT_UID_MISMATCH, ENTRY_MODIFIED and REQUEST_ID_REUSED.
  *
@@ -456,7 +457,8 @@ export const PropagateDisproofResponseSchema: GenMessage<PropagateDisproofRespon
 export const ProofService: GenService<{
   /**
    * UpdateProofNumber applies one proof update to a node (absent nodes start at 10/10 unknown).
-   * Reasons: PROOF_UPDATE_VALIDATION, HARD_SOFT_BOUNDARY.
+   * Reasons: HARD_SOFT_BOUNDARY (a soft or unspecified source proving, disproving, exhausting or
+   * reviving a node). An update that fails validation is INVALID_ARGUMENT naming `update.<field>`.
    *
    * @generated from rpc crs.state.v1.ProofService.UpdateProofNumber
    */

@@ -997,8 +997,9 @@ export const UpdateProjectConfigResponseSchema: GenMessage<UpdateProjectConfigRe
  * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"} (reasons in
  * ErrorReason) and, when the call may succeed later unchanged, google.rpc.RetryInfo. Besides the
  * reasons listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
- * UNAVAILABLE / STORE_UNAVAILABLE / SERVER_SHUTTING_DOWN, DATA_LOSS / PROJECT_CORRUPTED, CANCELLED,
- * DEADLINE_EXCEEDED and INTERNAL. Mutations may also fail with GENERATION_MISMATCH,
+ * UNAVAILABLE / STORE_UNAVAILABLE / SERVER_SHUTTING_DOWN, DATA_LOSS / PROJECT_CORRUPTED,
+ * FAILED_PRECONDITION / UNSUPPORTED_FORMAT (the project is stored in a newer format than this server reads),
+ * CANCELLED, DEADLINE_EXCEEDED and INTERNAL. Mutations may also fail with GENERATION_MISMATCH,
  * PROJECT_UID_MISMATCH, ENTRY_MODIFIED and REQUEST_ID_REUSED (see MutationOptions).
  *
  * @generated from service crs.state.v1.StateService
@@ -1018,7 +1019,8 @@ export const StateService: GenService<{
   /**
    * Apply validates and applies one delta atomically, journals it durably and returns the new generation.
    * Reasons: PROJECT_NOT_FOUND, DELTA_REQUIRED, DELTA_VALIDATION, HARD_SOFT_BOUNDARY, INDEX_NOT_FOUND,
-   * ALREADY_EXISTS, DEPENDENCY_CYCLE, SIMILARITY_CAPACITY, SNAPSHOT_STALE, DELTA_CONFLICT.
+   * ALREADY_EXISTS, DEPENDENCY_CYCLE, SIMILARITY_CAPACITY, SNAPSHOT_STALE, DELTA_CONFLICT, LIMIT_EXCEEDED
+   * (RESOURCE_EXHAUSTED: a streaming delta would take the streaming total past 2^53-1).
    *
    * @generated from rpc crs.state.v1.StateService.Apply
    */
@@ -1090,7 +1092,8 @@ export const StateService: GenService<{
     output: typeof GetCheckpointResponseSchema;
   },
   /**
-   * DeleteCheckpoint removes a checkpoint, damaged or not. Reasons: PROJECT_NOT_FOUND, CHECKPOINT_NOT_FOUND.
+   * DeleteCheckpoint removes a checkpoint, damaged or not. Reasons: PROJECT_NOT_FOUND, PROJECT_UID_MISMATCH,
+   * CHECKPOINT_NOT_FOUND.
    *
    * @generated from rpc crs.state.v1.StateService.DeleteCheckpoint
    */
@@ -1101,7 +1104,8 @@ export const StateService: GenService<{
   },
   /**
    * RestoreCheckpoint replaces the state with a checkpoint's; the generation moves forward, never back.
-   * Reasons: PROJECT_NOT_FOUND, CHECKPOINT_NOT_FOUND, CHECKPOINT_CORRUPTED, UNSUPPORTED_FORMAT.
+   * It replaces every entry, so entry preconditions (`options.expected_entries`) are refused as
+   * INVALID_ARGUMENT. Reasons: PROJECT_NOT_FOUND, CHECKPOINT_NOT_FOUND, CHECKPOINT_CORRUPTED, UNSUPPORTED_FORMAT.
    *
    * @generated from rpc crs.state.v1.StateService.RestoreCheckpoint
    */
@@ -1112,8 +1116,8 @@ export const StateService: GenService<{
   },
   /**
    * ForkProject creates a new project (new uid) holding this project's state at a generation or checkpoint.
-   * Reasons: PROJECT_NOT_FOUND, PROJECT_ALREADY_EXISTS, CHECKPOINT_NOT_FOUND, CHECKPOINT_CORRUPTED,
-   * UNSUPPORTED_FORMAT, GENERATION_COMPACTED, GENERATION_IN_FUTURE.
+   * Reasons: PROJECT_NOT_FOUND, PROJECT_UID_MISMATCH, PROJECT_ALREADY_EXISTS, CHECKPOINT_NOT_FOUND,
+   * CHECKPOINT_CORRUPTED, UNSUPPORTED_FORMAT, GENERATION_COMPACTED, GENERATION_IN_FUTURE.
    *
    * @generated from rpc crs.state.v1.StateService.ForkProject
    */

@@ -514,7 +514,8 @@ export const EndSessionResponseSchema: GenMessage<EndSessionResponse> = /*@__PUR
  * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
  * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
  * PROJECT_NOT_FOUND, UNAVAILABLE / STORE_UNAVAILABLE / SERVER_SHUTTING_DOWN, DATA_LOSS /
- * PROJECT_CORRUPTED, CANCELLED, DEADLINE_EXCEEDED and INTERNAL; reads at a generation may fail with
+ * PROJECT_CORRUPTED, FAILED_PRECONDITION / UNSUPPORTED_FORMAT (the project is stored in a newer format than this server reads),
+ * CANCELLED, DEADLINE_EXCEEDED and INTERNAL; reads at a generation may fail with
  * GENERATION_COMPACTED or GENERATION_IN_FUTURE; mutations with GENERATION_MISMATCH,
  * PROJECT_UID_MISMATCH, ENTRY_MODIFIED and REQUEST_ID_REUSED.
  *
@@ -522,7 +523,8 @@ export const EndSessionResponseSchema: GenMessage<EndSessionResponse> = /*@__PUR
  */
 export const StepService: GenService<{
   /**
-   * RecordStep validates, sanitizes and appends one step to its session. Reasons: STEP_VALIDATION.
+   * RecordStep validates, sanitizes and appends one step to its session. A step that fails
+   * validation is INVALID_ARGUMENT naming the field (`step.<field>`); no other reason of its own.
    *
    * @generated from rpc crs.state.v1.StepService.RecordStep
    */

@@ -1,0 +1,56 @@
+/** Test support: edits of a stopped server's stored data, as a failing disk or a newer server would leave it. */
+import assert from "node:assert/strict";
+import { ClassicLevel } from "classic-level";
+import { decodeFrame, decodeRecord, encodeRecord, type JournalRecord } from "../journal/index.js";
+import { encodeJsonFrame } from "../journal/json-frame.js";
+import { CHECKPOINT_FORMAT } from "../snapshot/index.js";
+import { keys } from "../store/level/level-keys.js";
+
+async function withDb<T>(dataDir: string, fn: (db: ClassicLevel<string, Uint8Array>) => Promise<T>): Promise<T> {
+  const db = new ClassicLevel<string, Uint8Array>(dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Appends `edit` of the project's last journal record as its next one, the way a newer binary would write it; returns its seq. */
+export function appendNewer(dataDir: string, projectUid: string, edit: (r: JournalRecord) => JournalRecord): Promise<number> {
+  return withDb(dataDir, async (db) => {
+    const prefix = keys.journalPrefix(projectUid);
+    let last: { key: string; value: Uint8Array } | undefined;
+    for await (const [key, value] of db.iterator({ gt: prefix, lt: `${prefix}\uffff` })) last = { key, value };
+    assert.ok(last !== undefined, "the project has journal records");
+    const seq = Number.parseInt(last.key.slice(prefix.length), 16);
+    const decoded = decodeRecord(last.value, seq);
+    assert.ok(decoded.ok, "the last record decodes");
+    await db.put(keys.journal(projectUid, seq + 1), encodeRecord(edit({ ...decoded.value, seq: seq + 1 })));
+    return seq + 1;
+  });
+}
+
+/** Flips one bit in the middle of a stored checkpoint's head, as a failing disk would; returns its stored size (head and body). */
+export function flipCheckpointBit(dataDir: string, projectUid: string, checkpointId: string): Promise<number> {
+  return withDb(dataDir, async (db) => {
+    const key = keys.checkpoint(projectUid, checkpointId);
+    const [head, body] = await db.getMany([key, keys.checkpointBody(projectUid, checkpointId)]);
+    const bytes = head?.slice();
+    assert.ok(bytes !== undefined, `checkpoint ${checkpointId} is stored`);
+    const at = Math.floor(bytes.length / 2);
+    bytes[at] = (bytes[at] as number) ^ 0x04;
+    await db.put(key, bytes);
+    return bytes.length + (body?.length ?? 0);
+  });
+}
+
+/** Rewrites a stored checkpoint's head in the next checkpoint format, as a newer server would write it. */
+export function rewriteCheckpointNewer(dataDir: string, projectUid: string, checkpointId: string): Promise<void> {
+  return withDb(dataDir, async (db) => {
+    const key = keys.checkpoint(projectUid, checkpointId);
+    const head = decodeFrame("checkpoint", (await db.get(key)) ?? new Uint8Array());
+    assert.ok(head.ok, `checkpoint ${checkpointId} has a head`);
+    const value = JSON.parse(Buffer.from(head.payload).toString("utf8")) as Record<string, unknown>;
+    await db.put(key, encodeJsonFrame("checkpoint", { ...value, format: CHECKPOINT_FORMAT + 1 }));
+  });
+}
