@@ -174,6 +174,7 @@ export const STATE_ROWS: readonly Row[] = [
     reason: "CHECKPOINT_NOT_FOUND",
     code: status.NOT_FOUND,
     field: "checkpoint_id",
+    metadata: { checkpoint_id: "gone" },
     call: (s) => s.state.getCheckpoint({ projectId: "c", checkpointId: "gone" }),
   },
   {
@@ -195,6 +196,7 @@ export const STATE_ROWS: readonly Row[] = [
     reason: "CHECKPOINT_NOT_FOUND",
     code: status.NOT_FOUND,
     field: "checkpoint_id",
+    metadata: { checkpoint_id: "gone" },
     call: (s) => s.state.deleteCheckpoint({ projectId: "c", checkpointId: "gone" }),
   },
   {
@@ -202,6 +204,7 @@ export const STATE_ROWS: readonly Row[] = [
     reason: "CHECKPOINT_NOT_FOUND",
     code: status.NOT_FOUND,
     field: "checkpoint_id",
+    metadata: { checkpoint_id: "gone" },
     call: (s) => s.state.restoreCheckpoint({ projectId: "c", checkpointId: "gone" }),
   },
   {
@@ -280,6 +283,7 @@ function forkRows(): Row[] {
       reason: "CHECKPOINT_NOT_FOUND",
       code: status.NOT_FOUND,
       field: "checkpoint_id",
+      metadata: { checkpoint_id: "gone" },
       call: (s) => fork(s, at("gone")),
     },
     {

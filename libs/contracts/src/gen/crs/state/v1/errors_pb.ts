@@ -163,14 +163,15 @@ export enum ErrorReason {
   APPLY_ROLLED_BACK = 16,
 
   /**
-   * NOT_FOUND: the project does not exist.
+   * NOT_FOUND: the project does not exist; metadata `project_id`.
    *
    * @generated from enum value: ERROR_REASON_PROJECT_NOT_FOUND = 17;
    */
   PROJECT_NOT_FOUND = 17,
 
   /**
-   * ALREADY_EXISTS: the target project of a fork or import already exists.
+   * ALREADY_EXISTS: the project of a create, or the target project of a fork or import, already
+   * exists; metadata `project_id` (that project) and `field`.
    *
    * @generated from enum value: ERROR_REASON_PROJECT_ALREADY_EXISTS = 18;
    */
@@ -192,14 +193,14 @@ export enum ErrorReason {
   PROJECT_CORRUPTED = 20,
 
   /**
-   * NOT_FOUND: the checkpoint does not exist.
+   * NOT_FOUND: the checkpoint does not exist; metadata `checkpoint_id`.
    *
    * @generated from enum value: ERROR_REASON_CHECKPOINT_NOT_FOUND = 21;
    */
   CHECKPOINT_NOT_FOUND = 21,
 
   /**
-   * NOT_FOUND: no step matches (for example the last step of an empty session).
+   * NOT_FOUND: no step matches (for example the last step of an empty session); metadata `session_id`.
    *
    * @generated from enum value: ERROR_REASON_STEP_NOT_FOUND = 22;
    */
@@ -252,7 +253,7 @@ export enum ErrorReason {
   SIMILARITY_CAPACITY = 28,
 
   /**
-   * NOT_FOUND: no change is recorded at the requested generation.
+   * NOT_FOUND: no change is recorded at the requested generation; metadata `generation`.
    *
    * @generated from enum value: ERROR_REASON_CHANGE_NOT_FOUND = 29;
    */
@@ -469,7 +470,7 @@ export enum ErrorReason {
   CONSTRAINT_NOT_FOUND = 58,
 
   /**
-   * NOT_FOUND: no similarity is recorded for the pair.
+   * NOT_FOUND: no similarity is recorded for the pair; metadata `a` and `b`, byte-wise ordered.
    *
    * @generated from enum value: ERROR_REASON_SIMILARITY_NOT_FOUND = 59;
    */
