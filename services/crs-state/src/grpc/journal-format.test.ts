@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { status } from "@grpc/grpc-js";
 import { STATE_DOCUMENT_FORMAT } from "@crs/domain/state";
 import { ClassicLevel } from "classic-level";
-import { JOURNAL_RECORD_FORMAT, STATE_EVENT_FORMAT_IN_JOURNAL, decodeRecord, encodeRecord, type JournalRecord } from "../journal/index.js";
+import { JOURNAL_RECORD_FORMAT, STATE_EVENT_FORMAT_IN_JOURNAL, decodeRecord, type JournalRecord } from "../journal/index.js";
 import { keys } from "../store/level/level-keys.js";
 import { decodeFrame } from "../journal/index.js";
 import { encodeJsonFrame } from "../journal/json-frame.js";
