@@ -5,10 +5,10 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { parsePricing, sessionOfFile, usageOfRecords, usageReport } from "@crs/domain/rollout";
+import { foldRecords, parsePricing, sessionOfFile, usageReport } from "@crs/domain/rollout";
 import { REAL_DIR, REAL_SKIP } from "../cli/test-support.js";
 import { writeCorpus } from "../generate/index.js";
-import { HEAD_BYTES, readRolloutFile } from "../reader/index.js";
+import { foldRolloutFile, HEAD_BYTES, readRolloutFile } from "../reader/index.js";
 import { scanCorpus } from "../scan/index.js";
 import { usageCorpus } from "./usage-corpus.js";
 import { usageOfFile } from "./usage-file.js";
@@ -23,8 +23,7 @@ const figures = (input: number, cached: number, output: number, reasoning = 0) =
   reasoning_output_tokens: reasoning,
   total_tokens: input + output,
 });
-type F = ReturnType<typeof figures>;
-const tokens = (s: number | string, total: F | null, last: F | null, extra: object = {}): string =>
+const tokens = (s: number | string, total: object | null, last: object | null, extra: object = {}): string =>
   line(s, "event_msg", {
     type: "token_count",
     info: total === null && last === null ? null : { total_token_usage: total ?? undefined, last_token_usage: last ?? undefined },
@@ -85,6 +84,23 @@ const LEGACY = [
 // A rollout without session_meta whose first record is a usage line, ending in a line feed.
 const NO_META = `${[context(0, "gpt-5"), tokens(1, figures(10, 0, 1), figures(10, 0, 1))].join("\n")}\n`;
 
+// A forked rollout behind a byte-order mark: its parent's history copied in one burst (replies
+// 900 ms apart, an undated one among them), then its own replies: one naming its model, one
+// quoting a figure, one with blanks between its tokens.
+const FORKED_BOM = `\uFEFF${[
+  line(0, "session_meta", { id: "child", cwd: "/w/child", forked_from_id: "edge" }),
+  context(0, "gpt-5"),
+  tokens(1, figures(100, 0, 10), figures(100, 0, 10)),
+  tokens(1.9, figures(200, 0, 20), figures(100, 0, 10)),
+  tokens("", figures(300, 0, 30), figures(100, 0, 10)),
+  tokens(2.8, figures(400, 0, 40), figures(100, 0, 10)),
+  tokens(9, figures(500, 0, 50), figures(100, 0, 10), { model: "gpt-5-mini" }),
+  tokens(10, figures(600, 0, 60), { ...figures(100, 0, 10), input_tokens: "100" }),
+  tokens(11, figures(700, 0, 70), figures(100, 0, 10))
+    .replaceAll('":', '": ')
+    .replaceAll(',"', ', "'),
+].join("\n")}\n`;
+
 async function writeEdgeStore(dir: string): Promise<void> {
   await mkdir(join(dir, "a"), { recursive: true });
   await mkdir(join(dir, "b"), { recursive: true });
@@ -94,6 +110,7 @@ async function writeEdgeStore(dir: string): Promise<void> {
   await writeFile(join(dir, "a", "rollout-legacy.jsonl"), LEGACY);
   await writeFile(join(dir, "b", "rollout-no-meta.jsonl"), NO_META);
   await writeFile(join(dir, "b", "rollout-empty.jsonl"), "");
+  await writeFile(join(dir, "b", "rollout-forked.jsonl"), FORKED_BOM);
 }
 
 async function jsonlUnder(dir: string): Promise<string[]> {
@@ -109,9 +126,15 @@ async function assertFilesAgree(dir: string): Promise<number> {
   const files = await jsonlUnder(dir);
   for (const maxLineBytes of [64 * 1024 * 1024, 4096]) {
     for (const path of files) {
-      const { rollout, bytes } = await readRolloutFile(path, { maxLineBytes });
-      const full = { usage: usageOfRecords(rollout.records, sessionOfFile(path)), cwd: rollout.meta?.cwd ?? "", bytes };
-      assert.deepEqual(usageOfFile(path, maxLineBytes), full, `${path} at a ${maxLineBytes}-byte line limit`);
+      const session = sessionOfFile(path);
+      const got = usageOfFile(path, maxLineBytes);
+      // The scan folds records as they stream; a kept rollout folds them afterwards.
+      const { census, fold, bytes } = await foldRolloutFile(path, { limits: { maxLineBytes } });
+      const streamed = fold.finish({ meta: census.meta, fresh: false }).usage.result(session);
+      assert.deepEqual(got, { usage: streamed, cwd: census.meta?.cwd ?? "", bytes }, `${path} at a ${maxLineBytes}-byte line limit`);
+      const { rollout } = await readRolloutFile(path, { maxLineBytes });
+      const kept = foldRecords({ meta: rollout.meta, records: rollout.records, fresh: false }).usage.result(session);
+      assert.deepEqual(got.usage, kept, `${path} kept, at a ${maxLineBytes}-byte line limit`);
     }
   }
   return files.length;
@@ -121,13 +144,19 @@ test("the usage reader's figures equal the scan's on every edge case, file by fi
   const dir = await mkdtemp(join(tmpdir(), "usage-edge-"));
   t.after(() => rm(dir, { recursive: true, force: true }));
   await writeEdgeStore(dir);
-  assert.equal(await assertFilesAgree(dir), 5);
+  assert.equal(await assertFilesAgree(dir), 6);
   const edge = usageOfFile(join(dir, "a", "rollout-edge.jsonl"), 64 * 1024 * 1024);
   const session = edge.usage.bySession["rollout-edge"];
   assert.deepEqual(Object.keys(session?.byModel ?? {}), ["gpt-5", "gpt-5-mini", "gpt-unpriced", "unknown"], "every model counted");
   assert.equal(edge.usage.repeats, 2, "two repeated totals skipped");
   assert.ok(edge.usage.byDay["undated"] !== undefined, "an undated reply is counted as undated");
   assert.equal(edge.cwd, "/w/edge", "the first session_meta names the cwd");
+  // Read through the mark as a fork: the copied burst skipped, the rest under the model it names.
+  const forked = usageOfFile(join(dir, "b", "rollout-forked.jsonl"), 64 * 1024 * 1024);
+  assert.equal(forked.usage.replayed, 4, "the burst, the undated reply in it included, is the parent's");
+  assert.deepEqual(forked.usage.bySession["rollout-forked"]?.byModel, {
+    "gpt-5-mini": { input: 300, cachedInput: 0, output: 30, reasoning: 0, total: 330 },
+  });
 });
 
 test("the usage reader's figures equal the scan's on a generated corpus with multi-megabyte lines", async (t) => {

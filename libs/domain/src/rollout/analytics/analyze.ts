@@ -13,6 +13,8 @@ export interface AnalyzeInput {
 /** Folds a rollout's records held in memory: each is pushed into the streaming fold in turn. */
 export function foldRecords(input: AnalyzeInput): FoldedRollout {
   const fold = new RolloutFold();
+  // Kept records leave the session_meta out: it goes first, where the producer writes it.
+  if (input.meta !== null) fold.push({ kind: "session_meta", meta: input.meta, timestamp: "", tsMs: null });
   for (const r of input.records) fold.push(r);
   return fold.finish({ meta: input.meta, fresh: input.fresh });
 }

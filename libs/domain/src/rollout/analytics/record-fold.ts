@@ -110,6 +110,11 @@ export class RecordFold {
 
   /** Takes the next record in file order. */
   push(r: RolloutRecord): void {
+    // The rollout's session_meta tells the usage fold whether it is a child; nothing else reads it.
+    if (r.kind === "session_meta") {
+      this.#usage.push(r);
+      return;
+    }
     const seq = this.#seq++;
     if (r.kind === "task_started") this.#raw.started += 1;
     else if (r.kind === "task_complete") this.#raw.complete += 1;

@@ -4,7 +4,7 @@ import type { Outcome, ToolClass } from "../vocabulary.js";
 import type { UsagePartial } from "../usage/types.js";
 
 /** Version stamp of the partial format, checked before merging. */
-export const PARTIAL_VERSION = 6;
+export const PARTIAL_VERSION = 7;
 
 /** Lifecycle counters for one row (all rollouts, or one provider/version). */
 export interface LifecycleCounts {

@@ -23,7 +23,7 @@ export interface DecodedRollout extends RolloutCensus {
   readonly records: readonly RolloutRecord[];
 }
 
-/** Where a collector hands each analysed record, in file order. */
+/** Where a collector hands each analysed record, and the first session_meta, in file order. */
 export type RecordSink = (record: RolloutRecord) => void;
 
 /**
@@ -75,6 +75,9 @@ export class RolloutCollector {
     this.tornTail = false;
     const record = decoded.record;
     if (record.kind === "session_meta") {
+      // The first names the rollout; a sink gets it in its place, as the usage fold needs to know
+      // a child rollout before its replies. Kept records leave it out (it is `meta`).
+      if (this.meta === null && this.sink !== undefined) this.sink(record);
       this.meta ??= record.meta;
       return;
     }

@@ -28,7 +28,7 @@ export function decodeLine(text: string): DecodedLine {
   const token = readTokenLine(text);
   if (token === undefined) return decodeLineByParse(text);
   const { usage, timestamp, tsMs } = token;
-  return { ok: true, record: { kind: "token_count", inputTokens: usage?.last?.input ?? 0, usage, timestamp, tsMs } };
+  return { ok: true, record: { kind: "token_count", inputTokens: usage?.last?.input ?? 0, usage, model: "", timestamp, tsMs } };
 }
 
 /** {@link decodeLine} by parsing the whole line, whatever its layout. */

@@ -2,7 +2,7 @@ import { classifyStatusClasses } from "../error-class.js";
 import { classifyZeroTool } from "../zero-tool.js";
 import { int, obj, str, trimmed, type JsonObject } from "../json.js";
 import { affectsTurnStatus, classifyTurnError } from "../turn-error.js";
-import { tokenCountUsage } from "../usage/figures.js";
+import { tokenCountModel, tokenCountUsage } from "../usage/figures.js";
 import type { DecodedLine, RolloutRecord } from "./record.js";
 
 function ok(record: RolloutRecord): DecodedLine {
@@ -63,6 +63,7 @@ export function decodeEvent(payload: JsonObject, timestamp: string, tsMs: number
         kind: "token_count",
         inputTokens: lastInputTokens(payload),
         usage: tokenCountUsage(payload),
+        model: tokenCountModel(payload),
         timestamp,
         tsMs,
       });

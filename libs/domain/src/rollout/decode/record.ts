@@ -62,6 +62,8 @@ export type RolloutRecord =
       readonly inputTokens: number;
       /** Token figures for the usage report (null when `info` is null). */
       readonly usage: TokenCountUsage | null;
+      /** The model the event names for its reply ("" when none, as the producer writes it). */
+      readonly model: string;
     } & Stamped)
   | ({ readonly kind: "compacted" } & Stamped)
   | ({ readonly kind: "turn_context"; readonly turnId: string; readonly model: string } & Stamped)

@@ -2,7 +2,7 @@ import { decodeLine, decodeOversizedLine, decodeValue } from "../decode/decode-l
 import type { DecodedLine } from "../decode/record.js";
 import { isObject } from "../json.js";
 import { parseTimestamp } from "../time.js";
-import { tokenCountUsage } from "./figures.js";
+import { tokenCountModel, tokenCountUsage } from "./figures.js";
 import { UsageFold } from "./fold.js";
 import { readTokenLineInto, TokenLineRead } from "./token-line.js";
 import type { UsagePartial } from "./types.js";
@@ -56,7 +56,7 @@ export class UsageCollector {
     if (usage === null) return;
     const stamp = parsed["timestamp"];
     const timestamp = typeof stamp === "string" ? stamp : "";
-    this.#fold.reply(usage, timestamp === "" ? null : parseTimestamp(timestamp));
+    this.#fold.reply(usage, timestamp === "" ? null : parseTimestamp(timestamp), tokenCountModel(payload));
   }
 
   /**

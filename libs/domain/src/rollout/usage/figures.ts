@@ -1,5 +1,5 @@
 import { sortedRecord } from "../corpus/order.js";
-import { isObject, type JsonObject } from "../json.js";
+import { firstNonBlank, isObject, trimmed, type JsonObject } from "../json.js";
 
 // Token figures as `token_count` events carry them. `input` includes `cachedInput`, and `output`
 // includes `reasoning`, as the producer counts them.
@@ -24,8 +24,14 @@ export interface TokenCountUsage {
 /** All zeros, the identity of {@link addFigures}. */
 export const ZERO_FIGURES: TokenFigures = { input: 0, cachedInput: 0, output: 0, reasoning: 0, total: 0 };
 
+// Decimal digits, with blanks around and an optional plus sign: a figure some writers quote.
+const QUOTED_COUNT = /^\s*\+?\d+\s*$/;
+
+// A figure: a positive safe integer, as a number or quoted in a string (as ccusage reads one); 0
+// for anything else, including integers past 2^53 - 1, which no sum could add exactly.
 function count(o: JsonObject, key: string): number {
-  const v = o[key];
+  const raw = o[key];
+  const v = typeof raw === "string" && QUOTED_COUNT.test(raw) ? Number(raw) : raw;
   return typeof v === "number" && Number.isSafeInteger(v) && v > 0 ? v : 0;
 }
 
@@ -51,6 +57,19 @@ export function tokenCountUsage(payload: JsonObject): TokenCountUsage | null {
   const total = figuresOf(info["total_token_usage"]);
   const last = figuresOf(info["last_token_usage"]);
   return total === null && last === null ? null : { total, last };
+}
+
+// Where a token_count names its model, first found first: the payload, then its info; in each,
+// `model`, `model_name`, then `metadata.model`.
+function modelIn(o: JsonObject): string {
+  const metadata = o["metadata"];
+  return firstNonBlank(o, "model", "model_name") || (isObject(metadata) ? trimmed(metadata, "model") : "");
+}
+
+/** The model a `token_count` payload names for its reply ("" when none; the producer names none). */
+export function tokenCountModel(payload: JsonObject): string {
+  const info = payload["info"];
+  return modelIn(payload) || (isObject(info) ? modelIn(info) : "");
 }
 
 /** Sum of two figure sets. */

@@ -5,21 +5,32 @@ import { UNDATED, UNKNOWN_MODEL, USAGE_VERSION, type UsagePartial } from "./type
 
 // Per-reply usage from the cumulative totals: a `token_count` that repeats the previous totals is
 // the same reply reported again (the producer re-emits on rate-limit updates) and adds nothing.
-// `last_token_usage` is used only where no cumulative figure exists or the totals restarted.
+// `last_token_usage` is used only where no cumulative figure exists, for the first totals, or where
+// the totals restarted.
 // The fold works on figures in place (see `ReplyFigures`): a rollout's replies make no objects.
 //
 // A forked or spawned rollout (its first session_meta names `forked_from_id` or a parent thread)
 // can begin with its parent's history copied in, `token_count` events included, written in one
-// burst. As ccusage reads such a rollout without its parent: two or more replies dated within
-// REPLAY_WINDOW_MS of the first reply are that copy; they add nothing, and the last totals among
-// them are where the rollout's own usage starts. A first reply alone in its window is its own.
+// burst. As ccusage reads such a rollout without its parent: when its second dated reply comes
+// within REPLAY_WINDOW_MS of its first, the replies from the first on are that copy for as long as
+// each comes within REPLAY_WINDOW_MS of the copied reply before it that added tokens; they add
+// nothing, and the last totals among them are where the rollout's own usage starts. A first reply
+// alone in its window is its own. An undated reply decides nothing: it goes with the replies
+// around it.
 
 const MS_PER_DAY = 86_400_000;
-/** How far after a child rollout's first reply a reply still belongs to its copied history. */
+/** The longest pause between two replies of a child rollout's copied history. */
 export const REPLAY_WINDOW_MS = 1000;
 
 function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** A reply held back until a child rollout's copied history is told from its own. */
+interface Held {
+  readonly figures: ReplyFigures;
+  readonly tsMs: number | null;
+  readonly model: string;
 }
 
 const timeOrNull = (ms: number): number | null => (Number.isNaN(ms) ? null : ms);
@@ -50,10 +61,10 @@ export class UsageFold {
   // `first` holding that reply back, `burst` inside the copy.
   #replay: "off" | "awaiting" | "first" | "burst" = "off";
   #sawMeta = false;
-  #replayStartMs = 0;
-  // The first reply held back, and the model it was given under.
-  readonly #held = new ReplyFigures();
-  #heldModel = UNKNOWN_MODEL;
+  // The time of the last copied reply that added tokens (of the first reply, at first).
+  #replayLastMs = 0;
+  // The first reply held back with any undated ones after it, each with its time and model.
+  readonly #held: Held[] = [];
   #replayed = 0;
   // The first and last dated reply's time, NaN before any: a number field is updated in place.
   #firstMs = Number.NaN;
@@ -76,7 +87,7 @@ export class UsageFold {
   push(r: RolloutRecord): void {
     if (r.kind === "turn_context") {
       if (r.model !== "") this.#model = r.model;
-    } else if (r.kind === "token_count" && r.usage !== null) this.reply(r.usage, r.tsMs);
+    } else if (r.kind === "token_count" && r.usage !== null) this.reply(r.usage, r.tsMs, r.model);
     else if (r.kind === "session_meta" && !this.#sawMeta) {
       // Only the first names the rollout; later ones are copies of its ancestors'.
       this.#sawMeta = true;
@@ -84,8 +95,13 @@ export class UsageFold {
     }
   }
 
-  /** Folds the figures of the next `token_count` event, dated `tsMs` (null when undated). */
-  reply(usage: TokenCountUsage, tsMs: number | null): void {
+  /**
+   * Folds the figures of the next `token_count` event, dated `tsMs` (null when undated). A model
+   * the event names is its reply's, and the model of the replies after it until a turn_context
+   * names another, as ccusage reads it.
+   */
+  reply(usage: TokenCountUsage, tsMs: number | null, model = ""): void {
+    if (model !== "" && (usage.total !== null || usage.last !== null)) this.#model = model;
     this.replyFigures(this.#given.setUsage(usage), tsMs);
   }
 
@@ -103,44 +119,65 @@ export class UsageFold {
   // Whether this reply belongs to the copied history of a child rollout (see the top of the file).
   #copied(figures: ReplyFigures, tsMs: number | null): boolean {
     if (this.#replay === "awaiting") {
-      if (tsMs === null) {
-        this.#replay = "off";
-        return false;
-      }
+      // Undated replies before the first dated one are the rollout's own.
+      if (tsMs === null) return false;
       this.#replay = "first";
-      this.#replayStartMs = tsMs;
-      this.#held.slots.set(figures.slots);
-      this.#held.hasTotal = figures.hasTotal;
-      this.#held.hasLast = figures.hasLast;
-      this.#heldModel = this.#model;
+      this.#replayLastMs = tsMs;
+      this.#hold(figures, tsMs);
       return true;
     }
-    const d = tsMs === null ? Number.NaN : tsMs - this.#replayStartMs;
+    if (tsMs === null) {
+      if (this.#replay === "first") this.#hold(figures, null);
+      else this.#startAfter(figures);
+      return true;
+    }
+    const d = tsMs - this.#replayLastMs;
     if (!(d >= 0 && d <= REPLAY_WINDOW_MS)) {
       this.#settleReplay();
       return false;
     }
     if (this.#replay === "first") {
       this.#replay = "burst";
-      this.#startAfter(this.#held);
+      for (const held of this.#held) this.#startAfter(held.figures);
+      this.#held.length = 0;
     }
-    this.#startAfter(figures);
+    if (this.#startAfter(figures)) this.#replayLastMs = tsMs;
     return true;
   }
 
-  // A copied reply: counted as copied, its totals the baseline of the replies after it.
-  #startAfter(figures: ReplyFigures): void {
-    this.#replayed += 1;
-    if (!figures.hasTotal) return;
-    for (let k = 0; k < FIGURE_SLOTS; k += 1) this.#previous[k] = figures.slots[k] ?? 0;
-    this.#hasPrevious = true;
+  #hold(figures: ReplyFigures, tsMs: number | null): void {
+    const copy = new ReplyFigures();
+    copy.slots.set(figures.slots);
+    copy.hasTotal = figures.hasTotal;
+    copy.hasLast = figures.hasLast;
+    this.#held.push({ figures: copy, tsMs, model: this.#model });
   }
 
-  // Ends the copy: a first reply alone in its window was the rollout's own, and is counted now.
+  // A copied reply: counted as copied, its totals the baseline of the replies after it. Answers
+  // whether it added tokens (input, cached, output or reasoning) by the rule that counts replies.
+  #startAfter(figures: ReplyFigures): boolean {
+    this.#replayed += 1;
+    const { slots } = figures;
+    let added = false;
+    if (!figures.hasTotal || !this.#hasPrevious) {
+      const at = figures.hasLast ? FIGURE_SLOTS : 0;
+      for (let k = 0; k < FIGURE_SLOTS - 1; k += 1) if ((slots[at + k] ?? 0) !== 0) added = true;
+    } else {
+      for (let k = 0; k < FIGURE_SLOTS - 1; k += 1) if ((slots[k] ?? 0) !== (this.#previous[k] ?? 0)) added = true;
+    }
+    if (figures.hasTotal) {
+      for (let k = 0; k < FIGURE_SLOTS; k += 1) this.#previous[k] = slots[k] ?? 0;
+      this.#hasPrevious = true;
+    }
+    return added;
+  }
+
+  // Ends the copy: a first reply alone in its window was the rollout's own, and is counted now,
+  // with any undated replies held after it.
   #settleReplay(): void {
-    const held = this.#replay === "first";
     this.#replay = "off";
-    if (held) this.#count(this.#held, this.#replayStartMs, this.#heldModel);
+    for (const held of this.#held) this.#count(held.figures, held.tsMs, held.model);
+    this.#held.length = 0;
   }
 
   #count(figures: ReplyFigures, tsMs: number | null, model: string): void {
@@ -151,8 +188,11 @@ export class UsageFold {
     let at = 0;
     if (!figures.hasTotal) at = FIGURE_SLOTS;
     else if (!this.#hasPrevious) {
+      // The first totals can hold more than this file's replies (a parent's history, or replies
+      // given with their own figures only): the reply's own figures say what it added.
       for (let k = 0; k < FIGURE_SLOTS; k += 1) previous[k] = slots[k] ?? 0;
       this.#hasPrevious = true;
+      if (figures.hasLast) at = FIGURE_SLOTS;
     } else {
       const growth = this.#growth;
       let down = false;

@@ -1,7 +1,7 @@
 import type { TokenFigures } from "./figures.js";
 
 /** Version stamp of the usage partial, checked before merging. */
-export const USAGE_VERSION = 2;
+export const USAGE_VERSION = 3;
 
 /** Token usage of one session, by model. */
 export interface SessionUsage {

@@ -1,50 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { decodeLine } from "../decode/decode-line.js";
-import type { RolloutRecord } from "../decode/record.js";
 import { sortedRecord } from "../corpus/order.js";
 import { RolloutError } from "../errors.js";
+import { contextLine, records, sessionMetaLine, tokenLine, type U, u } from "../testing/usage-lines.js";
 import { UsageFold, usageOfRecords } from "./fold.js";
 import { emptyUsage, mergeUsage, UsageSum } from "./merge.js";
 import { parsePricing } from "./pricing.js";
 import { usageReport } from "./report.js";
 import { USAGE_VERSION, type UsagePartial } from "./types.js";
-
-type U = {
-  input_tokens: number;
-  cached_input_tokens: number;
-  output_tokens: number;
-  reasoning_output_tokens: number;
-  total_tokens: number;
-};
-const u = (input: number, cached: number, output: number, reasoning = 0): U => ({
-  input_tokens: input,
-  cached_input_tokens: cached,
-  output_tokens: output,
-  reasoning_output_tokens: reasoning,
-  total_tokens: input + output,
-});
-
-function tokenLine(ts: string, total: U | null, last: U | null): string {
-  const info =
-    total === null && last === null
-      ? null
-      : {
-          ...(total === null ? {} : { total_token_usage: total }),
-          ...(last === null ? {} : { last_token_usage: last }),
-          model_context_window: 272000,
-        };
-  return JSON.stringify({ timestamp: ts, type: "event_msg", payload: { type: "token_count", info, rate_limits: null } });
-}
-
-function contextLine(ts: string, model: string): string {
-  return JSON.stringify({ timestamp: ts, type: "turn_context", payload: { cwd: "/w", model } });
-}
-
-function records(lines: string[]): RolloutRecord[] {
-  return lines.map(decodeLine).flatMap((d) => (d.ok ? [d.record] : []));
-}
 
 const PRICING = parsePricing(
   { as_of: "2026-06-01", currency: "USD", models: { "gpt-5": { input: 1.25, cached_input: 0.125, output: 10 } } },
@@ -66,18 +30,14 @@ test("a token_count repeating the previous totals is not counted twice", () => {
 
 const SPAWNED = { subagent: { thread_spawn: { parent_thread_id: "parent-id", depth: 1, agent_role: "reviewer" } } };
 
-function metaLine(ts: string, id: string, extra: Record<string, unknown>): string {
-  return JSON.stringify({ timestamp: ts, type: "session_meta", payload: { id, timestamp: ts, cwd: "/w", ...extra } });
-}
-
 // A child rollout's head as the generated bench corpus writes one: its own meta, its parent's copied
 // meta, a rate-limit event, then its first reply (18,292 tokens), re-emitted `gapMs` later.
 function childHead(extra: Record<string, unknown>, gapMs: number): string[] {
   const first = u(18057, 8961, 235);
   const at = Date.parse("2026-03-12T20:44:05.855Z");
   return [
-    metaLine("2026-03-12T20:39:12.825Z", "child-id", extra),
-    metaLine("2026-03-12T20:39:12.826Z", "parent-id", { source: "cli" }),
+    sessionMetaLine("2026-03-12T20:39:12.825Z", "child-id", extra),
+    sessionMetaLine("2026-03-12T20:39:12.826Z", "parent-id", { source: "cli" }),
     tokenLine("2026-03-12T20:39:13.225Z", null, null),
     contextLine("2026-03-12T20:44:04.443Z", "gpt-5.5"),
     tokenLine(new Date(at).toISOString(), first, first),
@@ -123,7 +83,7 @@ test("a rollout that is no fork, or whose copy is all it holds, counts according
   }
   // Only the first session_meta names the rollout: a copied meta that names a parent changes nothing.
   const lines = childHead({ source: "cli" }, 22);
-  lines[1] = metaLine("2026-03-12T20:39:12.826Z", "parent-id", { source: SPAWNED });
+  lines[1] = sessionMetaLine("2026-03-12T20:39:12.826Z", "parent-id", { source: SPAWNED });
   assert.equal(usageOfRecords(records([...lines, SECOND_REPLY]), "s").replayed, 0);
   const copyOnly = usageOfRecords(records(childHead({ source: SPAWNED }, 22)), "child");
   assert.deepEqual(copyOnly.bySession, {}, "no usage of its own");
@@ -133,7 +93,7 @@ test("a rollout that is no fork, or whose copy is all it holds, counts according
 test("deltas come from cumulative totals even when last_token_usage disagrees, and a restart falls back to the reply's own figures", () => {
   const lines = [
     contextLine("2026-03-01T10:00:00.000Z", "gpt-5"),
-    tokenLine("2026-03-01T10:00:02.000Z", u(1000, 0, 10), u(999, 0, 10)),
+    tokenLine("2026-03-01T10:00:02.000Z", u(1000, 0, 10), u(1000, 0, 10)),
     tokenLine("2026-03-01T10:00:03.000Z", u(1500, 0, 20), u(1, 0, 1)),
     // The producer restarted: totals went down; the reply's last figures are its tokens.
     tokenLine("2026-03-02T10:00:04.000Z", u(700, 100, 5), u(650, 100, 4)),
@@ -165,7 +125,7 @@ function modelFold(replies: readonly { total: U | null; last: U | null }[]): { s
     if (total === null && last === null) continue;
     let delta: U | null;
     if (total === null) delta = last;
-    else if (previous === null) delta = total;
+    else if (previous === null) delta = last ?? total;
     else {
       const was: U = previous;
       const growth = Object.fromEntries(keys.map((k) => [k, total[k] - was[k]])) as U;
