@@ -71,3 +71,12 @@ test("a turn's model is its turn_context's `model` as written, as session health
   ];
   assert.deepEqual(Object.keys(usageOf(lines)), ["codex-auto-review", "gpt-5"]);
 });
+
+test("a line in the `codex exec --json` layout carrying `usage` adds nothing: only token_count events are replies (ccusage counts it)", () => {
+  const exec = JSON.stringify({
+    type: "turn.completed",
+    timestamp: at(1),
+    usage: { input_tokens: 100, cached_input_tokens: 20, output_tokens: 10 },
+  });
+  assert.deepEqual(usageOfRecords(records([contextLine(at(0), "gpt-5"), exec]), "s").bySession, {});
+});
