@@ -38,7 +38,13 @@ export async function emit(io: CliIo, text: string, out: string | undefined): Pr
     return;
   }
   const path = resolve(io.cwd, out);
-  await writeFile(path, body);
+  try {
+    await writeFile(path, body);
+  } catch (e) {
+    // Past the up-front check only the write itself can fail (a full disk): say where and why.
+    const code = (e as NodeJS.ErrnoException).code ?? "unknown error";
+    throw new Error(`--out ${path} could not be written (${code}); the report is lost, run the command again`, { cause: e });
+  }
   io.err(`wrote ${path}\n`);
 }
 

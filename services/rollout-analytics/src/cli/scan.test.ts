@@ -200,6 +200,15 @@ test("an --out that cannot be written is refused before the scan with exit 2 nam
   assert.equal(readFileSync(existing, "utf8"), "earlier report\n", "nor changes one that exists");
 });
 
+test("a report whose write fails after the check (a full disk) exits 1 with one line naming --out and the cause", async () => {
+  // /dev/full opens for writing, so the up-front check passes, and every write to it fails ENOSPC.
+  const io = captureIo();
+  assert.equal(await runCli(["scan", REAL_DIR, ...SCAN, "--out", "/dev/full"], io), 1, io.stderr);
+  assert.match(io.stderr, /(?:^|\n)rollouts: --out \/dev\/full could not be written \(ENOSPC\)[^\n]*\n$/, io.stderr);
+  assert.equal(io.stderr.split("\n").filter((l) => l.startsWith("rollouts:")).length, 1, "one error line, no stack");
+  assert.equal(io.stdout, "", "nothing printed in its place");
+});
+
 test("a cache that cannot be written is warned about once, and the report is still printed", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "rollouts-cache-"));
   t.after(() => rm(dir, { recursive: true, force: true }));
