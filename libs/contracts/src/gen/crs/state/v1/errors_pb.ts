@@ -157,6 +157,7 @@ export enum ErrorReason {
 
   /**
    * ABORTED: an apply failed part way and nothing was applied; safe to retry.
+   * Not sent by this server yet.
    *
    * @generated from enum value: ERROR_REASON_APPLY_ROLLED_BACK = 16;
    */
@@ -179,6 +180,7 @@ export enum ErrorReason {
 
   /**
    * UNAVAILABLE: the project is loading, recovering or owned by another process; retry with backoff.
+   * Not sent by this server yet.
    *
    * @generated from enum value: ERROR_REASON_PROJECT_UNAVAILABLE = 19;
    */
@@ -261,6 +263,7 @@ export enum ErrorReason {
 
   /**
    * NOT_FOUND: the backup does not exist.
+   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
    *
    * @generated from enum value: ERROR_REASON_BACKUP_NOT_FOUND = 30;
    */
@@ -268,6 +271,7 @@ export enum ErrorReason {
 
   /**
    * DATA_LOSS: a backup's content hash does not match; nothing was changed.
+   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
    *
    * @generated from enum value: ERROR_REASON_BACKUP_CORRUPTED = 31;
    */
@@ -275,6 +279,7 @@ export enum ErrorReason {
 
   /**
    * DATA_LOSS: a backup's metadata hash does not match; nothing was changed.
+   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
    *
    * @generated from enum value: ERROR_REASON_METADATA_CORRUPTED = 32;
    */
@@ -289,6 +294,7 @@ export enum ErrorReason {
 
   /**
    * DATA_LOSS: the journal has a sequence gap.
+   * Not sent by this server yet.
    *
    * @generated from enum value: ERROR_REASON_JOURNAL_SEQUENCE_GAP = 34;
    */
@@ -296,6 +302,7 @@ export enum ErrorReason {
 
   /**
    * FAILED_PRECONDITION: a backup was written by an incompatible format version.
+   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
    *
    * @generated from enum value: ERROR_REASON_BACKUP_VERSION_MISMATCH = 35;
    */
@@ -303,6 +310,7 @@ export enum ErrorReason {
 
   /**
    * FAILED_PRECONDITION: a backup, checkpoint or import uses an unsupported schema version.
+   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
    *
    * @generated from enum value: ERROR_REASON_SCHEMA_VERSION_MISMATCH = 36;
    */
@@ -310,6 +318,7 @@ export enum ErrorReason {
 
   /**
    * FAILED_PRECONDITION: a backup or checkpoint is older than the allowed maximum age.
+   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
    *
    * @generated from enum value: ERROR_REASON_CHECKPOINT_TOO_OLD = 37;
    */
@@ -317,6 +326,7 @@ export enum ErrorReason {
 
   /**
    * FAILED_PRECONDITION: a backup belongs to another project fingerprint.
+   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
    *
    * @generated from enum value: ERROR_REASON_PROJECT_HASH_MISMATCH = 38;
    */
@@ -324,6 +334,7 @@ export enum ErrorReason {
 
   /**
    * ABORTED: the backup lock could not be taken in time; retry.
+   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
    *
    * @generated from enum value: ERROR_REASON_BACKUP_LOCK_FAILED = 39;
    */
@@ -331,6 +342,7 @@ export enum ErrorReason {
 
   /**
    * ABORTED: a restore of the project is already running.
+   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
    *
    * @generated from enum value: ERROR_REASON_RESTORE_IN_PROGRESS = 40;
    */
@@ -338,6 +350,7 @@ export enum ErrorReason {
 
   /**
    * RESOURCE_EXHAUSTED: the journal reached its size limit.
+   * Not sent by this server yet.
    *
    * @generated from enum value: ERROR_REASON_JOURNAL_FULL = 41;
    */
@@ -345,6 +358,7 @@ export enum ErrorReason {
 
   /**
    * UNAVAILABLE: the journal backend is degraded; mutations are refused, reads still work.
+   * Not sent by this server yet.
    *
    * @generated from enum value: ERROR_REASON_JOURNAL_DEGRADED = 42;
    */
@@ -352,6 +366,7 @@ export enum ErrorReason {
 
   /**
    * UNAVAILABLE: the journal of the project is closed (shutdown); retry on another instance.
+   * Not sent by this server yet.
    *
    * @generated from enum value: ERROR_REASON_JOURNAL_CLOSED = 43;
    */
@@ -359,6 +374,7 @@ export enum ErrorReason {
 
   /**
    * UNAVAILABLE: the persistence layer is closed (shutdown); retry on another instance.
+   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
    *
    * @generated from enum value: ERROR_REASON_PERSISTENCE_CLOSED = 44;
    */
@@ -366,6 +382,7 @@ export enum ErrorReason {
 
   /**
    * UNAVAILABLE: the change history of the project is closed (shutdown); retry on another instance.
+   * Not sent by this server yet.
    *
    * @generated from enum value: ERROR_REASON_DELTA_HISTORY_CLOSED = 45;
    */
@@ -373,6 +390,7 @@ export enum ErrorReason {
 
   /**
    * UNAVAILABLE: an external dependency-graph provider is configured but not reachable.
+   * Not sent by this server yet.
    *
    * @generated from enum value: ERROR_REASON_GRAPH_NOT_AVAILABLE = 46;
    */
@@ -398,6 +416,7 @@ export enum ErrorReason {
 
   /**
    * RESOURCE_EXHAUSTED: a watch consumer fell too far behind and its stream was closed.
+   * Not sent yet: it belongs to WatchService, which this server does not serve.
    *
    * @generated from enum value: ERROR_REASON_WATCH_SLOW_CONSUMER = 49;
    */
