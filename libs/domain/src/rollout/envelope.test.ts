@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { decodeEnvelope, firstLine } from "./envelope.js";
+import { classifyOutcome } from "./outcome.js";
 import { unifiedOutput } from "./testing/lines.js";
 
 test("empty output is opaque", () => {
@@ -37,6 +38,13 @@ test("text envelope reads Exit code, the first Wall time and the Output body", (
   assert.equal(decodeEnvelope("Exit code: -1\nOutput:\nx").exitCode, -1, "negative exit");
   assert.equal(decodeEnvelope("Exit code: abc").kind, "malformed", "bad header");
   assert.equal(decodeEnvelope("Exit code: 0\nOutput:\nok").wallS, 0, "absent wall time is zero");
+});
+
+test("an exit code too large for a 64-bit integer is still a non-zero exit, not read as 0", () => {
+  const e = decodeEnvelope("Exit code: 99999999999999999999\nOutput:\nboom");
+  assert.equal(e.hasExit, true);
+  assert.ok(e.exitCode > 0, `non-zero: ${e.exitCode}`);
+  assert.equal(classifyOutcome("", e).cls, "failure", "a failed call, not a success");
 });
 
 test("unified-exec output is decoded, not opaque", () => {
