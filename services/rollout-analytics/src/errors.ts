@@ -5,7 +5,8 @@ export type AnalyticsErrorCode =
   | "MALFORMED_UPLOAD"
   | "ROLLOUT_TOO_LARGE"
   | "QUEUE_UNAVAILABLE"
-  | "SCAN_WORKER_FAILED";
+  | "SCAN_WORKER_FAILED"
+  | "REPORT_NOT_WRITTEN";
 
 /** A named rollout-analytics failure, with the request field at fault when input was bad. */
 export class AnalyticsError extends Error {
@@ -41,6 +42,16 @@ export function rolloutTooLarge(field: string, bytes: number | bigint, limit: nu
     field,
     limit: String(limit),
   });
+}
+
+/** REPORT_NOT_WRITTEN: the CLI's report could not be written to `--out` after its checks passed (a full disk). */
+export function reportNotWritten(path: string, code: string, cause: unknown): AnalyticsError {
+  return new AnalyticsError(
+    "REPORT_NOT_WRITTEN",
+    `--out ${path} could not be written (${code}); the report is lost, run the command again`,
+    {},
+    { cause },
+  );
 }
 
 /** SCAN_WORKER_FAILED: a scan worker thread died (not a file failing to read). */

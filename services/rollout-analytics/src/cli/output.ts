@@ -1,7 +1,7 @@
 import { closeSync, openSync, rmSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { badField } from "../errors.js";
+import { badField, reportNotWritten } from "../errors.js";
 import type { CliIo } from "./io.js";
 
 /** Output formats of the report commands. */
@@ -42,8 +42,7 @@ export async function emit(io: CliIo, text: string, out: string | undefined): Pr
     await writeFile(path, body);
   } catch (e) {
     // Past the up-front check only the write itself can fail (a full disk): say where and why.
-    const code = (e as NodeJS.ErrnoException).code ?? "unknown error";
-    throw new Error(`--out ${path} could not be written (${code}); the report is lost, run the command again`, { cause: e });
+    throw reportNotWritten(path, (e as NodeJS.ErrnoException).code ?? "unknown error", e);
   }
   io.err(`wrote ${path}\n`);
 }

@@ -29,9 +29,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 0;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    if (e instanceof AnalyticsError && e.code === "INVALID_ARGUMENT") {
+    if (e instanceof AnalyticsError) {
       io.err(`rollouts: ${e.message.replace(/^rollout-analytics: /, "")}\n`);
-      return 2;
+      return e.code === "INVALID_ARGUMENT" ? 2 : 1;
     }
     io.err(`rollouts: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;

@@ -18,6 +18,8 @@ export const STATUS_OF: Readonly<Record<AnalyticsFailureCode, StatusMapping<Erro
   ROLLOUT_TOO_LARGE: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.ROLLOUT_TOO_LARGE },
   QUEUE_UNAVAILABLE: { code: status.UNAVAILABLE, reason: ErrorReason.QUEUE_UNAVAILABLE },
   SCAN_WORKER_FAILED: { code: status.INTERNAL, reason: ErrorReason.SCAN_FAILED },
+  // The command line's own failure; no call writes a report file.
+  REPORT_NOT_WRITTEN: { code: status.INTERNAL, reason: ErrorReason.INTERNAL },
   PARTIAL_VERSION_MISMATCH: { code: status.FAILED_PRECONDITION, reason: ErrorReason.PARTIAL_VERSION_MISMATCH },
 };
 
