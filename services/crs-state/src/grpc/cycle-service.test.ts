@@ -53,6 +53,15 @@ describe("CycleService through gRPC", () => {
       "INVALID_ARGUMENT",
       "state_key",
     );
+    // A session id that looks like a secret is refused naming session_id, not journaled.
+    const before = (await s.state.getGeneration({ projectId: "cy" })).header?.generation;
+    await expectError(
+      s.cycles.checkCycle({ projectId: "cy", sessionId: `AKIA${"Q".repeat(16)}`, stateKey: "k" }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "session_id",
+    );
+    assert.equal((await s.state.getGeneration({ projectId: "cy" })).header?.generation, before, "nothing changed");
   });
 
   it("finds the strongly connected components of a session's decisions", async () => {

@@ -81,7 +81,7 @@ describe("StepService through gRPC", () => {
     await expectError(s.steps.getLastStep({ projectId: "steps", sessionId: "s3" }), status.NOT_FOUND, "STEP_NOT_FOUND");
   });
 
-  it("refuses a step whose tool looks like a secret, naming step.tool, and journals nothing", async () => {
+  it("refuses a step whose tool or session id looks like a secret, naming the field, and journals nothing", async () => {
     const before = (await s.state.getGeneration({ projectId: "steps" })).header?.generation;
     await expectError(
       s.steps.recordStep({ projectId: "steps", step: step("s4", `sk_test_${"9".repeat(26)}`) }),
@@ -91,6 +91,17 @@ describe("StepService through gRPC", () => {
     );
     assert.equal((await s.state.getGeneration({ projectId: "steps" })).header?.generation, before, "generation unchanged");
     await expectError(s.steps.getLastStep({ projectId: "steps", sessionId: "s4" }), status.NOT_FOUND, "STEP_NOT_FOUND");
+    await expectError(
+      s.steps.recordStep({ projectId: "steps", step: step(`AKIA${"Q".repeat(16)}`, "Grep") }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "step.session_id",
+    );
+    assert.equal(
+      (await s.state.getGeneration({ projectId: "steps" })).header?.generation,
+      before,
+      "a secret-looking session id changes nothing either",
+    );
   });
 
   it("keeps a step's model, tool parameters and hints in the metadata it was given, not in fields of their own", async () => {

@@ -292,6 +292,30 @@ describe("steps through the engine", () => {
     assert.equal(e.recordStep(step("s", "grep_repo")).result.tool, "grep_repo", "an ordinary tool name is kept as given");
   });
 
+  it("refuses a session id that looks like a secret in every mutation that would store or journal it", () => {
+    const e = new StateEngine();
+    const leaked = `AKIA${"Q".repeat(16)}`;
+    const refused = (what: string, run: () => unknown) =>
+      assert.throws(run, (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === "sessionId", what);
+    refused("a step", () => e.recordStep(step(leaked, "grep")));
+    refused("a cycle feed", () => e.checkCycle(leaked, "state-1"));
+    refused("a detector reset", () => e.resetCycleDetector(leaked));
+    refused("a session end", () => e.endSession(leaked));
+    refused("a session clause", () =>
+      e.addClause({
+        id: "c",
+        literals: [{ variable: "tool:x", negated: true }],
+        source: "hard",
+        failureType: "x",
+        scope: "session",
+        sessionId: leaked,
+      }),
+    );
+    assert.equal(e.generation, 0, "nothing changed");
+    const uuid = "019ce3c6-58b9-7131-98df-37f6f042c16f";
+    assert.equal(e.recordStep(step(uuid, "grep")).result.sessionId, uuid, "an ordinary id, a UUID here, is kept as given");
+  });
+
   it("builds the decision assignment from the session's last two steps", () => {
     const e = new StateEngine();
     e.recordStep(step("s", "grep"));

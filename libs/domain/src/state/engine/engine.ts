@@ -34,6 +34,9 @@ import { runEvent, type TransitionResults } from "./run-event.js";
 import { SnapshotRing } from "./snapshot-ring.js";
 import type { TransitionContext } from "./transitions.js";
 
+/** Why a session id the sanitizer would change is refused. */
+const SECRET_SESSION = "session_id looks like a secret; name the session by an id of its own";
+
 export type { ApplyOptions, Checkpoint, CycleOptions, DecisionVerdict, EngineOptions, Mutation, MutationOptions } from "./engine-types.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -197,13 +200,20 @@ export class StateEngine {
     }));
   }
 
+  // A key or id the sanitizer would change is refused, not redacted: it names state (steps, nodes,
+  // detectors, clause literals), where distinct secrets would merge into one redacted name, and it
+  // is journaled as given.
+  private refuseSecret(value: unknown, field: string, message: string): void {
+    if (typeof value === "string" && this.sanitize !== undefined && this.sanitize(value) !== value) throw invalidArgument(field, message);
+  }
+
   private sanitizeStep(step: StepRecord): StepRecord {
     const s = this.sanitize;
     if (s === undefined) return step;
     // The tool names proof nodes, clause literals and execution counts, so it is refused rather
     // than redacted: distinct secrets would merge into one tool, and a redaction is no valid key.
-    if (typeof step.tool === "string" && s(step.tool) !== step.tool)
-      throw invalidArgument("tool", "tool looks like a secret; pass the tool's name instead");
+    this.refuseSecret(step.tool, "tool", "tool looks like a secret; pass the tool's name instead");
+    this.refuseSecret(step.sessionId, "sessionId", SECRET_SESSION);
     // Non-object metadata is left for validation to reject with a named field.
     const metadata = isObject(step.metadata)
       ? Object.fromEntries(Object.entries(step.metadata).map(([k, v]) => [s(k), typeof v === "string" ? s(v) : v]))
@@ -220,6 +230,7 @@ export class StateEngine {
 
   /** Ends a session: drops its steps, session-scoped clauses and cycle detector; returns removed clause ids. */
   endSession(sessionId: string, opts: MutationOptions = {}): Mutation<string[]> {
+    this.refuseSecret(sessionId, "sessionId", SECRET_SESSION);
     return this.commit(opts, { type: "session_ended", sessionId });
   }
 
@@ -229,6 +240,7 @@ export class StateEngine {
     opts: MutationOptions = {},
   ): Mutation<{ clause: Clause; outcome: "added" | "refreshed"; evicted: string | undefined }> {
     let learned = clauseInputCopy(input);
+    if (isObject(learned)) this.refuseSecret(learned.sessionId, "sessionId", SECRET_SESSION);
     // A learned time after now would start the clause's time-to-live in the future and keep it
     // past every collection: it is taken as now. Clamped before the event is built, so the event
     // holds it and events journaled before this rule replay as they ran.
@@ -288,10 +300,9 @@ export class StateEngine {
    * states and records a circuit-breaker step.
    */
   checkCycle(sessionId: string, stateKey: string, opts: CycleOptions = {}): Mutation<CycleCheckResult> {
-    // A key the sanitizer would change is refused, not redacted: redacted keys would name
-    // different states alike (a false loop) and disprove a node outside the id grammar.
-    if (typeof stateKey === "string" && this.sanitize !== undefined && this.sanitize(stateKey) !== stateKey)
-      throw invalidArgument("stateKey", "state_key looks like a secret; pass a digest of the state instead");
+    // Redacted keys would name different states alike (a false loop) and disprove a node outside the id grammar.
+    this.refuseSecret(sessionId, "sessionId", SECRET_SESSION);
+    this.refuseSecret(stateKey, "stateKey", "state_key looks like a secret; pass a digest of the state instead");
     return this.commit(opts, {
       type: "cycle_checked",
       sessionId,
@@ -303,6 +314,7 @@ export class StateEngine {
 
   /** Resets the session's cycle detector (its window becomes `maxHistory`, else the configured one); the lifetime count is kept. */
   resetCycleDetector(sessionId: string, opts: CycleOptions = {}): Mutation<CycleDetectorStats> {
+    this.refuseSecret(sessionId, "sessionId", SECRET_SESSION);
     return this.commit(opts, { type: "cycle_detector_reset", sessionId, maxHistory: opts.maxHistory ?? this.config.cycleHistory });
   }
 

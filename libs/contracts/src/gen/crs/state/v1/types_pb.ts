@@ -615,7 +615,8 @@ export type StepRecord = Message<"crs.state.v1.StepRecord"> & {
   timestampUnixMs: bigint;
 
   /**
-   * The session the step belongs to (a session id).
+   * The session the step belongs to (a session id). An id that looks like a secret (the step
+   * sanitizer would redact it) is INVALID_ARGUMENT, here and wherever a mutation names a session.
    *
    * @generated from field: string session_id = 3;
    */
