@@ -3,25 +3,9 @@ import assert from "node:assert/strict";
 import { status } from "@grpc/grpc-js";
 import { errorDetailOf } from "@crs/runtime";
 import { ClassicLevel } from "classic-level";
-import { keys, range } from "../store/level/level-keys.js";
+import { range } from "../store/level/level-keys.js";
+import { flipCheckpointBit } from "./stored-edits.js";
 import { expectError, removeDataDir, startTestServer, type TestServer } from "./test-support.js";
-
-/** Flips one bit in the middle of a stored checkpoint's head or body, as a failing disk would; returns its stored size. */
-async function flipBit(dataDir: string, at: { projectUid: string; checkpointId: string; part: "head" | "body" }): Promise<number> {
-  const db = new ClassicLevel<string, Uint8Array>(dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
-  try {
-    const { projectUid, checkpointId } = at;
-    const [head, body] = await db.getMany([keys.checkpoint(projectUid, checkpointId), keys.checkpointBody(projectUid, checkpointId)]);
-    assert.ok(head !== undefined && body !== undefined, `checkpoint ${checkpointId} is stored, head and body`);
-    const bytes = (at.part === "head" ? head : body).slice();
-    const middle = Math.floor(bytes.length / 2);
-    bytes[middle] = (bytes[middle] as number) ^ 0x04;
-    await db.put((at.part === "head" ? keys.checkpoint : keys.checkpointBody)(projectUid, checkpointId), bytes);
-    return head.length + body.length;
-  } finally {
-    await db.close();
-  }
-}
 
 /**
  * A project with checkpoints `a`, `bad` and `z` taken at generation 1, `bad`'s head (or body) then
@@ -37,7 +21,7 @@ async function withDamagedCheckpoint(fn: (s: TestServer, badSize: number) => Pro
   } finally {
     await first.stop();
   }
-  const badSize = await flipBit(first.dataDir, { projectUid: uid, checkpointId: "bad", part });
+  const badSize = await flipCheckpointBit(first.dataDir, uid, "bad", part);
   const s = await startTestServer({ dataDir: first.dataDir });
   try {
     await fn(s, badSize);

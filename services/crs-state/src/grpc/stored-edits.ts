@@ -30,17 +30,21 @@ export function appendNewer(dataDir: string, projectUid: string, edit: (r: Journ
   });
 }
 
-/** Flips one bit in the middle of a stored checkpoint's head, as a failing disk would; returns its stored size (head and body). */
-export function flipCheckpointBit(dataDir: string, projectUid: string, checkpointId: string): Promise<number> {
+/** Flips one bit in the middle of a stored checkpoint's head or body, as a failing disk would; returns its stored size (head and body). */
+export function flipCheckpointBit(
+  dataDir: string,
+  projectUid: string,
+  checkpointId: string,
+  part: "head" | "body" = "head",
+): Promise<number> {
   return withDb(dataDir, async (db) => {
-    const key = keys.checkpoint(projectUid, checkpointId);
-    const [head, body] = await db.getMany([key, keys.checkpointBody(projectUid, checkpointId)]);
-    const bytes = head?.slice();
-    assert.ok(bytes !== undefined, `checkpoint ${checkpointId} is stored`);
-    const at = Math.floor(bytes.length / 2);
-    bytes[at] = (bytes[at] as number) ^ 0x04;
-    await db.put(key, bytes);
-    return bytes.length + (body?.length ?? 0);
+    const [head, body] = await db.getMany([keys.checkpoint(projectUid, checkpointId), keys.checkpointBody(projectUid, checkpointId)]);
+    assert.ok(head !== undefined && body !== undefined, `checkpoint ${checkpointId} is stored, head and body`);
+    const bytes = (part === "head" ? head : body).slice();
+    const middle = Math.floor(bytes.length / 2);
+    bytes[middle] = (bytes[middle] as number) ^ 0x04;
+    await db.put((part === "head" ? keys.checkpoint : keys.checkpointBody)(projectUid, checkpointId), bytes);
+    return head.length + body.length;
   });
 }
 
