@@ -5,10 +5,8 @@ import { STATE_DOCUMENT_FORMAT } from "@crs/domain/state";
 import { ClassicLevel } from "classic-level";
 import { JOURNAL_RECORD_FORMAT, STATE_EVENT_FORMAT_IN_JOURNAL, decodeRecord, type JournalRecord } from "../journal/index.js";
 import { keys } from "../store/level/level-keys.js";
-import { decodeFrame } from "../journal/index.js";
-import { encodeJsonFrame } from "../journal/json-frame.js";
-import { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, type CheckpointValues } from "../snapshot/index.js";
-import { appendNewer } from "./stored-edits.js";
+import { decodeCheckpoint, encodeCheckpoint, type CheckpointValues } from "../snapshot/index.js";
+import { appendNewer, newerCheckpointHead } from "./stored-edits.js";
 import { expectError, removeDataDir, startTestServer } from "./test-support.js";
 
 async function journalHas(dataDir: string, projectUid: string, seq: number): Promise<boolean> {
@@ -26,12 +24,7 @@ async function journalHas(dataDir: string, projectUid: string, seq: number): Pro
 const newerCheckpoints: [string, (stored: CheckpointValues, id: string) => CheckpointValues, string[], { readable: boolean }][] = [
   [
     "a newer checkpoint format",
-    (stored) => {
-      const head = decodeFrame("checkpoint", stored.head);
-      assert.ok(head.ok, "the head decodes");
-      const value = JSON.parse(Buffer.from(head.payload).toString("utf8")) as Record<string, unknown>;
-      return { ...stored, head: encodeJsonFrame("checkpoint", { ...value, format: CHECKPOINT_FORMAT + 1 }) };
-    },
+    (stored) => ({ ...stored, head: newerCheckpointHead(stored.head) }),
     ["GetCheckpoint", "RestoreCheckpoint", "ForkProject"],
     { readable: false },
   ],

@@ -48,13 +48,18 @@ export function flipCheckpointBit(
   });
 }
 
+/** A checkpoint head re-framed in the next checkpoint format, as a newer server would write it. */
+export function newerCheckpointHead(head: Uint8Array): Uint8Array {
+  const frame = decodeFrame("checkpoint", head);
+  assert.ok(frame.ok, "the head decodes");
+  const value = JSON.parse(Buffer.from(frame.payload).toString("utf8")) as Record<string, unknown>;
+  return encodeJsonFrame("checkpoint", { ...value, format: CHECKPOINT_FORMAT + 1 });
+}
+
 /** Rewrites a stored checkpoint's head in the next checkpoint format, as a newer server would write it. */
 export function rewriteCheckpointNewer(dataDir: string, projectUid: string, checkpointId: string): Promise<void> {
   return withDb(dataDir, async (db) => {
     const key = keys.checkpoint(projectUid, checkpointId);
-    const head = decodeFrame("checkpoint", (await db.get(key)) ?? new Uint8Array());
-    assert.ok(head.ok, `checkpoint ${checkpointId} has a head`);
-    const value = JSON.parse(Buffer.from(head.payload).toString("utf8")) as Record<string, unknown>;
-    await db.put(key, encodeJsonFrame("checkpoint", { ...value, format: CHECKPOINT_FORMAT + 1 }));
+    await db.put(key, newerCheckpointHead((await db.get(key)) ?? new Uint8Array()));
   });
 }
