@@ -20,7 +20,7 @@ import { UNDATED, UNKNOWN_MODEL, USAGE_VERSION, type UsagePartial } from "./type
 
 const MS_PER_DAY = 86_400_000;
 /** The longest pause between two replies of a child rollout's copied history. */
-export const REPLAY_WINDOW_MS = 1000;
+const REPLAY_WINDOW_MS = 1000;
 
 function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
