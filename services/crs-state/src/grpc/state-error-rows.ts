@@ -169,58 +169,11 @@ export const STATE_ROWS: readonly Row[] = [
     field: "page_token",
     call: (s) => s.state.listCheckpoints({ projectId: "c", pageToken: "not-a-token" }),
   },
-  {
-    rpc: "StateService.GetCheckpoint",
-    reason: "CHECKPOINT_NOT_FOUND",
-    code: status.NOT_FOUND,
-    field: "checkpoint_id",
-    metadata: { checkpoint_id: "gone" },
-    call: (s) => s.state.getCheckpoint({ projectId: "c", checkpointId: "gone" }),
-  },
-  {
-    rpc: "StateService.GetCheckpoint",
-    reason: "CHECKPOINT_CORRUPTED",
-    code: status.DATA_LOSS,
-    metadata: { checkpoint_id: "bad", project_id: "c" },
-    call: (s) => s.state.getCheckpoint({ projectId: "c", checkpointId: "bad" }),
-  },
-  {
-    rpc: "StateService.GetCheckpoint",
-    reason: "UNSUPPORTED_FORMAT",
-    code: status.FAILED_PRECONDITION,
-    metadata: { project_id: "c", stored: "checkpoint newer" },
-    call: (s) => s.state.getCheckpoint({ projectId: "c", checkpointId: "newer" }),
-  },
-  {
-    rpc: "StateService.DeleteCheckpoint",
-    reason: "CHECKPOINT_NOT_FOUND",
-    code: status.NOT_FOUND,
-    field: "checkpoint_id",
-    metadata: { checkpoint_id: "gone" },
-    call: (s) => s.state.deleteCheckpoint({ projectId: "c", checkpointId: "gone" }),
-  },
-  {
-    rpc: "StateService.RestoreCheckpoint",
-    reason: "CHECKPOINT_NOT_FOUND",
-    code: status.NOT_FOUND,
-    field: "checkpoint_id",
-    metadata: { checkpoint_id: "gone" },
-    call: (s) => s.state.restoreCheckpoint({ projectId: "c", checkpointId: "gone" }),
-  },
-  {
-    rpc: "StateService.RestoreCheckpoint",
-    reason: "CHECKPOINT_CORRUPTED",
-    code: status.DATA_LOSS,
-    metadata: { checkpoint_id: "bad", project_id: "c" },
-    call: (s) => s.state.restoreCheckpoint({ projectId: "c", checkpointId: "bad" }),
-  },
-  {
-    rpc: "StateService.RestoreCheckpoint",
-    reason: "UNSUPPORTED_FORMAT",
-    code: status.FAILED_PRECONDITION,
-    metadata: { project_id: "c", stored: "checkpoint newer" },
-    call: (s) => s.state.restoreCheckpoint({ projectId: "c", checkpointId: "newer" }),
-  },
+  ...checkpointReadRows("StateService.GetCheckpoint", (s, checkpointId) => s.state.getCheckpoint({ projectId: "c", checkpointId })),
+  ...checkpointReadRows("StateService.DeleteCheckpoint", (s, checkpointId) => s.state.deleteCheckpoint({ projectId: "c", checkpointId }), [
+    "missing",
+  ]),
+  ...checkpointReadRows("StateService.RestoreCheckpoint", (s, checkpointId) => s.state.restoreCheckpoint({ projectId: "c", checkpointId })),
   ...forkRows(),
   {
     rpc: "StateService.UpdateProjectConfig",
@@ -264,6 +217,39 @@ function uidMismatch(name: string): Row {
   };
 }
 
+/** The failures of a call reading checkpoint `missing` ("gone"), `damaged` ("bad") or `newer` (a newer format). */
+function checkpointReadRows(
+  rpc: string,
+  call: (s: TestServer, checkpointId: string) => Promise<unknown>,
+  kinds: readonly ("missing" | "damaged" | "newer")[] = ["missing", "damaged", "newer"],
+): Row[] {
+  const rows: Record<(typeof kinds)[number], Row> = {
+    missing: {
+      rpc,
+      reason: "CHECKPOINT_NOT_FOUND",
+      code: status.NOT_FOUND,
+      field: "checkpoint_id",
+      metadata: { checkpoint_id: "gone" },
+      call: (s) => call(s, "gone"),
+    },
+    damaged: {
+      rpc,
+      reason: "CHECKPOINT_CORRUPTED",
+      code: status.DATA_LOSS,
+      metadata: { checkpoint_id: "bad", project_id: "c" },
+      call: (s) => call(s, "bad"),
+    },
+    newer: {
+      rpc,
+      reason: "UNSUPPORTED_FORMAT",
+      code: status.FAILED_PRECONDITION,
+      metadata: { project_id: "c", stored: "checkpoint newer" },
+      call: (s) => call(s, "newer"),
+    },
+  };
+  return kinds.map((k) => rows[k]);
+}
+
 /** ForkProject rows: a fork of project c to a new project, refused for each documented reason. */
 function forkRows(): Row[] {
   const fork = (s: TestServer, extra: object) => s.state.forkProject({ projectId: "c", targetProjectId: "fork", ...extra });
@@ -278,28 +264,7 @@ function forkRows(): Row[] {
       metadata: { project_id: "full" },
       call: (s) => fork(s, { targetProjectId: "full" }),
     },
-    {
-      rpc: "StateService.ForkProject",
-      reason: "CHECKPOINT_NOT_FOUND",
-      code: status.NOT_FOUND,
-      field: "checkpoint_id",
-      metadata: { checkpoint_id: "gone" },
-      call: (s) => fork(s, at("gone")),
-    },
-    {
-      rpc: "StateService.ForkProject",
-      reason: "CHECKPOINT_CORRUPTED",
-      code: status.DATA_LOSS,
-      metadata: { checkpoint_id: "bad", project_id: "c" },
-      call: (s) => fork(s, at("bad")),
-    },
-    {
-      rpc: "StateService.ForkProject",
-      reason: "UNSUPPORTED_FORMAT",
-      code: status.FAILED_PRECONDITION,
-      metadata: { project_id: "c", stored: "checkpoint newer" },
-      call: (s) => fork(s, at("newer")),
-    },
+    ...checkpointReadRows("StateService.ForkProject", (s, checkpointId) => fork(s, at(checkpointId))),
     {
       rpc: "StateService.ForkProject",
       reason: "GENERATION_COMPACTED",
