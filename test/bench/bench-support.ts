@@ -1,5 +1,6 @@
 /** Helpers of the crs-state benchmarks: closed-loop load at a concurrency, percentiles, the machine. */
 
+import { readFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 
 /** Throughput and latency of one closed-loop run. */
@@ -13,11 +14,13 @@ export interface LoadResult {
   /** Operations completed. */
   readonly ops: number;
   /**
-   * CPU time (user and system, all threads of the process) per operation in µs: less disturbed
-   * than throughput by other processes on a shared machine, which delay wake-ups more than they
-   * slow computation.
+   * CPU time (user and system, all threads) per operation in µs, of the bench process and of
+   * the subject's server process when it has one: less disturbed than throughput by other
+   * processes on a shared machine, which delay wake-ups more than they slow computation.
    */
   readonly cpuUsPerOp: number;
+  /** The part of {@link cpuUsPerOp} spent in the subject's server process (0 when it has none). */
+  readonly serverCpuUsPerOp: number;
   /** Throughput of each turn, in turn order (see {@link interleaved}). */
   readonly turnOpsPerSec: readonly number[];
 }
@@ -25,11 +28,45 @@ export interface LoadResult {
 /** One operation under load: `client` is the loop running it, `i` counts that loop's operations. */
 export type LoadOp = (client: number, i: number) => Promise<unknown>;
 
-function summarize(latencies: number[], elapsedMs: number, cpuUs: number, turnOpsPerSec: number[]): LoadResult {
-  latencies.sort((a, b) => a - b);
+/** A subject's load figures summed over its turns. */
+interface Run {
+  readonly latencies: number[];
+  elapsedMs: number;
+  cpuUs: number;
+  serverCpuUs: number;
+  readonly next: number[];
+  readonly turns: number[];
+}
+
+function summarize(run: Run): LoadResult {
+  const latencies = run.latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   const ops = latencies.length;
-  return { opsPerSec: ops / (elapsedMs / 1000), p50: at(0.5), p99: at(0.99), ops, cpuUsPerOp: ops === 0 ? 0 : cpuUs / ops, turnOpsPerSec };
+  const perOp = (us: number) => (ops === 0 ? 0 : us / ops);
+  return {
+    opsPerSec: ops / (run.elapsedMs / 1000),
+    p50: at(0.5),
+    p99: at(0.99),
+    ops,
+    cpuUsPerOp: perOp(run.cpuUs + run.serverCpuUs),
+    serverCpuUsPerOp: perOp(run.serverCpuUs),
+    turnOpsPerSec: run.turns,
+  };
+}
+
+// Clock ticks per second of /proc's CPU times: 100 on every Linux kernel configuration in use.
+const CLOCK_TICKS = 100;
+
+/** CPU time (user and system, all threads) the process `pid` has used so far, in µs; NaN off Linux. */
+export function processCpuUs(pid: number): number {
+  try {
+    // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /**
@@ -63,7 +100,8 @@ async function loops(clients: number, end: number, op: LoadOp, next: number[], l
  * that alternate between them (the order rotating every turn), so load from elsewhere that comes
  * and goes during the run weighs on each op alike and the ratios between them stay comparable.
  * Each op first runs unmeasured for `warmupSeconds`, so the figures are of code the JIT has
- * compiled, as in a server that has been up for a while, not of its first seconds.
+ * compiled, as in a server that has been up for a while, not of its first seconds. `serverCpu`
+ * gives, for an op served by another process, that process's CPU time so far in µs.
  */
 export async function interleaved<K extends string>(
   clients: number,
@@ -71,34 +109,34 @@ export async function interleaved<K extends string>(
   ops: Record<K, LoadOp>,
   slices = 6,
   warmupSeconds = 2,
+  serverCpu: Partial<Record<K, () => number>> = {},
 ): Promise<Record<K, LoadResult>> {
   const names = Object.keys(ops) as K[];
-  const runs = names.map(() => ({ latencies: [] as number[], elapsedMs: 0, cpuUs: 0, next: [] as number[], turns: [] as number[] }));
+  const runs = names.map((): Run => ({ latencies: [], elapsedMs: 0, cpuUs: 0, serverCpuUs: 0, next: [], turns: [] }));
   for (const [at, name] of names.entries()) {
-    const run = runs[at] as (typeof runs)[number];
+    const run = runs[at] as Run;
     await loops(clients, performance.now() + warmupSeconds * 1000, ops[name], run.next, []);
   }
   for (let s = 0; s < slices; s++) {
     for (let k = 0; k < names.length; k++) {
       const at = (s + k) % names.length;
-      const run = runs[at] as (typeof runs)[number];
+      const name = names[at] as K;
+      const run = runs[at] as Run;
+      const server = serverCpu[name] ?? (() => 0);
       const started = performance.now();
       const cpu = process.cpuUsage();
+      const serverBefore = server();
       const before = run.latencies.length;
-      await loops(clients, started + (seconds * 1000) / slices, ops[names[at] as K], run.next, run.latencies);
+      await loops(clients, started + (seconds * 1000) / slices, ops[name], run.next, run.latencies);
       const used = process.cpuUsage(cpu);
       const elapsedMs = performance.now() - started;
       run.turns.push((run.latencies.length - before) / (elapsedMs / 1000));
       run.elapsedMs += elapsedMs;
       run.cpuUs += used.user + used.system;
+      run.serverCpuUs += server() - serverBefore;
     }
   }
-  return Object.fromEntries(
-    names.map((name, at) => [
-      name,
-      summarize(runs[at]?.latencies ?? [], runs[at]?.elapsedMs ?? 0, runs[at]?.cpuUs ?? 0, runs[at]?.turns ?? []),
-    ]),
-  ) as Record<K, LoadResult>;
+  return Object.fromEntries(names.map((name, at) => [name, summarize(runs[at] as Run)])) as Record<K, LoadResult>;
 }
 
 /** One line describing the machine the numbers came from. */

@@ -1,20 +1,23 @@
 /**
  * crs-state storage benchmarks, each beside a baseline measured in the same run:
- * 1. durable Apply calls through gRPC at 1, 16 and 64 concurrent clients (crs-state on
- *    classic-level, every acknowledgement after a synced group commit) beside a no-op grpc-js
+ * 1. durable Apply calls through gRPC at 1, 16 and 64 concurrent clients beside a no-op grpc-js
  *    server, raw synced classic-level puts and the project host called directly, all at the same
- *    concurrency and in the same process, and under them crs-state's group commit as its /metrics
- *    counted it (mutations per synced batch, the synced write's mean wall time and its share of
- *    the batch cycle: the wait a durable acknowledgement adds and the no-op does not have);
+ *    concurrency. Both gRPC servers run as processes of their own, as deployed: crs-state from its
+ *    production bundle on classic-level (every acknowledgement after a synced group commit), the
+ *    no-op from its module; their clients are in the bench process. (Clients inside the server's
+ *    process would share its event loop, which no deployment does.) Under them, crs-state's group
+ *    commit as its /metrics counted it: mutations per synced batch, the synced write's mean wall
+ *    time and its share of the batch cycle;
  * 2. restart to serving of a project with BENCH_CHANGES (default 1,000,000) journaled changes;
  * 3. memory of a loaded project with 10k and 1M proof entries.
  * Each subject first runs unmeasured (JIT warm-up; BENCH_WARMUP_SECONDS, default 6: crs-state's
  * Apply path runs several times its settled cost in its first second and settles after about four,
  * where the no-op settles within one, so a shorter warm-up measures start-up). The four runs of each
  * concurrency then alternate in turns, so load from elsewhere weighs on them alike,
- * and each line also gives the process's CPU time per operation (client and server share the
- * process), the figure a busy machine disturbs least, and beside the throughput ratio of the whole
- * run the median of the ratios of the turns, which load that comes and goes shifts less.
+ * and each line also gives the CPU time per operation (client and server process together, the
+ * server's part in brackets), the figure a busy machine disturbs least, and beside the throughput
+ * ratio of the whole run the median of the ratios of the turns, which load that comes and goes
+ * shifts less.
  * BENCH_SECONDS sets the length of each load run (default 6); BENCH_CLIENTS the concurrencies of
  * part 1 (default 1,16,64); BENCH_PARTS the parts to run (default mutations,restart,memory).
  * The clients of both gRPC servers share one connection per 16 concurrent callers.
@@ -30,12 +33,12 @@ import { StateEngine, type ProofEntry } from "@crs/domain/state";
 import { StoreHost } from "@crs/crs-state/projects";
 import { LevelStore } from "@crs/crs-state/store";
 import { credentials } from "@grpc/grpc-js";
-import { createClient, startService, type TypedClient } from "@crs/runtime";
-import { crsState } from "@crs/crs-state";
+import { createClient, type TypedClient } from "@crs/runtime";
 import { StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
 import { SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
-import { interleaved, machine, medianTurnRatio, n, type LoadOp, type LoadResult } from "./bench-support.js";
-import { startNoopApplyServer } from "./noop-apply-server.js";
+import { startServerProcess, startServiceProcess, type ServiceProcess } from "../support/service-process.js";
+import { run } from "../support/tools.js";
+import { interleaved, machine, medianTurnRatio, n, processCpuUs, type LoadOp, type LoadResult } from "./bench-support.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "6");
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? "6");
@@ -55,7 +58,8 @@ function row(label: string, r: LoadResult, base?: LoadResult): string {
     base === undefined
       ? ""
       : `  throughput x${(r.opsPerSec / base.opsPerSec).toFixed(2)} (median of turns x${medianTurnRatio(r, base).toFixed(2)}), p99 x${(r.p99 / base.p99).toFixed(2)}, cpu/op x${(r.cpuUsPerOp / base.cpuUsPerOp).toFixed(2)} of no-op`;
-  return `  ${label.padEnd(34)} ${n(r.opsPerSec).padStart(8)} ops/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  cpu ${n(r.cpuUsPerOp)} us/op${ratio}`;
+  const server = r.serverCpuUsPerOp > 0 ? ` (server ${n(r.serverCpuUsPerOp)})` : "";
+  return `  ${label.padEnd(34)} ${n(r.opsPerSec).padStart(8)} ops/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  cpu ${n(r.cpuUsPerOp)}${server} us/op${ratio}`;
 }
 
 type StateClient = TypedClient<typeof StateService.method>;
@@ -87,11 +91,15 @@ function benchProjects(clients: number): string[] {
   return Array.from({ length: Math.min(clients, 8) }, (_, i) => `bench-${i}`);
 }
 
-/** One measured system: its operation and how to release it. */
+/** One measured system: its operation, its server process's CPU time when it has one, and how to release it. */
 interface Subject {
   readonly op: LoadOp;
+  readonly serverCpu?: () => number;
   close(): Promise<void>;
 }
+
+// The CPU time so far of a server process, in µs.
+const cpuOf = (server: ServiceProcess) => () => processCpuUs(server.child.pid ?? 0);
 
 /** The journal's group commit as crs-state's /metrics counted it over the whole subject's life. */
 interface JournalFigures {
@@ -112,10 +120,11 @@ async function journalFigures(metricsPort: number): Promise<JournalFigures> {
 }
 
 async function noopSubject(clients: number): Promise<Subject> {
-  const noop = await startNoopApplyServer();
+  const noop = await startServerProcess(["--import", "tsx", "test/bench/noop-apply-process.ts"], "no-op apply");
   const channels = stateClients(noop.port, clients);
   return {
     op: applyOp(channels, benchProjects(clients)),
+    serverCpu: cpuOf(noop),
     close: async () => {
       for (const channel of channels) channel.close();
       await noop.stop();
@@ -158,17 +167,13 @@ async function hostSubject(clients: number): Promise<Subject> {
 
 async function crsStateSubject(clients: number): Promise<Subject & { journal(): Promise<JournalFigures> }> {
   const dir = await tempDir();
-  const service = await startService(crsState, {
-    GRPC_ADDRESS: "127.0.0.1:0",
-    METRICS_ADDRESS: "127.0.0.1:0",
-    LOG_LEVEL: "warn",
-    CRS_STATE_DATA_DIR: dir,
-  });
+  const service = await startServiceProcess("crs-state", { CRS_STATE_DATA_DIR: dir }, "built");
   const channels = stateClients(service.port, clients);
   const projects = benchProjects(clients);
   for (const p of projects) await (channels[0] as StateClient).createProject({ projectId: p, config: { maxSimilarityPairs: 10_000_000 } });
   return {
     op: applyOp(channels, projects),
+    serverCpu: cpuOf(service),
     journal: () => journalFigures(service.metricsPort),
     close: async () => {
       for (const channel of channels) channel.close();
@@ -179,6 +184,8 @@ async function crsStateSubject(clients: number): Promise<Subject & { journal(): 
 }
 
 async function mutationThroughput(): Promise<void> {
+  const built = await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "crs-state"], { timeoutMs: 300_000 });
+  if (built.code !== 0) throw new Error(`building crs-state failed: ${built.stderr}`);
   console.log("durable mutations (classic-level, synced group commit) vs baselines, same run, interleaved in 6 turns:");
   for (const clients of CLIENTS) {
     const subjects = {
@@ -198,6 +205,7 @@ async function mutationThroughput(): Promise<void> {
       },
       6,
       WARMUP_SECONDS,
+      { noop: subjects.noop.serverCpu, grpc: subjects.grpc.serverCpu },
     );
     const journal = await subjects.grpc.journal();
     for (const subject of Object.values(subjects)) await subject.close();
@@ -206,9 +214,8 @@ async function mutationThroughput(): Promise<void> {
     console.log(row("raw classic-level put, sync", r.raw, r.noop));
     console.log(row("host mutate, durable (no gRPC)", r.host, r.noop));
     console.log(row("crs-state Apply over gRPC, durable", r.grpc, r.noop));
-    // Every acknowledgement waits for its batch's synced write, and in a closed loop whose clients
-    // all wait in one batch the process has nothing else to do meanwhile: this wait is in the
-    // cycle of crs-state and not in the no-op's.
+    // Every acknowledgement waits for its batch's synced write: a wait in crs-state's cycle that
+    // the no-op's does not have.
     const cycleMs = (journal.perBatch / r.grpc.opsPerSec) * 1000;
     console.log(
       `  crs-state journal: ${journal.perBatch.toFixed(1)} mutations per synced batch, ${journal.syncMs.toFixed(2)} ms per synced write (mean), ${((journal.syncMs / cycleMs) * 100).toFixed(0)}% of a ${cycleMs.toFixed(2)} ms batch cycle`,

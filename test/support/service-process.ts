@@ -31,12 +31,16 @@ const nodeArgs = (name: ServiceName, form: ServiceForm): string[] =>
   form === "built" ? [`services/${name}/dist/main.js`] : ["--import", "tsx", `services/${name}/src/main.ts`];
 
 /** Starts `services/<name>` on free loopback ports and waits until it serves. */
-export async function startServiceProcess(
-  name: ServiceName,
-  env: NodeJS.ProcessEnv = {},
-  form: ServiceForm = "source",
-): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, nodeArgs(name, form), {
+export function startServiceProcess(name: ServiceName, env: NodeJS.ProcessEnv = {}, form: ServiceForm = "source"): Promise<ServiceProcess> {
+  return startServerProcess(nodeArgs(name, form), name, env);
+}
+
+/**
+ * Runs `node <args>` from the repository root on free loopback ports (GRPC_ADDRESS and
+ * METRICS_ADDRESS) and waits for its JSON log line `<name> serving`, which names the ports it bound.
+ */
+export async function startServerProcess(args: readonly string[], name: string, env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot(),
     env: { ...process.env, GRPC_ADDRESS: "127.0.0.1:0", METRICS_ADDRESS: "127.0.0.1:0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],

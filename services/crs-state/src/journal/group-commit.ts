@@ -3,6 +3,14 @@
  * one, so concurrent mutations (of any projects) share one synced batch. A failed batch rejects
  * every submission in it and poisons their chains: later submissions of a poisoned chain are
  * refused unwritten, because they were built on state that never reached the disk.
+ *
+ * A committer that wakes from idle to a crowd writes the first half of it alone. Clients that
+ * each wait for their answer before they call again otherwise fall into step: all of them wait
+ * in one batch, so the disk syncs while the event loop has nothing to do and the event loop
+ * works while the disk has nothing to write. Split once, the halves alternate: one half's
+ * answers go out and its next calls run while the other half syncs. At 16 such clients on
+ * separate connections this raised durable Apply throughput by a fifth to a quarter; under a
+ * steady stream the committer never idles, so batches stay whole and no call waits an extra sync.
  */
 
 import { CrsStateError } from "../errors.js";
@@ -26,6 +34,9 @@ export interface BatchReport {
   /** The failure, when the write failed. */
   readonly error: unknown;
 }
+
+// Submissions found on waking from idle from which the first batch takes only half.
+const CROWD = 4;
 
 /** Gathers submissions into synced batches, one batch in flight at a time. */
 export class GroupCommitter {
@@ -63,9 +74,14 @@ export class GroupCommitter {
     // the first going alone. At 16 concurrent clients this cuts batches, and their CPU, by about
     // two thirds; a lone request waits one turn.
     await new Promise<void>((resolve) => setImmediate(resolve));
+    let limit = this.queue.length >= CROWD ? Math.ceil(this.queue.length / 2) : this.queue.length;
     while (this.queue.length > 0) {
       let batch = this.queue;
-      this.queue = [];
+      if (batch.length > limit) {
+        this.queue = batch.slice(limit);
+        batch = batch.slice(0, limit);
+      } else this.queue = [];
+      limit = Number.POSITIVE_INFINITY;
       // Only after a failure can a submission's chain be poisoned; until then the queue is the batch.
       if (this.poisoned.size > 0) {
         batch = batch.filter((p) => {
