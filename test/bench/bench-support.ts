@@ -95,22 +95,31 @@ async function loops(clients: number, end: number, op: LoadOp, next: number[], l
   );
 }
 
+/** How {@link interleaved} runs its ops. */
+export interface InterleaveOptions<K extends string> {
+  /** Turns each op's measured time is cut into. @defaultValue 6 */
+  readonly slices?: number;
+  /** Unmeasured run of each op first. @defaultValue 2 */
+  readonly warmupSeconds?: number;
+  /** For an op served by another process: that process's CPU time so far, in µs. */
+  readonly serverCpu?: Partial<Record<K, () => number>>;
+}
+
 /**
- * Runs every op of `ops` closed-loop from `clients` loops for `seconds` each, in `slices` turns
- * that alternate between them (the order rotating every turn), so load from elsewhere that comes
- * and goes during the run weighs on each op alike and the ratios between them stay comparable.
- * Each op first runs unmeasured for `warmupSeconds`, so the figures are of code the JIT has
- * compiled, as in a server that has been up for a while, not of its first seconds. `serverCpu`
- * gives, for an op served by another process, that process's CPU time so far in µs.
+ * Runs every op of `ops` closed-loop from `clients` loops for `seconds` each, in turns that
+ * alternate between them (the order rotating every turn), so load from elsewhere that comes and
+ * goes during the run weighs on each op alike and the ratios between them stay comparable. Each
+ * op first runs unmeasured, so the figures are of code the JIT has compiled, as in a server that
+ * has been up for a while, not of its first seconds.
  */
 export async function interleaved<K extends string>(
   clients: number,
   seconds: number,
   ops: Record<K, LoadOp>,
-  slices = 6,
-  warmupSeconds = 2,
-  serverCpu: Partial<Record<K, () => number>> = {},
+  options: InterleaveOptions<K> = {},
 ): Promise<Record<K, LoadResult>> {
+  const { slices = 6, warmupSeconds = 2 } = options;
+  const serverCpu: Partial<Record<K, () => number>> = options.serverCpu ?? {};
   const names = Object.keys(ops) as K[];
   const runs = names.map((): Run => ({ latencies: [], elapsedMs: 0, cpuUs: 0, serverCpuUs: 0, next: [], turns: [] }));
   for (const [at, name] of names.entries()) {

@@ -1,23 +1,23 @@
 /**
  * crs-state storage benchmarks, each beside a baseline measured in the same run:
  * 1. durable Apply calls through gRPC at 1, 16 and 64 concurrent clients beside a no-op grpc-js
- *    server, raw synced classic-level puts and the project host called directly, all at the same
- *    concurrency. Both gRPC servers run as processes of their own, as deployed: crs-state from its
+ *    server. Both servers run as processes of their own, as deployed: crs-state from its
  *    production bundle on classic-level (every acknowledgement after a synced group commit), the
- *    no-op from its module; their clients are in the bench process. (Clients inside the server's
- *    process would share its event loop, which no deployment does.) Under them, crs-state's group
- *    commit as its /metrics counted it: mutations per synced batch, the synced write's mean wall
- *    time and its share of the batch cycle;
+ *    no-op from its module; their clients are in the bench process, which runs nothing else
+ *    meanwhile (clients inside a server's process would share its event loop, which no deployment
+ *    does). Under them, crs-state's group commit as its /metrics counted it: mutations per synced
+ *    batch, the synced write's mean wall time and its share of the batch cycle. Then, in a run of
+ *    their own beside the no-op again, the layers under gRPC in the bench process: raw synced
+ *    classic-level puts and the project host called directly;
  * 2. restart to serving of a project with BENCH_CHANGES (default 1,000,000) journaled changes;
  * 3. memory of a loaded project with 10k and 1M proof entries.
  * Each subject first runs unmeasured (JIT warm-up; BENCH_WARMUP_SECONDS, default 6: crs-state's
  * Apply path runs several times its settled cost in its first second and settles after about four,
- * where the no-op settles within one, so a shorter warm-up measures start-up). The four runs of each
- * concurrency then alternate in turns, so load from elsewhere weighs on them alike,
- * and each line also gives the CPU time per operation (client and server process together, the
- * server's part in brackets), the figure a busy machine disturbs least, and beside the throughput
- * ratio of the whole run the median of the ratios of the turns, which load that comes and goes
- * shifts less.
+ * where the no-op settles within one, so a shorter warm-up measures start-up). The subjects of a
+ * run then alternate in turns, so load from elsewhere weighs on them alike; each line also gives
+ * the CPU time per operation (client and server process together, the server's part in
+ * brackets), the figure a busy machine disturbs least, and beside the throughput ratio of the
+ * whole run the median of the ratios of the turns, which load that comes and goes shifts less.
  * BENCH_SECONDS sets the length of each load run (default 6); BENCH_CLIENTS the concurrencies of
  * part 1 (default 1,16,64); BENCH_PARTS the parts to run (default mutations,restart,memory).
  * The clients of both gRPC servers share one connection per 16 concurrent callers.
@@ -188,38 +188,40 @@ async function mutationThroughput(): Promise<void> {
   if (built.code !== 0) throw new Error(`building crs-state failed: ${built.stderr}`);
   console.log("durable mutations (classic-level, synced group commit) vs baselines, same run, interleaved in 6 turns:");
   for (const clients of CLIENTS) {
-    const subjects = {
-      noop: await noopSubject(clients),
-      raw: await rawSubject(),
-      host: await hostSubject(clients),
-      grpc: await crsStateSubject(clients),
-    };
-    const r = await interleaved(
+    // The two gRPC servers first, with nothing else in this process, whose heap their clients
+    // share: an in-process store growing beside them would add its collections to their turns.
+    const noop = await noopSubject(clients);
+    const grpc = await crsStateSubject(clients);
+    const served = await interleaved(
       clients,
       SECONDS,
-      {
-        noop: subjects.noop.op,
-        raw: subjects.raw.op,
-        host: subjects.host.op,
-        grpc: subjects.grpc.op,
-      },
-      6,
-      WARMUP_SECONDS,
-      { noop: subjects.noop.serverCpu, grpc: subjects.grpc.serverCpu },
+      { noop: noop.op, grpc: grpc.op },
+      { warmupSeconds: WARMUP_SECONDS, serverCpu: { noop: noop.serverCpu, grpc: grpc.serverCpu } },
     );
-    const journal = await subjects.grpc.journal();
-    for (const subject of Object.values(subjects)) await subject.close();
+    const journal = await grpc.journal();
+    await grpc.close();
+    // The layers under gRPC, in this process, beside the same no-op in a run of their own.
+    const raw = await rawSubject();
+    const host = await hostSubject(clients);
+    const stored = await interleaved(
+      clients,
+      SECONDS,
+      { noop: noop.op, raw: raw.op, host: host.op },
+      { warmupSeconds: WARMUP_SECONDS, serverCpu: { noop: noop.serverCpu } },
+    );
+    for (const subject of [noop, raw, host]) await subject.close();
     console.log(` ${clients} client(s):`);
-    console.log(row("no-op grpc-js Apply (baseline)", r.noop));
-    console.log(row("raw classic-level put, sync", r.raw, r.noop));
-    console.log(row("host mutate, durable (no gRPC)", r.host, r.noop));
-    console.log(row("crs-state Apply over gRPC, durable", r.grpc, r.noop));
+    console.log(row("no-op grpc-js Apply (baseline)", served.noop));
+    console.log(row("crs-state Apply over gRPC, durable", served.grpc, served.noop));
     // Every acknowledgement waits for its batch's synced write: a wait in crs-state's cycle that
     // the no-op's does not have.
-    const cycleMs = (journal.perBatch / r.grpc.opsPerSec) * 1000;
+    const cycleMs = (journal.perBatch / served.grpc.opsPerSec) * 1000;
     console.log(
       `  crs-state journal: ${journal.perBatch.toFixed(1)} mutations per synced batch, ${journal.syncMs.toFixed(2)} ms per synced write (mean), ${((journal.syncMs / cycleMs) * 100).toFixed(0)}% of a ${cycleMs.toFixed(2)} ms batch cycle`,
     );
+    console.log(`  under gRPC, in this process, beside the no-op again (${n(stored.noop.opsPerSec)} ops/s in that run):`);
+    console.log(row("raw classic-level put, sync", stored.raw, stored.noop));
+    console.log(row("host mutate, durable (no gRPC)", stored.host, stored.noop));
   }
 }
 
