@@ -9,6 +9,9 @@ import { readAt, readPage } from "./reads.js";
 import { requireK } from "./similarity-handlers.js";
 import { constraintOut, historyEntryOut, proofEntryOut, proofNumberOut } from "./value-mapper.js";
 
+/** Most constraint ids GetNodeStats lists. */
+export const MAX_NODE_CONSTRAINTS_LISTED = 1000;
+
 type IdQuery = "findProvenNodes" | "findDisprovenNodes" | "findUnexploredNodes";
 
 /** QueryService: cross-index questions over one snapshot. */
@@ -118,7 +121,7 @@ export function queryHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Que
             hasProof: stats.proof !== undefined,
             ...(stats.proof === undefined ? {} : { proof: proofNumberOut(stats.proof, BigInt(snapshot.modGeneration("proof", nodeId))) }),
             constraintCount: stats.constraintIds.length,
-            constraintIds: [...stats.constraintIds],
+            constraintIds: stats.constraintIds.slice(0, MAX_NODE_CONSTRAINTS_LISTED),
             similarNodeCount: stats.similarNodeCount,
             nearestNeighbor: stats.nearestNeighbor?.id ?? "",
             nearestDistance: stats.nearestNeighbor?.distance ?? 0,
@@ -129,6 +132,7 @@ export function queryHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Que
             lastAction: stats.lastAction?.action ?? "",
             lastActionAtUnixMs: BigInt(stats.lastAction?.timestamp ?? 0),
             accessFrequency: BigInt(stats.accessFrequency),
+            truncated: stats.constraintIds.length > MAX_NODE_CONSTRAINTS_LISTED,
           },
         };
       });
