@@ -108,7 +108,8 @@ export const EntryPreconditionSchema: GenMessage<EntryPrecondition> = /*@__PURE_
  *   project id after it was deleted and created again, is a different request.
  * - Retention: the first committed answer is stored durably with the mutation itself, so it
  *   survives restarts and recovery; it is remembered while the request id is among the project's
- *   last 10 000 committed request ids (the idempotency window). A retry after that is applied anew.
+ *   last N committed request ids (the idempotency window; N is a server setting, 10 000 by
+ *   default). A retry after that is applied anew.
  * - Only committed outcomes are remembered. A request that failed (validation, precondition,
  *   unavailable store) is not; its retry is checked again against the then current state.
  * - A retry of a request still in flight waits for it (mutations of one project run one at a
@@ -119,7 +120,8 @@ export const EntryPreconditionSchema: GenMessage<EntryPrecondition> = /*@__PURE_
  *   repeats dropped (so a retry that lists the same map entries or mask paths in another order is
  *   the same request), together with the method name. The same id with a different fingerprint
  *   fails with INVALID_ARGUMENT, reason REQUEST_ID_REUSED; nothing is applied.
- * - `validate_only` calls are never recorded.
+ * - `validate_only` calls are never recorded, and never checked against recorded ids: they answer
+ *   from the current state alone, so a dry run never replays and never fails REQUEST_ID_REUSED.
  * - Grammar: empty (no idempotency), or 1-128 characters of `[A-Za-z0-9._:-]`.
  *
  * @generated from message crs.state.v1.MutationOptions

@@ -43,7 +43,9 @@ export type CreateProjectRequest = Message<"crs.state.v1.CreateProjectRequest"> 
   /**
    * Client id for idempotent retry: a retried create answers the stored first answer (the same
    * uid and config), replayed = true; the same id with a different request fails with
-   * INVALID_ARGUMENT, reason REQUEST_ID_REUSED.
+   * INVALID_ARGUMENT, reason REQUEST_ID_REUSED. It is kept with the project while the project
+   * exists (outside the window of MutationOptions) and checked against creates only: a mutation of
+   * the project with the same id is a request of its own.
    *
    * @generated from field: string request_id = 3;
    */
