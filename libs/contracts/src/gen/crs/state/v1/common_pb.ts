@@ -111,9 +111,12 @@ export const EntryPreconditionSchema: GenMessage<EntryPrecondition> = /*@__PURE_
  *   last N committed request ids (the idempotency window; N is a server setting, 10 000 by
  *   default). A retry after that is applied anew.
  * - Only committed outcomes are remembered. A request that failed (validation, precondition,
- *   unavailable store) is not; its retry is checked again against the then current state.
+ *   unavailable store) is not; its retry is checked again against the then current state. A
+ *   write that failed with the store unavailable but reached the disk all the same is committed:
+ *   its retry receives its answer with `replayed` = true.
  * - A retry of a request still in flight waits for it (mutations of one project run one at a
- *   time) and then receives its stored answer with `replayed` = true.
+ *   time) and then receives its stored answer with `replayed` = true, or the same error when the
+ *   first one's write fails.
  * - Fingerprint: the request message in deterministic protobuf binary encoding with
  *   `options.request_id` cleared, the entries of every map field in key order and the paths of
  *   every google.protobuf.FieldMask (such as UpdateProjectConfig's `update_mask`) sorted with
