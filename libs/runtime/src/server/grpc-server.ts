@@ -125,6 +125,11 @@ export class GrpcServer {
     return this.#services;
   }
 
+  /** Largest message accepted or sent, in bytes. */
+  get maxMessageBytes(): number {
+    return this.#maxBytes;
+  }
+
   /** True once shutdown has begun. */
   get draining(): boolean {
     return this.#draining;

@@ -6,4 +6,6 @@ export interface HandlerDeps {
   readonly host: ProjectHost;
   /** High-resolution clock for reported durations, in milliseconds. */
   readonly elapsed: () => number;
+  /** Largest response the server sends, in bytes; listings of large rows page well under it. */
+  readonly maxMessageBytes: number;
 }

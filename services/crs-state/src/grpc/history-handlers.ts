@@ -1,12 +1,13 @@
 import type { ServiceHandlers } from "@crs/runtime";
-import { invalidArgument, requireSafeCount } from "@crs/runtime";
+import { encodeMessage, invalidArgument, requireSafeCount } from "@crs/runtime";
+import { ChangeSchema } from "@crs/contracts/gen/crs/state/v1/delta_pb";
 import type { HistoryService } from "@crs/contracts/gen/crs/state/v1/history_pb";
-import type { ProofNumber } from "@crs/domain/state";
+import type { DeltaRecord, ProofNumber } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
 import { changeOut } from "./change-mapper.js";
 import type { HandlerDeps } from "./deps.js";
 import { requireId, requireKey } from "./ids.js";
-import { readAt, readPage } from "./reads.js";
+import { readAt, readPage, type PageBudget } from "./reads.js";
 import { constraintOut, historyEntryOut, proofEntryOut } from "./value-mapper.js";
 
 /** Most entries ExplainNode lists per list. */
@@ -27,8 +28,23 @@ function generationBound(value: bigint): number {
   return value > MAX_GENERATION ? Number.MAX_SAFE_INTEGER : Number(value);
 }
 
+/** Bytes a repeated message field adds around its message: the tag and a length of up to 5 bytes. */
+const FIELD_OVERHEAD = 6;
+
+/**
+ * The byte budget of a page of changes: a quarter of the message limit. A thousand full deltas
+ * near their size limits would pass the limit many times over, and the client would get
+ * RESOURCE_EXHAUSTED instead of a page.
+ */
+function changeBudget(maxMessageBytes: number, summaryOnly: boolean): PageBudget<DeltaRecord> {
+  return {
+    bytes: Math.floor(maxMessageBytes / 4),
+    size: (r) => encodeMessage(ChangeSchema, changeOut(r, summaryOnly)).byteLength + FIELD_OVERHEAD,
+  };
+}
+
 /** HistoryService: reads of the change history (one record per applied delta). */
-export function historyHandlers({ host }: HandlerDeps): ServiceHandlers<typeof HistoryService.method> {
+export function historyHandlers({ host, maxMessageBytes }: HandlerDeps): ServiceHandlers<typeof HistoryService.method> {
   return {
     async listChangesInRange(req) {
       requireId(req.projectId, "project_id");
@@ -38,8 +54,13 @@ export function historyHandlers({ host }: HandlerDeps): ServiceHandlers<typeof H
       const from = generationBound(req.fromGeneration);
       const to = generationBound(req.toGeneration);
       const filters = { from, to, summaryOnly: req.summaryOnly };
-      const page = await readPage(host, req, "listChangesInRange", filters, (snapshot) =>
-        snapshot.deltaHistory.range(from, to === 0 ? snapshot.generation : to),
+      const page = await readPage(
+        host,
+        req,
+        "listChangesInRange",
+        filters,
+        (snapshot) => snapshot.deltaHistory.range(from, to === 0 ? snapshot.generation : to),
+        changeBudget(maxMessageBytes, req.summaryOnly),
       );
       return { header: page.header, changes: page.rows.map((r) => changeOut(r, req.summaryOnly)), nextPageToken: page.nextPageToken };
     },
@@ -47,8 +68,13 @@ export function historyHandlers({ host }: HandlerDeps): ServiceHandlers<typeof H
     async listChangesByNode(req) {
       requireId(req.projectId, "project_id");
       const nodeId = requireKey(req.nodeId, "node_id");
-      const page = await readPage(host, req, "listChangesByNode", { nodeId, summaryOnly: req.summaryOnly }, (snapshot) =>
-        snapshot.deltaHistory.byNode(nodeId),
+      const page = await readPage(
+        host,
+        req,
+        "listChangesByNode",
+        { nodeId, summaryOnly: req.summaryOnly },
+        (snapshot) => snapshot.deltaHistory.byNode(nodeId),
+        changeBudget(maxMessageBytes, req.summaryOnly),
       );
       return { header: page.header, changes: page.rows.map((r) => changeOut(r, req.summaryOnly)), nextPageToken: page.nextPageToken };
     },

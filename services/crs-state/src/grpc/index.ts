@@ -35,7 +35,7 @@ export const HEALTH_POLL_MS = 250;
  * SERVING. Returns a function that stops following the host's state.
  */
 export function registerServices(server: GrpcServer, facts: ServerFacts): () => void {
-  const deps: HandlerDeps = { host: facts.host, elapsed: () => performance.now() };
+  const deps: HandlerDeps = { host: facts.host, elapsed: () => performance.now(), maxMessageBytes: server.maxMessageBytes };
   server.add(MaintenanceService, maintenanceHandlers(facts), { mapError });
   const stored: string[] = [];
   const addStored = <S extends GenServiceMethods>(service: GenService<S>, handlers: ServiceHandlers<S>): void => {

@@ -60,10 +60,29 @@ export interface Page<Row> {
   readonly snapshot: Snapshot;
 }
 
+/** A byte budget for one page of rows whose size varies widely. */
+export interface PageBudget<Row> {
+  /** Most bytes the page's rows may take, encoded; a first row larger than this is served alone. */
+  readonly bytes: number;
+  /** The encoded size of a row as a repeated field of the response. */
+  readonly size: (row: Row) => number;
+}
+
+/** The end (exclusive) of the rows from `start` before `end` that fit `budget`; at least one row. */
+function fitBudget<Row>(all: readonly Row[], start: number, end: number, budget: PageBudget<Row>): number {
+  let used = 0;
+  for (let i = start; i < end; i++) {
+    used += budget.size(all[i] as Row);
+    if (used > budget.bytes && i > start) return i;
+  }
+  return end;
+}
+
 /**
  * Serves one page of `rows(snapshot)`, the listing named `list`. The token binds the project
  * uid, `filters` and the generation of the first page, so later pages read the same snapshot,
- * and slice the listing the first page computed (kept in {@link listings}).
+ * and slice the listing the first page computed (kept in {@link listings}). With a `budget`, a
+ * page also ends before its rows pass the budget's bytes, and the next one starts there.
  */
 export function readPage<Row>(
   host: ProjectHost,
@@ -71,6 +90,7 @@ export function readPage<Row>(
   list: string,
   filters: unknown,
   rows: (snapshot: Snapshot, view: ProjectView) => readonly Row[],
+  budget?: PageBudget<Row>,
 ): Promise<Page<Row>> {
   const at = req.atGeneration === undefined ? undefined : requireSafeCount(req.atGeneration, "at_generation");
   const bound = { filters, at: at ?? null };
@@ -79,10 +99,12 @@ export function readPage<Row>(
     const snapshot = snapshotOf(view, cursor.generation ?? at, cursor.generation === undefined ? "at_generation" : "page_token");
     const key = `${view.header.projectUid}\u0000${snapshot.generation}\u0000${list}\u0000${filterDigest(filters)}`;
     const all = listings.rows(key, snapshot.state, () => rows(snapshot, view));
+    const end = Math.min(all.length, cursor.offset + cursor.size);
+    const served = budget === undefined ? cursor : { ...cursor, size: fitBudget(all, cursor.offset, end, budget) - cursor.offset };
     return {
-      rows: all.slice(cursor.offset, cursor.offset + cursor.size),
+      rows: all.slice(served.offset, served.offset + served.size),
       total: all.length,
-      nextPageToken: nextPageToken(cursor, all.length, view.header.projectUid, snapshot.generation, bound),
+      nextPageToken: nextPageToken(served, all.length, view.header.projectUid, snapshot.generation, bound),
       header: responseHeader(view.header, snapshot.generation),
       snapshot,
     };

@@ -65,7 +65,11 @@ async function withRecreatedSource(
     const oldUid = (await host.create("src", {})).projectUid;
     await host.mutate("src", { method: "Apply" }, similarity("x", "old", 0.1), answerOf);
     await host.checkpoints.create("src", { checkpointId: "cp" });
-    await fn(checkpointHandlers({ host: recreatedMidCall(host, "src", hooks), elapsed: () => 0 }), host, oldUid);
+    await fn(
+      checkpointHandlers({ host: recreatedMidCall(host, "src", hooks), elapsed: () => 0, maxMessageBytes: 16 * 1024 * 1024 }),
+      host,
+      oldUid,
+    );
   } finally {
     await host.close();
   }

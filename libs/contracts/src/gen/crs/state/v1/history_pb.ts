@@ -450,6 +450,9 @@ export const GetHistoryStatsResponseSchema: GenMessage<GetHistoryStatsResponse> 
 export const HistoryService: GenService<{
   /**
    * ListChangesInRange lists the changes with from_generation < generation <= to_generation, ascending.
+   * A page also ends before its changes pass a quarter of the server's message limit once encoded
+   * (4 MiB by default; a single larger change comes alone), so a page may hold fewer than
+   * page_size changes while next_page_token continues after the last one.
    *
    * @generated from rpc crs.state.v1.HistoryService.ListChangesInRange
    */
@@ -459,7 +462,8 @@ export const HistoryService: GenService<{
     output: typeof ListChangesInRangeResponseSchema;
   },
   /**
-   * ListChangesByNode lists the changes that touched a node, by generation ascending.
+   * ListChangesByNode lists the changes that touched a node, by generation ascending, its pages
+   * bounded by bytes as ListChangesInRange's are.
    *
    * @generated from rpc crs.state.v1.HistoryService.ListChangesByNode
    */
