@@ -15,6 +15,8 @@ import { stepOut } from "./value-mapper.js";
 
 /** Most cyclic components one analysis lists. */
 export const MAX_SCCS_LISTED = 1000;
+/** Most members listed of one cyclic component. */
+export const MAX_SCC_MEMBERS_LISTED = 1000;
 
 /** CycleService: Brent detectors kept as state, and Tarjan analysis of a session. */
 export function cycleHandlers({ host }: HandlerDeps): ServiceHandlers<typeof CycleService.method> {
@@ -83,9 +85,9 @@ export function cycleHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Cyc
         return {
           header,
           totalSccs: analysis.totalSccs,
-          cyclicSccs: analysis.cyclicSccs.slice(0, MAX_SCCS_LISTED).map((c) => ({ values: [...c] })),
+          cyclicSccs: analysis.cyclicSccs.slice(0, MAX_SCCS_LISTED).map((c) => ({ values: c.slice(0, MAX_SCC_MEMBERS_LISTED) })),
           largestSccSize: analysis.largestSccSize,
-          truncated: analysis.cyclicSccs.length > MAX_SCCS_LISTED,
+          truncated: analysis.cyclicSccs.length > MAX_SCCS_LISTED || analysis.largestSccSize > MAX_SCC_MEMBERS_LISTED,
         };
       });
     },

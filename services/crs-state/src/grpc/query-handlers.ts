@@ -12,6 +12,9 @@ import { constraintOut, historyEntryOut, proofEntryOut, proofNumberOut } from ".
 /** Most constraint ids GetNodeStats lists. */
 export const MAX_NODE_CONSTRAINTS_LISTED = 1000;
 
+/** Most nodes of a path FindDependencyChain lists. */
+export const MAX_CHAIN_LISTED = 1000;
+
 type IdQuery = "findProvenNodes" | "findDisprovenNodes" | "findUnexploredNodes";
 
 /** QueryService: cross-index questions over one snapshot. */
@@ -74,10 +77,15 @@ export function queryHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Que
       const projectId = requireId(req.projectId, "project_id");
       const from = requireKey(req.fromId, "from_id");
       const to = requireKey(req.toId, "to_id");
-      return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => ({
-        header,
-        path: snapshot.query().findDependencyChain(from, to),
-      }));
+      return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => {
+        const path = snapshot.query().findDependencyChain(from, to);
+        return {
+          header,
+          path: path.slice(0, MAX_CHAIN_LISTED),
+          truncated: path.length > MAX_CHAIN_LISTED,
+          pathLength: BigInt(path.length),
+        };
+      });
     },
 
     async findAffectedByNode(req) {

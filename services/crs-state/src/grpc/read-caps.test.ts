@@ -65,6 +65,35 @@ describe("responses that grow with the state, through gRPC", () => {
     assert.deepEqual([before.dependedBy, before.truncated, before.header?.generation], [[], false, 1n], "as it was at generation 1");
   });
 
+  it("cuts a FindDependencyChain path at 1000 nodes, says so, and continues from its last node", async () => {
+    const chain = Array.from({ length: N + 1 }, (_, i) => `c${String(i).padStart(5, "0")}`);
+    await s.state.createProject({ projectId: "chain" });
+    const addEdges = chain.slice(1).map((toId, i) => ({ fromId: chain[i] as string, toId, source: HARD }));
+    await s.state.apply({ projectId: "chain", delta: { source: HARD, kind: { case: "dependency", value: { addEdges } } } });
+    const end = chain.at(-1) as string;
+    const cut = await s.queries.findDependencyChain({ projectId: "chain", fromId: "c00000", toId: end });
+    assert.deepEqual(cut.path, chain.slice(0, 1000));
+    assert.deepEqual([cut.truncated, cut.pathLength], [true, BigInt(N + 1)]);
+    const rest = await s.queries.findDependencyChain({ projectId: "chain", fromId: cut.path.at(-1) as string, toId: end });
+    assert.deepEqual(rest.path, chain.slice(999), "the rest of the path, from the last node listed");
+    assert.deepEqual([rest.truncated, rest.pathLength], [false, BigInt(N + 1 - 999)]);
+  });
+
+  it("cuts the members of an AnalyzeSessionCycles component at 1000 and says so", async () => {
+    await s.state.createProject({ projectId: "loop" });
+    // Every tool once and back to the first: one cyclic component of N states.
+    for (const tool of [...many, many[0] as string]) {
+      await s.steps.recordStep({
+        projectId: "loop",
+        step: { sessionId: "s", actor: "main_agent", decision: "execute_tool", tool, outcome: "success" },
+      });
+    }
+    const r = await s.cycles.analyzeSessionCycles({ projectId: "loop", sessionId: "s" });
+    assert.deepEqual([r.cyclicSccs.length, r.largestSccSize, r.truncated], [1, N, true]);
+    assert.equal(r.cyclicSccs[0]?.values.length, 1000);
+    assert.equal(new Set(r.cyclicSccs[0]?.values).size, 1000, "1000 distinct members of the component");
+  });
+
   it("lists at most 1000 entries of a propagation that updates more, counting them all", async () => {
     await s.state.apply({ projectId: "caps", delta: proofDelta("root", INF, ProofStatus.DISPROVEN) });
     const r = await s.proofs.propagateDisproof({ projectId: "caps", nodeId: "root" });

@@ -298,7 +298,8 @@ export type AnalyzeSessionCyclesResponse = Message<"crs.state.v1.AnalyzeSessionC
   totalSccs: number;
 
   /**
-   * Components with more than one state, in completion order, at most the first 1000.
+   * Components with more than one state, in completion order, at most the first 1000, each with
+   * at most its first 1000 members (in the order Tarjan pops them).
    *
    * @generated from field: repeated crs.state.v1.StringList cyclic_sccs = 3;
    */
@@ -312,7 +313,7 @@ export type AnalyzeSessionCyclesResponse = Message<"crs.state.v1.AnalyzeSessionC
   largestSccSize: number;
 
   /**
-   * True when cyclic_sccs was cut at 1000.
+   * True when cyclic_sccs was cut at 1000 or a component's members were cut at 1000.
    *
    * @generated from field: bool truncated = 5;
    */
