@@ -20,6 +20,7 @@ const ROWS: readonly Row[] = [
     rpc: "StepService.GetLastStep",
     reason: "STEP_NOT_FOUND",
     code: status.NOT_FOUND,
+    field: "session_id",
     metadata: { session_id: "quiet" },
     call: (s) => s.steps.getLastStep({ projectId: "c", sessionId: "quiet" }),
   },

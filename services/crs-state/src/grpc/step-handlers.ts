@@ -53,7 +53,8 @@ export function stepHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Step
       const sessionId = requireId(req.sessionId, "session_id");
       return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => {
         const step = snapshot.steps.last(sessionId);
-        if (step === undefined) throw new CrsStateError("STEP_NOT_FOUND", `session ${sessionId} has no step`, { session_id: sessionId });
+        if (step === undefined)
+          throw new CrsStateError("STEP_NOT_FOUND", `session ${sessionId} has no step`, { field: "session_id", session_id: sessionId });
         return { header, step: stepOut(step) };
       });
     },

@@ -78,7 +78,7 @@ describe("StepService through gRPC", () => {
       "INVALID_ARGUMENT",
       "step.session_id",
     );
-    await expectError(s.steps.getLastStep({ projectId: "steps", sessionId: "s3" }), status.NOT_FOUND, "STEP_NOT_FOUND");
+    await expectError(s.steps.getLastStep({ projectId: "steps", sessionId: "s3" }), status.NOT_FOUND, "STEP_NOT_FOUND", "session_id");
   });
 
   it("refuses a step whose tool or session id looks like a secret, naming the field, and journals nothing", async () => {

@@ -202,7 +202,8 @@ export enum ErrorReason {
   CHECKPOINT_NOT_FOUND = 21,
 
   /**
-   * NOT_FOUND: no step matches (for example the last step of an empty session); metadata `session_id`.
+   * NOT_FOUND: no step matches (for example the last step of an empty session); metadata `field`
+   * (the request field naming what was looked up, `session_id`) and `session_id`.
    *
    * @generated from enum value: ERROR_REASON_STEP_NOT_FOUND = 22;
    */
