@@ -8,7 +8,7 @@ import { DEFAULT_STATE_CONFIG, type StateConfig } from "./config.js";
 import type { CycleDetectorState } from "./cycles/detector-state.js";
 import type { DeltaRecord } from "./delta-history/delta-record.js";
 import { EMPTY_DEPENDENCY, type DependencyIndex } from "./dependency/dependency-index.js";
-import { EMPTY_MOD_GENERATIONS, type EntryIndex, type ModGenerations } from "./entries/mod-generations.js";
+import { EMPTY_MOD_GENERATIONS, similarityKeyPair, type EntryIndex, type ModGenerations } from "./entries/mod-generations.js";
 import { EMPTY_HISTORY, type HistoryIndex } from "./history/history-index.js";
 import type { ProofNumber } from "./proof/proof-number.js";
 import { EMPTY_SIMILARITY, type SimilarityIndex } from "./similarity/similarity-index.js";
@@ -57,7 +57,7 @@ export function entryExists(state: ProjectState, index: EntryIndex, key: string)
     case "clause":
       return state.clauses.clauses.has(key);
     case "similarity": {
-      const [a, b] = JSON.parse(key) as [string, string];
+      const [a, b] = similarityKeyPair(key);
       return state.similarity.adjacency.get(a)?.has(b) ?? false;
     }
   }

@@ -20,7 +20,7 @@ import { appendHistory } from "../history/history-index.js";
 import { isHardAction, validateProofNumber, type ProofNumber } from "../proof/proof-number.js";
 import type { ProjectState } from "../project-state.js";
 import { isHard, isValidSource, type SignalSource } from "../signals.js";
-import { setDistance, validateSimilarityPair } from "../similarity/similarity-index.js";
+import { setDistance } from "../similarity/similarity-index.js";
 import { streamingIncrement, streamingObserve } from "../streaming/streaming-index.js";
 import type { AnalyticsDelta, ConstraintDelta, Delta, DependencyDelta, ProofDelta } from "./delta.js";
 
@@ -210,13 +210,16 @@ function applyOne(state: ProjectState, d: Delta, ctx: ApplyContext): ProjectStat
     case "constraint":
       return applyConstraint(state, d);
     case "similarity": {
+      // setDistance validates the pair first; the prefix is added here, without a closure per entry.
       let similarity = state.similarity;
-      d.updates.forEach((u, i) =>
-        prefixed(`updates[${i}]`, () => {
-          validateSimilarityPair(u.a, u.b, u.distance, "");
+      d.updates.forEach((u, i) => {
+        try {
           similarity = setDistance(similarity, u.a, u.b, u.distance, ctx.config.maxSimilarityPairs);
-        }),
-      );
+        } catch (err) {
+          if (isStateError(err)) throw err.withFieldPrefix(`updates[${i}]`);
+          throw err;
+        }
+      });
       return { ...state, similarity };
     }
     case "dependency":

@@ -112,7 +112,8 @@ export function deltaTransition(state: ProjectState, json: DeltaJson, origin: De
   const delta = deltaFromJson(json);
   const applied = applyDeltaToState(state, delta, ctx);
   // Always a client's delta: the label or metadata it carries cannot make it another kind.
-  const record = deltaRecord(delta, { ...origin, changeKind: "delta_applied" }, state.generation + 1, ctx.at, json);
+  const kept: RecordOrigin = { sessionId: origin.sessionId, metadata: origin.metadata, label: origin.label, changeKind: "delta_applied" };
+  const record = deltaRecord(delta, kept, state.generation + 1, ctx.at, json);
   return bump(
     state,
     { ...applied, deltaHistory: pushDeltaRecord(applied.deltaHistory, record, ctx.config.maxDeltaRecords) },

@@ -42,6 +42,23 @@ describe("per-entry modification generations", () => {
     assert.equal(JSON.stringify(e.exportDocument().proofs.map((p) => p.modGeneration)), "[5]", "exported with the entry");
   });
 
+  it("keeps the mod generation of a pair whose ids hold quotes, commas, backslashes or control characters", () => {
+    const e = new StateEngine();
+    const pairs: [string, string][] = [
+      ['a","b', "c"],
+      ["x\\y", 'q"'],
+      ["line\nbreak", "tab\tx"],
+      ["\u00e9t\u00e9", "\ud83d\ude00"],
+      ['","', '"]'],
+    ];
+    for (const [a, b] of pairs) e.apply({ kind: "similarity", source: "soft", updates: [{ a, b, distance: 1 }] });
+    const s = e.snapshot();
+    pairs.forEach(([a, b], i) => {
+      assert.equal(s.modGeneration("similarity", JSON.stringify([a, b])), i + 1, `pair ${JSON.stringify([a, b])}`);
+      assert.equal(s.modGeneration("similarity", JSON.stringify([b, a])), i + 1, `pair ${JSON.stringify([b, a])}`);
+    });
+  });
+
   it("fails a mutation whose expected entry changed with ENTRY_MODIFIED naming the key, changing nothing", () => {
     const e = new StateEngine();
     e.apply(proof("n", 1n));

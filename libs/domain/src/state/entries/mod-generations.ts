@@ -33,6 +33,17 @@ export function similarityEntryKey(a: string, b: string): string {
   return JSON.stringify(compareUtf8(a, b) <= 0 ? [a, b] : [b, a]);
 }
 
+/**
+ * The two ids of a key made by {@link similarityEntryKey}. A key without a backslash holds no
+ * escaped character, so neither id contains a quote and the first `","` divides them: read
+ * without JSON.parse, which runs on every mutation that touches a pair.
+ */
+export function similarityKeyPair(key: string): readonly [string, string] {
+  if (key.includes("\\")) return JSON.parse(key) as [string, string];
+  const mid = key.indexOf('","');
+  return [key.slice(2, mid), key.slice(mid + 3, key.length - 2)];
+}
+
 /** Canonical form of a similarity key given in either order; INVALID_ARGUMENT naming `field` when it is not a pair. */
 export function canonicalSimilarityKey(key: string, field: string): string {
   let pair: unknown;

@@ -38,14 +38,18 @@ export const EMPTY_SIMILARITY: SimilarityIndex = { adjacency: IMap(), pairCount:
 
 /** Rejects empty keys, self pairs, and distances that are negative, NaN or infinite. */
 export function validateSimilarityPair(a: string, b: string, distance: number, field: string): void {
-  const at = (name: string): string => (field === "" ? name : `${field}.${name}`);
-  if (typeof a !== "string" || a === "") throw invalidArgument(at("a"), "similarity keys must not be empty");
-  if (typeof b !== "string" || b === "") throw invalidArgument(at("b"), "similarity keys must not be empty");
-  if (a === b) throw invalidArgument(at("b"), `self-similarity not allowed: ${a}`);
+  if (typeof a !== "string" || a === "") throw invalidArgument(fieldAt(field, "a"), "similarity keys must not be empty");
+  if (typeof b !== "string" || b === "") throw invalidArgument(fieldAt(field, "b"), "similarity keys must not be empty");
+  if (a === b) throw invalidArgument(fieldAt(field, "b"), `self-similarity not allowed: ${a}`);
   if (typeof distance !== "number" || !Number.isFinite(distance)) {
-    throw invalidArgument(at("distance"), `similarity distance must be a finite number: ${a}-${b}`);
+    throw invalidArgument(fieldAt(field, "distance"), `similarity distance must be a finite number: ${a}-${b}`);
   }
-  if (distance < 0) throw invalidArgument(at("distance"), `similarity distance cannot be negative: ${a}-${b}`);
+  if (distance < 0) throw invalidArgument(fieldAt(field, "distance"), `similarity distance cannot be negative: ${a}-${b}`);
+}
+
+// Not a closure inside validateSimilarityPair: that would be allocated for every pair stored.
+function fieldAt(field: string, name: string): string {
+  return field === "" ? name : `${field}.${name}`;
 }
 
 /** Distance between a and b, in either order, or undefined. */
@@ -65,9 +69,15 @@ export function setDistance(index: SimilarityIndex, a: string, b: string, distan
       metadata: { limit: String(cap) },
     });
   }
-  const put = (adj: IMap<string, IMap<string, number>>, x: string, y: string): IMap<string, IMap<string, number>> =>
-    adj.set(x, (adj.get(x) ?? IMap<string, number>()).set(y, distance));
-  return { adjacency: put(put(index.adjacency, a, b), b, a), pairCount: exists ? index.pairCount : index.pairCount + 1 };
+  // Both rows through one mutable copy: the second set edits the nodes the first one copied.
+  const adjacency = index.adjacency.asMutable();
+  adjacency.set(a, withNeighbor(adjacency.get(a), b, distance));
+  adjacency.set(b, withNeighbor(adjacency.get(b), a, distance));
+  return { adjacency: adjacency.asImmutable(), pairCount: exists ? index.pairCount : index.pairCount + 1 };
+}
+
+function withNeighbor(row: IMap<string, number> | undefined, id: string, distance: number): IMap<string, number> {
+  return (row ?? IMap<string, number>()).set(id, distance);
 }
 
 /** The k nearest neighbours of `id`, by distance ascending, ties by id byte-wise. */
