@@ -22,9 +22,26 @@ export function compareUtf8(a: string, b: string): number {
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
+// Lists up to this long are sorted by insertion: Array.prototype.sort allocates scratch space on
+// every call, and most lists sorted per mutation (the nodes a delta touches) hold one or two ids.
+const INSERTION_SORT_MAX = 16;
+
 /** Returns a new array sorted byte-wise. */
 export function sortUtf8(values: Iterable<string>): string[] {
-  return [...values].sort(compareUtf8);
+  const out = [...values];
+  if (out.length > INSERTION_SORT_MAX) return out.sort(compareUtf8);
+  // Stable, as Array.prototype.sort is, so the order is the same; anything but strings is left to it.
+  for (let i = 0; i < out.length; i++) if (typeof out[i] !== "string") return out.sort(compareUtf8);
+  for (let i = 1; i < out.length; i++) {
+    const x = out[i] as string;
+    let j = i - 1;
+    while (j >= 0 && compareUtf8(out[j] as string, x) > 0) {
+      out[j + 1] = out[j] as string;
+      j--;
+    }
+    out[j + 1] = x;
+  }
+  return out;
 }
 
 /** Number of bytes of the UTF-8 encoding of `s`. */
