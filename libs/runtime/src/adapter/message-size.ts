@@ -106,7 +106,11 @@ function scalarSize(scalar: ScalarType, value: unknown, lengths: number[]): numb
 
 export function messageBodySize(desc: DescMessage, msg: Fields, lengths: number[], sort: boolean): number {
   let size = 0;
-  for (const plan of planOf(desc).fields) {
+  // Index loops throughout: this recursion is not always optimized, and a for-of then allocates
+  // an iterator and a result object per step.
+  const fields = planOf(desc).fields;
+  for (let i = 0; i < fields.length; i++) {
+    const plan = fields[i] as FieldPlan;
     const value = setValue(plan, msg);
     if (value === undefined) continue;
     try {
@@ -116,7 +120,11 @@ export function messageBodySize(desc: DescMessage, msg: Fields, lengths: number[
       throw new EncodeError(`cannot encode field ${desc.typeName}.${plan.field.name} to binary: ${(e as Error).message}`, { cause: e });
     }
   }
-  for (const u of unknownOf(msg)) size += varintSize(((u.no << 3) | u.wireType) >>> 0) + u.data.byteLength;
+  const unknown = unknownOf(msg);
+  for (let i = 0; i < unknown.length; i++) {
+    const u = unknown[i] as (typeof unknown)[number];
+    size += varintSize(((u.no << 3) | u.wireType) >>> 0) + u.data.byteLength;
+  }
   return size;
 }
 
@@ -143,23 +151,26 @@ function fieldSize(plan: FieldPlan, value: unknown, lengths: number[], sort: boo
       const items = value as unknown[];
       let size = 0;
       if (field.listKind === "message") {
-        for (const item of items) size += nestedSize(field.message, item as Fields, lengths, sort, field.delimitedEncoding, plan.tag);
+        for (let i = 0; i < items.length; i++)
+          size += nestedSize(field.message, items[i] as Fields, lengths, sort, field.delimitedEncoding, plan.tag);
         return size;
       }
       if (field.packed) {
         const slot = lengths.length;
         lengths.push(0);
-        for (const item of items) size += scalarSize(plan.scalar, item, lengths);
+        for (let i = 0; i < items.length; i++) size += scalarSize(plan.scalar, items[i], lengths);
         lengths[slot] = size;
         return tagSize + varintSize(size) + size;
       }
-      for (const item of items) size += tagSize + scalarSize(plan.scalar, item, lengths);
+      for (let i = 0; i < items.length; i++) size += tagSize + scalarSize(plan.scalar, items[i], lengths);
       return size;
     }
     case "map": {
       const map = value as Fields;
       let size = 0;
-      for (const key of mapKeys(map, sort)) {
+      const keys = mapKeys(map, sort);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] as string;
         const slot = lengths.length;
         lengths.push(0);
         let entry = 1 + scalarSize(field.mapKey, mapKeyOf(field.mapKey, key), lengths);
