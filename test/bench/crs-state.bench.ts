@@ -154,7 +154,7 @@ async function hostSubject(clients: number): Promise<Subject> {
     op: (c, i) =>
       host.mutate(
         projects[c % projects.length] as string,
-        { method: "RecordSimilarity", requestId: `c${c}-${i}`, fingerprint: encoder.encode(`c${c}-${i}`) },
+        { method: "RecordSimilarity", requestId: `c${c}-${i}`, fingerprint: Buffer.from(`c${c}-${i}`).toString("hex") },
         (e) => e.recordSimilarity({ a: `c${c}-${i}`, b: "hub", distance: 0.5 }),
         (_r, h) => encoder.encode(String(h.generation)),
       ),

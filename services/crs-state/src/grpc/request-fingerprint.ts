@@ -61,17 +61,21 @@ function canonicalMasks(desc: DescMessage, msg: Fields, undo: (() => void)[]): v
   }
 }
 
-/** SHA-256 of `method` and `request` with its request id cleared, its maps in key order and its masks' paths as sorted sets. */
+/**
+ * SHA-256 of `method` and `request` with its request id cleared, its maps in key order and its
+ * masks' paths as sorted sets; in hex, the form the request table and the journal keep.
+ */
 export function requestFingerprint<Req extends DescMessage>(
   method: string,
   schema: Req,
   request: MessageShape<Req> & { readonly options?: MutationOptions | undefined },
-): Uint8Array {
+): string {
   const body = canonicalBytes(schema, request);
-  // One buffer through the one-shot hash: a Hash object per call costs twice as much.
+  // One buffer through the one-shot hash: a Hash object per call costs twice as much. Hex straight
+  // from the hash: a digest as bytes gets an ArrayBuffer of its own, and was turned into hex anyway.
   const input = Buffer.allocUnsafe(Buffer.byteLength(method) + body.byteLength);
   input.set(body, input.write(method, 0, "utf8"));
-  return hash("sha256", input, "buffer");
+  return hash("sha256", input, "hex");
 }
 
 // The request id is cleared, and masks made sets, for the moment of encoding: far cheaper than a copy.

@@ -7,7 +7,6 @@ import { CrsStateError } from "../errors.js";
 import { newUid } from "./host-checks.js";
 import type { CreatedProject, CreateProjectOptions, ProjectHeader } from "./project-host.js";
 import { PROJECT_META_FORMAT, type ProjectMeta } from "./project-meta.js";
-import { fingerprintHex } from "./replayed-answer.js";
 import { assertSameRequest } from "./request-table.js";
 
 /** The method name a create's request id is checked under. */
@@ -34,7 +33,7 @@ export function newProjectMeta(projectId: string, opts: CreateProjectOptions, cr
     baseGeneration: 0,
     ...(requestId === ""
       ? {}
-      : { createFingerprint: fingerprintHex(opts.fingerprint), ...(answer === undefined ? {} : { createAnswer: base64(answer) }) }),
+      : { createFingerprint: opts.fingerprint ?? "", ...(answer === undefined ? {} : { createAnswer: base64(answer) }) }),
   };
   return { ...header, ...(answer === undefined ? {} : { answer }), meta };
 }
@@ -51,12 +50,7 @@ export function existingProject(existing: ProjectMeta, opts: CreateProjectOption
     throw new CrsStateError("PROJECT_EXISTS", `project ${projectId} already exists`, { field: "project_id", projectId });
   }
   if (existing.createFingerprint !== undefined) {
-    assertSameRequest(
-      { method: CREATE_METHOD, fingerprint: existing.createFingerprint },
-      requestId,
-      CREATE_METHOD,
-      fingerprintHex(opts.fingerprint),
-    );
+    assertSameRequest({ method: CREATE_METHOD, fingerprint: existing.createFingerprint }, requestId, CREATE_METHOD, opts.fingerprint ?? "");
   }
   const header: ProjectHeader = { projectId, projectUid, generation: 0, replayed: true };
   return existing.createAnswer === undefined ? header : { ...header, answer: new Uint8Array(Buffer.from(existing.createAnswer, "base64")) };

@@ -75,7 +75,7 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
         const again = await host.create("p1", { requestId: "r1" });
         assert.deepEqual({ ...again, replayed: false }, first, "the retry answers the first header");
         assert.equal(again.replayed, true, "the retry is marked replayed");
-        const other = host.create("p1", { requestId: "r1", fingerprint: encoder.encode("another request") });
+        const other = host.create("p1", { requestId: "r1", fingerprint: "another request" });
         assert.equal(await codeOf(other), "REQUEST_ID_REUSED", "the id with another request is refused");
         assert.equal(await codeOf(host.create("p1", {})), "PROJECT_EXISTS", "a second create fails");
       });
@@ -118,7 +118,7 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
     test("a retried request id answers the first result and does not apply twice", async () => {
       await withHost(async (host) => {
         await host.create("p", {});
-        const fp = encoder.encode("content-1");
+        const fp = "content-1";
         const first = await host.mutate("p", { method: "Apply", requestId: "q1", fingerprint: fp }, similarity("a", "b", 0.5), answerOf);
         const retry = await host.mutate("p", { method: "Apply", requestId: "q1", fingerprint: fp }, similarity("a", "b", 0.5), answerOf);
         assert.equal(retry.replayed, true, "the retry is replayed");
@@ -130,26 +130,14 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
     test("a reused request id with other content fails REQUEST_ID_REUSED", async () => {
       await withHost(async (host) => {
         await host.create("p", {});
-        await host.mutate(
-          "p",
-          { method: "Apply", requestId: "q1", fingerprint: encoder.encode("one") },
-          similarity("a", "b", 0.5),
-          answerOf,
-        );
+        await host.mutate("p", { method: "Apply", requestId: "q1", fingerprint: "one" }, similarity("a", "b", 0.5), answerOf);
         assert.equal(
-          await codeOf(
-            host.mutate("p", { method: "Apply", requestId: "q1", fingerprint: encoder.encode("two") }, similarity("a", "c", 0.5), answerOf),
-          ),
+          await codeOf(host.mutate("p", { method: "Apply", requestId: "q1", fingerprint: "two" }, similarity("a", "c", 0.5), answerOf)),
           "REQUEST_ID_REUSED",
         );
         assert.equal(
           await codeOf(
-            host.mutate(
-              "p",
-              { method: "UpdateProof", requestId: "q1", fingerprint: encoder.encode("one") },
-              similarity("a", "c", 0.5),
-              answerOf,
-            ),
+            host.mutate("p", { method: "UpdateProof", requestId: "q1", fingerprint: "one" }, similarity("a", "c", 0.5), answerOf),
           ),
           "REQUEST_ID_REUSED",
         );
@@ -161,7 +149,7 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
       await withHost(async (host, faults) => {
         await host.create("p", {});
         faults.hold();
-        const req = { method: "Apply", requestId: "dup", fingerprint: encoder.encode("x") };
+        const req = { method: "Apply", requestId: "dup", fingerprint: "x" };
         const a = host.mutate("p", req, similarity("a", "b", 0.5), answerOf);
         await new Promise((r) => setImmediate(r));
         const b = host.mutate("p", req, similarity("a", "b", 0.5), answerOf);
@@ -182,12 +170,7 @@ export function hostConformance(name: string, factory: () => Promise<HostFixture
         const dry = await host.mutate("p", { method: "Apply", requestId: "q", validateOnly: true }, similarity("a", "b", 0.5), answerOf);
         assert.equal(dry.replayed, false, "validate-only is answered fresh");
         assert.equal(await host.read("p", (v) => v.header.generation), 0, "validate-only changed nothing");
-        const real = await host.mutate(
-          "p",
-          { method: "Apply", requestId: "q", fingerprint: encoder.encode("z") },
-          similarity("a", "b", 0.5),
-          answerOf,
-        );
+        const real = await host.mutate("p", { method: "Apply", requestId: "q", fingerprint: "z" }, similarity("a", "b", 0.5), answerOf);
         assert.equal(real.replayed, false, "the id was free for a real call");
       });
     });

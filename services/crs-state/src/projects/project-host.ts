@@ -32,8 +32,8 @@ export interface CreateProjectOptions {
    * answer (replayed); the same id with another fingerprint fails REQUEST_ID_REUSED.
    */
   readonly requestId?: string;
-  /** Hash of the create request's content, kept with its request id. */
-  readonly fingerprint?: Uint8Array;
+  /** Hash of the create request's content, in hex, kept with its request id. */
+  readonly fingerprint?: string;
   /** Encodes the response from the new project's header; stored with the request id for replay. */
   readonly answer?: (header: ProjectHeader) => Uint8Array;
 }
@@ -104,8 +104,8 @@ export interface MutationRequest {
   readonly method: string;
   /** Client idempotency key; at most 128 bytes. */
   readonly requestId?: string;
-  /** Hash of the request's content (for example SHA-256 of its canonical bytes). */
-  readonly fingerprint?: Uint8Array;
+  /** Hash of the request's content, in hex (for example SHA-256 of its canonical bytes). */
+  readonly fingerprint?: string;
   /** PROJECT_UID_MISMATCH unless the project's uid equals this. */
   readonly expectedUid?: string;
   /** GENERATION_MISMATCH unless the committed generation equals this before the mutation. */

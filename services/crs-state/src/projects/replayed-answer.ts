@@ -4,11 +4,6 @@ import type { LoadedProject } from "./loaded-project.js";
 import type { MutationOutcome, MutationRequest } from "./project-host.js";
 import { assertSameRequest } from "./request-table.js";
 
-/** A request fingerprint as the request table keeps it: hex, read through a view of the bytes, not a copy. */
-export function fingerprintHex(bytes: Uint8Array | undefined): string {
-  return bytes === undefined ? "" : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
-}
-
 /**
  * The first answer of `req` when it carries a request id the project already knows; undefined
  * when it must run. A validate_only call never replays: it answers what would happen now.
@@ -17,7 +12,7 @@ export function fingerprintHex(bytes: Uint8Array | undefined): string {
 export function replayOf(
   p: LoadedProject,
   req: MutationRequest,
-  fingerprint = fingerprintHex(req.fingerprint),
+  fingerprint = req.fingerprint ?? "",
 ): Promise<MutationOutcome> | undefined {
   const requestId = req.requestId ?? "";
   if (requestId === "" || req.validateOnly === true) return undefined;

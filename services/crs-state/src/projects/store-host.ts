@@ -34,7 +34,7 @@ import { existingProject, newProjectMeta } from "./created-project.js";
 import { recoverProject } from "./recover-project.js";
 import { lostStatus } from "./stored-head.js";
 import { RequestTable } from "./request-table.js";
-import { fingerprintHex, replayOf } from "./replayed-answer.js";
+import { replayOf } from "./replayed-answer.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { forkedProject } from "./forked-project.js";
 import { loadedPage, projectSummary } from "./project-summary.js";
@@ -132,7 +132,7 @@ export class StoreHost implements ProjectHost {
     answer: (result: R, header: ProjectHeader) => Uint8Array,
   ): Promise<MutationOutcome> {
     if (req.validateOnly === true) return Promise.resolve(this.dryRun(p, req, body, answer));
-    const fingerprint = fingerprintHex(req.fingerprint);
+    const fingerprint = req.fingerprint ?? "";
     const replay = replayOf(p, req, fingerprint);
     if (replay !== undefined) return replay;
     const requestId = req.requestId ?? "";
