@@ -136,17 +136,20 @@ function convert(d: WireDelta | undefined, field: string, budget: Budget, depth:
       // Each unordered pair at most once, as the contract says: two distances for one pair in one
       // delta have no order the caller could mean. Checked here, on requests, and not in the engine,
       // so journals written before the rule still replay.
-      const pairs = new Set<string>();
+      // A lone update cannot repeat a pair: no set of pairs for it (most deltas carry one).
+      const pairs = k.value.updates.length > 1 ? new Set<string>() : undefined;
       return {
         kind: "similarity",
         source,
         updates: k.value.updates.map((u, i) => {
           const a = requireKey(u.a, `${at}[${i}].a`);
           const b = requireKey(u.b, `${at}[${i}].b`);
-          const pair = a < b ? `${a} ${b}` : `${b} ${a}`;
-          if (pairs.has(pair))
-            throw new StateError("INVALID_DELTA", `duplicate similarity update for pair ${a}-${b}`, { field: `${at}[${i}].b` });
-          pairs.add(pair);
+          if (pairs !== undefined) {
+            const pair = a < b ? `${a} ${b}` : `${b} ${a}`;
+            if (pairs.has(pair))
+              throw new StateError("INVALID_DELTA", `duplicate similarity update for pair ${a}-${b}`, { field: `${at}[${i}].b` });
+            pairs.add(pair);
+          }
           return { a, b, distance: u.distance };
         }),
       };

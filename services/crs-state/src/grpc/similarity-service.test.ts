@@ -2,6 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { status } from "@grpc/grpc-js";
 import { errorDetailOf } from "@crs/runtime";
+import { SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { expectError, startTestServer, type TestServer } from "./test-support.js";
 
 describe("SimilarityService through gRPC", () => {
@@ -68,5 +69,32 @@ describe("SimilarityService through gRPC", () => {
     );
     // errors.proto promises the cap the pair ran into.
     assert.equal(errorDetailOf(full)?.metadata["limit"], "2");
+  });
+
+  it("refuses an Apply naming one pair twice, in either order, at the repeated entry and applies none of it", async () => {
+    await s.state.createProject({ projectId: "sim-twice" });
+    const pairs = (updates: [string, string][]) => ({
+      projectId: "sim-twice",
+      delta: {
+        source: SignalSource.SOFT,
+        kind: { case: "similarity" as const, value: { updates: updates.map(([a, b]) => ({ a, b, distance: 1 })) } },
+      },
+    });
+    await expectError(
+      s.state.apply(
+        pairs([
+          ["a", "b"],
+          ["c", "d"],
+          ["b", "a"],
+        ]),
+      ),
+      status.INVALID_ARGUMENT,
+      "DELTA_VALIDATION",
+      "delta.similarity.updates[2].b",
+    );
+    const listed = await s.similarity.listSimilarityPairs({ projectId: "sim-twice" });
+    assert.equal(listed.pairs.length, 0, "nothing applied");
+    const one = await s.state.apply(pairs([["b", "a"]]));
+    assert.equal(one.header?.generation, 1n, "a lone pair is applied");
   });
 });
