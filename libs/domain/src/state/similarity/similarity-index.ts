@@ -69,11 +69,9 @@ export function setDistance(index: SimilarityIndex, a: string, b: string, distan
       metadata: { limit: String(cap) },
     });
   }
-  // Both rows through one mutable copy: the second set edits the nodes the first one copied.
-  const adjacency = index.adjacency.asMutable();
-  adjacency.set(a, withNeighbor(adjacency.get(a), b, distance));
-  adjacency.set(b, withNeighbor(adjacency.get(b), a, distance));
-  return { adjacency: adjacency.asImmutable(), pairCount: exists ? index.pairCount : index.pairCount + 1 };
+  const withA = index.adjacency.set(a, withNeighbor(index.adjacency.get(a), b, distance));
+  const adjacency = withA.set(b, withNeighbor(withA.get(b), a, distance));
+  return { adjacency, pairCount: exists ? index.pairCount : index.pairCount + 1 };
 }
 
 function withNeighbor(row: IMap<string, number> | undefined, id: string, distance: number): IMap<string, number> {
