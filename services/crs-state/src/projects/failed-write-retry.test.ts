@@ -6,7 +6,7 @@ import { FaultStore } from "../store/test-support.js";
 import { answerOf, codeOf, similarity } from "./host-conformance.js";
 import { StoreHost } from "./store-host.js";
 
-const request = { method: "RecordSimilarity", requestId: "r", fingerprint: new Uint8Array([1]) };
+const request = { method: "RecordSimilarity", requestId: "r", fingerprint: "01" };
 
 for (const [mode, replayed] of [
   ["failWith", false],
