@@ -1,3 +1,4 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ServiceHandlers } from "@crs/runtime";
 import { encodeMessage, invalidArgument, requireSafeCount } from "@crs/runtime";
 import { ChangeSchema } from "@crs/contracts/gen/crs/state/v1/delta_pb";
@@ -31,15 +32,30 @@ function generationBound(value: bigint): number {
 /** Bytes a repeated message field adds around its message: the tag and a length of up to 5 bytes. */
 const FIELD_OVERHEAD = 6;
 
+type ChangeOut = MessageInitShape<typeof ChangeSchema>;
+
 /**
- * The byte budget of a page of changes: a quarter of the message limit. A thousand full deltas
- * near their size limits would pass the limit many times over, and the client would get
- * RESOURCE_EXHAUSTED instead of a page.
+ * A page of changes: the byte budget (a quarter of the message limit; a thousand full deltas near
+ * their size limits would pass the limit many times over, and the client would get
+ * RESOURCE_EXHAUSTED instead of a page), measured on the messages the reply then carries, each
+ * mapped once.
  */
-function changeBudget(maxMessageBytes: number, summaryOnly: boolean): PageBudget<DeltaRecord> {
+function changePage(
+  maxMessageBytes: number,
+  summaryOnly: boolean,
+): { budget: PageBudget<DeltaRecord>; out: (r: DeltaRecord) => ChangeOut } {
+  const mapped = new Map<DeltaRecord, ChangeOut>();
+  const out = (r: DeltaRecord): ChangeOut => {
+    let change = mapped.get(r);
+    if (change === undefined) {
+      change = changeOut(r, summaryOnly);
+      mapped.set(r, change);
+    }
+    return change;
+  };
   return {
-    bytes: Math.floor(maxMessageBytes / 4),
-    size: (r) => encodeMessage(ChangeSchema, changeOut(r, summaryOnly)).byteLength + FIELD_OVERHEAD,
+    out,
+    budget: { bytes: Math.floor(maxMessageBytes / 4), size: (r) => encodeMessage(ChangeSchema, out(r)).byteLength + FIELD_OVERHEAD },
   };
 }
 
@@ -54,29 +70,31 @@ export function historyHandlers({ host, maxMessageBytes }: HandlerDeps): Service
       const from = generationBound(req.fromGeneration);
       const to = generationBound(req.toGeneration);
       const filters = { from, to, summaryOnly: req.summaryOnly };
+      const changes = changePage(maxMessageBytes, req.summaryOnly);
       const page = await readPage(
         host,
         req,
         "listChangesInRange",
         filters,
         (snapshot) => snapshot.deltaHistory.range(from, to === 0 ? snapshot.generation : to),
-        changeBudget(maxMessageBytes, req.summaryOnly),
+        changes.budget,
       );
-      return { header: page.header, changes: page.rows.map((r) => changeOut(r, req.summaryOnly)), nextPageToken: page.nextPageToken };
+      return { header: page.header, changes: page.rows.map(changes.out), nextPageToken: page.nextPageToken };
     },
 
     async listChangesByNode(req) {
       requireId(req.projectId, "project_id");
       const nodeId = requireKey(req.nodeId, "node_id");
+      const changes = changePage(maxMessageBytes, req.summaryOnly);
       const page = await readPage(
         host,
         req,
         "listChangesByNode",
         { nodeId, summaryOnly: req.summaryOnly },
         (snapshot) => snapshot.deltaHistory.byNode(nodeId),
-        changeBudget(maxMessageBytes, req.summaryOnly),
+        changes.budget,
       );
-      return { header: page.header, changes: page.rows.map((r) => changeOut(r, req.summaryOnly)), nextPageToken: page.nextPageToken };
+      return { header: page.header, changes: page.rows.map(changes.out), nextPageToken: page.nextPageToken };
     },
 
     async getChange(req) {
