@@ -140,6 +140,32 @@ test("a corrupt or foreign cache entry is ignored and recomputed", async () => {
   });
 });
 
+test("a cache entry that is whole JSON but damaged is read again instead of failing every later scan or adding text to a count", async () => {
+  await withCorpus(4, async (root, _written, cache) => {
+    const first = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
+    const packs = (await readdir(cache)).filter((n) => n.endsWith(".pack"));
+    const pack = join(cache, packs[0] ?? "");
+    const [index, a, b, c, d] = (await readFile(pack, "utf8")).split("\n");
+    const damaged = (line: string | undefined, damage: (p: CorpusPartial) => void): string => {
+      const entry = JSON.parse(line ?? "") as { scan: { partial: CorpusPartial } };
+      damage(entry.scan.partial);
+      return JSON.stringify(entry);
+    };
+    const lines = [
+      damaged(a, (p) => void ((p as { lifecycle: unknown }).lifecycle = null)),
+      damaged(b, (p) => void ((p.lifecycle.totals as unknown as Record<string, unknown>)["rollouts"] = "1")),
+      damaged(c, (p) => void ((p.lifecycle as { byProviderVersion: unknown }).byProviderVersion = { "openai 0.1": null })),
+      d,
+    ];
+    await writeFile(pack, [index, ...lines, ""].join("\n"));
+    const second = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
+    assert.equal(second.files.reused, 1, "only the intact entry reused");
+    assert.deepEqual(second.partial, first.partial, "same answer");
+    const third = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
+    assert.equal(third.files.reused, 4, "the damaged entries were rewritten");
+  });
+});
+
 test("a cache entry made by other code is read again, so a changed fold never leaves old results in a report", async () => {
   await withCorpus(2, async (root, _written, cache) => {
     const first = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });

@@ -81,3 +81,27 @@ test("a usage cache entry made by other code is read again, so a changed reader 
   assert.equal(second.files.reused, 1, "only the entry of this code reused");
   assert.deepEqual(second.usage, first.usage);
 });
+
+test("a usage cache entry that is whole JSON but damaged is read again instead of failing every later read", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "usage-cache-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const store = join(dir, "sessions");
+  const cacheDir = join(dir, "cache");
+  await writeCorpus({ dir: store, seed: 5, files: 3, bigLineShare: 0 });
+  const first = await usageCorpus({ root: store, cacheDir, workers: 1 });
+  const [name] = (await packed(usageCacheDir(cacheDir))).packs;
+  const pack = join(usageCacheDir(cacheDir), name ?? "");
+  const [index, a, b, c] = (await readFile(pack, "utf8")).split("\n");
+  const damaged = (line: string | undefined, damage: (usage: Record<string, unknown>) => void): string => {
+    const entry = JSON.parse(line ?? "") as { file: { usage: Record<string, unknown> } };
+    damage(entry.file.usage);
+    return JSON.stringify(entry);
+  };
+  const lines = [damaged(a, (u) => void (u.byDay = { "2026-01-01": null })), damaged(b, (u) => void (u.repeats = "0")), c];
+  await writeFile(pack, [index, ...lines, ""].join("\n"));
+  const second = await usageCorpus({ root: store, cacheDir, workers: 1 });
+  assert.equal(second.files.reused, 1, "only the intact entry reused");
+  assert.deepEqual(second.usage, first.usage, "same answer");
+  const third = await usageCorpus({ root: store, cacheDir, workers: 1 });
+  assert.equal(third.files.reused, 3, "the damaged entries were rewritten");
+});
