@@ -244,3 +244,29 @@ test("a cache that cannot be written is warned about once, and the report is sti
   );
   once(scan.stderr, join(dir, "cache", "usage"));
 });
+
+test("a rescan of an unchanged store says how many files and bytes it reused, not only how many files", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "rollouts-cache-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const store = join(dir, "store");
+  await writeCorpus({ dir: store, seed: 3, files: 4, bigLineShare: 0 });
+  const args = [
+    "scan",
+    store,
+    "--now",
+    "2026-07-01T00:00:00Z",
+    "--workers",
+    "1",
+    "--cache-dir",
+    join(dir, "cache"),
+    "--report",
+    "lifecycle",
+  ];
+  const summary = /^scanned (\d+) files \((\d+) reused from cache, 0 out of scope, 0 unreadable\), (\d+) bytes \((\d+) reused\)\n$/;
+  const cold = summary.exec((await cliText(args)).stderr);
+  const warm = summary.exec((await cliText(args)).stderr);
+  assert.ok(cold !== null && warm !== null, "one summary line each");
+  assert.deepEqual(cold.slice(1), ["4", "0", cold[3], "0"], "a cold scan reuses nothing");
+  assert.ok(Number(cold[3]) > 0, "it read some bytes");
+  assert.deepEqual(warm.slice(1), ["4", "4", cold[3], cold[3]], "a warm scan reuses every file and every byte");
+});

@@ -44,7 +44,7 @@ export function scanCommand(program: Command, io: CliIo): void {
         (files.unreadableDirs > 0 ? `; ${files.unreadableDirs} directories could not be listed` : "") +
         (files.linksOutsideRoot > 0 ? `; ${files.linksOutsideRoot} links outside the root not followed` : "");
       io.err(
-        `scanned ${files.scanned} files (${files.reused} reused from cache, ${files.outOfScope} out of scope, ${files.unreadable} unreadable), ${files.bytes} bytes${dirs}\n`,
+        `scanned ${files.scanned} files (${files.reused} reused from cache, ${files.outOfScope} out of scope, ${files.unreadable} unreadable), ${files.bytes} bytes (${files.reusedBytes} reused)${dirs}\n`,
       );
       if (format === "html") {
         await emit(io, renderReportPage({ root, now, reports, files }), flags.out);
