@@ -35,9 +35,11 @@ interface Held {
 
 const timeOrNull = (ms: number): number | null => (Number.isNaN(ms) ? null : ms);
 
-function bump(table: Record<string, FigureSum>, key: string, slots: Float64Array, at: number): void {
-  const had = table[key];
-  if (had === undefined) table[key] = readFigures(slots, at);
+// Sums by model are Maps: a model is any text a rollout writes, and as a key of a plain object
+// `constructor` or `__proto__` would read (and write) what the object inherits.
+function bump(table: Map<string, FigureSum>, key: string, slots: Float64Array, at: number): void {
+  const had = table.get(key);
+  if (had === undefined) table.set(key, readFigures(slots, at));
   else addSlotsInto(had, slots, at);
 }
 
@@ -47,8 +49,8 @@ function bump(table: Record<string, FigureSum>, key: string, slots: Float64Array
  * answer alike. Only `turn_context` (the model) and `token_count` (the figures) records matter.
  */
 export class UsageFold {
-  readonly #byDay: Record<string, Record<string, FigureSum>> = {};
-  readonly #byModel: Record<string, FigureSum> = {};
+  readonly #byDay = new Map<string, Map<string, FigureSum>>();
+  readonly #byModel = new Map<string, FigureSum>();
   #model = UNKNOWN_MODEL;
   // The previous cumulative totals (while `#hasPrevious`), and the growth since them.
   readonly #previous = new Float64Array(FIGURE_SLOTS);
@@ -212,7 +214,10 @@ export class UsageFold {
         return;
       } else from = growth;
     }
-    bump((this.#byDay[this.#dayKey(tsMs)] ??= {}), model, from, at);
+    const day = this.#dayKey(tsMs);
+    let models = this.#byDay.get(day);
+    if (models === undefined) this.#byDay.set(day, (models = new Map()));
+    bump(models, model, from, at);
     bump(this.#byModel, model, from, at);
     if (tsMs !== null) {
       // NaN compares false: the first time taken replaces it.
@@ -226,16 +231,16 @@ export class UsageFold {
     this.#settleReplay();
     const byModel = this.#byModel;
     const bySession =
-      Object.keys(byModel).length === 0
+      byModel.size === 0
         ? {}
         : {
             [session]: {
               firstMs: timeOrNull(this.#firstMs),
               lastMs: timeOrNull(this.#lastMs),
-              byModel: sortedFigures(Object.entries(byModel)),
+              byModel: sortedFigures(byModel),
             },
           };
-    const days = sortedRecord(Object.entries(this.#byDay).map(([day, models]) => [day, sortedFigures(Object.entries(models))]));
+    const days = sortedRecord(Array.from(this.#byDay, ([day, models]) => [day, sortedFigures(models)]));
     return { version: USAGE_VERSION, byDay: days, bySession, repeats: this.#repeats, replayed: this.#replayed };
   }
 }

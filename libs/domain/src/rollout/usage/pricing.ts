@@ -41,16 +41,17 @@ export function parsePricing(json: unknown, field: string): PricingTable {
   const source = typeof json["source"] === "string" ? json["source"] : "";
   const models = json["models"];
   if (!isObject(models)) throw invalidArgument(`${field}.models`, "must be an object of model prices");
-  const out: Record<string, ModelPrice> = {};
+  const out = new Map<string, ModelPrice>();
   for (const [name, p] of Object.entries(models)) {
     const at = `${field}.models.${name}`;
     if (!isObject(p)) throw invalidArgument(at, "must be {input, cached_input, output}");
     const input = price(p["input"], `${at}.input`);
     // A model without a cache price bills cached tokens as input.
     const cachedInput = p["cached_input"] === undefined ? input : price(p["cached_input"], `${at}.cached_input`);
-    out[name] = { input, cachedInput, output: price(p["output"], `${at}.output`) };
+    out.set(name, { input, cachedInput, output: price(p["output"], `${at}.output`) });
   }
-  return { asOf, currency, source, models: out };
+  // Own members only: a model named `__proto__` assigned to a plain object would replace its prototype.
+  return { asOf, currency, source, models: Object.fromEntries(out) };
 }
 
 // A dated snapshot of a model (`gpt-5-2025-08-07`) is billed as the model the list names.
@@ -62,10 +63,13 @@ const SNAPSHOT_DATE = /-\d{4}-\d{2}-\d{2}$/;
  * names models once; undefined when none is listed.
  */
 export function modelPrice(table: PricingTable, model: string): ModelPrice | undefined {
-  const own = table.models[model];
-  if (own !== undefined) return own;
   const bare = model.slice(model.lastIndexOf("/") + 1);
-  return table.models[bare] ?? table.models[bare.replace(SNAPSHOT_DATE, "")];
+  return listed(table, model) ?? listed(table, bare) ?? listed(table, bare.replace(SNAPSHOT_DATE, ""));
+}
+
+// A model the list names itself: `constructor` or `toString` are no price, though every object inherits them.
+function listed(table: PricingTable, model: string): ModelPrice | undefined {
+  return Object.hasOwn(table.models, model) ? table.models[model] : undefined;
 }
 
 /** Cost of `f` at `p`: uncached input, cached input and output each at their price. */

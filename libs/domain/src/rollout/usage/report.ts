@@ -46,18 +46,20 @@ export interface UsageReportJson {
   replayed_token_counts: number;
 }
 
-type ModelFigures = Record<string, TokenFigures>;
+// Figures by model. A Map, since a model is any text a rollout writes: as a key of a plain object,
+// `constructor` or `__proto__` would read (and write) what the object inherits.
+type ModelFigures = Map<string, TokenFigures>;
 
-function add(into: ModelFigures, from: Readonly<ModelFigures>): void {
-  for (const [model, f] of Object.entries(from)) into[model] = addFigures(into[model] ?? ZERO_FIGURES, f);
+function add(into: ModelFigures, from: Readonly<Record<string, TokenFigures>>): void {
+  for (const [model, f] of Object.entries(from)) into.set(model, addFigures(into.get(model) ?? ZERO_FIGURES, f));
 }
 
-function figuresJson(byModel: Readonly<ModelFigures>, pricing: PricingTable): UsageFiguresJson {
+function figuresJson(byModel: ReadonlyMap<string, TokenFigures>, pricing: PricingTable): UsageFiguresJson {
   let sum = ZERO_FIGURES;
   let cost: number | null = null;
   const unpriced: string[] = [];
-  for (const model of Object.keys(byModel).sort()) {
-    const f = byModel[model] ?? ZERO_FIGURES;
+  for (const model of [...byModel.keys()].sort()) {
+    const f = byModel.get(model) ?? ZERO_FIGURES;
     sum = addFigures(sum, f);
     const p = modelPrice(pricing, model);
     if (p === undefined) unpriced.push(model);
@@ -74,15 +76,15 @@ function figuresJson(byModel: Readonly<ModelFigures>, pricing: PricingTable): Us
   };
 }
 
-function row(key: string, byModel: Readonly<ModelFigures>, pricing: PricingTable): UsageRowJson {
-  return { key, ...figuresJson(byModel, pricing), models: Object.keys(byModel).sort() };
+function row(key: string, byModel: ReadonlyMap<string, TokenFigures>, pricing: PricingTable): UsageRowJson {
+  return { key, ...figuresJson(byModel, pricing), models: [...byModel.keys()].sort() };
 }
 
 function groups(partial: UsagePartial, by: UsageGrouping): Map<string, ModelFigures> {
   const out = new Map<string, ModelFigures>();
   const into = (key: string): ModelFigures => {
     let g = out.get(key);
-    if (g === undefined) out.set(key, (g = {}));
+    if (g === undefined) out.set(key, (g = new Map()));
     return g;
   };
   for (const [day, models] of Object.entries(partial.byDay)) {
@@ -106,7 +108,11 @@ export function usageReport(partial: UsagePartial, by: UsageGrouping, pricing: P
     });
     rows = names.map((name) => {
       const s = partial.bySession[name];
-      return { ...row(name, s?.byModel ?? {}, pricing), first_at: iso(s?.firstMs ?? null), last_at: iso(s?.lastMs ?? null) };
+      return {
+        ...row(name, new Map(Object.entries(s?.byModel ?? {})), pricing),
+        first_at: iso(s?.firstMs ?? null),
+        last_at: iso(s?.lastMs ?? null),
+      };
     });
   } else {
     rows = [...groups(partial, by)].map(([key, models]) => row(key, models, pricing));
@@ -114,7 +120,7 @@ export function usageReport(partial: UsagePartial, by: UsageGrouping, pricing: P
     if (by === "model") rows.sort((a, b) => b.total_tokens - a.total_tokens || (a.key < b.key ? -1 : 1));
     else rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
-  const all: ModelFigures = {};
+  const all: ModelFigures = new Map();
   for (const models of Object.values(partial.byDay)) add(all, models);
   return {
     schema: USAGE_SCHEMA,

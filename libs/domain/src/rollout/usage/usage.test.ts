@@ -188,6 +188,39 @@ test("usage follows the model of the latest turn_context, and a reply before any
   assert.equal(report.totals.cost, (200 * 1.25 + 2 * 0 + 1 * 10) / 1e6, "priced models only");
 });
 
+test("a model named like an object member (constructor, __proto__, toString) counts under its name, not lost or priced by what objects inherit", () => {
+  const names = ["constructor", "__proto__", "toString"];
+  const lines = names.flatMap((model, i) => [
+    contextLine(`2026-03-01T10:00:0${2 * i}.000Z`, model),
+    // Cumulative totals: each model's reply adds 100, 200, then 300 input tokens.
+    tokenLine(`2026-03-01T10:00:0${2 * i + 1}.000Z`, u([100, 300, 600][i] ?? 0, 0, 10), null),
+  ]);
+  const usage = usageOfRecords(records(lines), "constructor");
+  const byModel = usageReport(usage, "model", PRICING);
+  assert.deepEqual(
+    byModel.rows.map((r) => [r.key, r.input_tokens, r.cost]),
+    [
+      ["toString", 300, null],
+      ["__proto__", 200, null],
+      ["constructor", 100, null],
+    ],
+  );
+  for (const by of ["day", "month", "session"] as const) {
+    const [row] = usageReport(usage, by, PRICING).rows;
+    assert.deepEqual([row?.input_tokens, row?.models, row?.cost], [600, [...names].sort(), null], by);
+  }
+  assert.deepEqual(byModel.totals.unpriced_models, [...names].sort());
+  // A list that does price such names bills them at their own prices.
+  const own = parsePricing(
+    JSON.parse(
+      '{"as_of":"2026-06-01","currency":"USD","models":{"__proto__":{"input":1,"output":0},"constructor":{"input":2,"output":0}}}',
+    ),
+    "p",
+  );
+  assert.equal(usageReport(usage, "day", own).totals.cost, (100 * 2 + 200 * 1) / 1e6, "toString stays unpriced");
+  assert.equal(Object.hasOwn(Object.prototype, "input"), false, "no sum was added into Object.prototype");
+});
+
 test("cost bills cached input at its own price and reasoning as output", () => {
   const lines = [
     contextLine("2026-03-01T10:00:00.000Z", "gpt-5"),
