@@ -21,8 +21,12 @@ interface UsageFlags extends ReadFlags {
   out?: string;
 }
 
+// Money in cents, always two decimals: the general rounding keeps one decimal from 100 on and
+// drops trailing zeros, which shows $1,234.57 as 1,234.6 and $129.03 as 129.
+const cents = (c: number | null): string =>
+  c === null ? "—" : c.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 function usageTable(r: UsageReportJson): string {
-  const cost = (c: number | null) => (c === null ? "—" : displayNumber(Math.round(c * 100) / 100));
   const rows = r.rows.map((row) => [
     row.key,
     displayNumber(row.input_tokens),
@@ -30,7 +34,7 @@ function usageTable(r: UsageReportJson): string {
     displayNumber(row.output_tokens),
     displayNumber(row.reasoning_output_tokens),
     displayNumber(row.total_tokens),
-    cost(row.cost),
+    cents(row.cost),
     row.models.join(", "),
   ]);
   const t = r.totals;
@@ -41,11 +45,13 @@ function usageTable(r: UsageReportJson): string {
     displayNumber(t.output_tokens),
     displayNumber(t.reasoning_output_tokens),
     displayNumber(t.total_tokens),
-    cost(t.cost),
+    cents(t.cost),
     "",
   ]);
   const head = [r.by, "input", "cached input", "output", "reasoning", "total", `cost ${r.pricing.currency}`, "models"];
-  const notes = [`prices as of ${r.pricing.as_of}${r.pricing.source === "" ? "" : ` (${r.pricing.source})`}`];
+  const notes = [
+    `${r.by === "day" || r.by === "month" ? "days in UTC; " : ""}prices as of ${r.pricing.as_of}${r.pricing.source === "" ? "" : ` (${r.pricing.source})`}`,
+  ];
   if (t.unpriced_models.length > 0) notes.push(`no price for: ${t.unpriced_models.join(", ")} (their tokens are not in the cost)`);
   return `${textTable(head, rows)}\n\n${notes.join("\n")}`;
 }
@@ -81,7 +87,7 @@ export function usageCommand(program: Command, io: CliIo): void {
     // on the clock (ccusage's nearest flags, --since and --until, filter days instead).
     .addOption(new Option("--now <time>").hideHelp())
     .addOption(new Option("--fresh-mins <n>").hideHelp())
-    .option("--by <grouping>", `one of ${USAGE_GROUPINGS.join(", ")}`, "day")
+    .option("--by <grouping>", `one of ${USAGE_GROUPINGS.join(", ")} (days and months in UTC)`, "day")
     .option("--pricing <file>", "price list JSON to use instead of the shipped one")
     .option("--format <format>", "json or table", "json")
     .option("--out <file>", "write the report to this file instead of stdout")
