@@ -20,6 +20,20 @@ test("replies given only their own figures are not counted again when cumulative
   assert.equal(usageOf([contextLine(at(0), "gpt-5"), tokenLine(at(1), u(300, 20, 30), null)])["gpt-5"]?.input, 300);
 });
 
+test("totals that go down with no figures of the reply's own restart the count: the new totals count in full, a drop in any one figure being a restart (ccusage counts 0 for a figure that went down)", () => {
+  const restart = (next: ReturnType<typeof u>) =>
+    usageOf([
+      contextLine(at(0), "gpt-5"),
+      tokenLine(at(1), u(1000, 100, 50), null),
+      tokenLine(at(2), next, null),
+      tokenLine(at(3), { ...next, output_tokens: next.output_tokens + 5, total_tokens: next.total_tokens + 5 }, null),
+    ])["gpt-5"];
+  // Every figure went down: ccusage would count 1,000 input here, we count 1,000 + 300.
+  assert.deepEqual(restart(u(300, 20, 10)), { input: 1300, cachedInput: 120, output: 65, reasoning: 0, total: 1365 });
+  // Only cached input went down, input grew: still a restart, where ccusage adds 200 input.
+  assert.deepEqual(restart(u(1200, 50, 80)), { input: 2200, cachedInput: 150, output: 135, reasoning: 0, total: 2335 });
+});
+
 test("a figure quoted as decimal digits counts as its number; other text, fractions and signs count 0", () => {
   const quoted = (input: unknown) => ({ ...u(0, 0, 10), input_tokens: input, total_tokens: 0 });
   const inputs = ["100", " 100 ", "+100", "007", "1e2", "100.5", "-5", "0x10", "", 12.5, -3].map(
