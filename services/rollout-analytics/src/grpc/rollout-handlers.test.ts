@@ -128,6 +128,38 @@ test("multi-byte characters split across chunks, CRLF endings and a final line w
   });
 });
 
+test("an upload cut in two at any byte, inside a character, a CRLF or a line over the limit, answers as one chunk", async () => {
+  const at = (s: number): string => `2026-03-01T12:00:0${s}.000Z`;
+  const line = (s: number, type: string, payload: Record<string, unknown>): string => JSON.stringify({ timestamp: at(s), type, payload });
+  const lines = [
+    line(0, "session_meta", { id: "r1", cwd: "/home/dév/项目/🚀", model_provider: "openai" }),
+    line(1, "event_msg", { type: "task_started", turn_id: "t1" }),
+    line(2, "response_item", { type: "function_call", call_id: "c1", name: "shell", arguments: '{"command":"echo 日本"}' }),
+    // Over the 200-byte line limit: counted as skipped, and read from its head, which holds it all.
+    line(3, "response_item", { type: "function_call_output", call_id: "c1", output: `Exit code: 1\nOutput:\n${"é".repeat(120)}` }),
+    line(4, "event_msg", { type: "task_complete", turn_id: "t1" }),
+  ];
+  // A byte-order mark, CRLF endings and a torn last line, each of which a cut could split.
+  const content = Buffer.from(`\uFEFF${lines.join("\r\n")}\r\n{"timestamp":"${at(5)}","type":"event_msg","payl`);
+  await withService({ MAX_LINE_BYTES: "200" }, async (client) => {
+    const whole = await client.analyzeRollout(uploadStream(content, content.length));
+    assert.deepEqual(
+      [whole.upload?.lines, whole.upload?.linesSkipped, whole.census?.tornTail, whole.meta?.cwd, whole.analytics?.outcomes[0]?.reason],
+      [6n, 2n, true, "/home/dév/项目/🚀", "exit_1"],
+      "the content exercises every case: a long line read by its head, a torn tail, characters kept",
+    );
+    for (let cut = 0; cut <= content.length; cut++) {
+      const [first] = uploadStream(content, content.length);
+      const got = await client.analyzeRollout([
+        first!,
+        { part: { case: "chunk", value: content.subarray(0, cut) } },
+        { part: { case: "chunk", value: content.subarray(cut) } },
+      ]);
+      assert.deepEqual(json(got), json(whole), `cut at byte ${cut}`);
+    }
+  });
+});
+
 test("freshness comes from the request clock: an open tail is live when fresh and process_death when stale", {
   skip: SKIP_REAL,
 }, async () => {
