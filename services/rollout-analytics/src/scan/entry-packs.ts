@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { newPackName, PACK_SUFFIX, packPaths, packText, tempOf } from "./pack-format.js";
+import { entryLine, entryText, newPackName, PACK_SUFFIX, packPaths, packText, tempOf } from "./pack-format.js";
 import { prunePacks, type PruneOutcome } from "./prune-packs.js";
 import type { CacheNotWritten } from "./types.js";
 
@@ -18,7 +18,8 @@ export interface PackEntry {
  * The files of a per-rollout cache kept as packs: each pack holds the entries of a batch of
  * rollouts scanned together, so a scan creates one file per batch instead of one per rollout.
  * A pack is written to a temporary name and renamed, never synced: an entry is only a saving, so
- * a pack lost in a crash is recomputed, and a torn or corrupt one reads as missing entries.
+ * a pack lost in a crash is recomputed, and a torn or corrupt one reads as missing entries (each
+ * entry line carries the checksum of its text, see {@link entryLine}).
  * A rollout scanned again gets its entry in a new pack; the prune drops the stale one.
  */
 export class EntryPacks {
@@ -32,10 +33,10 @@ export class EntryPacks {
   }
 
   /**
-   * Reads every pack, handing each entry's rollout path and text to `take`, which answers
+   * Reads every pack, handing each entry's rollout path and line to `take`, which answers
    * whether the scan uses it. Memory holds a few packs at a time, never the whole cache.
    */
-  async #readAll(take: (path: string, text: string) => boolean, signal?: AbortSignal): Promise<void> {
+  async #readAll(take: (path: string, line: string) => boolean, signal?: AbortSignal): Promise<void> {
     let names: string[];
     try {
       names = (await readdir(this.#dir)).filter((n) => n.endsWith(PACK_SUFFIX)).sort();
@@ -73,9 +74,12 @@ export class EntryPacks {
   ): Promise<void> {
     const wanted = new Map<string, number>();
     paths.forEach((path, i) => wanted.set(path, i));
-    await this.#readAll((path, text) => {
+    await this.#readAll((path, line) => {
       const i = wanted.get(path);
       if (i === undefined) return false;
+      // An entry whose checksum fails was changed on disk: it is a miss, read again.
+      const text = entryText(line);
+      if (text === null) return false;
       let value: T | undefined;
       try {
         value = accept(JSON.parse(text), i);
@@ -163,7 +167,7 @@ export class EntryPacks {
       temp: tempOf(target),
       text: packText(
         entries.map((e) => e.path),
-        entries.map((e) => e.text),
+        entries.map((e) => entryLine(e.text)),
       ),
     };
   }

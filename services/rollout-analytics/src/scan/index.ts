@@ -6,6 +6,5 @@ export { workerClass, workerEntry } from "./worker-entry.js";
 export { userCacheDir } from "./cache-dir.js";
 export { CODE_ID } from "./code-id.js";
 export { EntryPacks } from "./entry-packs.js";
-export { conformsTo } from "./entry-shape.js";
 export type { PruneOutcome } from "./prune-packs.js";
 export type { CacheNotWritten, ScanOptions, ScanResult, ScanProgress, ScanFiles, FileOutcome, FileStatus } from "./types.js";

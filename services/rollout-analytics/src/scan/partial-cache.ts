@@ -1,10 +1,9 @@
 import { resolve } from "node:path";
-import { emptyPartial, outliersCutTo, PARTIAL_VERSION } from "@crs/domain/rollout";
+import { outliersCutTo, PARTIAL_VERSION } from "@crs/domain/rollout";
 import type { RolloutFile } from "../walk/index.js";
 import { userCacheDir } from "./cache-dir.js";
 import { CODE_ID } from "./code-id.js";
 import { EntryPacks, type PackEntry } from "./entry-packs.js";
-import { conformsTo } from "./entry-shape.js";
 import type { PruneOutcome } from "./prune-packs.js";
 import type { FileScan } from "./scan-file.js";
 import type { CacheNotWritten } from "./types.js";
@@ -40,9 +39,6 @@ interface CacheEntry {
   readonly scan: FileScan;
 }
 
-// What every reused partial must look like: the empty one's members, of the same types.
-const PARTIAL_SHAPE = emptyPartial();
-
 function matches(entry: unknown, key: CacheKey, path: string): entry is CacheEntry {
   if (typeof entry !== "object" || entry === null) return false;
   const e = entry as Partial<CacheEntry>;
@@ -60,7 +56,7 @@ function matches(entry: unknown, key: CacheKey, path: string): entry is CacheEnt
     typeof e.scan.cwd === "string" &&
     typeof e.scan.bytes === "number" &&
     e.scan.partial?.version === PARTIAL_VERSION &&
-    conformsTo(e.scan.partial, PARTIAL_SHAPE)
+    Array.isArray(e.scan.partial.analytics?.outliers)
   );
 }
 
@@ -83,7 +79,7 @@ export interface CacheWrite {
  * Per-file partials on disk, kept in packs of entries (one pack per batch of files scanned
  * together). An entry is reused only when the file's size and mtime, its freshness, the line
  * limit, both format versions and the code that made it all match, and it kept at least the slowest tasks asked for;
- * an unreadable or corrupt entry is a miss, as is one whose partial lacks a member or holds one of the wrong type.
+ * an unreadable or corrupt entry is a miss.
  */
 export class PartialCache {
   readonly #packs: EntryPacks;

@@ -9,6 +9,7 @@ import { collectRollout, emptyPartial, isFresh, mergeAll, partialOfRollout, sess
 import { AnalyticsError } from "../errors.js";
 import { scanCorpus } from "./scan-corpus.js";
 import { CODE_ID } from "./code-id.js";
+import { entryLine, entryText } from "./pack-format.js";
 import { writeCorpus, type GeneratedFile } from "./test-support.js";
 
 const NOW = Date.UTC(2026, 2, 3);
@@ -129,9 +130,9 @@ test("a corrupt or foreign cache entry is ignored and recomputed", async () => {
     const pack = join(cache, packs[0] ?? "");
     const [index, a, b, c] = (await readFile(pack, "utf8")).split("\n");
     assert.equal((JSON.parse(index ?? "") as { paths: string[] }).paths.length, 3, "one entry per file");
-    const foreign = JSON.parse(b ?? "") as { partialVersion: number };
+    const foreign = JSON.parse(entryText(b ?? "") ?? "") as { partialVersion: number };
     foreign.partialVersion = -1;
-    await writeFile(pack, [index, `${(a ?? "").slice(0, 40)} torn`, JSON.stringify(foreign), c, ""].join("\n"));
+    await writeFile(pack, [index, `${(a ?? "").slice(0, 40)} torn`, entryLine(JSON.stringify(foreign)), c, ""].join("\n"));
     const second = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
     assert.equal(second.files.reused, 1, "only the intact entry reused");
     assert.deepEqual(second.partial, first.partial, "same answer");
@@ -140,16 +141,17 @@ test("a corrupt or foreign cache entry is ignored and recomputed", async () => {
   });
 });
 
-test("a cache entry that is whole JSON but damaged is read again instead of failing every later scan or adding text to a count", async () => {
+test("a cache entry changed on disk but still whole JSON is read again instead of failing every later scan or adding text to a count", async () => {
   await withCorpus(4, async (root, _written, cache) => {
     const first = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
     const packs = (await readdir(cache)).filter((n) => n.endsWith(".pack"));
     const pack = join(cache, packs[0] ?? "");
     const [index, a, b, c, d] = (await readFile(pack, "utf8")).split("\n");
+    // The damage keeps the line's checksum, as a flipped bit or a hand edit would.
     const damaged = (line: string | undefined, damage: (p: CorpusPartial) => void): string => {
-      const entry = JSON.parse(line ?? "") as { scan: { partial: CorpusPartial } };
+      const entry = JSON.parse(entryText(line ?? "") ?? "") as { scan: { partial: CorpusPartial } };
       damage(entry.scan.partial);
-      return JSON.stringify(entry);
+      return `${(line ?? "").slice(0, 9)}${JSON.stringify(entry)}`;
     };
     const lines = [
       damaged(a, (p) => void ((p as { lifecycle: unknown }).lifecycle = null)),
@@ -172,10 +174,10 @@ test("a cache entry made by other code is read again, so a changed fold never le
     const packs = (await readdir(cache)).filter((n) => n.endsWith(".pack"));
     const pack = join(cache, packs[0] ?? "");
     const [index, a, b] = (await readFile(pack, "utf8")).split("\n");
-    const older = JSON.parse(a ?? "") as { codeId: string };
+    const older = JSON.parse(entryText(a ?? "") ?? "") as { codeId: string };
     assert.equal(older.codeId, CODE_ID, "an entry names the code that made it");
     older.codeId = "0123456789abcdef";
-    await writeFile(pack, [index, JSON.stringify(older), b, ""].join("\n"));
+    await writeFile(pack, [index, entryLine(JSON.stringify(older)), b, ""].join("\n"));
     const second = await scanCorpus({ root, now: NOW, workers: 1, cacheDir: cache });
     assert.equal(second.files.reused, 1, "only the entry of this code reused");
     assert.deepEqual(second.partial, first.partial);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { writeCorpus } from "../generate/index.js";
 import { CODE_ID } from "../scan/index.js";
+import { entryLine, entryText } from "../scan/pack-format.js";
 import { usageCacheDir } from "./usage-cache.js";
 import { usageCorpus } from "./usage-corpus.js";
 
@@ -73,16 +74,16 @@ test("a usage cache entry made by other code is read again, so a changed reader 
   const [name] = (await packed(usageCacheDir(cacheDir))).packs;
   const pack = join(usageCacheDir(cacheDir), name ?? "");
   const [index, a, b] = (await readFile(pack, "utf8")).split("\n");
-  const older = JSON.parse(a ?? "") as { codeId: string };
+  const older = JSON.parse(entryText(a ?? "") ?? "") as { codeId: string };
   assert.equal(older.codeId, CODE_ID, "an entry names the code that made it");
   older.codeId = "0123456789abcdef";
-  await writeFile(pack, [index, JSON.stringify(older), b, ""].join("\n"));
+  await writeFile(pack, [index, entryLine(JSON.stringify(older)), b, ""].join("\n"));
   const second = await usageCorpus({ root: store, cacheDir, workers: 1 });
   assert.equal(second.files.reused, 1, "only the entry of this code reused");
   assert.deepEqual(second.usage, first.usage);
 });
 
-test("a usage cache entry that is whole JSON but damaged is read again instead of failing every later read", async (t) => {
+test("a usage cache entry changed on disk but still whole JSON is read again instead of failing every later read", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "usage-cache-"));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const store = join(dir, "sessions");
@@ -92,10 +93,11 @@ test("a usage cache entry that is whole JSON but damaged is read again instead o
   const [name] = (await packed(usageCacheDir(cacheDir))).packs;
   const pack = join(usageCacheDir(cacheDir), name ?? "");
   const [index, a, b, c] = (await readFile(pack, "utf8")).split("\n");
+  // The damage keeps the line's checksum, as a flipped bit or a hand edit would.
   const damaged = (line: string | undefined, damage: (usage: Record<string, unknown>) => void): string => {
-    const entry = JSON.parse(line ?? "") as { file: { usage: Record<string, unknown> } };
+    const entry = JSON.parse(entryText(line ?? "") ?? "") as { file: { usage: Record<string, unknown> } };
     damage(entry.file.usage);
-    return JSON.stringify(entry);
+    return `${(line ?? "").slice(0, 9)}${JSON.stringify(entry)}`;
   };
   const lines = [damaged(a, (u) => void (u.byDay = { "2026-01-01": null })), damaged(b, (u) => void (u.repeats = "0")), c];
   await writeFile(pack, [index, ...lines, ""].join("\n"));

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
-import { emptyUsage, USAGE_VERSION } from "@crs/domain/rollout";
-import { CODE_ID, conformsTo, EntryPacks, userCacheDir, type CacheNotWritten, type PruneOutcome } from "../scan/index.js";
+import { USAGE_VERSION } from "@crs/domain/rollout";
+import { CODE_ID, EntryPacks, userCacheDir, type CacheNotWritten, type PruneOutcome } from "../scan/index.js";
 import type { RolloutFile } from "../walk/index.js";
 import type { FileUsage } from "./usage-file.js";
 
@@ -31,9 +31,6 @@ interface UsageEntry {
   readonly file: FileUsage;
 }
 
-// What every reused usage must look like: the empty one's members, of the same types.
-const USAGE_SHAPE = emptyUsage();
-
 function matches(entry: unknown, file: RolloutFile, maxLineBytes: number, path: string): entry is UsageEntry {
   if (typeof entry !== "object" || entry === null) return false;
   const e = entry as Partial<UsageEntry>;
@@ -49,8 +46,7 @@ function matches(entry: unknown, file: RolloutFile, maxLineBytes: number, path: 
     e.file !== null &&
     typeof e.file.cwd === "string" &&
     typeof e.file.bytes === "number" &&
-    e.file.usage?.version === USAGE_VERSION &&
-    conformsTo(e.file.usage, USAGE_SHAPE)
+    e.file.usage?.version === USAGE_VERSION
   );
 }
 
@@ -64,7 +60,7 @@ export interface UsageWrite {
  * Per-file usage on disk, kept in packs of entries (one pack per batch of files read together),
  * so a warm read opens a few files instead of one per rollout. An entry is reused only when the
  * file's size and mtime, the line limit, both format versions and the code that made it match; an unreadable or corrupt
- * entry is a miss, as is one whose usage lacks a member or holds one of the wrong type.
+ * entry is a miss.
  */
 export class UsageCache {
   readonly #packs: EntryPacks;
