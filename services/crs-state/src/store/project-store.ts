@@ -1,7 +1,7 @@
 /**
  * The storage contract behind the project host. A store keeps opaque framed bytes (the codecs
  * live in `journal/` and `snapshot/`), so every implementation stores exactly the same records:
- * in memory, on classic-level, or on a JetStream journal. `storeConformance` checks them all.
+ * in memory or on classic-level. `storeConformance` checks them all.
  */
 
 /** A stored value and the sequence number it is filed under. */

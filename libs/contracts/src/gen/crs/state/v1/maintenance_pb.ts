@@ -343,7 +343,7 @@ export enum JournalBackend {
   LEVEL = 1,
 
   /**
-   * NATS JetStream.
+   * NATS JetStream. Reserved: no server reports it yet, since crs-state has no JetStream journal.
    *
    * @generated from enum value: JOURNAL_BACKEND_NATS_JETSTREAM = 2;
    */
