@@ -1,13 +1,16 @@
 import { test } from "node:test";
 import { once } from "node:events";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import assert from "node:assert/strict";
-import { status, type ServiceError } from "@grpc/grpc-js";
+import { credentials, status, type ServiceError } from "@grpc/grpc-js";
 import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import { failedStart, startServiceProcess } from "../support/service-process.js";
 import { eventually } from "@crs/runtime/testing";
-import { errorDetailOf } from "@crs/runtime";
+import { createClient, errorDetailOf } from "@crs/runtime";
+import { StateService } from "@crs/contracts/gen/crs/state/v1/state_pb";
 import { healthClient, maintenanceClient, rolloutClient, scanServiceServes } from "../support/clients.js";
 import { redisUrl, requireRedis } from "../support/backends.js";
 
@@ -185,5 +188,23 @@ test("an address in use stops start-up with one line naming GRPC_ADDRESS, and gr
     assert.match(stderr, new RegExp(`GRPC_ADDRESS=127\\.0\\.0\\.1:${port}.*EADDRINUSE`));
   } finally {
     taken.close();
+  }
+});
+
+test("crs-state: a second process on the same CRS_STATE_DATA_DIR stops at start-up naming the held lock, so two writers never share one journal", async () => {
+  // There is no shared journal between processes (docs/divergences.md): one owns the directory.
+  const dir = await mkdtemp(join(tmpdir(), "crs-owner-"));
+  const owner = await startServiceProcess("crs-state", { CRS_STATE_DATA_DIR: dir });
+  const state = createClient(StateService, `127.0.0.1:${owner.port}`, { credentials: credentials.createInsecure() });
+  try {
+    await state.createProject({ projectId: "owned" });
+    const { code, stderr } = await failedStart("crs-state", { CRS_STATE_DATA_DIR: dir });
+    assert.equal(code, 1);
+    assert.match(stderr, /CRS_STATE_DATA_DIR=.*LOCK.*another process/);
+    assert.equal((await state.getGeneration({ projectId: "owned" })).header?.generation, 0n, "the owner serves on, its project intact");
+  } finally {
+    state.close();
+    assert.equal(await owner.stop(), 0);
+    await rm(dir, { recursive: true, force: true });
   }
 });
