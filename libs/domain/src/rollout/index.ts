@@ -82,6 +82,7 @@ export { healthReport, type HealthReportJson } from "./report/health-report.js";
 export { sessionHealthJson } from "./report/session-health-json.js";
 export { unknownPayloadTypes } from "./corpus/census.js";
 export { foldReportJson, rolloutAnalyticsJson, type RolloutAnalyticsJsonOptions } from "./report/rollout-report.js";
+export { firstListed, type Listed, type ListingOptions } from "./report/listing.js";
 export {
   reconcileReport,
   reconcileRow,

@@ -1,14 +1,15 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type {
-  Behavior,
-  CallOutcome,
-  Confidence as ConfidenceToken,
-  RolloutAnalytics,
-  RolloutMeta,
-  SigRow,
-  TaskAnalytics,
-  ToolClass as ClassToken,
-  TtftSource as TtftToken,
+import {
+  firstListed,
+  type Behavior,
+  type CallOutcome,
+  type Confidence as ConfidenceToken,
+  type RolloutAnalytics,
+  type RolloutMeta,
+  type SigRow,
+  type TaskAnalytics,
+  type ToolClass as ClassToken,
+  type TtftSource as TtftToken,
 } from "@crs/domain/rollout";
 import {
   Confidence,
@@ -21,6 +22,7 @@ import {
   type SigRowSchema,
   type TaskAnalyticsSchema,
 } from "@crs/contracts/gen/crs/analytics/v1/report_pb";
+import { MAX_OUTCOMES, MAX_ROWS } from "./listing-caps.js";
 import { countMap, int64 } from "./proto-values.js";
 import { OUTCOME_ENUM, PROVENANCE_ENUM } from "./rollout-lifecycle-mapper.js";
 
@@ -102,35 +104,37 @@ function sigRow(r: SigRow): MessageInitShape<typeof SigRowSchema> {
 }
 
 function behaviorMessage(b: Behavior): MessageInitShape<typeof BehaviorSchema> {
+  const repeatFailures = firstListed(b.repeatFailures, MAX_ROWS);
+  const successLoops = firstListed(b.successLoops, MAX_ROWS);
+  const editChurn = firstListed(b.editChurn, MAX_ROWS);
   return {
     timeoutKills: int64(b.timeoutKills),
     sleepPolls: int64(b.sleepPolls),
     stallGaps: int64(b.stallGaps),
     maxGapS: b.maxGapS,
-    repeatFailures: b.repeatFailures.map(sigRow),
+    repeatFailures: repeatFailures.items.map(sigRow),
+    repeatFailuresTruncated: repeatFailures.truncated,
     maxRepeatFailure: int64(b.maxRepeatFailure),
-    successLoops: b.successLoops.map(sigRow),
+    successLoops: successLoops.items.map(sigRow),
+    successLoopsTruncated: successLoops.truncated,
     maxSuccessLoop: int64(b.maxSuccessLoop),
-    editChurn: b.editChurn.map((c) => ({ path: c.file, count: int64(c.count) })),
+    editChurn: editChurn.items.map((c) => ({ path: c.file, count: int64(c.count) })),
+    editChurnTruncated: editChurn.truncated,
     maxEditChurn: int64(b.maxEditChurn),
   };
 }
 
-/**
- * Most per-call outcomes one AnalyzeRollout response lists. A response runs to about 7.5% of its
- * upload, almost all of it outcomes, so uncapped a 215 MB upload would answer past the 16 MiB
- * message limit; 10,000 rows are about 1 MB, and as much again in `report_json`.
- */
-export const MAX_OUTCOMES = 10_000;
-
-/** The proto form of one rollout's analytics, outcomes capped at {@link MAX_OUTCOMES}. */
+/** The proto form of one rollout's analytics, outcomes capped at {@link MAX_OUTCOMES} and tasks and rows at {@link MAX_ROWS}. */
 export function analyticsMessage(a: RolloutAnalytics): MessageInitShape<typeof RolloutAnalyticsSchema> {
+  const tasks = firstListed(a.tasks, MAX_ROWS);
+  const outcomes = firstListed(a.outcomes, MAX_OUTCOMES);
   return {
     meta: metaMessage(a.meta),
-    tasks: a.tasks.map(taskMessage),
+    tasks: tasks.items.map(taskMessage),
+    tasksTruncated: tasks.truncated,
     calls: int64(a.calls),
-    outcomes: a.outcomes.slice(0, MAX_OUTCOMES).map(outcomeMessage),
-    outcomesTruncated: a.outcomesTruncated || a.outcomes.length > MAX_OUTCOMES,
+    outcomes: outcomes.items.map(outcomeMessage),
+    outcomesTruncated: a.outcomesTruncated || outcomes.truncated,
     behavior: behaviorMessage(a.behavior),
     substantiveCompleted: a.substantiveCompleted,
     completedWithTrailingAbort: a.completedWithTrailingAbort,

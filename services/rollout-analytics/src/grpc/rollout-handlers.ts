@@ -2,7 +2,7 @@ import type { Logger, ServiceHandlers } from "@crs/runtime";
 import { sessionHealth } from "@crs/domain/rollout";
 import type { RolloutService } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
 import { receiveRollout, type UploadLimits } from "../upload/index.js";
-import { MAX_OUTCOMES } from "./rollout-analytics-mapper.js";
+import { MAX_OUTCOMES } from "./listing-caps.js";
 import { responseOf, sessionName, uploadOf } from "./rollout-mapper.js";
 
 /** What the rollout handlers need from the service. */

@@ -1,5 +1,12 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { FoldEvent, FoldReport, FoldedTask, Outcome, Provenance as ProvenanceToken } from "@crs/domain/rollout";
+import {
+  firstListed,
+  type FoldEvent,
+  type FoldReport,
+  type FoldedTask,
+  type Outcome,
+  type Provenance as ProvenanceToken,
+} from "@crs/domain/rollout";
 import {
   LifecycleEventKind,
   Provenance,
@@ -8,6 +15,7 @@ import {
   type LifecycleReportSchema,
   type LifecycleTaskSchema,
 } from "@crs/contracts/gen/crs/analytics/v1/report_pb";
+import { MAX_ROWS } from "./listing-caps.js";
 import { int64 } from "./proto-values.js";
 
 /** The proto enum of each domain outcome token. */
@@ -59,14 +67,22 @@ function taskMessage(t: FoldedTask): MessageInitShape<typeof LifecycleTaskSchema
   };
 }
 
-/** The proto form of one rollout's lifecycle fold. */
+/** The proto form of one rollout's lifecycle fold, each list capped at {@link MAX_ROWS}. */
 export function lifecycleMessage(r: FoldReport): MessageInitShape<typeof LifecycleReportSchema> {
+  const tasks = firstListed(r.tasks, MAX_ROWS);
+  const orphans = firstListed(r.orphans, MAX_ROWS);
+  const reused = firstListed(r.reused, MAX_ROWS);
+  const multiply = firstListed(r.multiplyTerminated, MAX_ROWS);
   return {
-    tasks: r.tasks.map(taskMessage),
+    tasks: tasks.items.map(taskMessage),
+    tasksTruncated: tasks.truncated,
     substantiveCompleted: r.substantiveCompleted,
     completedWithTrailingAbort: r.completedWithTrailingAbort,
-    orphans: r.orphans.map(eventMessage),
-    reused: [...r.reused],
-    multiplyTerminated: [...r.multiplyTerminated],
+    orphans: orphans.items.map(eventMessage),
+    orphansTruncated: orphans.truncated,
+    reused: [...reused.items],
+    reusedTruncated: reused.truncated,
+    multiplyTerminated: [...multiply.items],
+    multiplyTerminatedTruncated: multiply.truncated,
   };
 }

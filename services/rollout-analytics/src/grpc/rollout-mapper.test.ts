@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { TaskOutcome, TtftSource } from "@crs/contracts/gen/crs/analytics/v1/report_pb";
-import { MAX_OUTCOMES } from "./rollout-analytics-mapper.js";
+import { MAX_OUTCOMES } from "./listing-caps.js";
 import { uploadStream, withService } from "./test-support.js";
 
 const BASE = Date.UTC(2026, 2, 1, 12);

@@ -15,7 +15,8 @@ import type { AnalyzeRolloutResponseSchema, RolloutUpload } from "@crs/contracts
 import type { RolloutCensusSchema } from "@crs/contracts/gen/crs/analytics/v1/report_pb";
 import { badField, clockRequired } from "../errors.js";
 import type { DeclaredContent, ReceivedRollout } from "../upload/index.js";
-import { analyticsMessage, MAX_OUTCOMES, metaMessage } from "./rollout-analytics-mapper.js";
+import { analyticsMessage, metaMessage } from "./rollout-analytics-mapper.js";
+import { MAX_OUTCOMES, MAX_ROWS } from "./listing-caps.js";
 import { healthMessage } from "./rollout-health-mapper.js";
 import { countMap, int64 } from "./proto-values.js";
 import { lifecycleMessage } from "./rollout-lifecycle-mapper.js";
@@ -81,12 +82,15 @@ function censusMessage(rollout: RolloutCensus): MessageInitShape<typeof RolloutC
   };
 }
 
-/** The reference-compatible JSON of one rollout: `{"lifecycle":…,"analytics":…,"health":…}`. */
+/**
+ * The reference-compatible JSON of one rollout: `{"lifecycle":…,"analytics":…,"health":…}`, its
+ * lists capped as the typed reports are.
+ */
 export function rolloutReportJson(analytics: RolloutAnalytics, health: SessionHealth | undefined): string {
   return JSON.stringify({
-    lifecycle: foldReportJson(analytics.lifecycle),
-    analytics: rolloutAnalyticsJson(analytics, { maxOutcomes: MAX_OUTCOMES }),
-    ...(health === undefined ? {} : { health: sessionHealthJson(health) }),
+    lifecycle: foldReportJson(analytics.lifecycle, { maxRows: MAX_ROWS }),
+    analytics: rolloutAnalyticsJson(analytics, { maxOutcomes: MAX_OUTCOMES, maxRows: MAX_ROWS }),
+    ...(health === undefined ? {} : { health: sessionHealthJson(health, { maxRows: MAX_ROWS }) }),
   });
 }
 

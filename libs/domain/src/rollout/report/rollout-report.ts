@@ -1,6 +1,7 @@
 import type { CallOutcome, RolloutAnalytics, TaskAnalytics } from "../analytics/types.js";
 import type { RolloutMeta } from "../decode/record.js";
 import type { FoldEvent, FoldReport, FoldedTask } from "../lifecycle/types.js";
+import { firstListed, type ListingOptions } from "./listing.js";
 
 type Json = Record<string, unknown>;
 
@@ -35,16 +36,27 @@ function taskJson(t: FoldedTask): Json {
   };
 }
 
-/** A folded rollout in the reference's lifecycle JSON shape (plus `repaired`, `rolled_back`, `implicit`, `error_class`). */
-export function foldReportJson(r: FoldReport): Json {
+/**
+ * A folded rollout in the reference's lifecycle JSON shape (plus `repaired`, `rolled_back`,
+ * `implicit`, `error_class`, and a `<list>_truncated` key for each list cut at `maxRows`).
+ */
+export function foldReportJson(r: FoldReport, options: ListingOptions = {}): Json {
+  const tasks = firstListed(r.tasks, options.maxRows);
+  const orphans = firstListed(r.orphans, options.maxRows);
+  const reused = firstListed(r.reused, options.maxRows);
+  const multiply = firstListed(r.multiplyTerminated, options.maxRows);
   return {
-    tasks: r.tasks.map(taskJson),
+    tasks: tasks.items.map(taskJson),
     ...compact({
+      tasks_truncated: tasks.truncated,
       substantive_completed: r.substantiveCompleted,
       completed_with_trailing_abort: r.completedWithTrailingAbort,
-      orphans: r.orphans.map(eventJson),
-      reused: [...r.reused],
-      multiply_terminated: [...r.multiplyTerminated],
+      orphans: orphans.items.map(eventJson),
+      orphans_truncated: orphans.truncated,
+      reused: [...reused.items],
+      reused_truncated: reused.truncated,
+      multiply_terminated: [...multiply.items],
+      multiply_terminated_truncated: multiply.truncated,
     }),
   };
 }
@@ -100,30 +112,38 @@ function outcomeJson(o: CallOutcome): Json {
 }
 
 /** Options of {@link rolloutAnalyticsJson}. */
-export interface RolloutAnalyticsJsonOptions {
+export interface RolloutAnalyticsJsonOptions extends ListingOptions {
   /** Most per-call outcomes listed; beyond it the list is cut and `outcomes_truncated` is set. */
   readonly maxOutcomes?: number;
 }
 
-/** One rollout's analytics in the reference's JSON shape (plus `outcomes_truncated` when cut). */
+/**
+ * One rollout's analytics in the reference's JSON shape, plus `outcomes_truncated` and a
+ * `<list>_truncated` key for each list cut at `maxRows` (tasks and the behaviour rows).
+ */
 export function rolloutAnalyticsJson(a: RolloutAnalytics, options: RolloutAnalyticsJsonOptions = {}): Json {
   const b = a.behavior;
-  const max = options.maxOutcomes ?? a.outcomes.length;
+  const outcomes = firstListed(a.outcomes, options.maxOutcomes);
+  const tasks = firstListed(a.tasks, options.maxRows);
+  const repeatFailures = firstListed(b.repeatFailures, options.maxRows);
+  const successLoops = firstListed(b.successLoops, options.maxRows);
+  const editChurn = firstListed(b.editChurn, options.maxRows);
   return {
     meta: metaJson(a.meta),
-    tasks: a.tasks.map(taskAnalyticsJson),
+    tasks: tasks.items.map(taskAnalyticsJson),
+    ...compact({ tasks_truncated: tasks.truncated }),
     calls: a.calls,
-    ...compact({ outcomes: a.outcomes.slice(0, max).map(outcomeJson), outcomes_truncated: a.outcomesTruncated || a.outcomes.length > max }),
+    ...compact({ outcomes: outcomes.items.map(outcomeJson), outcomes_truncated: a.outcomesTruncated || outcomes.truncated }),
     behavior: {
       timeout_kills: b.timeoutKills,
       sleep_polls: b.sleepPolls,
       stall_gaps: b.stallGaps,
       max_gap_s: b.maxGapS,
-      ...compact({ repeat_failures: [...b.repeatFailures] }),
+      ...compact({ repeat_failures: [...repeatFailures.items], repeat_failures_truncated: repeatFailures.truncated }),
       max_repeat_failure: b.maxRepeatFailure,
-      ...compact({ success_loops: [...b.successLoops] }),
+      ...compact({ success_loops: [...successLoops.items], success_loops_truncated: successLoops.truncated }),
       max_success_loop: b.maxSuccessLoop,
-      ...compact({ edit_churn: [...b.editChurn] }),
+      ...compact({ edit_churn: [...editChurn.items], edit_churn_truncated: editChurn.truncated }),
       max_edit_churn: b.maxEditChurn,
     },
     ...compact({ substantive_completed: a.substantiveCompleted, completed_with_trailing_abort: a.completedWithTrailingAbort }),
