@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Constraint } from "../constraints/constraint.js";
+import { addEdge, EMPTY_DEPENDENCY, reaches, type DependencyIndex } from "../dependency/dependency-index.js";
 import { isStateError, type StateErrorCode } from "../errors.js";
 import { StateEngine } from "../engine/engine.js";
 import { PROOF_INFINITY } from "../proof/proof-number.js";
@@ -162,6 +163,26 @@ describe("delta validation", () => {
     rejects(e, { kind: "dependency", source: "hard", add: [{ from: "x", to: "x" }], remove: [] }, "INVALID_DELTA", "add[0]");
     rejects(e, { kind: "dependency", source: "hard", add: [{ from: "c", to: "a" }], remove: [] }, "DEPENDENCY_CYCLE", "add[0]");
     rejects(e, { kind: "dependency", source: "hard", add: [], remove: [{ from: "a", to: "c" }] }, "INDEX_ENTRY_NOT_FOUND", "remove[0]");
+  });
+
+  it("checks an edge extending a long dependency chain in a few lookups, not by walking the chain, so building, replaying or restoring a chain is not quadratic", () => {
+    let chain = EMPTY_DEPENDENCY;
+    for (let i = 0; i < 10_000; i++) chain = addEdge(chain, `n${i + 1}`, `n${i}`);
+    let lookups = 0;
+    const counted = (m: DependencyIndex["forward"]) => ({
+      get: (k: string) => {
+        lookups++;
+        return m.get(k);
+      },
+    });
+    const index = { ...chain, forward: counted(chain.forward), reverse: counted(chain.reverse) } as unknown as DependencyIndex;
+    // A new head on the chain (n10001 -> n10000) closes a cycle only when n10000 reaches n10001.
+    assert.equal(reaches(index, "n10000", "n10001"), false);
+    // A new node below the chain (n0 -> m) closes one only when m reaches n0.
+    assert.equal(reaches(index, "m", "n0"), false);
+    assert.ok(lookups <= 8, `${lookups} lookups for two edges at the chain's ends`);
+    assert.equal(reaches(chain, "n10000", "n0"), true, "the whole chain is still followed when it is the path");
+    assert.equal(reaches(chain, "n0", "n10000"), false);
   });
 
   it("removes an edge named twice in one delta, as a constraint removed twice is: removals are checked against the state before the delta", () => {

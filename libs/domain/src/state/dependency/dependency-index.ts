@@ -62,18 +62,40 @@ export function dependedBy(index: DependencyIndex, id: string): string[] {
   return sortUtf8(index.reverse.get(id) ?? []);
 }
 
-/** True when `to` is reachable from `from` along forward edges (a node reaches itself). */
+/**
+ * True when `to` is reachable from `from` along forward edges (a node reaches itself). It searches
+ * forward from `from` and backward from `to` together, each step expanding whichever next node
+ * has fewer edges to follow, and stops when either side runs out: a path would have led that side
+ * to a node the other has seen. Checking an edge that extends a chain (or joins a fan) at its
+ * open end therefore costs a step or two, where a forward search alone walked everything below
+ * the edge each time, making a chain built or replayed edge by edge quadratic.
+ */
 export function reaches(index: DependencyIndex, from: string, to: string): boolean {
   if (from === to) return true;
-  const seen = new Set<string>([from]);
-  const stack = [from];
-  while (stack.length > 0) {
-    const cur = stack.pop() as string;
-    for (const next of index.forward.get(cur) ?? []) {
-      if (next === to) return true;
-      if (!seen.has(next)) {
-        seen.add(next);
-        stack.push(next);
+  const ahead = new Set<string>([from]);
+  const behind = new Set<string>([to]);
+  const forward = [from];
+  const backward = [to];
+  while (forward.length > 0 && backward.length > 0) {
+    const down = index.forward.get(forward.at(-1) as string);
+    const up = index.reverse.get(backward.at(-1) as string);
+    if ((down?.size ?? 0) <= (up?.size ?? 0)) {
+      forward.pop();
+      for (const next of down ?? []) {
+        if (behind.has(next)) return true;
+        if (!ahead.has(next)) {
+          ahead.add(next);
+          forward.push(next);
+        }
+      }
+    } else {
+      backward.pop();
+      for (const prev of up ?? []) {
+        if (ahead.has(prev)) return true;
+        if (!behind.has(prev)) {
+          behind.add(prev);
+          backward.push(prev);
+        }
       }
     }
   }
