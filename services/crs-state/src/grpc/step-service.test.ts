@@ -42,6 +42,11 @@ describe("StepService through gRPC", () => {
       ["timeout"],
     );
     assert.equal((await s.steps.countToolExecutions({ projectId: "steps", sessionId: "s1", tool: "Grep" })).count, 2n);
+    assert.equal(
+      (await s.steps.countToolExecutions({ projectId: "steps", sessionId: "s1", tool: "" })).count,
+      0n,
+      "an empty tool name names no tool, as the field's comment says",
+    );
     assert.equal((await s.steps.getLastStep({ projectId: "steps", sessionId: "s1" })).step?.outcome, "failure");
     const sessions = await s.steps.listSessions({ projectId: "steps" });
     assert.deepEqual(

@@ -268,7 +268,7 @@ export type CountToolExecutionsRequest = Message<"crs.state.v1.CountToolExecutio
   sessionId: string;
 
   /**
-   * The tool name (case-sensitive).
+   * The tool name (case-sensitive); an empty name names no tool, so its count is 0.
    *
    * @generated from field: string tool = 3;
    */
