@@ -22,7 +22,7 @@ import {
   type SigRowSchema,
   type TaskAnalyticsSchema,
 } from "@crs/contracts/gen/crs/analytics/v1/report_pb";
-import { MAX_OUTCOMES, MAX_ROWS } from "./listing-caps.js";
+import { MAX_CRITICAL, MAX_OUTCOMES, MAX_ROWS } from "./listing-caps.js";
 import { countMap, int64 } from "./proto-values.js";
 import { OUTCOME_ENUM, PROVENANCE_ENUM } from "./rollout-lifecycle-mapper.js";
 
@@ -64,6 +64,7 @@ export function metaMessage(m: RolloutMeta): MessageInitShape<typeof RolloutMeta
 }
 
 function taskMessage(t: TaskAnalytics): MessageInitShape<typeof TaskAnalyticsSchema> {
+  const critical = firstListed(t.critical, MAX_CRITICAL);
   return {
     turnId: t.turnId,
     outcome: OUTCOME_ENUM[t.outcome],
@@ -79,7 +80,8 @@ function taskMessage(t: TaskAnalytics): MessageInitShape<typeof TaskAnalyticsSch
     compactions: int64(t.compactions),
     idleGaps: int64(t.idleGaps),
     classes: countMap(t.classes),
-    critical: t.critical.map((c) => ({ category: c.category, ms: int64(c.ms) })),
+    critical: critical.items.map((c) => ({ category: c.category, ms: int64(c.ms) })),
+    criticalTruncated: critical.truncated,
     trailingEmptyAbort: t.trailingEmptyAbort,
     implicit: t.implicit,
     ttftSource: t.ttftSource === null ? TtftSource.UNSPECIFIED : TTFT_SOURCE_ENUM[t.ttftSource],
@@ -124,7 +126,10 @@ function behaviorMessage(b: Behavior): MessageInitShape<typeof BehaviorSchema> {
   };
 }
 
-/** The proto form of one rollout's analytics, outcomes capped at {@link MAX_OUTCOMES} and tasks and rows at {@link MAX_ROWS}. */
+/**
+ * The proto form of one rollout's analytics, outcomes capped at {@link MAX_OUTCOMES}, tasks and rows
+ * at {@link MAX_ROWS} and each task's critical path at {@link MAX_CRITICAL}.
+ */
 export function analyticsMessage(a: RolloutAnalytics): MessageInitShape<typeof RolloutAnalyticsSchema> {
   const tasks = firstListed(a.tasks, MAX_ROWS);
   const outcomes = firstListed(a.outcomes, MAX_OUTCOMES);

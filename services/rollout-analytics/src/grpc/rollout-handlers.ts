@@ -1,7 +1,8 @@
-import type { Logger, ServiceHandlers } from "@crs/runtime";
+import { encodedMessage, type Logger, type ServiceHandlers } from "@crs/runtime";
 import { sessionHealth } from "@crs/domain/rollout";
-import type { RolloutService } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
+import { AnalyzeRolloutResponseSchema, type RolloutService } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
 import { receiveRollout, type UploadLimits } from "../upload/index.js";
+import { encodedWithinBudget } from "./answer-budget.js";
 import { MAX_OUTCOMES } from "./listing-caps.js";
 import { responseOf, sessionName, uploadOf } from "./rollout-mapper.js";
 
@@ -33,7 +34,8 @@ export function rolloutHandlers(options: RolloutHandlerOptions): ServiceHandlers
         },
         "rollout analysed",
       );
-      return responseOf(upload, received, analytics, health);
+      // Encoded here, once, so that an answer over its byte budget can shed listings and still be sent.
+      return encodedMessage(AnalyzeRolloutResponseSchema, encodedWithinBudget(responseOf(upload, received, analytics, health)));
     },
   };
 }

@@ -4,21 +4,20 @@ import {
   foldReportJson,
   isFresh,
   sessionHealthJson,
-  unknownPayloadTypes,
   rolloutAnalyticsJson,
   sessionOfFile,
-  type RolloutCensus,
   type RolloutAnalytics,
   type SessionHealth,
 } from "@crs/domain/rollout";
 import type { AnalyzeRolloutResponseSchema, RolloutUpload } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
-import type { RolloutCensusSchema } from "@crs/contracts/gen/crs/analytics/v1/report_pb";
 import { badField, clockRequired } from "../errors.js";
 import type { DeclaredContent, ReceivedRollout } from "../upload/index.js";
 import { analyticsMessage, metaMessage } from "./rollout-analytics-mapper.js";
-import { MAX_OUTCOMES, MAX_ROWS } from "./listing-caps.js";
+import { labelledReports } from "./answer-labels.js";
+import { censusMessage } from "./census-mapper.js";
+import { MAX_CRITICAL, MAX_OUTCOMES, MAX_ROWS } from "./listing-caps.js";
 import { healthMessage } from "./rollout-health-mapper.js";
-import { countMap, int64 } from "./proto-values.js";
+import { int64 } from "./proto-values.js";
 import { lifecycleMessage } from "./rollout-lifecycle-mapper.js";
 
 /** Longest `file_name` and `request_id` accepted, in characters. */
@@ -74,33 +73,30 @@ export function sessionName(upload: UploadRequest, analytics: RolloutAnalytics):
   return upload.session !== "" ? upload.session : analytics.meta.rolloutId;
 }
 
-function censusMessage(rollout: RolloutCensus): MessageInitShape<typeof RolloutCensusSchema> {
-  return {
-    payloadTypes: countMap(rollout.payloadTypes),
-    unknownPayloadTypes: countMap(unknownPayloadTypes(rollout)),
-    tornTail: rollout.tornTail,
-  };
-}
-
 /**
  * The reference-compatible JSON of one rollout: `{"lifecycle":…,"analytics":…,"health":…}`, its
- * lists capped as the typed reports are.
+ * lists capped as the typed reports are, and `labels_truncated: true` after them when a label was cut.
  */
-export function rolloutReportJson(analytics: RolloutAnalytics, health: SessionHealth | undefined): string {
+export function rolloutReportJson(analytics: RolloutAnalytics, health: SessionHealth | undefined, labelsTruncated: boolean): string {
   return JSON.stringify({
     lifecycle: foldReportJson(analytics.lifecycle, { maxRows: MAX_ROWS }),
-    analytics: rolloutAnalyticsJson(analytics, { maxOutcomes: MAX_OUTCOMES, maxRows: MAX_ROWS }),
+    analytics: rolloutAnalyticsJson(analytics, { maxOutcomes: MAX_OUTCOMES, maxRows: MAX_ROWS, maxCritical: MAX_CRITICAL }),
     ...(health === undefined ? {} : { health: sessionHealthJson(health, { maxRows: MAX_ROWS }) }),
+    ...(labelsTruncated ? { labels_truncated: true } : {}),
   });
 }
 
-/** The response to an analysed upload. */
+/**
+ * The response to an analysed upload, every listed label at most `MAX_LABEL_BYTES` long (the same
+ * text typed and in `report_json`); `answer-budget.ts` bounds its encoded size.
+ */
 export function responseOf(
   upload: UploadRequest,
   received: ReceivedRollout,
-  analytics: RolloutAnalytics,
-  health: SessionHealth | undefined,
+  folded: RolloutAnalytics,
+  foldedHealth: SessionHealth | undefined,
 ): MessageInitShape<typeof AnalyzeRolloutResponseSchema> {
+  const { analytics, health, labelsTruncated } = labelledReports(folded, foldedHealth);
   return {
     meta: metaMessage(analytics.meta),
     fresh: upload.fresh,
@@ -114,6 +110,7 @@ export function responseOf(
       lines: int64(received.lines),
       linesSkipped: int64(received.linesSkipped),
     },
-    reportJson: upload.includeReportJson ? rolloutReportJson(analytics, health) : "",
+    reportJson: upload.includeReportJson ? rolloutReportJson(analytics, health, labelsTruncated) : "",
+    labelsTruncated,
   };
 }

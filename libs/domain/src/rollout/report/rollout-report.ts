@@ -75,7 +75,8 @@ export function metaJson(m: RolloutMeta): Json {
   });
 }
 
-function taskAnalyticsJson(t: TaskAnalytics): Json {
+function taskAnalyticsJson(t: TaskAnalytics, maxCritical: number | undefined): Json {
+  const critical = firstListed(t.critical, maxCritical);
   return {
     turn_id: t.turnId,
     outcome: t.outcome,
@@ -92,7 +93,8 @@ function taskAnalyticsJson(t: TaskAnalytics): Json {
       compactions: t.compactions,
       idle_gaps: t.idleGaps,
       classes: Object.keys(t.classes).length > 0 ? t.classes : undefined,
-      critical: [...t.critical],
+      critical: [...critical.items],
+      critical_truncated: critical.truncated,
       trailing_empty_abort: t.trailingEmptyAbort,
       rolled_back: t.rolledBack,
       implicit: t.implicit,
@@ -115,11 +117,14 @@ function outcomeJson(o: CallOutcome): Json {
 export interface RolloutAnalyticsJsonOptions extends ListingOptions {
   /** Most per-call outcomes listed; beyond it the list is cut and `outcomes_truncated` is set. */
   readonly maxOutcomes?: number;
+  /** Most critical-path rows listed per task; beyond it the rows are cut and the task's `critical_truncated` is set. */
+  readonly maxCritical?: number;
 }
 
 /**
- * One rollout's analytics in the reference's JSON shape, plus `outcomes_truncated` and a
- * `<list>_truncated` key for each list cut at `maxRows` (tasks and the behaviour rows).
+ * One rollout's analytics in the reference's JSON shape, plus `outcomes_truncated`, a
+ * `<list>_truncated` key for each list cut at `maxRows` (tasks and the behaviour rows) and a task's
+ * `critical_truncated` when its rows are cut at `maxCritical`.
  */
 export function rolloutAnalyticsJson(a: RolloutAnalytics, options: RolloutAnalyticsJsonOptions = {}): Json {
   const b = a.behavior;
@@ -130,7 +135,7 @@ export function rolloutAnalyticsJson(a: RolloutAnalytics, options: RolloutAnalyt
   const editChurn = firstListed(b.editChurn, options.maxRows);
   return {
     meta: metaJson(a.meta),
-    tasks: tasks.items.map(taskAnalyticsJson),
+    tasks: tasks.items.map((t) => taskAnalyticsJson(t, options.maxCritical)),
     ...compact({ tasks_truncated: tasks.truncated }),
     calls: a.calls,
     ...compact({ outcomes: outcomes.items.map(outcomeJson), outcomes_truncated: a.outcomesTruncated || outcomes.truncated }),
