@@ -117,6 +117,12 @@ describe("ClauseService through gRPC", () => {
     });
     const other = await s.clauses.checkDecisionAllowed({ projectId, sessionId: "s2", tool: "Zap" });
     assert.deepEqual([other.allowed, other.reason], [true, ""], "another session is not bound by s1's clause");
+    const anySession = await s.clauses.checkAssignment({ projectId, assignments: [{ variable: "tool:Zap", value: true }] });
+    assert.deepEqual(
+      [anySession.conflict, anySession.violatedClause?.id],
+      [true, "s1-no-zap"],
+      "CheckAssignment names no session, so a session's clause applies to it as its comment says",
+    );
     const g = other.header?.generation;
     const own = await s.clauses.checkDecisionAllowed({ projectId, sessionId: "s1", tool: "Zap" });
     assert.deepEqual([own.allowed, own.violatedClause?.id], [false, "s1-no-zap"], "s1 is");

@@ -571,6 +571,7 @@ export const ClauseService: GenService<{
   },
   /**
    * CheckAssignment checks a caller-supplied assignment against the clauses without changing anything.
+   * It names no session, so every clause applies, session-scoped ones included.
    *
    * @generated from rpc crs.state.v1.ClauseService.CheckAssignment
    */
