@@ -40,6 +40,13 @@ test("text envelope reads Exit code, the first Wall time and the Output body", (
   assert.equal(decodeEnvelope("Exit code: 0\nOutput:\nok").wallS, 0, "absent wall time is zero");
 });
 
+test("a Unicode space after an Exit code or Wall time header does not read as the header's whitespace", () => {
+  // The reference's whitespace is tab, line feed, form feed, carriage return and space only.
+  assert.equal(decodeEnvelope("Exit code:\u00a05\nOutput:\nx").kind, "malformed", "no-break space before the code");
+  assert.equal(decodeEnvelope("Exit code: 5\nWall time:\u20031.5 seconds\n").wallS, 0, "em space before the wall time");
+  assert.equal(decodeEnvelope("Exit code:\t5\nWall time:\t1.5 seconds\n").wallS, 1.5, "a tab is whitespace");
+});
+
 test("an exit code too large for a 64-bit integer is still a non-zero exit, not read as 0", () => {
   const e = decodeEnvelope("Exit code: 99999999999999999999\nOutput:\nboom");
   assert.equal(e.hasExit, true);

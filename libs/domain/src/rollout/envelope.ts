@@ -20,8 +20,9 @@ export interface Envelope {
 
 const TIMEOUT_MARKER = /^(?:command )?timed out after/i;
 const TIMEOUT_EXITS = new Set([124, 143]);
-const TEXT_HEADER = /^Exit code:\s*(-?\d+)/;
-const WALL_TIME = /Wall time:\s*([0-9.]+) seconds/;
+// Whitespace in the harness headers is the reference engine's ASCII set, not any Unicode space.
+const TEXT_HEADER = /^Exit code:[\t\n\f\r ]*(-?\d+)/;
+const WALL_TIME = /Wall time:[\t\n\f\r ]*([0-9.]+) seconds/;
 const UNIFIED_EXIT = /^Process exited with code (-?\d+)\s*$/m;
 const UNIFIED_RUNNING = /^Process running with session ID \S+\s*$/m;
 const UNIFIED_HEADER = /^(?:Chunk ID:|Wall time:|Process exited with code|Process running with session ID)/;

@@ -32,3 +32,11 @@ test("a status phrase joined by underscores or hyphens is not missed, and a code
   assert.deepEqual(classifyStatusClasses("wrote 503\nService unavailable notes"), [], "a line break after the code");
   assert.deepEqual(classifyStatusClasses("ids 502bad gateway"), [], "no separator after the code");
 });
+
+test("a no-break or other Unicode space between status and its code does not make a status class", () => {
+  // The reference's whitespace is tab, line feed, form feed, carriage return and space only.
+  assert.deepEqual(classifyStatusClasses("status\u00a0503"), [], "no-break space");
+  assert.deepEqual(classifyStatusClasses("status code\u2003429"), [], "em space");
+  assert.deepEqual(classifyStatusClasses("status\u000b400"), [], "vertical tab");
+  assert.deepEqual(classifyStatusClasses("status:\t\f\r\n 503"), ["http_5xx"], "ASCII whitespace still joins");
+});

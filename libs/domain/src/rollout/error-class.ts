@@ -15,7 +15,9 @@ export function classifyAbort(reason: string, atTornTail: boolean): AbortClass {
 // Every pattern is anchored on a code next to "http" / "status" or on a fixed phrase, so
 // a bare number in prose (a line count, a port) never reads as a provider status.
 const HTTP = String.raw`\bhttp[ _-]?`;
-const STATUS = String.raw`\bstatus(?:[ _-]?code)?[\s:=_-]*`;
+// Whitespace is the reference engine's ASCII set (tab, line feed, form feed, carriage return,
+// space): a no-break or other Unicode space does not join "status" to a code.
+const STATUS = String.raw`\bstatus(?:[ _-]?code)?[\t\n\f\r :=_-]*`;
 // Inside a status phrase only spaces, underscores and hyphens join: a colon or a line break
 // after the code reads as prose that happens to follow a number, as the reference reads it.
 const JOIN = "[ _-]";

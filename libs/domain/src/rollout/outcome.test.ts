@@ -85,6 +85,11 @@ test("wait_control_exit matches the wait builtin only", () => {
   assert.equal(classifyOutcome("wait; grep x f", exit(1)).reason, "grep_no_match", "expected negatives are checked first");
 });
 
+test("wait followed by a no-break space is no wait builtin, as the reference's whitespace is ASCII", () => {
+  assert.equal(classifyOutcome("wait\u00a0%1", exit(1)).cls, "failure", "no-break space");
+  assert.equal(classifyOutcome("wait\t%1", exit(1)).reason, "wait_control_exit", "tab");
+});
+
 test("only failure and timeout count as failures", () => {
   assert.deepEqual(TOOL_CLASSES.filter(countsAsFailure), ["failure", "timeout"], "failure classes");
   assert.equal(TOOL_CLASSES.length, 9, "closed vocabulary of nine");

@@ -36,7 +36,8 @@ export const CONTROL_EXIT_PROBES: readonly ProbeRule[] = [
   {
     token: "wait_control_exit",
     exits: null,
-    pattern: new RegExp(`${SEGMENT_START}wait(?:\\s|;|$)`, "im"),
+    // The word ends at ASCII whitespace (the reference engine's set), `;` or a line end.
+    pattern: new RegExp(`${SEGMENT_START}wait(?:[\\t\\n\\f\\r ]|;|$)`, "im"),
   },
 ];
 
