@@ -137,3 +137,10 @@ test("a stall is not cut short by a compaction, a message or turn context writte
   assert.deepEqual([t.idleGaps, a.behavior.stallGaps, a.behavior.maxGapS], [1, 1, 400], "one stall of 400 s");
   assert.equal(t.compactions, 1, "the compaction is still counted");
 });
+
+test("a compaction without a timestamp is still counted in its task", () => {
+  // The reference's timeline passes over untimed records, so such a compaction was never counted.
+  const t = onlyTask([startLine(0, "t"), untimed(compactedLine(1)), tokenLine(2, 50_000), completeLine(3, "t")]);
+  assert.equal(t.compactions, 1, "counted where it stands");
+  assert.deepEqual(split(t), { tool: 0, wait: 0, model: 3_000, idle: 0 }, "and it books no time");
+});
