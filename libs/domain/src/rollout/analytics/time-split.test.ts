@@ -144,3 +144,15 @@ test("a compaction without a timestamp is still counted in its task", () => {
   assert.equal(t.compactions, 1, "counted where it stands");
   assert.deepEqual(split(t), { tool: 0, wait: 0, model: 3_000, idle: 0 }, "and it books no time");
 });
+
+test("a task whose start has no timestamp has no first-token time, instead of 0 ms from its own first record", () => {
+  const lines = [
+    untimed(startLine(0, "t")),
+    callLine(5, "c1", "exec_command", { cmd: "ls" }),
+    outputLine(6, "c1", unifiedOutput(0)),
+    completeLine(8, "t"),
+  ];
+  const t = onlyTask(lines);
+  assert.deepEqual([t.ttftMs, t.ttftSource], [-1, null], "unobserved, as the reference leaves it");
+  assert.deepEqual(split(t), { tool: 1_000, wait: 0, model: 2_000, idle: 0 }, "the window still opens at the first timed record");
+});

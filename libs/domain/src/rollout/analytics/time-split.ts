@@ -88,6 +88,8 @@ function pendingOf(calls: readonly LiveCall[], booked: Booked): Pending {
  */
 export class TaskWindow {
   #start: number | null;
+  /** The task's start was written with a time, so a first-token time can be measured from it. */
+  readonly #timedStart: boolean;
   #cursor: number | null;
   #lastSeen: number | null = null;
   #tool = 0;
@@ -110,6 +112,7 @@ export class TaskWindow {
   /** A window opening at its task's start (null when the start was untimed). */
   constructor(startMs: number | null) {
     this.#start = startMs;
+    this.#timedStart = startMs !== null;
     this.#cursor = startMs;
   }
 
@@ -124,7 +127,9 @@ export class TaskWindow {
     // Messages, reasoning, turn context and user input end no gap: a message written during a
     // five-minute silence is not the model working.
     if (endsTimelineGap(r)) this.#bookUntil(ts, end);
-    if (this.#firstModel === null && this.#start !== null && isModelEmitted(r) && ts >= this.#start) {
+    // A window anchored at its first record (the start was untimed) knows no start to measure from:
+    // that record would give the model a first token at 0 ms.
+    if (this.#firstModel === null && this.#timedStart && this.#start !== null && isModelEmitted(r) && ts >= this.#start) {
       this.#firstModel = ts - this.#start;
     }
   }
