@@ -65,3 +65,24 @@ test("health sees implicit turns: completed zero-tool ones are classified, the o
   assert.deepEqual([h.turns, h.toolCalls, h.aborted, h.unterminated], [3, 1, 1, 1], "three implicit turns");
   assert.equal(h.zeroTool.talk_only, 1, "the completed turn without a call is zero-tool");
 });
+
+test("an implicit turn opened by the model's own output has no first-token time; one opened by user input has", () => {
+  const d = collectRollout([
+    metaLine("m", { cli_version: "0.40.0" }),
+    messageLine(1, "resuming the work"),
+    callLine(3, "c1", "exec_command", { cmd: "ls" }),
+    outputLine(4, "c1", unifiedOutput(0)),
+    userLine(10),
+    callLine(12, "c2", "exec_command", { cmd: "make" }),
+    outputLine(13, "c2", unifiedOutput(0)),
+  ]);
+  const a = analyzeRollout({ meta: d.meta, records: d.records, fresh: false });
+  assert.deepEqual(
+    a.tasks.map((t) => [t.turnId, t.ttftMs, t.ttftSource]),
+    [
+      ["implicit:1", -1, null],
+      ["implicit:2", 2000, "first_model_record"],
+    ],
+    "the first turn's start is its own first output, so 0 ms would be no measurement",
+  );
+});

@@ -132,7 +132,10 @@ export class RecordFold {
   #task(i: number): TaskState {
     let t = this.#tasks[i];
     if (t === undefined) {
-      t = { window: new TaskWindow(this.#lifecycle.rows[i]?.startMs ?? null), classes: new Map(), ttft: null };
+      const row = this.#lifecycle.rows[i];
+      // A turn opened by the model's own output has no request to time a first token from.
+      const window = new TaskWindow(row?.startMs ?? null, row?.asked ?? false);
+      t = { window, classes: new Map(), ttft: null };
       this.#tasks[i] = t;
     }
     return t;

@@ -88,7 +88,7 @@ function pendingOf(calls: readonly LiveCall[], booked: Booked): Pending {
  */
 export class TaskWindow {
   #start: number | null;
-  /** The task's start was written with a time, so a first-token time can be measured from it. */
+  /** The task's start is a timed request, so a first-token time can be measured from it. */
   readonly #timedStart: boolean;
   #cursor: number | null;
   #lastSeen: number | null = null;
@@ -109,10 +109,13 @@ export class TaskWindow {
   // Times past an end that may still move later; replayed once it settles.
   #beyond: { until: number; calls: readonly LiveCall[] }[] = [];
 
-  /** A window opening at its task's start (null when the start was untimed). */
-  constructor(startMs: number | null) {
+  /**
+   * A window opening at its task's start (null when the start was untimed); `asked` says the start
+   * is a request (a written start or user input), from which a first token can be timed.
+   */
+  constructor(startMs: number | null, asked: boolean) {
     this.#start = startMs;
-    this.#timedStart = startMs !== null;
+    this.#timedStart = asked && startMs !== null;
     this.#cursor = startMs;
   }
 

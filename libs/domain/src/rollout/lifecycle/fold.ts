@@ -27,6 +27,8 @@ export interface Row {
   repaired: boolean;
   rolledBack: boolean;
   implicit: boolean;
+  /** The turn began with a request (a written start or user input), not with the model's own output. */
+  asked: boolean;
   openedAt: number | null;
   errorClass: TurnErrorClass | null;
   /** An errored task's own terminal has arrived (a later one is a second terminal). */
@@ -65,6 +67,7 @@ function newRow(turnId: string, e: FoldEvent): Row {
     repaired: false,
     rolledBack: false,
     implicit: false,
+    asked: true,
     openedAt: null,
     errorClass: null,
     confirmed: false,
@@ -135,11 +138,12 @@ export class LifecycleFold {
     Object.assign<Row, Partial<Row>>(row, { outcome: "complete", provenance: "synthesized", reason: REASON_IMPLICIT_NEXT_TURN });
   }
 
-  private openImplicit(at: FoldEvent): void {
+  private openImplicit(at: FoldEvent, asked: boolean): void {
     this.implicitCount += 1;
     this.open({
       ...newRow(`${IMPLICIT_TURN_PREFIX}${this.implicitCount}`, at),
       implicit: true,
+      asked,
       openedAt: at.seq ?? null,
       toolCalls: this.pendingCalls,
     });
@@ -152,13 +156,13 @@ export class LifecycleFold {
     if (this.explicit) return;
     const held = this.held ? this.rows[this.current] : undefined;
     if (held !== undefined && this.current === this.active) this.closeImplicit(held);
-    this.openImplicit(this.pending ?? e);
+    this.openImplicit(this.pending ?? e, true);
   }
 
   /** Agent output: opens an implicit turn only when no turn holds the timeline. */
   agentOutput(e: FoldEvent): void {
     if (this.explicit || this.held) return;
-    this.openImplicit(this.pending ?? e);
+    this.openImplicit(this.pending ?? e, false);
   }
 
   compacted(e: FoldEvent): void {
