@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { collectRollout } from "../decode/collect.js";
 import { analyzeRollout } from "../analytics/analyze.js";
+import { UsageCollector } from "../usage/collect.js";
 import { corpusRollouts, DEFAULT_CORPUS_FROM_MS, type CorpusOptions } from "./corpus.js";
 import type { GeneratedRollout } from "./rollout.js";
 import { PLANTED_SECRET_MARKER } from "./secrets.js";
@@ -83,6 +84,39 @@ test("a corpus without every era and ending would leave the reader's edge cases 
     assert.ok(kinds.has(kind), `some record is ${kind}`);
   }
   assert.ok(repeatedTotals > 0, "some token_count repeats the previous totals");
+});
+
+test("a corpus without forks, unknown line types, byte-order marks or CRLF endings would leave those reader paths untested", () => {
+  const has = (pattern: RegExp): GeneratedRollout[] => sample.filter((r) => pattern.test(r.text));
+  const forks = has(/"forked_from_id":/);
+  const spawns = has(/"source":\{"subagent"/);
+  assert.ok(forks.length > 0 && spawns.length > 0, `forks ${forks.length}, spawns ${spawns.length}`);
+  assert.ok(has(/"type":"(world_state|thread_checkpoint)"/).length > 0, "some line has a top-level type the reader does not analyse");
+  assert.ok(
+    has(/"type":"(thread_goal_updated|item_completed|thread_settings_applied|ghost_snapshot)"/).length > 0,
+    "some line has an unknown variant",
+  );
+  assert.ok(has(/^\uFEFF/).length > 0, "some file starts with a byte-order mark");
+  assert.ok(has(/\r\n/).length > 0, "some file has CRLF line endings");
+  for (const r of [...forks, ...spawns]) {
+    // The parent's history comes first, in one burst; the child's usage is only what it added.
+    const lines = r.text.split(/\r?\n/);
+    const decoded = collectRollout(lines);
+    assert.equal(decoded.tornTail, r.tornTail, `${r.relPath}: torn tail as generated`);
+    const totals = lines.filter((l) => l.includes('"total_token_usage"') && l.endsWith("}}")).map((l) => JSON.parse(l).payload.info);
+    const copied = totals.findIndex((info, i) => i > 0 && info.last_token_usage.total_tokens === info.total_token_usage.total_tokens);
+    assert.equal(copied, -1, `${r.relPath}: the child's totals continue from its parent's`);
+    const collector = new UsageCollector();
+    for (const line of lines) collector.push(line);
+    const { usage } = collector.result("child");
+    assert.ok(usage.replayed >= 2, `${r.relPath}: the copied replies are replayed, not counted (${usage.replayed})`);
+    const parentTotal = totals[usage.replayed - 1]?.total_token_usage.total_tokens ?? 0;
+    const lastTotal = totals[totals.length - 1]?.total_token_usage.total_tokens ?? 0;
+    const counted = Object.values(usage.byDay)
+      .flatMap((byModel) => Object.values(byModel))
+      .reduce((n, f) => n + f.total, 0);
+    assert.equal(counted, lastTotal - parentTotal, `${r.relPath}: only the child's own tokens count`);
+  }
 });
 
 test("cumulative token totals are the running sum of the per-reply figures", () => {

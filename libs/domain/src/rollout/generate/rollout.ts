@@ -1,5 +1,6 @@
 import { tokenCountLine, wrapped } from "./lines.js";
 import { writeLegacyRollout } from "./legacy.js";
+import { addOddities, type FileShape } from "./oddities.js";
 import type { Prng } from "./prng.js";
 import type { SecretPlanter } from "./secrets.js";
 import { advance, push, uuid7, type RolloutEra, type SessionState } from "./session.js";
@@ -7,7 +8,8 @@ import { tokenMeter } from "./tokens.js";
 import { writeTurn, type TurnEnding } from "./turn.js";
 
 // One whole rollout file: its path under the store, its meta line(s), its turns in the era's
-// shapes, and the file-level edge cases (process death, torn tail, big lines, subagent metas).
+// shapes, and the file-level edge cases (process death, torn tail, big lines, subagent metas, and
+// the rarer shapes of `oddities.ts`).
 
 /** What to generate for one rollout. */
 export interface RolloutSpec {
@@ -25,7 +27,7 @@ export interface RolloutSpec {
 export interface GeneratedRollout {
   /** `YYYY/MM/DD/rollout-<YYYY-MM-DDThh-mm-ss>-<uuid>.jsonl`. */
   readonly relPath: string;
-  /** The file's text (lines joined by line feeds; a torn tail has no final line feed). */
+  /** The file's text (lines joined by line feeds, a few by CR LF; a torn tail has no final line end). */
   readonly text: string;
   readonly lastMs: number;
   readonly era: RolloutEra;
@@ -63,7 +65,8 @@ function pathOf(startMs: number, id: string): string {
   return `${y}/${m}/${d}/rollout-${iso.slice(0, 19).replaceAll(":", "-")}-${id}.jsonl`;
 }
 
-function writeMeta(s: SessionState, id: string, startMs: number, cwd: string): void {
+/** Writes the meta line(s); true when the rollout is a spawned subagent's. */
+function writeMeta(s: SessionState, id: string, startMs: number, cwd: string): boolean {
   const payload: Record<string, unknown> = {
     id,
     timestamp: new Date(startMs).toISOString(),
@@ -80,9 +83,10 @@ function writeMeta(s: SessionState, id: string, startMs: number, cwd: string): v
     payload["source"] = { subagent: { thread_spawn: { parent_thread_id: parent, depth: 1, agent_role: "reviewer" } } };
     push(s, wrapped(startMs, "session_meta", payload));
     push(s, wrapped(startMs + 1, "session_meta", { ...payload, id: parent, source: "cli" }));
-    return;
+    return true;
   }
   push(s, wrapped(startMs, "session_meta", payload));
+  return false;
 }
 
 /** Generates one rollout file. */
@@ -103,9 +107,11 @@ export function generateRollout(spec: RolloutSpec): GeneratedRollout {
   };
   const cwd = rng.pick(["/home/dev/api", "/home/dev/web", "/srv/repos/billing", "/Users/ana/code/cli"]);
   let tornTail = false;
+  let cut = 0;
+  let shape: FileShape = { bom: false, crlf: false };
   if (era === "legacy") writeLegacyRollout(s, id, spec.startMs, spec.targetBytes, spec.bigLineBytes);
   else {
-    writeMeta(s, id, spec.startMs, cwd);
+    const spawned = writeMeta(s, id, spec.startMs, cwd);
     if (rng.chance(0.3)) push(s, tokenCountLine(advance(s, 400), null));
     const dying = rng.chance(0.1);
     let previous: TurnEnding | null = null;
@@ -122,12 +128,15 @@ export function generateRollout(spec: RolloutSpec): GeneratedRollout {
       if (!alive || last) break;
     }
     tornTail = rng.chance(0.06);
+    if (tornTail) cut = rng.next();
+    shape = addOddities(s, spec.startMs, spawned);
   }
-  let text = s.lines.join("\n");
+  const newline = shape.crlf ? "\r\n" : "\n";
+  let text = (shape.bom ? "\uFEFF" : "") + s.lines.join(newline);
   if (tornTail) {
     // A crashed writer: the final line stops mid-record with no line feed.
     const lastLine = s.lines[s.lines.length - 1] ?? "";
-    text = text.slice(0, text.length - lastLine.length + Math.max(1, Math.floor(lastLine.length * rng.next())));
-  } else text += "\n";
+    text = text.slice(0, text.length - lastLine.length + Math.max(1, Math.floor(lastLine.length * cut)));
+  } else text += newline;
   return { relPath: pathOf(spec.startMs, id), text, lastMs: s.now, era, tornTail };
 }
