@@ -119,6 +119,18 @@ test("a corpus without forks, unknown line types, byte-order marks or CRLF endin
   }
 });
 
+test("a producer time to first token that is one constant would make every TTFT percentile the same", () => {
+  const seen = new Set<number>();
+  for (const r of sample)
+    for (const line of r.text.split(/\r?\n/)) {
+      if (!line.includes('"time_to_first_token_ms"')) continue;
+      const { duration_ms: duration, time_to_first_token_ms: ttft } = JSON.parse(line).payload;
+      assert.ok(ttft > 0 && ttft <= duration && ttft <= 60000, `${r.relPath}: ttft ${ttft} ms within the turn's ${duration} ms`);
+      seen.add(ttft);
+    }
+  assert.ok(seen.size > 100, `${seen.size} distinct times to first token`);
+});
+
 test("cumulative token totals are the running sum of the per-reply figures", () => {
   for (const r of sample.slice(0, 40)) {
     let sum = 0;

@@ -133,7 +133,27 @@ function finalMessage(s: SessionState): string {
   return `Done: updated the handler and the tests pass.${s.plant("agent_message")}`;
 }
 
-function writeEnding(s: SessionState, turnId: string, startedMs: number, firstTokenMs: number, ending: TurnEnding): void {
+/** Where the turn's prompt is: its line index and time. */
+interface PromptAt {
+  readonly line: number;
+  readonly ms: number;
+}
+
+/**
+ * When the turn's first token streamed: half way through its first model reply (up to the first
+ * `token_count` after the prompt), and within 30 s of the prompt even when the user walked away.
+ */
+function firstTokenMs(s: SessionState, prompt: PromptAt): number {
+  for (let i = prompt.line; i < s.lines.length; i++) {
+    const line = s.lines[i] ?? "";
+    // Wrapped lines start `{"timestamp":"<24 characters>"`.
+    if (line.includes('"type":"token_count"'))
+      return prompt.ms + Math.min(30000, Math.round((Date.parse(line.slice(14, 38)) - prompt.ms) / 2));
+  }
+  return prompt.ms;
+}
+
+function writeEnding(s: SessionState, turnId: string, startedMs: number, prompt: PromptAt, ending: TurnEnding): void {
   switch (ending) {
     case "complete": {
       modelThinks(s);
@@ -151,7 +171,7 @@ function writeEnding(s: SessionState, turnId: string, startedMs: number, firstTo
       if (s.era === "current") {
         payload["completed_at"] = Math.floor(s.now / 1000);
         payload["duration_ms"] = s.now - startedMs;
-        payload["time_to_first_token_ms"] = Math.max(0, firstTokenMs - startedMs);
+        payload["time_to_first_token_ms"] = Math.max(0, firstTokenMs(s, prompt) - startedMs);
       }
       push(s, eventLine(s.now, payload));
       return;
@@ -210,11 +230,11 @@ export function writeTurn(s: SessionState, plan: TurnPlan, cwd: string): boolean
   const prompt = `Please fix the flaky retry in the uploader and add a test.${s.plant("prompt")}`;
   push(s, eventLine(advance(s, 2), { type: "user_message", message: prompt, images: [], local_images: [], text_elements: [] }));
   push(s, itemLine(s.now, messageItem("user", prompt)));
-  const firstTokenMs = s.now + 900;
+  const promptAt: PromptAt = { line: s.lines.length, ms: s.now };
   const steps = plan.ending === "trailing_abort" ? 0 : plan.steps;
   writeSteps(s, { ...plan, steps }, plan.ending === "dying");
   if (plan.ending === "dying" && steps > 0) return false;
-  writeEnding(s, turnId, startedMs, firstTokenMs, plan.ending);
+  writeEnding(s, turnId, startedMs, promptAt, plan.ending);
   if (s.rng.chance(0.01)) push(s, eventLine(advance(s, 1000), { type: "thread_rolled_back", num_turns: 1 }));
   return plan.ending !== "dying";
 }
