@@ -1,12 +1,12 @@
 // The HTML report in a real headless browser (Debian's chromium driven by playwright-core).
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { test } from "node:test";
-import { chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { writeCorpus } from "../generate/index.js";
 import { runCli } from "./program.js";
 import { captureIo } from "./test-support.js";
@@ -87,4 +87,85 @@ test("the HTML report opens offline with no console error and draws every chart"
   for (const c of charts) assert.ok(c.painted > 500, `${c.id} (${c.type}) is drawn: ${c.painted} painted pixels`);
   const tableRows = await tab.locator("section:has(h2:text('Slowest tasks')) tbody tr").count();
   assert.ok(tableRows > 0, "the slowest tasks are listed");
+});
+
+const SCRIPT = "<script>alert(1)</script>";
+const ATTRIBUTE = '"><img src=x onerror=alert(1)>';
+
+/** Rewrites a generated rollout so its cwd, provider, version, tool names and turn ids carry markup. */
+async function plantMarkup(path: string): Promise<void> {
+  const { mtime } = await stat(path);
+  const turns = new Map<string, string>();
+  const lines = (await readFile(path, "utf8")).split("\n").map((line) => {
+    if (line === "") return line;
+    const parsed = JSON.parse(line);
+    const p = parsed.payload;
+    if (parsed.type === "session_meta" || parsed.type === "turn_context") p.cwd = `/home/${SCRIPT}/${ATTRIBUTE}`;
+    if (parsed.type === "session_meta") Object.assign(p, { model_provider: `p${SCRIPT}`, cli_version: `v${ATTRIBUTE}` });
+    if (typeof p?.turn_id === "string") {
+      if (!turns.has(p.turn_id)) turns.set(p.turn_id, `${turns.size % 2 === 0 ? ATTRIBUTE : SCRIPT}-${turns.size}`);
+      p.turn_id = turns.get(p.turn_id);
+    }
+    if (p?.type === "function_call" || p?.type === "custom_tool_call") p.name = `${p.name}${SCRIPT}${ATTRIBUTE}`;
+    return JSON.stringify(parsed);
+  });
+  await writeFile(path, lines.join("\n"));
+  await utimes(path, mtime, mtime);
+}
+
+/** Opens a report page, recording dialogs, console errors, page errors and requests. */
+async function openReport(browser: Browser, page: string): Promise<{ tab: Page; problems: string[] }> {
+  const tab = await browser.newPage();
+  const problems: string[] = [];
+  tab.on("dialog", (d) => {
+    problems.push(`dialog: ${d.message()}`);
+    return d.dismiss();
+  });
+  tab.on("console", (m) => {
+    if (m.type() === "error") problems.push(`console: ${m.text()}`);
+  });
+  tab.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  await tab.route(/^(?!file:)/, (route) => {
+    problems.push(`request: ${route.request().url()}`);
+    return route.abort();
+  });
+  await tab.goto(pathToFileURL(page).href);
+  return { tab, problems };
+}
+
+test("markup in a rollout's cwd, tool names or turn ids shows as text and runs nothing, and an empty store shows no NaN", {
+  skip: SKIP,
+}, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "rollouts-html-markup-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const store = join(dir, "sessions");
+  await writeCorpus({ dir: store, seed: 5, files: 1, bigLineShare: 0 });
+  const [rollout] = (await readdir(store, { recursive: true })).filter((f) => f.endsWith(".jsonl"));
+  await plantMarkup(join(store, rollout ?? ""));
+  await mkdir(join(dir, "empty"));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  t.after(() => browser.close());
+  for (const [name, root] of [
+    ["one", store],
+    ["empty", join(dir, "empty")],
+  ] as const) {
+    const page = join(dir, `${name}.html`);
+    const io = captureIo();
+    const args = ["scan", root, "--now", "2026-05-15", "--no-cache", "--workers", "1", "--format", "html", "--out", page];
+    assert.equal(await runCli(args, io), 0, io.stderr);
+    const { tab, problems } = await openReport(browser, page);
+    // What a reader sees (the header and main text, not the inline scripts' source) and what was built.
+    const shown = {
+      text: (await tab.locator("header, main").allTextContents()).join("\n"),
+      images: await tab.locator("img").count(),
+      scripts: await tab.locator("script").count(),
+    };
+    assert.deepEqual(problems, [], `${name}: no dialog, console error, page error or request`);
+    assert.equal(shown.images, 0, `${name}: no element made from rollout text`);
+    assert.equal(shown.scripts, 3, `${name}: only the page's own scripts`);
+    assert.doesNotMatch(shown.text, /NaN|undefined|Infinity/, `${name}: every figure is a number`);
+    if (name === "one") {
+      for (const planted of [SCRIPT, ATTRIBUTE]) assert.ok(shown.text.includes(planted), `${planted} shows literally`);
+    }
+  }
 });
