@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -291,4 +291,17 @@ test("a rescan of an unchanged store says how many files and bytes it reused, no
   assert.deepEqual(cold.slice(1), ["4", "0", cold[3], "0"], "a cold scan reuses nothing");
   assert.ok(Number(cold[3]) > 0, "it read some bytes");
   assert.deepEqual(warm.slice(1), ["4", "4", cold[3], cold[3]], "a warm scan reuses every file and every byte");
+});
+
+test("the scan summary counts one file and one link in the singular, not as '1 files'", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "rollouts-one-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const store = join(dir, "sessions");
+  await writeCorpus({ dir: store, seed: 3, files: 1, bigLineShare: 0 });
+  const outside = join(dir, "outside.jsonl");
+  await writeFile(outside, "");
+  await symlink(outside, join(store, "linked.jsonl"));
+  const { stderr } = await cliText(["scan", store, ...SCAN, "--report", "lifecycle"]);
+  assert.match(stderr, /^scanned 1 file \(/, stderr);
+  assert.match(stderr, /; 1 link outside the root not followed\n$/, stderr);
 });

@@ -16,6 +16,11 @@ interface ScanCommandFlags extends ScanFlags {
 
 const REPORT_CHOICES = ["all", ...REPORT_KINDS] as const;
 
+// `n` and its noun, singular for one: "1 file", "2 files".
+function counted(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** `rollouts scan <dir>`: corpus reports (lifecycle, analytics, health, reconcile, error classes, post-tool). */
 export function scanCommand(program: Command, io: CliIo): void {
   withScanFlags(
@@ -41,10 +46,10 @@ export function scanCommand(program: Command, io: CliIo): void {
       const reports = corpusReports(result.partial, kinds, { root, top });
       const files = result.files;
       const dirs =
-        (files.unreadableDirs > 0 ? `; ${files.unreadableDirs} directories could not be listed` : "") +
-        (files.linksOutsideRoot > 0 ? `; ${files.linksOutsideRoot} links outside the root not followed` : "");
+        (files.unreadableDirs > 0 ? `; ${counted(files.unreadableDirs, "directory", "directories")} could not be listed` : "") +
+        (files.linksOutsideRoot > 0 ? `; ${counted(files.linksOutsideRoot, "link", "links")} outside the root not followed` : "");
       io.err(
-        `scanned ${files.scanned} files (${files.reused} reused from cache, ${files.outOfScope} out of scope, ${files.unreadable} unreadable), ${files.bytes} bytes (${files.reusedBytes} reused)${dirs}\n`,
+        `scanned ${counted(files.scanned, "file", "files")} (${files.reused} reused from cache, ${files.outOfScope} out of scope, ${files.unreadable} unreadable), ${files.bytes} bytes (${files.reusedBytes} reused)${dirs}\n`,
       );
       if (format === "html") {
         await emit(io, renderReportPage({ root, now, reports, files }), flags.out);
