@@ -1,5 +1,6 @@
 import { eventLine, itemLine, messageItem, tokenCountLine, type TokenUsage, wrapped } from "./lines.js";
 import { uuid7, type SessionState } from "./session.js";
+import { addUsage, ZERO_USAGE } from "./tokens.js";
 
 // The rarer shapes of a real store, added once a wrapped rollout's body is written (so the draws
 // for them come after the body's and leave it as it was): a fork's or spawn's copy of its parent's
@@ -24,16 +25,6 @@ const UNKNOWN_LINES: readonly ((s: SessionState, ms: number) => string)[] = [
   (s, ms) => itemLine(ms, { type: "ghost_snapshot", ghost_commit: { id: s.rng.hex(40), parent: null } }),
 ];
 
-function add(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return {
-    input_tokens: a.input_tokens + b.input_tokens,
-    cached_input_tokens: a.cached_input_tokens + b.cached_input_tokens,
-    output_tokens: a.output_tokens + b.output_tokens,
-    reasoning_output_tokens: a.reasoning_output_tokens + b.reasoning_output_tokens,
-    total_tokens: a.total_tokens + b.total_tokens,
-  };
-}
-
 function parentReply(s: SessionState): TokenUsage {
   const input = s.rng.int(9000, 60000);
   const output = s.rng.int(50, 1500);
@@ -54,21 +45,21 @@ function parentReply(s: SessionState): TokenUsage {
 function copyParentHistory(s: SessionState, startMs: number): void {
   const metas = s.lines.findIndex((l) => !l.includes('"type":"session_meta"'));
   const burst: string[] = [];
-  let total: TokenUsage = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 };
+  let total = ZERO_USAGE;
   const replies = s.rng.int(2, 6);
   for (let i = 0; i < replies; i++) {
     const ms = startMs + 2 + 3 * i;
     burst.push(itemLine(ms, messageItem("user", `Look into the failing upload test.${s.plant("prompt")}`)));
     burst.push(itemLine(ms + 1, messageItem("assistant", `The retry loop never backs off.${s.plant("agent_message")}`)));
     const last = parentReply(s);
-    total = add(total, last);
+    total = addUsage(total, last);
     burst.push(tokenCountLine(ms + 2, { total, last, window: 272000 }));
   }
   const parent = total;
   const own = s.lines.slice(metas === -1 ? s.lines.length : metas).map((line) => {
     if (!line.includes('"total_token_usage"')) return line;
     const parsed = JSON.parse(line) as { payload: { info: { total_token_usage: TokenUsage } } };
-    parsed.payload.info.total_token_usage = add(parent, parsed.payload.info.total_token_usage);
+    parsed.payload.info.total_token_usage = addUsage(parent, parsed.payload.info.total_token_usage);
     return JSON.stringify(parsed);
   });
   s.lines.splice(metas === -1 ? s.lines.length : metas, s.lines.length, ...burst, ...own);

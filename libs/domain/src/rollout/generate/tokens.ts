@@ -17,9 +17,17 @@ export interface TokenMeter {
   compact(rng: Prng): void;
 }
 
-const ZERO: TokenUsage = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 };
+/** No tokens. */
+export const ZERO_USAGE: TokenUsage = {
+  input_tokens: 0,
+  cached_input_tokens: 0,
+  output_tokens: 0,
+  reasoning_output_tokens: 0,
+  total_tokens: 0,
+};
 
-function add(a: TokenUsage, b: TokenUsage): TokenUsage {
+/** The sum of two token figure sets. */
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   return {
     input_tokens: a.input_tokens + b.input_tokens,
     cached_input_tokens: a.cached_input_tokens + b.cached_input_tokens,
@@ -32,7 +40,7 @@ function add(a: TokenUsage, b: TokenUsage): TokenUsage {
 /** A meter starting from the instructions' size in tokens. */
 export function tokenMeter(baseContext: number): TokenMeter {
   let context = baseContext;
-  let total = ZERO;
+  let total = ZERO_USAGE;
   let latest: { total: TokenUsage; last: TokenUsage } | null = null;
   return {
     reply(rng) {
@@ -47,7 +55,7 @@ export function tokenMeter(baseContext: number): TokenMeter {
         reasoning_output_tokens: reasoning,
         total_tokens: input + output,
       };
-      total = add(total, last);
+      total = addUsage(total, last);
       context = input + output;
       latest = { total, last };
       return latest;
