@@ -46,18 +46,7 @@ test("the HTML report opens offline with no console error and draws every chart"
 
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   t.after(() => browser.close());
-  const tab = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const problems: string[] = [];
-  tab.on("console", (m) => {
-    if (m.type() === "error") problems.push(`console: ${m.text()}`);
-  });
-  tab.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  // Anything but the file itself would be a network request: refuse it and remember it.
-  await tab.route(/^(?!file:)/, (route) => {
-    problems.push(`request: ${route.request().url()}`);
-    return route.abort();
-  });
-  await tab.goto(pathToFileURL(page).href);
+  const { tab, problems } = await openReport(browser, page, { width: 1400, height: 1000 });
   const charts = await tab.evaluate(() => {
     // The page's own objects, typed here since this project compiles without the DOM library.
     type Canvas = {
@@ -114,8 +103,12 @@ async function plantMarkup(path: string): Promise<void> {
 }
 
 /** Opens a report page, recording dialogs, console errors, page errors and requests. */
-async function openReport(browser: Browser, page: string): Promise<{ tab: Page; problems: string[] }> {
-  const tab = await browser.newPage();
+async function openReport(
+  browser: Browser,
+  page: string,
+  viewport?: { width: number; height: number },
+): Promise<{ tab: Page; problems: string[] }> {
+  const tab = await browser.newPage(viewport === undefined ? {} : { viewport });
   const problems: string[] = [];
   tab.on("dialog", (d) => {
     problems.push(`dialog: ${d.message()}`);
@@ -125,6 +118,7 @@ async function openReport(browser: Browser, page: string): Promise<{ tab: Page; 
     if (m.type() === "error") problems.push(`console: ${m.text()}`);
   });
   tab.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  // Anything but the file itself would be a network request: refuse it and remember it.
   await tab.route(/^(?!file:)/, (route) => {
     problems.push(`request: ${route.request().url()}`);
     return route.abort();
