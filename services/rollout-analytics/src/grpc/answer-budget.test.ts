@@ -2,9 +2,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { collectRollout, foldRecords, foldReportJson, rolloutAnalyticsJson, sessionHealth, sessionHealthJson } from "@crs/domain/rollout";
 import { AnalyzeRolloutResponseSchema, type AnalyzeRolloutResponse } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
+import { encodedWithinBudget } from "./answer-budget.js";
 import { CUT_MARK } from "./answer-labels.js";
 import { MAX_ANSWER_BYTES, MAX_CRITICAL, MAX_LABEL_BYTES, MAX_OUTCOMES, MAX_ROWS } from "./listing-caps.js";
 import { ROLLOUTS_DIR, SKIP_REAL, uploadStream, withService } from "./test-support.js";
@@ -227,4 +228,44 @@ test("every real rollout answers as before the byte bounds: no flag, every label
       assert.equal(got.reportJson, JSON.stringify(report), `${name}: report_json byte for byte the uncapped domain JSON`);
     }
   });
+});
+
+test("an answer that fits no budget leaves out every listing, in the guard's order, and keeps the rest", () => {
+  const row = {};
+  const answer = create(AnalyzeRolloutResponseSchema, {
+    reportJson: "{}",
+    analytics: {
+      outcomes: [row],
+      tasks: [row],
+      calls: 7n,
+      behavior: { repeatFailures: [row], successLoops: [row], editChurn: [row], maxEditChurn: 9n },
+    },
+    lifecycle: { tasks: [row], orphans: [row], reused: ["r"], multiplyTerminated: ["m"] },
+    health: { compactions: [5n], turns: 3n },
+  });
+  const got = fromBinary(AnalyzeRolloutResponseSchema, encodedWithinBudget(answer, 0));
+  assert.deepEqual(got.listingsOmitted, [
+    "report_json",
+    "analytics.outcomes",
+    "analytics.tasks",
+    "lifecycle.tasks",
+    "lifecycle.orphans",
+    "lifecycle.reused",
+    "lifecycle.multiply_terminated",
+    "analytics.behavior.repeat_failures",
+    "analytics.behavior.success_loops",
+    "analytics.behavior.edit_churn",
+    "health.compactions",
+  ]);
+  assert.equal(got.reportJson, "");
+  assert.deepEqual(
+    [
+      got.analytics?.outcomes.length,
+      got.lifecycle?.reused.length,
+      got.analytics?.behavior?.editChurn.length,
+      got.health?.compactions.length,
+    ],
+    [0, 0, 0, 0],
+  );
+  assert.deepEqual([got.analytics?.calls, got.analytics?.behavior?.maxEditChurn, got.health?.turns], [7n, 9n, 3n], "counts stay");
 });

@@ -13,74 +13,40 @@ import { MAX_ANSWER_BYTES } from "./listing-caps.js";
 
 type Answer = MessageInitShape<typeof AnalyzeRolloutResponseSchema>;
 
-/** A listing the guard may leave out: its field path, whether it holds anything, and the answer without it. */
-interface Listing {
-  readonly path: string;
-  readonly present: (a: Answer) => boolean;
-  readonly omit: (a: Answer) => Answer;
-}
-
-const some = (list: readonly unknown[] | undefined): boolean => (list?.length ?? 0) > 0;
-
-/** `part` (a message or its init shape) with `key` set to `value`. */
-function withField<T extends object, K extends keyof T>(part: T | undefined, key: K, value: T[K]): T {
-  return { ...part, [key]: value } as T;
-}
-
-/** The listings in the order they are left out. */
-const LISTINGS: readonly Listing[] = [
-  { path: "report_json", present: (a) => (a.reportJson ?? "") !== "", omit: (a) => withField(a, "reportJson", "") },
-  {
-    path: "analytics.outcomes",
-    present: (a) => some(a.analytics?.outcomes),
-    omit: (a) => withField(a, "analytics", withField(a.analytics, "outcomes", [])),
-  },
-  {
-    path: "analytics.tasks",
-    present: (a) => some(a.analytics?.tasks),
-    omit: (a) => withField(a, "analytics", withField(a.analytics, "tasks", [])),
-  },
-  {
-    path: "lifecycle.tasks",
-    present: (a) => some(a.lifecycle?.tasks),
-    omit: (a) => withField(a, "lifecycle", withField(a.lifecycle, "tasks", [])),
-  },
-  {
-    path: "lifecycle.orphans",
-    present: (a) => some(a.lifecycle?.orphans),
-    omit: (a) => withField(a, "lifecycle", withField(a.lifecycle, "orphans", [])),
-  },
-  {
-    path: "lifecycle.reused",
-    present: (a) => some(a.lifecycle?.reused),
-    omit: (a) => withField(a, "lifecycle", withField(a.lifecycle, "reused", [])),
-  },
-  {
-    path: "lifecycle.multiply_terminated",
-    present: (a) => some(a.lifecycle?.multiplyTerminated),
-    omit: (a) => withField(a, "lifecycle", withField(a.lifecycle, "multiplyTerminated", [])),
-  },
-  {
-    path: "analytics.behavior.repeat_failures",
-    present: (a) => some(a.analytics?.behavior?.repeatFailures),
-    omit: (a) => withField(a, "analytics", withField(a.analytics, "behavior", withField(a.analytics?.behavior, "repeatFailures", []))),
-  },
-  {
-    path: "analytics.behavior.success_loops",
-    present: (a) => some(a.analytics?.behavior?.successLoops),
-    omit: (a) => withField(a, "analytics", withField(a.analytics, "behavior", withField(a.analytics?.behavior, "successLoops", []))),
-  },
-  {
-    path: "analytics.behavior.edit_churn",
-    present: (a) => some(a.analytics?.behavior?.editChurn),
-    omit: (a) => withField(a, "analytics", withField(a.analytics, "behavior", withField(a.analytics?.behavior, "editChurn", []))),
-  },
-  {
-    path: "health.compactions",
-    present: (a) => some(a.health?.compactions),
-    omit: (a) => withField(a, "health", withField(a.health, "compactions", [])),
-  },
+/** The listings the guard may leave out, by field path, in the order they are left out. */
+const LISTINGS: readonly string[] = [
+  "report_json",
+  "analytics.outcomes",
+  "analytics.tasks",
+  "lifecycle.tasks",
+  "lifecycle.orphans",
+  "lifecycle.reused",
+  "lifecycle.multiply_terminated",
+  "analytics.behavior.repeat_failures",
+  "analytics.behavior.success_loops",
+  "analytics.behavior.edit_churn",
+  "health.compactions",
 ];
+
+// A field path's keys in the generated code: each proto name in camel case (`multiply_terminated`
+// is `multiplyTerminated`), as protobuf-es names fields.
+function keysOf(path: string): string[] {
+  return path.split(".").map((name) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()));
+}
+
+// Whether the listing at `keys` holds anything: a non-empty text or list.
+function present(part: unknown, keys: readonly string[]): boolean {
+  const value = keys.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], part);
+  return (typeof value === "string" || Array.isArray(value)) && value.length > 0;
+}
+
+// `part` (a message or its init shape) with the listing at `keys` emptied, each message on the way copied.
+function omitted(part: unknown, keys: readonly string[]): unknown {
+  const [key, ...rest] = keys;
+  if (key === undefined) return typeof part === "string" ? "" : [];
+  const fields = (part ?? {}) as Record<string, unknown>;
+  return { ...fields, [key]: omitted(fields[key], rest) };
+}
 
 /**
  * `answer` encoded, at most `budget` bytes: as it is when it fits, else with listings left out in
@@ -89,13 +55,14 @@ const LISTINGS: readonly Listing[] = [
 export function encodedWithinBudget(answer: Answer, budget: number = MAX_ANSWER_BYTES): Uint8Array {
   let bytes = encodeMessage(AnalyzeRolloutResponseSchema, answer);
   let out = answer;
-  const omitted: string[] = [];
-  for (const listing of LISTINGS) {
+  const left: string[] = [];
+  for (const path of LISTINGS) {
     if (bytes.byteLength <= budget) break;
-    if (!listing.present(out)) continue;
-    out = listing.omit(out);
-    omitted.push(listing.path);
-    bytes = encodeMessage(AnalyzeRolloutResponseSchema, { ...out, listingsOmitted: omitted });
+    const keys = keysOf(path);
+    if (!present(out, keys)) continue;
+    out = omitted(out, keys) as Answer;
+    left.push(path);
+    bytes = encodeMessage(AnalyzeRolloutResponseSchema, { ...out, listingsOmitted: left });
   }
   return bytes;
 }
