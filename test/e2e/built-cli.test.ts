@@ -1,6 +1,6 @@
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { copyFile, mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "@crs/runtime/testing";
@@ -123,6 +123,23 @@ test("a bundle replaced by another of the same size and times runs as itself, no
     const after = await stat(bundle);
     assert.deepEqual([after.size, after.mtimeMs], [before.size, before.mtimeMs]);
     assert.match(await table(), /CACHED INPUT/, "the new bundle's own text");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("mistyped command names share one compiled-code cache instead of adding a file each", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "built-cli-names-"));
+  try {
+    const bin = await shippedCli(join(dir, "shipped"));
+    const env = { ...process.env, XDG_CACHE_HOME: join(dir, "cache") };
+    for (const word of ["scna", "frob", "usgae"]) {
+      const r = await run(process.execPath, [bin, word], { env });
+      assert.equal(r.code, 2, `${word} is no command: ${r.stderr}`);
+    }
+    assert.equal((await run(process.execPath, [bin, "help"], { env })).code, 0);
+    const kept = await readdir(join(dir, "cache", "crs-rollout-analytics", "code"));
+    assert.deepEqual(kept, ["cli-other.bin"]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -31,11 +31,15 @@ setFlagsFromString("--max-inlined-bytecode-size-cumulative=150");
 
 const NEWLINE = 0x0a;
 
+// The commands that keep a cache of their own; anything else (help, a mistyped name) shares one,
+// so stray words on the command line cannot fill the cache directory.
+const COMMANDS = new Set(["scan", "usage", "rollout", "retention", "generate"]);
+
 // One cache per command, written by its first run: each holds the code that command compiled.
 function cacheFile() {
   const base = process.env.XDG_CACHE_HOME?.trim() || join(homedir(), ".cache");
   const command = process.argv[2] ?? "";
-  return join(base, "crs-rollout-analytics", "code", `cli-${/^[a-z]{1,32}$/.test(command) ? command : "other"}.bin`);
+  return join(base, "crs-rollout-analytics", "code", `cli-${COMMANDS.has(command) ? command : "other"}.bin`);
 }
 
 // The cached code when it was made from this very bundle by this node: the file is its key line
