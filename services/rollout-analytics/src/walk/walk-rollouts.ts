@@ -1,5 +1,4 @@
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
-import { realpath, stat } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { normalize, sep } from "node:path";
 import { badField } from "../errors.js";
@@ -67,8 +66,10 @@ export async function walkRollouts(root: string, options: WalkOptions = {}): Pro
   let realRoot: string;
   let isDirectory: boolean;
   try {
-    realRoot = await realpath(root);
-    isDirectory = (await stat(realRoot)).isDirectory();
+    // Blocking, as the walk's own calls are: a first call through the thread pool starts its
+    // threads and costs a command a few milliseconds.
+    realRoot = realpathSync.native(root);
+    isDirectory = statSync(realRoot).isDirectory();
   } catch (e) {
     throw badField("root", `cannot be read (${(e as NodeJS.ErrnoException).code ?? "unknown error"})`);
   }
