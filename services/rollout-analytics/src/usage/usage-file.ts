@@ -23,7 +23,7 @@ export function usageOfFile(path: string, maxLineBytes: number): FileUsage {
     maxLineBytes,
     (bytes, start, end) => {
       verdict = usageLineVerdict(bytes, start, end);
-      return verdict === "decode" || verdict === "token_count" || (verdict === "meta" && collector.wantsMeta);
+      return verdict !== "skip" && (verdict !== "meta" || collector.wantsMeta);
     },
     {
       // A token_count line in the producer's layout is read from its bytes; any other kept line
@@ -33,6 +33,7 @@ export function usageOfFile(path: string, maxLineBytes: number): FileUsage {
         if (verdict === "token_count" && collector.pushTokenCountBytes(bytes, start, end)) return;
         const line = utf8.decode(bytes.subarray(start, end));
         if (verdict === "token_count") collector.pushTokenCount(line);
+        else if (verdict === "turn_context") collector.pushTurnContext(line);
         else collector.push(line);
       },
       oversized: (head) => collector.pushOversized(utf8.decode(head)),

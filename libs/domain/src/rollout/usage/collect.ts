@@ -1,6 +1,6 @@
 import { decodeLine, decodeOversizedLine, decodeValue } from "../decode/decode-line.js";
 import type { DecodedLine } from "../decode/record.js";
-import { isObject } from "../json.js";
+import { isObject, trimmed } from "../json.js";
 import { parseTimestamp } from "../time.js";
 import { tokenCountModel, tokenCountUsage } from "./figures.js";
 import { UsageFold } from "./fold.js";
@@ -12,6 +12,17 @@ export interface RolloutUsage {
   readonly usage: UsagePartial;
   /** Recorded cwd ("" when the rollout has no session_meta). */
   readonly cwd: string;
+}
+
+// What a line that is no JSON parses to: the full decoder skips such a line, and so do the short paths.
+const NOT_JSON = Symbol("not JSON");
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line.trim());
+  } catch {
+    return NOT_JSON;
+  }
 }
 
 /**
@@ -41,12 +52,8 @@ export class UsageCollector {
    * left to the full decoder.
    */
   pushTokenCount(line: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line.trim());
-    } catch {
-      return;
-    }
+    const parsed = parseLine(line);
+    if (parsed === NOT_JSON) return;
     const payload = isObject(parsed) && parsed["type"] === "event_msg" ? parsed["payload"] : undefined;
     if (!isObject(parsed) || !isObject(payload) || payload["type"] !== "token_count") {
       this.#take(decodeValue(parsed));
@@ -57,6 +64,19 @@ export class UsageCollector {
     const stamp = parsed["timestamp"];
     const timestamp = typeof stamp === "string" ? stamp : "";
     this.#fold.reply(usage, timestamp === "" ? null : parseTimestamp(timestamp), tokenCountModel(payload));
+  }
+
+  /**
+   * Decodes and folds a line whose head names a `turn_context`: once parsed, a turn context is
+   * read for its model alone, as the full decoder reads it (the parsed members decide, not the
+   * head); anything else about the line is left to the full decoder.
+   */
+  pushTurnContext(line: string): void {
+    const parsed = parseLine(line);
+    if (parsed === NOT_JSON) return;
+    const payload = isObject(parsed) && parsed["type"] === "turn_context" ? parsed["payload"] : undefined;
+    if (isObject(payload)) this.#fold.turnContext(trimmed(payload, "model"));
+    else this.#take(decodeValue(parsed));
   }
 
   /**

@@ -87,14 +87,18 @@ export class UsageFold {
 
   /** Folds the next record of the rollout; records other than the two above change nothing. */
   push(r: RolloutRecord): void {
-    if (r.kind === "turn_context") {
-      if (r.model !== "") this.#model = r.model;
-    } else if (r.kind === "token_count" && r.usage !== null) this.reply(r.usage, r.tsMs, r.model);
+    if (r.kind === "turn_context") this.turnContext(r.model);
+    else if (r.kind === "token_count" && r.usage !== null) this.reply(r.usage, r.tsMs, r.model);
     else if (r.kind === "session_meta" && !this.#sawMeta) {
       // Only the first names the rollout; later ones are copies of its ancestors'.
       this.#sawMeta = true;
       if (r.meta.forkedFromId !== "" || r.meta.parentThreadId !== "") this.#replay = "awaiting";
     }
+  }
+
+  /** Folds a `turn_context` naming `model` ("" when it names none): the replies after it are that model's. */
+  turnContext(model: string): void {
+    if (model !== "") this.#model = model;
   }
 
   /**

@@ -13,7 +13,9 @@ export type UsageLineVerdict =
   | "meta"
   /** A `token_count` event in the producer's layout: decoded by the usage fold's own short path. */
   | "token_count"
-  /** A `turn_context`, or a head in another layout: decoded in full. */
+  /** A `turn_context` in the producer's layout: parsed, and read for its model alone. */
+  | "turn_context"
+  /** A head in another layout: decoded in full. */
   | "decode";
 
 /** Leading bytes of a line the verdict reads; a shorter line is passed whole. */
@@ -60,7 +62,7 @@ export function usageLineVerdict(bytes: Uint8Array, start = 0, end = bytes.lengt
   if (at < 0) return "decode";
   const typeEnd = stringEnd(bytes, end, at);
   if (typeEnd < 0) return "decode";
-  if (isName(bytes, end, at, typeEnd, TURN_CONTEXT)) return "decode";
+  if (isName(bytes, end, at, typeEnd, TURN_CONTEXT)) return "turn_context";
   if (isName(bytes, end, at, typeEnd, SESSION_META)) return "meta";
   if (!isName(bytes, end, at, typeEnd, EVENT_MSG)) return "skip";
   // An event whose payload type is not next is read in full.
