@@ -72,6 +72,19 @@ test("lines the reader must not take: torn, duplicated members, non-ASCII or esc
   );
 });
 
+test("a figure of 15 digits is read in place and one of 16 is left to the general decoder, which reads both alike", () => {
+  const line = (input: string) =>
+    `{"timestamp":"2026-03-01T10:00:00.000Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":${input},"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,"total_tokens":0},"last_token_usage":{"input_tokens":1,"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,"total_tokens":2},"model_context_window":1},"rate_limits":null}}`;
+  for (const [input, inPlace] of [
+    ["999999999999999", true],
+    ["1000000000000000", false],
+  ] as const) {
+    const { fast, general, taken } = bothWays(encode(line(input)));
+    assert.equal(taken, inPlace, input);
+    assert.deepEqual(fast, general);
+  }
+});
+
 // Pieces of the grammar's edges, put anywhere in a producer line: long figures, control and blank
 // bytes, broken escapes and numbers, nesting one level too deep.
 const edgePiece = fc.constantFrom(

@@ -128,12 +128,17 @@ function int(b: Uint8Array, at: number, end: number, slots: Float64Array, slot: 
     slots[slot] = 0;
     return at + 1;
   }
-  const stop = digits(b, at, end);
-  if (stop - at > 15) return -1;
+  // Read as the digits go by: at most 15, so the value stays a safe integer.
   let value = 0;
-  for (let i = at; i < stop; i += 1) value = value * 10 + ((b[i] ?? 0) - ZERO);
+  let i = at;
+  for (; i < end; i += 1) {
+    const c = b[i] ?? 0;
+    if (!isDigit(c)) break;
+    if (i - at === 15) return -1;
+    value = value * 10 + (c - ZERO);
+  }
   slots[slot] = value;
-  return stop;
+  return i;
 }
 
 function isHex(c: number | undefined): boolean {
@@ -242,7 +247,12 @@ export class TokenLineRead extends ReplyFigures {
  * holds the same usage and time as for the bytes' one-byte text (the timestamp's text is not made);
  * false, with `into` in no defined state, when the line is not in the producer's layout.
  */
-export function readTokenLineInto(b: Uint8Array, start: number, end: number, into: TokenLineRead): boolean {
+export function readTokenLineInto(b: Uint8Array, start: number, lineEnd: number, into: TokenLineRead): boolean {
+  // Trailing blanks are cut first, so the last check is one comparison: a loop over them at the
+  // end would run on a rare line alone, and the optimized reader, compiled without it, would be
+  // thrown away at the first such line.
+  let end = lineEnd;
+  while (end > start && isTrailingBlank(b[end - 1])) end -= 1;
   const stampStart = literalAt(b, start, end, B_HEAD);
   if (stampStart < 0) return false;
   let i = stampStart;
@@ -262,8 +272,6 @@ export function readTokenLineInto(b: Uint8Array, start: number, end: number, int
   // RATE_LIMITS: objects nested two deep.
   i = value(b, literalAt(b, i, end, B_RATE), end, 2);
   i = byte(b, byte(b, i, end, CLOSE), end, CLOSE);
-  if (i < 0) return false;
-  while (i < end && isTrailingBlank(b[i])) i += 1;
   if (i !== end) return false;
   into.tsMs = stampEnd === stampStart ? null : parseTimestampAt(b, stampStart, stampEnd);
   return true;
