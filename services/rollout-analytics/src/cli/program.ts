@@ -1,10 +1,10 @@
-import { Command, CommanderError } from "commander";
-import { AnalyticsError } from "../errors.js";
+import { Command } from "commander";
 import { generateCommand } from "./commands/generate.js";
 import { retentionCommand } from "./commands/retention.js";
 import { rolloutCommand } from "./commands/rollout.js";
 import { scanCommand } from "./commands/scan.js";
 import { usageCommand } from "./commands/usage.js";
+import { cliFailure } from "./error-line.js";
 import type { CliIo } from "./io.js";
 
 /** The `rollouts` command line. */
@@ -12,7 +12,8 @@ export function buildProgram(io: CliIo): Command {
   const program = new Command("rollouts")
     .description("Scan OpenAI Codex CLI rollouts into lifecycle, analytics, health, usage and retention reports")
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+    // Commander's own refusals are printed by runCli, in the shape of every other error line.
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s), outputError: () => undefined });
   scanCommand(program, io);
   usageCommand(program, io);
   rolloutCommand(program, io);
@@ -28,12 +29,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await program.parseAsync([...argv], { from: "user" });
     return 0;
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    if (e instanceof AnalyticsError) {
-      io.err(`rollouts: ${e.message.replace(/^rollout-analytics: /, "")}\n`);
-      return e.code === "INVALID_ARGUMENT" ? 2 : 1;
-    }
-    io.err(`rollouts: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 1;
+    const failure = cliFailure(program, e);
+    if (failure === null) return 0;
+    io.err(`rollouts: ${failure.text}\n`);
+    return failure.exitCode;
   }
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -99,6 +99,55 @@ test("scan --top above ten lists that many slowest tasks, not ten", async (t) =>
   assert.equal(report.top_tasks.length, 25);
 });
 
+test("scan --top 0 or below is refused naming --top and the way to the default, instead of read as 10 as the reference reads it", async () => {
+  for (const top of ["0", "-3", "00"]) {
+    const io = captureIo();
+    assert.equal(await runCli(["scan", REAL_DIR, ...SCAN, "--top", top], io), 2, `exit 2 for --top ${top}: ${io.stderr}`);
+    assert.equal(io.stderr, "rollouts: --top must be at least 1; leave it out for the default, 10\n");
+    assert.equal(io.stdout, "", "no report");
+  }
+});
+
+test("rollout analyses a rollout saved under any file name, as an upload has none, instead of only *.jsonl", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "rollouts-name-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeCorpus({ dir, seed: 5, files: 1, bigLineShare: 0 });
+  const [name] = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((n) => n.endsWith(".jsonl"));
+  assert.ok(name !== undefined, "the generated rollout");
+  const original = join(dir, name);
+  const renamed = join(dir, "session-export.json");
+  await writeFile(renamed, readFileSync(original));
+  const ofFile = async (file: string) => (await cliJson(["rollout", file, "--now", "2026-07-01T00:00:00Z"])) as { tasks: unknown[] };
+  const asJsonl = await ofFile(original);
+  assert.ok(asJsonl.tasks.length > 0, "a rollout with tasks");
+  assert.deepEqual(await ofFile(renamed), asJsonl, "the same report whatever the name");
+});
+
+test("retention without window flags keeps a day active and 30 days warm, not the zero windows that would expire every rollout", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "rollouts-retention-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const now = Date.parse("2026-07-01T00:00:00Z");
+  for (const [name, ageDays] of [
+    ["a-12h.jsonl", 0.5],
+    ["b-10d.jsonl", 10],
+    ["c-40d.jsonl", 40],
+  ] as const) {
+    const path = join(dir, name);
+    await writeFile(path, "{}\n");
+    const at = new Date(now - ageDays * 86_400_000);
+    await utimes(path, at, at);
+  }
+  const plan = (await cliJson(["retention", dir, "--now", "2026-07-01T00:00:00Z"])) as { decisions: { id: string; class: string }[] };
+  assert.deepEqual(
+    plan.decisions.map((d) => [d.id, d.class]),
+    [
+      ["a-12h.jsonl", "active"],
+      ["b-10d.jsonl", "warm_evidence"],
+      ["c-40d.jsonl", "expired"],
+    ],
+  );
+});
+
 test("usage's JSON on the real rollouts is the library's usage report at the shipped prices", { skip: REAL_SKIP }, async () => {
   const pricing = parsePricing(JSON.parse(readFileSync(SHIPPED_PRICING, "utf8")), "pricing");
   const partial = libraryPartial();
@@ -166,6 +215,9 @@ test("a bad flag is refused with exit 2 naming it, and prints no report", async 
     [["scan", REAL_DIR, "--now", "yesterday"], "--now"],
     [["scan", REAL_DIR, "--fresh-mins", "-1"], "--fresh-mins"],
     [["scan", REAL_DIR, "--top", "0"], "--top"],
+    // The reference's Go flags take -1 (as "all") and Go literals; here only the documented values are.
+    [["scan", REAL_DIR, "--max", "-1"], "--max"],
+    [["scan", REAL_DIR, "--top", "0x10"], "--top"],
     [["usage", REAL_DIR, "--by", "week"], "--by"],
     [["usage", REAL_DIR, "--pricing", "/nonexistent/prices.json"], "--pricing"],
     // Usage takes no clock: the scan's clock flags are refused rather than silently ignored.

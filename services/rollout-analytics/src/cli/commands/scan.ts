@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { badField } from "../../errors.js";
 import type { CliIo } from "../io.js";
 import { parseChoice, parseInteger } from "../options.js";
 import { checkOut, emit, jsonText, type OutputFormat } from "../output.js";
@@ -39,6 +40,9 @@ export function scanCommand(program: Command, io: CliIo): void {
       checkCacheDir(io, flags);
       const report = parseChoice("--report", flags.report, REPORT_CHOICES);
       const format = parseChoice<OutputFormat>("--format", flags.format, ["json", "table", "html"]);
+      // The reference reads 0 or less as its default, 10; here that is refused (0 could as well be
+      // read as "no rows" or "every row") and the way to the default is named.
+      if (/^\s*(?:-\d+|0+)\s*$/.test(flags.top)) throw badField("--top", "must be at least 1; leave it out for the default, 10");
       const top = parseInteger("--top", flags.top, 1, 10_000);
       // The HTML page always draws every report; JSON and tables print what was asked.
       const kinds: readonly ReportKind[] = report === "all" || format === "html" ? REPORT_KINDS : [report];
