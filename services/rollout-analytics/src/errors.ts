@@ -4,6 +4,7 @@ export type AnalyticsErrorCode =
   | "CLOCK_REQUIRED"
   | "MALFORMED_UPLOAD"
   | "ROLLOUT_TOO_LARGE"
+  | "ANSWER_TOO_LARGE"
   | "QUEUE_UNAVAILABLE"
   | "SCAN_WORKER_FAILED"
   | "REPORT_NOT_WRITTEN";
@@ -42,6 +43,18 @@ export function rolloutTooLarge(field: string, bytes: number | bigint, limit: nu
     field,
     limit: String(limit),
   });
+}
+
+/**
+ * ANSWER_TOO_LARGE: an AnalyzeRollout answer has `bytes` with every listing left out, over the
+ * `budget` the server's GRPC_MAX_MESSAGE_BYTES leaves it.
+ */
+export function answerTooLarge(bytes: number, budget: number): AnalyticsError {
+  return new AnalyticsError(
+    "ANSWER_TOO_LARGE",
+    `the answer has ${bytes} bytes even with every listing left out; the server's message limit (GRPC_MAX_MESSAGE_BYTES) leaves it ${budget}`,
+    { limit: String(budget) },
+  );
 }
 
 /** REPORT_NOT_WRITTEN: the CLI's report could not be written to `--out` after its checks passed (a full disk). */

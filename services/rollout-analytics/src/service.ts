@@ -13,7 +13,11 @@ export const rolloutAnalytics: ServiceDefinition<typeof ANALYTICS_ENV> = {
   env: ANALYTICS_ENV,
   files: crsAnalyticsFiles,
   setup: async ({ config, logger, server }) => {
-    registerServices(server, { logger, limits: { maxRolloutBytes: config.MAX_ROLLOUT_BYTES, maxLineBytes: config.MAX_LINE_BYTES } });
+    registerServices(server, {
+      logger,
+      limits: { maxRolloutBytes: config.MAX_ROLLOUT_BYTES, maxLineBytes: config.MAX_LINE_BYTES },
+      maxMessageBytes: config.GRPC_MAX_MESSAGE_BYTES,
+    });
     const telemetry = redisTelemetry(server.metrics.registry);
     const redis = new RedisConnection({
       url: config.REDIS_URL,

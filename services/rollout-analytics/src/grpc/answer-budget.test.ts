@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { collectRollout, foldRecords, foldReportJson, rolloutAnalyticsJson, sessionHealth, sessionHealthJson } from "@crs/domain/rollout";
 import { AnalyzeRolloutResponseSchema, type AnalyzeRolloutResponse } from "@crs/contracts/gen/crs/analytics/v1/rollout_pb";
-import { encodedWithinBudget } from "./answer-budget.js";
+import { AnalyticsError } from "../errors.js";
+import { answerBudget, encodedWithinBudget } from "./answer-budget.js";
 import { CUT_MARK } from "./answer-labels.js";
 import { MAX_ANSWER_BYTES, MAX_CRITICAL, MAX_LABEL_BYTES, MAX_OUTCOMES, MAX_ROWS } from "./listing-caps.js";
 import { ROLLOUTS_DIR, SKIP_REAL, uploadStream, withService } from "./test-support.js";
@@ -230,33 +231,53 @@ test("every real rollout answers as before the byte bounds: no flag, every label
   });
 });
 
-test("an answer that fits no budget leaves out every listing, in the guard's order, and keeps the rest", () => {
+const EVERY_LISTING = [
+  "report_json",
+  "analytics.outcomes",
+  "analytics.tasks",
+  "lifecycle.tasks",
+  "lifecycle.orphans",
+  "lifecycle.reused",
+  "lifecycle.multiply_terminated",
+  "analytics.behavior.repeat_failures",
+  "analytics.behavior.success_loops",
+  "analytics.behavior.edit_churn",
+  "health.compactions",
+];
+
+// An answer with every listing the guard may leave out heavier than its name in `listings_omitted`,
+// so that each must go, and counts beside them.
+function everyListing(): AnalyzeRolloutResponse {
+  const many = <T>(item: T): T[] => Array.from({ length: 50 }, () => item);
   const row = {};
-  const answer = create(AnalyzeRolloutResponseSchema, {
-    reportJson: "{}",
+  return create(AnalyzeRolloutResponseSchema, {
+    reportJson: "{}".padEnd(100),
     analytics: {
-      outcomes: [row],
-      tasks: [row],
+      outcomes: many(row),
+      tasks: many(row),
       calls: 7n,
-      behavior: { repeatFailures: [row], successLoops: [row], editChurn: [row], maxEditChurn: 9n },
+      behavior: { repeatFailures: many(row), successLoops: many(row), editChurn: many(row), maxEditChurn: 9n },
     },
-    lifecycle: { tasks: [row], orphans: [row], reused: ["r"], multiplyTerminated: ["m"] },
-    health: { compactions: [5n], turns: 3n },
+    lifecycle: { tasks: many(row), orphans: many(row), reused: many("r"), multiplyTerminated: many("m") },
+    health: { compactions: many(5n), turns: 3n },
   });
-  const got = fromBinary(AnalyzeRolloutResponseSchema, encodedWithinBudget(answer, 0));
-  assert.deepEqual(got.listingsOmitted, [
-    "report_json",
-    "analytics.outcomes",
-    "analytics.tasks",
-    "lifecycle.tasks",
-    "lifecycle.orphans",
-    "lifecycle.reused",
-    "lifecycle.multiply_terminated",
-    "analytics.behavior.repeat_failures",
-    "analytics.behavior.success_loops",
-    "analytics.behavior.edit_churn",
-    "health.compactions",
-  ]);
+}
+
+// The size of `everyListing()` with every listing left out and named: the least any budget must allow.
+const leastBytes = (): number =>
+  toBinary(
+    AnalyzeRolloutResponseSchema,
+    create(AnalyzeRolloutResponseSchema, {
+      analytics: { calls: 7n, behavior: { maxEditChurn: 9n } },
+      lifecycle: {},
+      health: { turns: 3n },
+      listingsOmitted: EVERY_LISTING,
+    }),
+  ).length;
+
+test("an answer that fits its budget only with every listing left out leaves them all out, in the guard's order, and keeps the rest", () => {
+  const got = fromBinary(AnalyzeRolloutResponseSchema, encodedWithinBudget(everyListing(), leastBytes()));
+  assert.deepEqual(got.listingsOmitted, EVERY_LISTING);
   assert.equal(got.reportJson, "");
   assert.deepEqual(
     [
@@ -268,4 +289,28 @@ test("an answer that fits no budget leaves out every listing, in the guard's ord
     [0, 0, 0, 0],
   );
   assert.deepEqual([got.analytics?.calls, got.analytics?.behavior?.maxEditChurn, got.health?.turns], [7n, 9n, 3n], "counts stay");
+});
+
+test("an answer over its budget even with every listing left out fails ANSWER_TOO_LARGE naming the budget, instead of being sent over it", () => {
+  const budget = leastBytes() - 1;
+  assert.throws(
+    () => encodedWithinBudget(everyListing(), budget),
+    (e: unknown) =>
+      e instanceof AnalyticsError &&
+      e.code === "ANSWER_TOO_LARGE" &&
+      e.metadata["limit"] === String(budget) &&
+      e.message.includes(`${budget + 1} bytes even with every listing left out`),
+  );
+});
+
+test("a message limit below 3.5 MiB lowers the answer budget to it less the 5-byte message prefix; a larger one leaves 3.5 MiB", () => {
+  const MiB = 1024 * 1024;
+  assert.deepEqual([1024, MiB, 3.5 * MiB, 3.5 * MiB + 5, 4 * MiB, 16 * MiB].map(answerBudget), [
+    1019,
+    MiB - 5,
+    3.5 * MiB - 5,
+    MAX_ANSWER_BYTES,
+    MAX_ANSWER_BYTES,
+    MAX_ANSWER_BYTES,
+  ]);
 });

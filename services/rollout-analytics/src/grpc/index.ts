@@ -11,6 +11,8 @@ import { rolloutHandlers } from "./rollout-handlers.js";
 export interface RegisterOptions {
   readonly limits: UploadLimits;
   readonly logger: Logger;
+  /** The largest message the server sends (GRPC_MAX_MESSAGE_BYTES). */
+  readonly maxMessageBytes: number;
 }
 
 /**

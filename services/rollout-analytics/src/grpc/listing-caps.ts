@@ -31,7 +31,8 @@ export const MAX_LABEL_BYTES = 256;
 
 /**
  * Most bytes one encoded AnalyzeRollout answer has: below the 4 MiB a default gRPC client accepts,
- * with room for framing. Caps and labels keep ordinary answers far below it; past it, whole
- * listings are left out (see `answer-budget.ts`).
+ * with room for framing. A server configured to send smaller messages lowers it (`answerBudget`).
+ * Caps and labels keep ordinary answers far below it; past it, whole listings are left out (see
+ * `answer-budget.ts`).
  */
 export const MAX_ANSWER_BYTES = 3.5 * 1024 * 1024;

@@ -125,6 +125,21 @@ test("a message over GRPC_MAX_MESSAGE_BYTES is refused RESOURCE_EXHAUSTED by the
   });
 });
 
+test("an answer over a lowered message limit even with every listing left out fails RESOURCE_EXHAUSTED LIMIT_EXCEEDED naming its budget", async () => {
+  // 100 distinct payload types: the census alone, never left out, is over 1,019 bytes.
+  const census = Buffer.from(Array.from({ length: 100 }, (_, k) => `{"type":"event_msg","payload":{"type":"kind_${k}"}}\n`).join(""));
+  await withService({ ...LIMITS, GRPC_MAX_MESSAGE_BYTES: "1024" }, async (client) => {
+    const error = await rejection(client.analyzeRollout(uploadStream(census, 500)));
+    const detail = errorDetailOf(error);
+    assert.deepEqual(
+      [error.code, detail?.reason, detail?.domain, detail?.metadata["limit"]],
+      [status.RESOURCE_EXHAUSTED, "LIMIT_EXCEEDED", "crs.analytics.v1", "1019"],
+      error.message,
+    );
+    assert.match(error.details, /even with every listing left out.*GRPC_MAX_MESSAGE_BYTES/, "says why and what to raise");
+  });
+});
+
 test("lines that do not decode are counted and skipped; a torn last line is reported", async () => {
   await withService(LIMITS, async (client) => {
     const torn = Buffer.from(`${line(1)}not json\n[1]\n${line(2)}{"timestamp":"2026-03-01T12`);

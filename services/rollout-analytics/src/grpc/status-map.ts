@@ -16,6 +16,8 @@ export const STATUS_OF: Readonly<Record<AnalyticsFailureCode, StatusMapping<Erro
   CLOCK_REQUIRED: { code: status.INVALID_ARGUMENT, reason: ErrorReason.CLOCK_REQUIRED },
   MALFORMED_UPLOAD: { code: status.INVALID_ARGUMENT, reason: ErrorReason.MALFORMED_UPLOAD },
   ROLLOUT_TOO_LARGE: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.ROLLOUT_TOO_LARGE },
+  // What the runtime answers for any response over the message limit, said by the one that knows why.
+  ANSWER_TOO_LARGE: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.LIMIT_EXCEEDED },
   QUEUE_UNAVAILABLE: { code: status.UNAVAILABLE, reason: ErrorReason.QUEUE_UNAVAILABLE },
   SCAN_WORKER_FAILED: { code: status.INTERNAL, reason: ErrorReason.SCAN_FAILED },
   // The command line's own failure; no call writes a report file.

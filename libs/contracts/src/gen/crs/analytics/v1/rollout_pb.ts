@@ -252,8 +252,11 @@ export type AnalyzeRolloutResponse = Message<"crs.analytics.v1.AnalyzeRolloutRes
   labelsTruncated: boolean;
 
   /**
-   * Listings left out whole so the answer stays within 3.5 MiB, in the order dropped: `report_json`,
+   * Listings left out whole so the answer stays within its budget, in the order dropped: `report_json`,
    * then field paths such as `analytics.outcomes`; every count, total and flag beside them remains.
+   * The budget is 3.5 MiB, or the server's GRPC_MAX_MESSAGE_BYTES less 5 bytes (the gRPC message
+   * prefix) when that is smaller. When even the answer with every listing left out is over it, the
+   * call fails RESOURCE_EXHAUSTED with reason LIMIT_EXCEEDED and metadata `limit` (the budget).
    *
    * @generated from field: repeated string listings_omitted = 10;
    */
@@ -283,6 +286,7 @@ export const AnalyzeRolloutResponseSchema: GenMessage<AnalyzeRolloutResponse> = 
 export const RolloutService: GenService<{
   /**
    * AnalyzeRollout receives metadata first, then raw JSONL chunks, and returns the rollout's reports.
+   * An answer over its byte budget leaves out listings (see `listings_omitted`) rather than fail.
    *
    * @generated from rpc crs.analytics.v1.RolloutService.AnalyzeRollout
    */
