@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { RolloutError } from "@crs/domain/rollout";
+import manifest from "../../package.json" with { type: "json" };
 import { AnalyticsError, badField } from "../errors.js";
 import { cliFailure } from "./error-line.js";
 import { parseInstant } from "./options.js";
@@ -31,7 +32,7 @@ test("commander's own refusals (unknown option or command, missing argument or v
       ["scna", "store"],
       /^rollouts: <command> "scna" is not a command: one of scan, usage, rollout, retention, generate; did you mean scan\?\n$/,
     ],
-    [["--version"], /^rollouts: --version is not an option\n$/],
+    [["--verison"], /^rollouts: --verison is not an option; did you mean --version\?\n$/],
     // No command at all: the help, then the line saying what is missing.
     [[], /\nrollouts: <command> is required: one of scan, usage, rollout, retention, generate\n$/],
   ];
@@ -42,6 +43,9 @@ test("commander's own refusals (unknown option or command, missing argument or v
     assert.ok(!/^error:/m.test(io.stderr), `no commander-worded line for ${args.join(" ")}: ${io.stderr}`);
     assert.equal(io.stdout, "", "no report");
   }
+  const version = captureIo();
+  assert.equal(await runCli(["--version"], version), 0, version.stderr);
+  assert.equal(version.stdout, `${manifest.version}\n`, "--version prints the package's version alone");
   const help = captureIo();
   assert.equal(await runCli(["scan", "--help"], help), 0, "asked-for help is no error");
   assert.equal(help.stderr, "");

@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import manifest from "../../package.json" with { type: "json" };
 import { generateCommand } from "./commands/generate.js";
 import { retentionCommand } from "./commands/retention.js";
 import { rolloutCommand } from "./commands/rollout.js";
@@ -11,6 +12,7 @@ import type { CliIo } from "./io.js";
 export function buildProgram(io: CliIo): Command {
   const program = new Command("rollouts")
     .description("Scan OpenAI Codex CLI rollouts into lifecycle, analytics, health, usage and retention reports")
+    .version(manifest.version, "-V, --version", "print the version and exit")
     .exitOverride()
     // Commander's own refusals are printed by runCli, in the shape of every other error line.
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s), outputError: () => undefined });
