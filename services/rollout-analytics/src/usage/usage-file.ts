@@ -27,11 +27,13 @@ export function usageOfFile(path: string, maxLineBytes: number): FileUsage {
     },
     {
       // A token_count line in the producer's layout is read from its bytes; any other kept line
-      // becomes text only here, as the scan's reader decodes it.
+      // becomes text only here.
       line: (bytes, start, end) => {
         // Read in place: no text and no view made for the line.
         if (verdict === "token_count" && collector.pushTokenCountBytes(bytes, start, end)) return;
-        const line = utf8.decode(bytes.subarray(start, end));
+        // The text TextDecoder makes, without its set-up per call or a view of the line; only a
+        // leading byte-order mark is kept, which every decoder trims before it parses.
+        const line = bytes.toString("utf8", start, end);
         if (verdict === "token_count") collector.pushTokenCount(line);
         else if (verdict === "turn_context") collector.pushTurnContext(line);
         else collector.push(line);
