@@ -13,6 +13,7 @@ import {
 } from "./clause-store.js";
 import { closedWorldAssignment, explicitAssignment, isViolated, type Assignment, type Literal } from "./clause.js";
 import { variableHash } from "./variable-hash.js";
+import { EMPTY_WATCHES, watchAll, watchClause, type WatchIndex } from "./watch-index.js";
 
 // Two pairs of variables whose hashes are equal, so index keys collide.
 const COLLIDING = [
@@ -129,5 +130,46 @@ describe("watched-literal index against a plain scan", () => {
     store = removeClause(store, "ab");
     assert.equal(verdict([a, b]), undefined, "removing one clause of a shared key leaves the others' answers");
     assert.equal(verdict([a, c]), "ac", "and keeps the rest");
+  });
+});
+
+// Every key and clause id in iteration order, so equal layouts compare equal and nothing else does.
+function layout(index: WatchIndex): unknown {
+  return {
+    byWatch: [...index.byWatch].map(([hash, node]) => [
+      hash,
+      node.single.map((w) => w.id),
+      [...node.pairs].map(([other, list]) => [other, list.map((w) => w.id)]),
+    ]),
+    unwatched: [...index.unwatched.keys()],
+  };
+}
+
+describe("watching clauses all at once", () => {
+  it("builds the index that registering them one by one builds, shared and colliding slots included", () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 80 }), (ops) => {
+        const store = build(ops);
+        const clauses = [...store.clauses.values()];
+        let oneByOne = EMPTY_WATCHES;
+        for (const c of clauses) oneByOne = watchClause(oneByOne, c);
+        const atOnce = watchAll(clauses);
+        assert.deepEqual(layout(atOnce), layout(oneByOne), "same keys, lists and order");
+        assert.ok(Object.isFrozen(atOnce), "the index is frozen");
+        for (const node of atOnce.byWatch.values()) {
+          assert.ok(Object.isFrozen(node) && Object.isFrozen(node.single), "nodes and their lists are frozen");
+          for (const list of node.pairs.values()) assert.ok(Object.isFrozen(list), "pair lists are frozen");
+        }
+        for (const c of clauses) {
+          const assignment = closedWorldAssignment(c.literals.filter((l) => l.negated).map((l) => l.variable));
+          assert.equal(
+            violatedClause({ ...store, watches: atOnce }, assignment)?.id,
+            violatedClause({ ...store, watches: oneByOne }, assignment)?.id,
+            "both indexes answer alike",
+          );
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

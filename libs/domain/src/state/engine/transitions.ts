@@ -22,7 +22,7 @@ import { checkSimilarityFits, fitToConfig } from "./fit-to-config.js";
 import { PROOF_INFINITY } from "../proof/proof-number.js";
 import { applyProofUpdate, nextProofNumber, type ProofUpdate } from "../proof/proof-update.js";
 import { entryExists, freezeIndexes, type ProjectState } from "../project-state.js";
-import { allPairs, setDistance } from "../similarity/similarity-index.js";
+import { setDistance, unorderedPairs } from "../similarity/similarity-index.js";
 import type { StepRecord } from "../steps/step-record.js";
 import { recordStep } from "../steps/step-store.js";
 import type { Clause } from "../clauses/clause.js";
@@ -227,7 +227,8 @@ function replaced(state: ProjectState, incoming: Omit<ProjectState, "generation"
     proof: next.proofs.keys(),
     constraint: next.constraints.keys(),
     clause: next.clauses.clauses.keys(),
-    similarity: allPairs(next.similarity).map((p) => similarityEntryKey(p.from, p.to)),
+    // Only marked, never listed: the sort allPairs does would be wasted here.
+    similarity: unorderedPairs(next.similarity).map((p) => similarityEntryKey(p.from, p.to)),
   };
   return bump(state, { ...next, modGenerations: allModified(keys, state.generation + 1) });
 }

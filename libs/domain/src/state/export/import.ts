@@ -8,14 +8,14 @@ import { List, Map as IMap } from "immutable";
 import { storedRecord, validateAnalyticsRecord, type AnalyticsRecord } from "../analytics/analytics-record.js";
 import { duplicateKey, EMPTY_CLAUSES, type ClauseStore } from "../clauses/clause-store.js";
 import { validateClause, type Clause } from "../clauses/clause.js";
-import { watchClause } from "../clauses/watch-index.js";
+import { watchAll } from "../clauses/watch-index.js";
 import { resolveConfig, type StateConfig } from "../config.js";
 import { freezeConstraint, validateConstraint, type Constraint } from "../constraints/constraint.js";
 import { parseUint64 } from "../delta/codec.js";
 import { addEdge, EMPTY_DEPENDENCY, reaches } from "../dependency/dependency-index.js";
 import { invalidArgument, isStateError, StateError } from "../errors.js";
 import { frozenWith } from "../freeze.js";
-import { appendHistory, EMPTY_HISTORY } from "../history/history-index.js";
+import { historyOf } from "../history/history-index.js";
 import { validateProofNumber, type ProofNumber } from "../proof/proof-number.js";
 import { similarityEntryKey, type EntryIndex } from "../entries/mod-generations.js";
 import { freezeIndexes, type ProjectState } from "../project-state.js";
@@ -64,7 +64,8 @@ function importStreaming(doc: StreamingDocument): StreamingIndex {
 }
 
 function importClauses(clauses: readonly (Clause & ModGenerationField)[], mods: ModCollector): ClauseStore {
-  let store = EMPTY_CLAUSES;
+  let { clauses: byId, bySignature } = EMPTY_CLAUSES;
+  const stored: Clause[] = [];
   clauses.forEach(({ modGeneration, ...c }, i) => {
     mods.add("clause", c.id, modGeneration, `clauses[${i}]`);
     try {
@@ -73,15 +74,14 @@ function importClauses(clauses: readonly (Clause & ModGenerationField)[], mods: 
       throw isStateError(err) ? err.withFieldPrefix(`clauses[${i}]`) : err;
     }
     const sig = duplicateKey(c);
-    if (store.clauses.has(c.id) || store.bySignature.has(sig)) throw invalidArgument(`clauses[${i}]`, `duplicate clause ${c.id}`);
+    if (byId.has(c.id) || bySignature.has(sig)) throw invalidArgument(`clauses[${i}]`, `duplicate clause ${c.id}`);
     const frozen: Clause = frozenWith(c, { literals: Object.freeze(c.literals.map((l) => frozenWith(l))) });
-    store = {
-      clauses: store.clauses.set(c.id, frozen),
-      bySignature: store.bySignature.set(sig, c.id),
-      watches: watchClause(store.watches, frozen),
-    };
+    byId = byId.set(c.id, frozen);
+    bySignature = bySignature.set(sig, c.id);
+    stored.push(frozen);
   });
-  return store;
+  // Watched all at once: registering clause by clause is quadratic in the clauses sharing a slot.
+  return { clauses: byId, bySignature, watches: watchAll(stored) };
 }
 
 function importSteps(doc: StateDocument, config: StateConfig): StepStore {
@@ -185,10 +185,7 @@ function build(doc: StateDocument, fallbackConfig: StateConfig): ProjectState {
     if (reaches(dependency, e.to, e.from)) throw invalidArgument(`dependencies[${i}]`, "dependency edges form a cycle");
     dependency = addEdge(dependency, e.from, e.to);
   });
-  let history = EMPTY_HISTORY;
-  list<StateDocument["history"][number]>(doc.history, "history").forEach((e, i) => {
-    history = appendHistory(history, e, Number.MAX_SAFE_INTEGER, `history[${i}]`);
-  });
+  const history = historyOf(list<StateDocument["history"][number]>(doc.history, "history"), "history");
   const analytics = List<AnalyticsRecord>(
     list<AnalyticsRecord>(doc.analytics, "analytics").map((r, i) => {
       validateAnalyticsRecord(r, `analytics[${i}]`);

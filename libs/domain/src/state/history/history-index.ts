@@ -61,12 +61,33 @@ export function validateHistoryEntry(e: HistoryEntry, field: string): void {
   }
 }
 
+// The entry as stored, once it is valid and its id is not among `ids`.
+function checkedEntry(ids: { has(id: string): boolean }, entry: HistoryEntry, field: string): HistoryEntry {
+  validateHistoryEntry(entry, field);
+  if (ids.has(entry.id)) throw invalidDelta(`${field}.id`, `history entry ${entry.id} already exists`);
+  return frozenWith(entry, { metadata: frozenWith(entry.metadata) });
+}
+
 /** Appends an entry, dropping the oldest beyond `max`; a retained duplicate id is INVALID_DELTA. */
 export function appendHistory(index: HistoryIndex, entry: HistoryEntry, max: number, field: string): HistoryIndex {
-  validateHistoryEntry(entry, field);
-  if (index.ids.has(entry.id)) throw invalidDelta(`${field}.id`, `history entry ${entry.id} already exists`);
-  const frozen = frozenWith(entry, { metadata: frozenWith(entry.metadata) });
+  const frozen = checkedEntry(index.ids, entry, field);
   return trimHistory({ entries: index.entries.push(frozen), ids: index.ids.add(entry.id) }, max);
+}
+
+/**
+ * The history of `entries`, oldest first, each checked as {@link appendHistory} checks it (under
+ * `field[i]`), with no limit. Built in place: appending one by one copied the list's tail and the
+ * id set's path for every entry.
+ */
+export function historyOf(entries: readonly HistoryEntry[], field: string): HistoryIndex {
+  const ids = new Set<string>();
+  const stored = List<HistoryEntry>().withMutations((l) => {
+    entries.forEach((entry, i) => {
+      l.push(checkedEntry(ids, entry, `${field}[${i}]`));
+      ids.add(entry.id);
+    });
+  });
+  return { entries: stored, ids: ISet(ids) };
 }
 
 /** The history cut to its newest `max` entries (oldest dropped); the same index when it fits. */

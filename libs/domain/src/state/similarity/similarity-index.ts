@@ -89,11 +89,16 @@ export function nearestNeighbors(index: SimilarityIndex, id: string, k: number):
   return all.slice(0, k);
 }
 
-/** Every canonical pair, sorted by (from, to) byte-wise. */
-export function allPairs(index: SimilarityIndex): SimilarityPair[] {
+/** Every canonical pair once, in no particular order: for callers that visit the pairs rather than list them. */
+export function unorderedPairs(index: SimilarityIndex): SimilarityPair[] {
   const out: SimilarityPair[] = [];
   for (const [from, row] of index.adjacency) {
     for (const [to, distance] of row) if (compareUtf8(from, to) < 0) out.push({ from, to, distance });
   }
-  return out.sort((x, y) => compareUtf8(x.from, y.from) || compareUtf8(x.to, y.to));
+  return out;
+}
+
+/** Every canonical pair, sorted by (from, to) byte-wise. */
+export function allPairs(index: SimilarityIndex): SimilarityPair[] {
+  return unorderedPairs(index).sort((x, y) => compareUtf8(x.from, y.from) || compareUtf8(x.to, y.to));
 }
