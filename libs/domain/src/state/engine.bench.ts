@@ -4,6 +4,15 @@
  * small one), and decision-check latency with 1,000 and 10,000 clauses (target: at most 5 us
  * a call at 10,000, and nearly flat from 1,000, since the watched-literal index visits only
  * the clauses watching the session's true facts).
+ * Then the clause store's live changes, each a ratio against a baseline of the same run, at 2,000
+ * and 16,000 clauses (linear keeps every ratio near 1x; the scans and copies they replace grew
+ * with the clauses, about 8x between the sizes):
+ * - learning clauses one at a time that all watch the same two literals, against as many clauses
+ *   each watching its own pair (registering copied the shared slot's list per clause);
+ * - a configuration cut of the clause limit to a tenth, in microseconds per evicted clause, 16k
+ *   against 2k (each eviction scanned every clause for the least recently used);
+ * - learning clauses into a full store, each evicting one, in microseconds per clause, 16k
+ *   against 2k.
  * Run: node --import tsx libs/domain/src/state/engine.bench.ts
  */
 
@@ -129,6 +138,65 @@ function scanLatency(engine: StateEngine): number {
   return median(Array.from({ length: 5 }, (_, r) => round(200, scan, (r + 1) * 200)));
 }
 
+/** CPU milliseconds (user + system, this process) of one call of `fn`. */
+function cpuMs(fn: () => void): number {
+  const start = process.cpuUsage();
+  fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+/** Learns `count` clauses `¬tool:x ∨ ¬prev_tool:y ∨ v<i>` from `from` on (one watch slot), or with `spread` `¬tool:x<i> ∨ …` (a slot each). */
+function learn(engine: StateEngine, from: number, count: number, spread: boolean): void {
+  for (let i = from; i < from + count; i++) {
+    engine.addClause({
+      id: `k${i}`,
+      literals: [
+        { variable: spread ? `tool:x${i}` : "tool:x", negated: true },
+        { variable: "prev_tool:y", negated: true },
+        { variable: `v${i}`, negated: false },
+      ],
+      source: "hard",
+      failureType: "cycle_detected",
+    });
+  }
+}
+
+/** An engine with a clock that moves on every reading, so clauses differ in last use, capped at `max` clauses. */
+function clockedEngine(max: number): StateEngine {
+  let clock = 0;
+  return new StateEngine({ now: () => ++clock, config: { maxClauses: max } });
+}
+
+function clauseStoreCases(): void {
+  const sizes = [2_000, 16_000] as const;
+  learn(clockedEngine(2_000), 0, 2_000, false); // warm-up
+  for (const n of sizes) {
+    const shared = cpuMs(() => learn(clockedEngine(n), 0, n, false));
+    const spread = cpuMs(() => learn(clockedEngine(n), 0, n, true));
+    console.log(
+      `learn ${String(n).padStart(6)} clauses live  one shared watch slot: ${shared.toFixed(1).padStart(8)} ms   own slots (baseline): ${spread.toFixed(1).padStart(8)} ms   ratio ${(shared / spread).toFixed(2)}x`,
+    );
+  }
+  const perEviction = sizes.map((n) => {
+    const engine = clockedEngine(n);
+    learn(engine, 0, n, true);
+    const kept = n / 10;
+    return (cpuMs(() => engine.updateConfig({ maxClauses: kept })) * 1000) / (n - kept);
+  });
+  console.log(
+    `cut the clause limit to a tenth  2k: ${perEviction[0]?.toFixed(2)} us/eviction   16k: ${perEviction[1]?.toFixed(2)} us/eviction   ratio 16k/2k: ${((perEviction[1] as number) / (perEviction[0] as number)).toFixed(2)}x`,
+  );
+  const perAdd = sizes.map((n) => {
+    const engine = clockedEngine(n);
+    learn(engine, 0, n, true);
+    return (cpuMs(() => learn(engine, n, 2_000, true)) * 1000) / 2_000;
+  });
+  console.log(
+    `learn into a full store (each add evicts one)  2k: ${perAdd[0]?.toFixed(2)} us/add   16k: ${perAdd[1]?.toFixed(2)} us/add   ratio 16k/2k: ${((perAdd[1] as number) / (perAdd[0] as number)).toFixed(2)}x`,
+  );
+}
+
 const cpu = os.cpus()[0]?.model ?? "unknown";
 console.log(
   `machine: ${cpu}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}, node ${process.version}, ${os.platform()} ${os.arch()}; times are CPU us per call`,
@@ -152,6 +220,7 @@ console.log(
 console.log(
   `  of which the read-only check at 10k: ${check10k.toFixed(3)} us; baseline, scanning all 10k clauses: ${scan10k.toFixed(3)} us; check / scan: ${(check10k / scan10k).toFixed(4)}x`,
 );
+clauseStoreCases();
 const smallEngine = new StateEngine({ initial: stateWithProofs(SMALL), now: () => 1 });
 const largeEngine = new StateEngine({ initial: stateWithProofs(LARGE), now: () => 1 });
 compare("snapshot()", 50_000, 15, (e) => {

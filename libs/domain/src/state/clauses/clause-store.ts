@@ -5,7 +5,9 @@ import { compareUtf8 } from "../bytes.js";
 import { invalidArgument, StateError } from "../errors.js";
 import { frozenWith } from "../freeze.js";
 import { clauseSignature, clauseString, validateClause, type Assignment, type Clause, type ClauseScope, type Literal } from "./clause.js";
-import { EMPTY_WATCHES, earliestViolated, unwatchClause, watchClause, type WatchedClause, type WatchIndex } from "./watch-index.js";
+import { emptySortedSet, sortedAdd, sortedFirst, sortedRemove, sortedSetOf, type SortedSet } from "../sorted-set.js";
+import { EMPTY_WATCHES, earliestViolated, unwatchClause, watchClause, type WatchIndex } from "./watch-index.js";
+import type { WatchedClause } from "./watch-list.js";
 import type { SignalSource } from "../signals.js";
 
 /** Persistent clause state. */
@@ -16,6 +18,8 @@ export interface ClauseStore {
   readonly bySignature: IMap<string, string>;
   /** Watched-literal index. */
   readonly watches: WatchIndex;
+  /** The clauses in eviction order ({@link evictionOrder}), so eviction does not scan them all. */
+  readonly byUse: SortedSet<Clause>;
 }
 
 /** What a caller supplies to learn a clause. */
@@ -66,14 +70,41 @@ export function duplicateKey(c: Pick<Clause, "literals" | "scope" | "sessionId">
   return c.scope === "session" ? JSON.stringify(["session", c.sessionId, clauseSignature(c.literals)]) : clauseSignature(c.literals);
 }
 
+/** Eviction order: least recently used first (smallest lastUsed), ties by id byte-wise. */
+function evictionOrder(a: Clause, b: Clause): number {
+  if (a.lastUsed !== b.lastUsed) return a.lastUsed < b.lastUsed ? -1 : 1;
+  return compareUtf8(a.id, b.id);
+}
+
+/** The eviction order of `clauses` (distinct ids), built in one pass after a sort. */
+export function usageOrderOf(clauses: readonly Clause[]): SortedSet<Clause> {
+  return sortedSetOf([...clauses].sort(evictionOrder), evictionOrder);
+}
+
 /** The empty store. */
-export const EMPTY_CLAUSES: ClauseStore = { clauses: IMap(), bySignature: IMap(), watches: EMPTY_WATCHES };
+export const EMPTY_CLAUSES: ClauseStore = {
+  clauses: IMap(),
+  bySignature: IMap(),
+  watches: EMPTY_WATCHES,
+  byUse: emptySortedSet(evictionOrder),
+};
 
 function insert(store: ClauseStore, c: Clause): ClauseStore {
   return {
     clauses: store.clauses.set(c.id, c),
     bySignature: store.bySignature.set(duplicateKey(c), c.id),
     watches: watchClause(store.watches, c),
+    byUse: sortedAdd(store.byUse, c),
+  };
+}
+
+/** `store` with the stored clause `old` replaced by `updated` (same id and literals). */
+function replaced(store: ClauseStore, old: Clause, updated: Clause): ClauseStore {
+  return {
+    clauses: store.clauses.set(updated.id, updated),
+    bySignature: store.bySignature,
+    watches: store.watches,
+    byUse: sortedAdd(sortedRemove(store.byUse, old), updated),
   };
 }
 
@@ -85,16 +116,13 @@ export function removeClause(store: ClauseStore, id: string): ClauseStore {
     clauses: store.clauses.remove(id),
     bySignature: store.bySignature.remove(duplicateKey(c)),
     watches: unwatchClause(store.watches, c),
+    byUse: sortedRemove(store.byUse, c),
   };
 }
 
-/** The least recently used clause: smallest lastUsed, ties by id byte-wise. */
+/** The least recently used clause: smallest lastUsed, ties by id byte-wise. O(log n). */
 function leastRecentlyUsed(store: ClauseStore): Clause | undefined {
-  let best: Clause | undefined;
-  for (const c of store.clauses.values()) {
-    if (best === undefined || c.lastUsed < best.lastUsed || (c.lastUsed === best.lastUsed && compareUtf8(c.id, best.id) < 0)) best = c;
-  }
-  return best;
+  return sortedFirst(store.byUse);
 }
 
 /**
@@ -133,7 +161,7 @@ export function addClause(store: ClauseStore, input: ClauseInput, at: number, ma
       refreshedAt: Math.max(old.refreshedAt, at),
     });
     return {
-      store: { ...store, clauses: store.clauses.set(dupId, refreshed) },
+      store: replaced(store, old, refreshed),
       clause: refreshed,
       outcome: "refreshed",
       evicted: undefined,
@@ -151,7 +179,11 @@ export function addClause(store: ClauseStore, input: ClauseInput, at: number, ma
   return { store: insert(next, clause), clause, outcome: "added", evicted };
 }
 
-/** Evicts least recently used clauses until at most `max` remain (the rule a new clause follows); returns the evicted ids in order. */
+/**
+ * Evicts least recently used clauses until at most `max` remain (the rule a new clause follows);
+ * returns the evicted ids in order. O(k log n) for k evictions, where a scan per eviction made a
+ * large cut of the limit cost O(k·n).
+ */
 export function evictToCapacity(store: ClauseStore, max: number): { store: ClauseStore; evicted: string[] } {
   let next = store;
   const evicted: string[] = [];
@@ -169,7 +201,7 @@ export function touchClause(store: ClauseStore, id: string, at: number): { store
   const c = store.clauses.get(id);
   if (c === undefined) throw new StateError("CLAUSE_NOT_FOUND", `clause ${id} not found`, { field: "clauseId" });
   const clause: Clause = frozenWith(c, { useCount: c.useCount + 1, lastUsed: at });
-  return { store: { clauses: store.clauses.set(id, clause), bySignature: store.bySignature, watches: store.watches }, clause };
+  return { store: replaced(store, c, clause), clause };
 }
 
 /** Removes clauses whose TTL (counted from their last refresh) has passed; returns removed ids sorted. */

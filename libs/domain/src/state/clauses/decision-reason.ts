@@ -1,7 +1,7 @@
 /** The reason a blocked decision reports, rendered once per clause. */
 
 import { clauseString } from "./clause.js";
-import type { WatchedClause } from "./watch-index.js";
+import type { WatchedClause } from "./watch-list.js";
 
 // Keyed by the index's entry, which lives as long as the clause and never changes; a clause
 // that blocks once tends to block again, and rendering its literals was a tenth of the call.

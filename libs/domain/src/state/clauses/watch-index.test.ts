@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { Map as IMap, OrderedMap } from "immutable";
 import { compareUtf8 } from "../bytes.js";
 import {
   addClause,
@@ -11,9 +12,10 @@ import {
   violatedClause,
   type ClauseStore,
 } from "./clause-store.js";
-import { closedWorldAssignment, explicitAssignment, isViolated, type Assignment, type Literal } from "./clause.js";
+import { closedWorldAssignment, explicitAssignment, isViolated, type Assignment, type Clause, type Literal } from "./clause.js";
 import { variableHash } from "./variable-hash.js";
-import { EMPTY_WATCHES, watchAll, watchClause, type WatchIndex } from "./watch-index.js";
+import { EMPTY_WATCHES, earliestViolated, unwatchClause, watchAll, watchClause, type WatchIndex } from "./watch-index.js";
+import { SMALL_LIST, watchCount, watchedIn, type WatchList } from "./watch-list.js";
 
 // Two pairs of variables whose hashes are equal, so index keys collide.
 const COLLIDING = [
@@ -133,14 +135,18 @@ describe("watched-literal index against a plain scan", () => {
   });
 });
 
+const ids = (list: WatchList): string[] => [...watchedIn(list)].map((w) => w.id);
+
+/** A list is immutable: a frozen array up to SMALL_LIST clauses, a persistent map past it. */
+function assertListForm(list: WatchList): void {
+  if (watchCount(list) <= SMALL_LIST) assert.ok(Array.isArray(list) && Object.isFrozen(list), "a small list is a frozen array");
+  else assert.ok(OrderedMap.isOrderedMap(list), "a large list is a persistent ordered map");
+}
+
 // Every key and clause id in iteration order, so equal layouts compare equal and nothing else does.
 function layout(index: WatchIndex): unknown {
   return {
-    byWatch: [...index.byWatch].map(([hash, node]) => [
-      hash,
-      node.single.map((w) => w.id),
-      [...node.pairs].map(([other, list]) => [other, list.map((w) => w.id)]),
-    ]),
+    byWatch: [...index.byWatch].map(([hash, node]) => [hash, ids(node.single), [...node.pairs].map(([other, list]) => [other, ids(list)])]),
     unwatched: [...index.unwatched.keys()],
   };
 }
@@ -157,8 +163,9 @@ describe("watching clauses all at once", () => {
         assert.deepEqual(layout(atOnce), layout(oneByOne), "same keys, lists and order");
         assert.ok(Object.isFrozen(atOnce), "the index is frozen");
         for (const node of atOnce.byWatch.values()) {
-          assert.ok(Object.isFrozen(node) && Object.isFrozen(node.single), "nodes and their lists are frozen");
-          for (const list of node.pairs.values()) assert.ok(Object.isFrozen(list), "pair lists are frozen");
+          assert.ok(Object.isFrozen(node), "nodes are frozen");
+          assertListForm(node.single);
+          for (const list of node.pairs.values()) assertListForm(list);
         }
         for (const c of clauses) {
           const assignment = closedWorldAssignment(c.literals.filter((l) => l.negated).map((l) => l.variable));
@@ -168,6 +175,87 @@ describe("watching clauses all at once", () => {
             "both indexes answer alike",
           );
         }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+/** Slot -> ids in list order, slots sorted: what a layout says apart from the order of the map keys. */
+function slotContents(index: WatchIndex): [string, string[]][] {
+  const out: [string, string[]][] = [];
+  for (const [hash, node] of index.byWatch) {
+    if (watchCount(node.single) > 0) out.push([`${hash}`, ids(node.single)]);
+    for (const [other, list] of node.pairs) out.push([`${hash}/${other}`, ids(list)]);
+  }
+  return out.sort(([a], [b]) => compareUtf8(a, b));
+}
+
+describe("registering and unregistering clauses live", () => {
+  // Two variables: four slots (each alone, the pair, none), so lists grow past SMALL_LIST and shrink back.
+  const FEW = ["tool:a", "tool:b"];
+  const liveOp = fc.oneof(
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        add: fc.constant(true as const),
+        id: fc.nat(60),
+        watched: fc.array(fc.constantFrom(...FEW), { minLength: 0, maxLength: 2 }),
+        learnedAt: fc.nat(4),
+      }),
+    },
+    { weight: 1, arbitrary: fc.record({ add: fc.constant(false as const), id: fc.nat(60) }) },
+  );
+
+  it("keeps each slot in registration order, as copying its array did, when a slot outgrows an array", () => {
+    fc.assert(
+      fc.property(fc.array(liveOp, { minLength: 20, maxLength: 300 }), fc.uniqueArray(fc.constantFrom(...FEW)), (ops, trueVars) => {
+        let index = EMPTY_WATCHES;
+        // The model: the registered clauses in registration order; a slot's list was always this order, filtered to the slot.
+        let registered: Clause[] = [];
+        for (const o of ops) {
+          const id = `c${o.id}`;
+          const present = registered.find((c) => c.id === id);
+          if (!o.add) {
+            if (present !== undefined) {
+              index = unwatchClause(index, present);
+              registered = registered.filter((c) => c !== present);
+            }
+            continue;
+          }
+          if (present !== undefined) continue;
+          const literals = [...o.watched.map((variable) => ({ variable, negated: true })), { variable: `v${o.id}`, negated: false }];
+          const c: Clause = Object.freeze({
+            id,
+            literals,
+            source: "hard",
+            failureType: "x",
+            scope: "project",
+            sessionId: "",
+            learnedAt: o.learnedAt,
+            refreshedAt: o.learnedAt,
+            useCount: 0,
+            lastUsed: o.learnedAt,
+          });
+          index = watchClause(index, c);
+          registered = [...registered, c];
+        }
+        assert.deepEqual(slotContents(index), slotContents(watchAll(registered)), "each slot lists its clauses in registration order");
+        assert.deepEqual([...index.unwatched.keys()].sort(compareUtf8), [...watchAll(registered).unwatched.keys()].sort(compareUtf8));
+        for (const node of index.byWatch.values()) {
+          assert.ok(watchCount(node.single) > 0 || node.pairs.size > 0, "no empty node is kept");
+          assertListForm(node.single);
+          for (const list of node.pairs.values()) {
+            assert.ok(watchCount(list) > 0, "no empty pair list is kept");
+            assertListForm(list);
+          }
+        }
+        const byId = IMap(registered.map((c) => [c.id, c] as const));
+        const assignment = closedWorldAssignment(trueVars);
+        const expected = registered
+          .filter((c) => isViolated(c, assignment))
+          .sort((x, y) => x.learnedAt - y.learnedAt || compareUtf8(x.id, y.id))[0]?.id;
+        assert.equal(earliestViolated(index, byId, assignment)?.id, expected, "a check over large slots answers as a scan does");
       }),
       { numRuns: 300 },
     );

@@ -17,19 +17,23 @@ import { Map as IMap } from "immutable";
 import { compareUtf8 } from "../bytes.js";
 import { isViolated, type Assignment, type Clause } from "./clause.js";
 import { variableHash } from "./variable-hash.js";
-
-/**
- * The parts of a clause a check reads. None of them changes when a clause is used or learned
- * again, so the index keeps its own small copy and a check never reads the clause map.
- */
-export type WatchedClause = Pick<Clause, "id" | "learnedAt" | "literals" | "scope" | "sessionId">;
+import {
+  appendWatch,
+  NO_CLAUSES,
+  watchCount,
+  watchedIn,
+  watchListOf,
+  withoutWatch,
+  type WatchedClause,
+  type WatchList,
+} from "./watch-list.js";
 
 /** The clauses whose smaller watched hash is one value. */
 export interface WatchNode {
   /** Clauses watching a single variable of this hash. */
-  readonly single: readonly WatchedClause[];
+  readonly single: WatchList;
   /** Hash of the other watched variable (not smaller) -> clauses watching both. */
-  readonly pairs: IMap<number, readonly WatchedClause[]>;
+  readonly pairs: IMap<number, WatchList>;
 }
 
 /** Persistent watch index. */
@@ -43,8 +47,7 @@ export interface WatchIndex {
 /** The empty index. */
 export const EMPTY_WATCHES: WatchIndex = Object.freeze({ byWatch: IMap<number, WatchNode>(), unwatched: IMap<string, WatchedClause>() });
 
-const NO_CLAUSES: readonly WatchedClause[] = Object.freeze([]);
-const EMPTY_NODE: WatchNode = Object.freeze({ single: NO_CLAUSES, pairs: IMap<number, readonly WatchedClause[]>() });
+const EMPTY_NODE: WatchNode = Object.freeze({ single: NO_CLAUSES, pairs: IMap<number, WatchList>() });
 
 /** The variables a clause watches: those of its first two distinct negated literals. */
 function watchedVariables(c: Pick<Clause, "literals">): string[] {
@@ -67,7 +70,7 @@ function slot(c: Pick<Clause, "literals">): { node: number; pair: number | undef
 }
 
 function withNode(index: WatchIndex, hash: number, node: WatchNode): WatchIndex {
-  const empty = node.single.length === 0 && node.pairs.size === 0;
+  const empty = watchCount(node.single) === 0 && node.pairs.size === 0;
   return Object.freeze({ ...index, byWatch: empty ? index.byWatch.remove(hash) : index.byWatch.set(hash, node) });
 }
 
@@ -75,22 +78,20 @@ function watchedEntry(c: Clause): WatchedClause {
   return Object.freeze({ id: c.id, learnedAt: c.learnedAt, literals: c.literals, scope: c.scope, sessionId: c.sessionId });
 }
 
-/** Registers a clause. */
+/** Registers a clause, last in its slot. O(log n) in the clauses of the slot. */
 export function watchClause(index: WatchIndex, c: Clause): WatchIndex {
   const entry = watchedEntry(c);
   const at = slot(c);
   if (at === undefined) return Object.freeze({ ...index, unwatched: index.unwatched.set(c.id, entry) });
   const node = index.byWatch.get(at.node) ?? EMPTY_NODE;
-  if (at.pair === undefined) return withNode(index, at.node, Object.freeze({ ...node, single: Object.freeze([...node.single, entry]) }));
-  const list = Object.freeze([...(node.pairs.get(at.pair) ?? NO_CLAUSES), entry]);
+  if (at.pair === undefined) return withNode(index, at.node, Object.freeze({ ...node, single: appendWatch(node.single, entry) }));
+  const list = appendWatch(node.pairs.get(at.pair) ?? NO_CLAUSES, entry);
   return withNode(index, at.node, Object.freeze({ ...node, pairs: node.pairs.set(at.pair, list) }));
 }
 
 /**
- * The index watching `clauses` (distinct ids), equal to registering them one by one in order.
- * Registering copies the list of the clause's slot, so n clauses watching the same literals cost
- * n²/2 copies: an import (and so a restore, or a replayed import) of 20,000 such clauses took
- * seconds. Here each list is filled in place and frozen once.
+ * The index watching `clauses` (distinct ids), equal to registering them one by one in order,
+ * without the persistent steps in between: each slot's list is filled in place and made once.
  */
 export function watchAll(clauses: Iterable<Clause>): WatchIndex {
   const unwatched = new Map<string, WatchedClause>();
@@ -116,32 +117,28 @@ export function watchAll(clauses: Iterable<Clause>): WatchIndex {
   // Maps filled in first-seen order, the order registering one by one inserts their keys.
   const byWatch = IMap<number, WatchNode>().withMutations((m) => {
     for (const [hash, node] of nodes) {
-      const pairs = IMap<number, readonly WatchedClause[]>().withMutations((p) => {
-        for (const [other, list] of node.pairs) p.set(other, Object.freeze(list));
+      const pairs = IMap<number, WatchList>().withMutations((p) => {
+        for (const [other, list] of node.pairs) p.set(other, watchListOf(list));
       });
-      m.set(hash, Object.freeze({ single: node.single.length === 0 ? NO_CLAUSES : Object.freeze(node.single), pairs }));
+      m.set(hash, Object.freeze({ single: watchListOf(node.single), pairs }));
     }
   });
   return Object.freeze({ byWatch, unwatched: IMap(unwatched) });
 }
 
-/** Unregisters a clause. */
+/** Unregisters a clause, keeping the order of the others. O(log n) in the clauses of its slot. */
 export function unwatchClause(index: WatchIndex, c: Clause): WatchIndex {
   const at = slot(c);
   if (at === undefined) return Object.freeze({ ...index, unwatched: index.unwatched.remove(c.id) });
   const node = index.byWatch.get(at.node);
   if (node === undefined) return index;
-  if (at.pair === undefined) return withNode(index, at.node, Object.freeze({ ...node, single: without(node.single, c.id) }));
-  const list = without(node.pairs.get(at.pair) ?? NO_CLAUSES, c.id);
+  if (at.pair === undefined) return withNode(index, at.node, Object.freeze({ ...node, single: withoutWatch(node.single, c.id) }));
+  const list = withoutWatch(node.pairs.get(at.pair) ?? NO_CLAUSES, c.id);
   return withNode(
     index,
     at.node,
-    Object.freeze({ ...node, pairs: list.length === 0 ? node.pairs.remove(at.pair) : node.pairs.set(at.pair, list) }),
+    Object.freeze({ ...node, pairs: watchCount(list) === 0 ? node.pairs.remove(at.pair) : node.pairs.set(at.pair, list) }),
   );
-}
-
-function without(list: readonly WatchedClause[], id: string): readonly WatchedClause[] {
-  return Object.freeze(list.filter((w) => w.id !== id));
 }
 
 /** True when `c` comes before `best` in the choice order: earlier learned, then smaller id byte-wise. */
@@ -189,14 +186,14 @@ export function earliestViolated(
     const h = hashes[i] as number;
     const node = index.byWatch.get(h);
     if (node === undefined) continue;
-    if (node.single.length > 0) best = earliestIn(node.single, assignment, best, session);
+    if (watchCount(node.single) > 0) best = earliestIn(watchedIn(node.single), assignment, best, session);
     if (node.pairs.size === 0) continue;
     for (let j = 0; j < t; j++) {
       const g = hashes[j] as number;
       // Each unordered pair once, as (smaller hash, larger hash), the order it was stored in.
       if (g < h || (g === h && j <= i)) continue;
       const list = node.pairs.get(g);
-      if (list !== undefined) best = earliestIn(list, assignment, best, session);
+      if (list !== undefined) best = earliestIn(watchedIn(list), assignment, best, session);
     }
   }
   return best;
