@@ -1,8 +1,16 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ServiceHandlers } from "@crs/runtime";
-import { type JournalBackend, ProjectHealth, type MaintenanceService } from "@crs/contracts/gen/crs/state/v1/maintenance_pb";
+import {
+  type GetProjectStatusResponseSchema,
+  type JournalBackend,
+  ProjectHealth,
+  type MaintenanceService,
+} from "@crs/contracts/gen/crs/state/v1/maintenance_pb";
 import { oldestSnapshotGeneration, type ProjectHost, type ProjectSummary } from "../projects/index.js";
+import { CrsStateError } from "../errors.js";
 import { requireId } from "./ids.js";
 import { pageSize } from "./page-token.js";
+import { responseHeader } from "./reads.js";
 import { indexSizesOut } from "./snapshot-mapper.js";
 
 /** What the maintenance handlers read about the running server. */
@@ -37,6 +45,41 @@ async function knownProjects(host: ProjectHost): Promise<number> {
 function rowHealth(p: ProjectSummary): ProjectHealth {
   if (p.state === "data_loss") return ProjectHealth.CORRUPTED;
   return p.loaded ? ProjectHealth.SERVING : ProjectHealth.CLOSED;
+}
+
+/** How often GetProjectStatus starts over when its project is created again mid-call. */
+const STATUS_ATTEMPTS = 3;
+
+/** One project's status: its storage facts, then its committed snapshot of the same incarnation. */
+async function projectStatus(host: ProjectHost, projectId: string): Promise<MessageInitShape<typeof GetProjectStatusResponseSchema>> {
+  const s = await host.status(projectId);
+  const base = {
+    projectId,
+    projectUid: s.header.projectUid,
+    generation: BigInt(s.header.generation),
+    lastSnapshotGeneration: BigInt(s.lastSnapshotGeneration),
+    journalTailRecords: BigInt(s.journalRecords),
+    journalBytes: BigInt(s.journalBytes),
+    corruptedRecordsSkipped: BigInt(s.corruptedRecordsSkipped),
+  };
+  if (s.state === "data_loss") return { header: responseHeader(s.header), status: { ...base, health: ProjectHealth.CORRUPTED } };
+  // A write may commit between the storage facts and this read: the generation reported is the
+  // one whose snapshot gave the index sizes, and the header names it.
+  return host.read(
+    projectId,
+    (view) => ({
+      header: responseHeader(view.header),
+      status: {
+        ...base,
+        generation: BigInt(view.header.generation),
+        oldestSnapshotGeneration: BigInt(oldestSnapshotGeneration(view)),
+        lastChangeAtUnixMs: BigInt(view.snapshot.createdAt),
+        indexSizes: indexSizesOut(view.snapshot),
+        health: ProjectHealth.SERVING,
+      },
+    }),
+    { expectedUid: s.header.projectUid },
+  );
 }
 
 /** Server status, project listing and per-project storage facts. */
@@ -82,23 +125,15 @@ export function maintenanceHandlers(facts: ServerFacts): ServiceHandlers<typeof 
 
     async getProjectStatus(req) {
       const projectId = requireId(req.projectId, "project_id");
-      const s = await host.status(projectId);
-      const base = {
-        projectId,
-        projectUid: s.header.projectUid,
-        generation: BigInt(s.header.generation),
-        lastSnapshotGeneration: BigInt(s.lastSnapshotGeneration),
-        journalTailRecords: BigInt(s.journalRecords),
-        journalBytes: BigInt(s.journalBytes),
-        corruptedRecordsSkipped: BigInt(s.corruptedRecordsSkipped),
-      };
-      if (s.state === "data_loss") return { status: { ...base, health: ProjectHealth.CORRUPTED } };
-      const loaded = await host.read(projectId, (view) => ({
-        oldestSnapshotGeneration: BigInt(oldestSnapshotGeneration(view)),
-        lastChangeAtUnixMs: BigInt(view.snapshot.createdAt),
-        indexSizes: indexSizesOut(view.snapshot),
-      }));
-      return { status: { ...base, ...loaded, health: ProjectHealth.SERVING } };
+      // The storage facts and the snapshot are read in two steps. A project deleted and created
+      // again between them is asked about again, so no answer mixes two incarnations.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await projectStatus(host, projectId);
+        } catch (e) {
+          if (!(e instanceof CrsStateError && e.code === "PROJECT_UID_MISMATCH") || attempt >= STATUS_ATTEMPTS) throw e;
+        }
+      }
     },
   };
 }

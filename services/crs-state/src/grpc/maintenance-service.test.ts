@@ -45,6 +45,17 @@ describe("MaintenanceService through gRPC", () => {
     await expectError(s.maintenance.getProjectStatus({ projectId: "m-zz" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
   });
 
+  it("GetProjectStatus carries a header with the project, its uid and the generation read, not an answer without one", async () => {
+    await s.similarity.recordSimilarity({ projectId: "m-b", a: "x", b: "y", distance: 1 });
+    const r = await s.maintenance.getProjectStatus({ projectId: "m-b" });
+    const generation = await s.state.getGeneration({ projectId: "m-b" });
+    assert.deepEqual(
+      [r.header?.projectId, r.header?.projectUid, r.header?.generation, r.header?.replayed],
+      ["m-b", generation.header?.projectUid, 1n, false],
+    );
+    assert.equal(r.header?.generation, r.status?.generation, "the header names the generation the status reports");
+  });
+
   it("lists a loaded project with the oldest snapshot it can still be read at, as GetProjectStatus reports it", async () => {
     await s.state.createProject({ projectId: "m-ring", config: { snapshotRetentionGenerations: 2 } });
     for (const b of ["y", "z", "w", "v"]) await s.similarity.recordSimilarity({ projectId: "m-ring", a: "x", b, distance: 1 });

@@ -14,7 +14,8 @@ export const file_crs_state_v1_common: GenFile = /*@__PURE__*/
 
 /**
  * ResponseHeader says which project incarnation and generation an answer comes from. Every
- * response of a project-scoped RPC carries one as its field 1.
+ * response of a project-scoped RPC carries one (a stream in its first message): as field 1, or
+ * under the next free number where it was added to a response after its other fields.
  *
  * @generated from message crs.state.v1.ResponseHeader
  */
