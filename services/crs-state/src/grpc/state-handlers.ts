@@ -11,6 +11,7 @@ import {
 } from "@crs/contracts/gen/crs/state/v1/state_pb";
 import { StateError, deltaFromJson, deltasConflict, resolveConfig, type Delta, type StateEngine } from "@crs/domain/state";
 import { configFieldPath, configIn, configOut, configUpdateIn, withConfigFields } from "./config-mapper.js";
+import { requireChangeFits } from "./change-size.js";
 import { applyMetricsOut, deltaIn } from "./delta-mapper.js";
 import type { HandlerDeps } from "./deps.js";
 import { optionalId, requireId, requireMetadata, requireTextAtMost } from "./ids.js";
@@ -50,7 +51,7 @@ function checkBasis(engine: Pick<StateEngine, "generation" | "config" | "snapsho
 }
 
 /** StateService without its checkpoint and fork methods (see checkpoint-handlers.ts). */
-export function projectHandlers({ host, elapsed }: HandlerDeps): ServiceHandlers<typeof StateService.method> {
+export function projectHandlers({ host, elapsed, maxMessageBytes }: HandlerDeps): ServiceHandlers<typeof StateService.method> {
   return {
     async createProject(req) {
       const projectId = requireId(req.projectId, "project_id");
@@ -77,6 +78,8 @@ export function projectHandlers({ host, elapsed }: HandlerDeps): ServiceHandlers
       const metadata = requireMetadata(req.metadata, 64, "metadata");
       const delta = deltaIn(req.delta);
       const basis = req.snapshotGeneration === undefined ? undefined : requireSafeCount(req.snapshotGeneration, "snapshot_generation");
+      // Before anything is read or written: a change no answer can carry is never acknowledged.
+      requireChangeFits(delta, { sessionId, label, metadata }, maxMessageBytes);
       const call = {
         method: "Apply",
         projectId,

@@ -1022,7 +1022,9 @@ export const StateService: GenService<{
    * Apply validates and applies one delta atomically, journals it durably and returns the new generation.
    * Reasons: PROJECT_NOT_FOUND, DELTA_REQUIRED, DELTA_VALIDATION, HARD_SOFT_BOUNDARY, INDEX_NOT_FOUND,
    * ALREADY_EXISTS, DEPENDENCY_CYCLE, SIMILARITY_CAPACITY, SNAPSHOT_STALE, DELTA_CONFLICT, LIMIT_EXCEEDED
-   * (RESOURCE_EXHAUSTED: a streaming delta would take the streaming total past 2^53-1).
+   * (RESOURCE_EXHAUSTED: a streaming delta would take the streaming total past 2^53-1; INVALID_ARGUMENT
+   * naming `delta`: its change record, the delta with the node ids it touches, would not fit a
+   * history answer under the server's message limit less 1 KiB, so it is refused, nothing changed).
    *
    * @generated from rpc crs.state.v1.StateService.Apply
    */
