@@ -13,8 +13,13 @@ export interface CallContext {
   readonly peer: string;
   /** The client's deadline, or undefined when it set none. */
   readonly deadline: Date | undefined;
-  /** Aborted when the client cancels, the deadline passes, or the server shuts down. */
+  /** Aborted when the client cancels, the deadline passes, the server shuts down, or `end` is called. */
   readonly signal: AbortSignal;
+  /**
+   * Ends the call with `error` now, even while a streamed message waits for the client to read it:
+   * how a stream refuses to buffer without bound for a consumer that stopped reading.
+   */
+  end(error: Error): void;
 }
 
 type Method = GenServiceMethods[string];

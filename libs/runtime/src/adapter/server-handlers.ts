@@ -19,7 +19,7 @@ import { DEADLINE_SLACK_MS, deadlineOf, requestStream } from "./request-stream.j
 import { isAbort, normalizeError, type ErrorMapper } from "../status/normalize.js";
 import type { ReasonCatalog } from "../status/reasons.js";
 import { toServiceError } from "../status/error-details.js";
-import { RpcError, RuntimeRpcError } from "../errors.js";
+import { type RpcError, RuntimeRpcError } from "../errors.js";
 
 /** Observes each call's start and end, for metrics and logs. */
 export type CallObserver = (method: DescMethod) => (outcome: { code: status; reason: string; error?: unknown }) => void;
@@ -119,6 +119,10 @@ class LazyCallContext implements CallContext {
   get signal(): AbortSignal {
     return this.#abort.signal;
   }
+
+  end(error: Error): void {
+    this.#abort.abort(error);
+  }
 }
 
 /** The writing half of a server stream, as both streaming call kinds expose it. */
@@ -185,8 +189,9 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
       if (denied !== undefined) throw denied;
       const resolved = await invoke(new LazyCallContext(path, call, abort));
       const value = respond === undefined ? resolved : respond(resolved);
-      // An answer to a call that was cancelled, timed out or stopped meanwhile reaches nobody.
-      if (abort.aborted && abort.reason instanceof RpcError) throw abort.reason;
+      // An answer to a call that was cancelled, timed out, stopped or ended by its handler meanwhile
+      // reaches nobody: the call ends with why it was aborted.
+      if (abort.aborted) throw abort.reason;
       if (!answered) {
         answered = true;
         finish(null, value);
@@ -194,7 +199,7 @@ function wrapMethod(method: DescMethod, handler: Handler, options: WrapOptions):
       }
     } catch (thrown) {
       // Once the call is aborted, what the handler throws because of it is that abort.
-      fail(abort.aborted && abort.reason instanceof RpcError && isAbort(thrown) ? abort.reason : thrown);
+      fail(abort.aborted && isAbort(thrown) ? abort.reason : thrown);
     } finally {
       events.off("cancelled", onCancel);
       leave();

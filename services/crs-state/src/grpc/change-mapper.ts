@@ -59,7 +59,7 @@ export function deltaOut(d: Delta): MessageInitShape<typeof DeltaSchema> {
 }
 
 // Every kind of mutation that writes a record, so a new one does not compile without its wire kind.
-const changeKinds: Readonly<Record<DomainChangeKind, ChangeKind>> = {
+export const changeKinds: Readonly<Record<DomainChangeKind, ChangeKind>> = {
   delta_applied: ChangeKind.DELTA_APPLIED,
   cycle_detected: ChangeKind.CYCLE_DETECTED,
 };

@@ -40,7 +40,7 @@ type ChangeOut = MessageInitShape<typeof ChangeSchema>;
  * RESOURCE_EXHAUSTED instead of a page), measured on the messages the reply then carries, each
  * mapped once.
  */
-function changePage(
+export function changePage(
   maxMessageBytes: number,
   summaryOnly: boolean,
 ): { budget: PageBudget<DeltaRecord>; out: (r: DeltaRecord) => ChangeOut } {

@@ -25,14 +25,15 @@ import { similarityHandlers } from "./similarity-handlers.js";
 import { projectHandlers } from "./state-handlers.js";
 import { mapError } from "./status-map.js";
 import { stepHandlers } from "./step-handlers.js";
+import { watchMetrics } from "./watch-metrics.js";
+import { watchHandlers, type WatchRegistry } from "./watch-handlers.js";
 
 /** How often store-backed services re-read whether the store can write. */
 export const HEALTH_POLL_MS = 250;
 
 /**
  * Registers every crs.state.v1 service. Store-backed services report SERVING only while the host
- * can write; every method of Persistence and Watch answers UNIMPLEMENTED, and they never report
- * SERVING. Returns a function that stops following the host's state.
+ * can write; every method of Persistence answers UNIMPLEMENTED, and it never reports SERVING. Returns a function that stops following the host's state.
  */
 export function registerServices(server: GrpcServer, facts: ServerFacts): () => void {
   const deps: HandlerDeps = { host: facts.host, elapsed: () => performance.now(), maxMessageBytes: server.maxMessageBytes };
@@ -51,9 +52,11 @@ export function registerServices(server: GrpcServer, facts: ServerFacts): () => 
   addStored(IndexService, indexHandlers(deps));
   addStored(HistoryService, historyHandlers(deps));
   addStored(CycleService, cycleHandlers(deps));
+  const watches: WatchRegistry = { open: new Set() };
+  addStored(WatchService, watchHandlers(deps, watches));
+  watchMetrics(server.metrics.registry, facts.host, watches);
   // Without handlers every method answers UNIMPLEMENTED with ErrorInfo{reason: "UNIMPLEMENTED"}.
-  const unserved: GenService<GenServiceMethods>[] = [WatchService, PersistenceService];
-  for (const service of unserved) server.add(service, {}, { mapError, managedHealth: true, served: false });
+  server.add(PersistenceService, {}, { mapError, managedHealth: true, served: false });
   let last: boolean | undefined;
   const follow = (): void => {
     const serving = facts.host.serving() && !server.draining;

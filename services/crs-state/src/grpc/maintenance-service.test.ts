@@ -68,7 +68,7 @@ describe("MaintenanceService through gRPC", () => {
   it("reports store-backed services SERVING and the unbuilt ones NOT_SERVING", async () => {
     assert.equal((await s.health.check({ service: "crs.state.v1.StateService" })).status, Serving.SERVING);
     assert.equal((await s.health.check({ service: "crs.state.v1.CycleService" })).status, Serving.SERVING);
-    assert.equal((await s.health.check({ service: "crs.state.v1.WatchService" })).status, Serving.NOT_SERVING);
+    assert.equal((await s.health.check({ service: "crs.state.v1.WatchService" })).status, Serving.SERVING);
     assert.equal((await s.health.check({ service: "crs.state.v1.PersistenceService" })).status, Serving.NOT_SERVING);
   });
 });

@@ -69,7 +69,7 @@ export interface PageBudget<Row> {
 }
 
 /** The end (exclusive) of the rows from `start` before `end` that fit `budget`; at least one row. */
-function fitBudget<Row>(all: readonly Row[], start: number, end: number, budget: PageBudget<Row>): number {
+export function fitBudget<Row>(all: readonly Row[], start: number, end: number, budget: PageBudget<Row>): number {
   let used = 0;
   for (let i = start; i < end; i++) {
     used += budget.size(all[i] as Row);

@@ -27,6 +27,7 @@ const call: CallContext = {
   peer: "test",
   deadline: undefined,
   signal: new AbortController().signal,
+  end: () => undefined,
 };
 
 /**

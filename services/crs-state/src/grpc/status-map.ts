@@ -38,6 +38,9 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   // The store probes itself and serves again once it can write: worth retrying unchanged.
   STORE_UNAVAILABLE: { code: status.UNAVAILABLE, reason: ErrorReason.STORE_UNAVAILABLE, retryDelayMs: STORE_RETRY_DELAY_MS },
   GENERATION_IN_FUTURE: { code: status.OUT_OF_RANGE, reason: ErrorReason.GENERATION_IN_FUTURE },
+  GENERATION_COMPACTED: { code: status.OUT_OF_RANGE, reason: ErrorReason.GENERATION_COMPACTED },
+  // Load, not a bad request: the consumer resumes from its last generation once it reads faster.
+  WATCH_SLOW_CONSUMER: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.WATCH_SLOW_CONSUMER, retryDelayMs: STORE_RETRY_DELAY_MS },
   INVALID_PAGE_TOKEN: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_PAGE_TOKEN },
   DELTA_REQUIRED: { code: status.INVALID_ARGUMENT, reason: ErrorReason.DELTA_REQUIRED },
   STEP_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.STEP_NOT_FOUND },

@@ -20,6 +20,7 @@ export type {
   ReadOptions,
 } from "./project-host.js";
 export { StoreHost } from "./store-host.js";
+export type { CommitEvent, CommitListener, CommitSource } from "./commit-feed.js";
 export type { HostCounters, HostEvents, StoreHostOptions } from "./store-host-options.js";
 export type { UnloadReason } from "./project-cache.js";
 export { openProjectHost } from "./open-host.js";

@@ -7,6 +7,7 @@
  */
 
 import type { Snapshot, StateConfig, StateEngine, Mutation } from "@crs/domain/state";
+import type { CommitSource } from "./commit-feed.js";
 
 /**
  * Identity of a project as a mutation or read left it.
@@ -291,6 +292,11 @@ export interface ProjectHost {
   list(page: PageRequest): Promise<ProjectPage>;
   /** Durable named checkpoints. */
   readonly checkpoints: CheckpointHost;
+  /**
+   * Each journaled mutation of a project once it is durable (after its answer's record is synced,
+   * before the answer is sent), in generation order, and each deletion. Failed writes are never heard.
+   */
+  readonly commits: CommitSource;
   /**
    * Creates `targetId` from the source's state at `from`, read from the incarnation `expectedUid`
    * names when given; PROJECT_EXISTS, PROJECT_UID_MISMATCH, SNAPSHOT_NOT_FOUND, CHECKPOINT_NOT_FOUND, CHECKPOINT_CORRUPTED.

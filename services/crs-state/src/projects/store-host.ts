@@ -9,6 +9,7 @@ import { CrsStateError, formatUnsupported, isCrsStateError } from "../errors.js"
 import { GroupCommitter } from "../journal/group-commit.js";
 import type { StoredRequest } from "../journal/record.js";
 import type { ProjectStore } from "../store/project-store.js";
+import { CommitFeed } from "./commit-feed.js";
 import { checkGeneration, checkUid, notFound, stateAt } from "./host-checks.js";
 import { HostCheckpoints } from "./host-checkpoints.js";
 import { LoadedProject } from "./loaded-project.js";
@@ -44,6 +45,8 @@ import { countingObserver, zeroCounters, type HostCounters, type StoreHostOption
 export class StoreHost implements ProjectHost {
   /** Durable named checkpoints. */
   readonly checkpoints: CheckpointHost;
+  /** See {@link ProjectHost.commits}. */
+  readonly commits = new CommitFeed();
   /** Counters for metrics. */
   readonly counters: HostCounters = zeroCounters();
   /** @internal the committer every write goes through. */
@@ -162,7 +165,10 @@ export class StoreHost implements ProjectHost {
     const prepared = p.prepare(m.event, request);
     const write = this.committer.submit(prepared.ops, p.chain);
     write.catch(() => this.cache.evict(p));
-    return p.track(prepared, request, write, () => ({ answer: bytes, replayed: false, header }));
+    return p.track(prepared, request, write, () => {
+      this.commits.publish(header.projectId, { type: "committed", header, snapshot: prepared.snapshot });
+      return { answer: bytes, replayed: false, header };
+    });
   }
 
   private dryRun<R>(
@@ -174,12 +180,7 @@ export class StoreHost implements ProjectHost {
     const scratch = new StateEngine({ now: this.now, initial: p.committed });
     checkGeneration(req.expectedGeneration, scratch.generation);
     const m = body(scratch);
-    const header: ProjectHeader = {
-      projectId: p.meta.projectId,
-      projectUid: p.meta.projectUid,
-      generation: p.committed.generation,
-      replayed: false,
-    };
+    const header = p.header();
     return { answer: answer(m.result, header), replayed: false, header };
   }
 
@@ -204,6 +205,7 @@ export class StoreHost implements ProjectHost {
         throw e;
       }
       this.cache.forget(projectId);
+      this.commits.publish(projectId, { type: "deleted", projectUid: meta.projectUid });
     });
   }
 

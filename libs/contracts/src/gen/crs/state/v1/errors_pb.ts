@@ -416,8 +416,8 @@ export enum ErrorReason {
   UNSUPPORTED_FORMAT = 48,
 
   /**
-   * RESOURCE_EXHAUSTED: a watch consumer fell too far behind and its stream was closed.
-   * Not sent yet: it belongs to WatchService, which this server does not serve.
+   * RESOURCE_EXHAUSTED: a watch consumer fell too far behind and its stream was closed; metadata
+   * `limit` (the messages a watch keeps). Resume with start_generation after the last change received.
    *
    * @generated from enum value: ERROR_REASON_WATCH_SLOW_CONSUMER = 49;
    */

@@ -30,21 +30,23 @@ export type WatchRequest = Message<"crs.state.v1.WatchRequest"> & {
   projectId: string;
 
   /**
-   * First generation to send (inclusive); absent means only changes after the current generation.
+   * First generation to send (inclusive, at least 1, at most the current generation + 1); absent
+   * means only changes after the current generation.
    *
    * @generated from field: optional uint64 start_generation = 2;
    */
   startGeneration?: bigint | undefined;
 
   /**
-   * Only send these kinds; empty means every kind.
+   * Only send these kinds; empty (or UNSPECIFIED among them) means every kind; at most 1000.
    *
    * @generated from field: repeated crs.state.v1.ChangeKind kinds = 3;
    */
   kinds: ChangeKind[];
 
   /**
-   * Only send changes touching at least one of these nodes; empty means every change.
+   * Only send changes touching at least one of these nodes (named in `affected_nodes`, as
+   * ListChangesByNode decides); empty means every change; at most 1000.
    *
    * @generated from field: repeated string node_ids = 4;
    */
@@ -58,7 +60,8 @@ export type WatchRequest = Message<"crs.state.v1.WatchRequest"> & {
   summaryOnly: boolean;
 
   /**
-   * When > 0, an empty progress message is sent after this many milliseconds without changes.
+   * When > 0, an empty progress message is sent after this many milliseconds without changes
+   * (at most 86 400 000, a day).
    *
    * @generated from field: uint32 progress_interval_ms = 6;
    */
@@ -116,20 +119,24 @@ export const WatchResponseSchema: GenMessage<WatchResponse> = /*@__PURE__*/
   messageDesc(file_crs_state_v1_watch, 1);
 
 /**
- * WatchService streams a project's changes as they are committed, like etcd Watch.
- * Not served yet: Watch answers UNIMPLEMENTED, and health does not report it SERVING.
+ * WatchService streams a project's changes as they are committed, like etcd Watch. A change is
+ * sent only once its journal record is durable. A watch keeps at most 256 unsent messages for a
+ * consumer that reads slower than the project is written; beyond that it ends.
  *
- * Errors: INVALID_ARGUMENT, NOT_FOUND, OUT_OF_RANGE (start generation compacted or in the future),
- * RESOURCE_EXHAUSTED (slow consumer), UNAVAILABLE (shutdown ends streams with SHUTTING_DOWN),
- * CANCELLED, DEADLINE_EXCEEDED, INTERNAL; every failure carries
+ * Errors: INVALID_ARGUMENT, NOT_FOUND (PROJECT_NOT_FOUND, also when the project is deleted while
+ * watched), FAILED_PRECONDITION (PROJECT_UID_MISMATCH), OUT_OF_RANGE (start generation below the
+ * oldest change the history holds: GENERATION_COMPACTED; beyond the generation after the current
+ * one: GENERATION_IN_FUTURE), RESOURCE_EXHAUSTED (WATCH_SLOW_CONSUMER, metadata `limit`),
+ * UNAVAILABLE (shutdown ends streams with SERVER_SHUTTING_DOWN; STORE_UNAVAILABLE), DATA_LOSS
+ * (PROJECT_CORRUPTED), CANCELLED, DEADLINE_EXCEEDED, INTERNAL; every failure carries
  * google.rpc.ErrorInfo{reason, domain: "crs.state.v1"} (reasons in ErrorReason).
  *
  * @generated from service crs.state.v1.WatchService
  */
 export const WatchService: GenService<{
   /**
-   * Watch sends every matching change from a start generation on, in generation order; without
-   * filters consecutive changes have consecutive generations.
+   * Watch sends every matching change from a start generation on, in generation order, each once;
+   * a generation whose mutation the history does not record (see ChangeKind) has no change.
    *
    * @generated from rpc crs.state.v1.WatchService.Watch
    */
