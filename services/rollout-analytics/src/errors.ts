@@ -7,7 +7,8 @@ export type AnalyticsErrorCode =
   | "ANSWER_TOO_LARGE"
   | "QUEUE_UNAVAILABLE"
   | "SCAN_WORKER_FAILED"
-  | "REPORT_NOT_WRITTEN";
+  | "REPORT_NOT_WRITTEN"
+  | "ROLLOUT_NOT_READ";
 
 /** A named rollout-analytics failure, with the request field at fault when input was bad. */
 export class AnalyticsError extends Error {
@@ -62,6 +63,19 @@ export function reportNotWritten(path: string, code: string, cause: unknown): An
   return new AnalyticsError(
     "REPORT_NOT_WRITTEN",
     `--out ${path} could not be written (${code}); the report is lost, run the command again`,
+    {},
+    { cause },
+  );
+}
+
+/**
+ * ROLLOUT_NOT_READ: the CLI's `<file>` failed part way, after `bytes` were read (`code`, as EIO);
+ * one that fails before its first byte is a bad `<file>` instead.
+ */
+export function rolloutNotRead(file: string, bytes: number, code: string, cause: unknown): AnalyticsError {
+  return new AnalyticsError(
+    "ROLLOUT_NOT_READ",
+    `<file> ${file} failed after ${bytes} bytes (${code}); no report of part of a rollout is printed`,
     {},
     { cause },
   );

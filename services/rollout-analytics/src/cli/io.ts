@@ -5,6 +5,8 @@ export interface CliIo {
   readonly errIsTty: boolean;
   /** Working directory relative paths are read against. */
   readonly cwd: string;
+  /** Standard input, read as a stream of chunks (only when a command is given `-`). */
+  stdin(): AsyncIterable<Uint8Array>;
 }
 
 /** The process's own streams. */
@@ -14,5 +16,6 @@ export function processIo(): CliIo {
     err: (text) => void process.stderr.write(text),
     errIsTty: process.stderr.isTTY === true,
     cwd: process.cwd(),
+    stdin: () => process.stdin,
   };
 }

@@ -4,13 +4,19 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliIo } from "./io.js";
 
-/** A CliIo that keeps what was written. */
-export function captureIo(cwd = process.cwd()): CliIo & { stdout: string; stderr: string } {
+/** Standard input that gives `chunks`, one at a time. */
+export async function* chunksOf(...chunks: Uint8Array[]): AsyncGenerator<Uint8Array, void, undefined> {
+  for (const chunk of chunks) yield chunk;
+}
+
+/** A CliIo that keeps what was written, whose standard input gives `stdin` (by default nothing). */
+export function captureIo(cwd = process.cwd(), stdin: AsyncIterable<Uint8Array> = chunksOf()): CliIo & { stdout: string; stderr: string } {
   const io = {
     stdout: "",
     stderr: "",
     errIsTty: false,
     cwd,
+    stdin: () => stdin,
     out: (t: string) => void (io.stdout += t),
     err: (t: string) => void (io.stderr += t),
   };

@@ -20,8 +20,9 @@ export const STATUS_OF: Readonly<Record<AnalyticsFailureCode, StatusMapping<Erro
   ANSWER_TOO_LARGE: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.LIMIT_EXCEEDED },
   QUEUE_UNAVAILABLE: { code: status.UNAVAILABLE, reason: ErrorReason.QUEUE_UNAVAILABLE },
   SCAN_WORKER_FAILED: { code: status.INTERNAL, reason: ErrorReason.SCAN_FAILED },
-  // The command line's own failure; no call writes a report file.
+  // The command line's own failures; no call writes a report file or reads a path.
   REPORT_NOT_WRITTEN: { code: status.INTERNAL, reason: ErrorReason.INTERNAL },
+  ROLLOUT_NOT_READ: { code: status.INTERNAL, reason: ErrorReason.INTERNAL },
   PARTIAL_VERSION_MISMATCH: { code: status.FAILED_PRECONDITION, reason: ErrorReason.PARTIAL_VERSION_MISMATCH },
 };
 

@@ -6,10 +6,13 @@ export {
   foldRolloutFile,
   foldRolloutFileSync,
   foldRolloutFileInTurns,
+  foldRolloutStream,
+  readChunks,
   READ_CHUNK_BYTES,
   fileChunks,
   type ReadRollout,
   type FoldedFile,
+  type FoldedStream,
   type FoldFileOptions,
   TURN_BYTES,
 } from "./read-file.js";

@@ -20,7 +20,11 @@ export interface FoldedFile {
   readonly bytes: number;
 }
 
-async function pump(path: string, reader: RolloutReader, signal?: AbortSignal): Promise<DecodedRollout> {
+/**
+ * The bytes of a file, FIFO or character device read in order, chunk by chunk: each chunk is a
+ * view of one buffer, valid until the next is taken. I/O errors reject.
+ */
+export async function* readChunks(path: string, signal?: AbortSignal): AsyncGenerator<Buffer, void, undefined> {
   const handle = await open(path, "r");
   try {
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
@@ -28,11 +32,15 @@ async function pump(path: string, reader: RolloutReader, signal?: AbortSignal): 
       signal?.throwIfAborted();
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) break;
-      reader.push(buffer.subarray(0, bytesRead));
+      yield buffer.subarray(0, bytesRead);
     }
   } finally {
     await handle.close();
   }
+}
+
+async function pump(path: string, reader: RolloutReader, signal?: AbortSignal): Promise<DecodedRollout> {
+  for await (const chunk of readChunks(path, signal)) reader.push(chunk);
   return reader.end();
 }
 
@@ -135,4 +143,31 @@ export async function foldRolloutFileInTurns(path: string, options: FoldFileOpti
 export function foldRolloutFileSync(path: string, options: FoldFileOptions = {}): FoldedFile {
   const { reader, fold } = folding(options.limits, options.fold);
   return { census: censusOf(pumpSync(path, reader)), fold, bytes: reader.bytes };
+}
+
+/** A rollout folded from a stream of chunks, with the time of its latest record. */
+export interface FoldedStream extends FoldedFile {
+  /**
+   * Unix ms of the latest analysed record that carries a time, or null when none does. A stream
+   * has no modification time of its own; this is what a file the producer wrote would have had.
+   */
+  readonly latestRecordMs: number | null;
+}
+
+/**
+ * Folds a rollout from chunks as they come (a pipe, standard input or {@link readChunks}), each
+ * taken before the next is asked for, so a source may reuse its buffer; the source's errors reject.
+ */
+export async function foldRolloutStream(chunks: AsyncIterable<Uint8Array>, options: FoldFileOptions = {}): Promise<FoldedStream> {
+  const fold = new RolloutFold(options.fold);
+  let latest: number | null = null;
+  const reader = new RolloutReader(options.limits, (r) => {
+    if (r.tsMs !== null && (latest === null || r.tsMs > latest)) latest = r.tsMs;
+    fold.push(r);
+  });
+  for await (const chunk of chunks) {
+    options.signal?.throwIfAborted();
+    reader.push(chunk);
+  }
+  return { census: censusOf(reader.end()), fold, bytes: reader.bytes, latestRecordMs: latest };
 }
