@@ -79,10 +79,12 @@ test("a rollout piped through a FIFO, as <(zcat x.jsonl.gz) gives it, is analyse
   // The writer is another process, as the shell's is; opening the FIFO waits for both ends.
   const writer = spawn("sh", ["-c", 'cat "$1" > "$2"', "sh", file, fifo], { stdio: "ignore" });
   const written = new Promise<number | null>((done) => writer.once("close", done));
+  // A command that refuses the FIFO never opens it, and the writer would wait for ever.
+  t.after(() => void writer.kill());
   const piped = await run(["rollout", fifo, ...STALE]);
-  assert.equal(await written, 0, "the writer wrote the whole rollout");
   assert.equal(piped.code, 0, piped.stderr);
   assert.equal(piped.stderr, "", "no warning for a rollout");
+  assert.equal(await written, 0, "the writer wrote the whole rollout");
   const direct = await run(["rollout", file, ...STALE]);
   assert.ok((JSON.parse(direct.stdout) as { tasks: unknown[] }).tasks.length > 0, "a rollout with tasks");
   assert.equal(piped.stdout, direct.stdout);
