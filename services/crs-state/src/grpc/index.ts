@@ -19,6 +19,7 @@ import type { HandlerDeps } from "./deps.js";
 import { historyHandlers } from "./history-handlers.js";
 import { indexHandlers } from "./index-handlers.js";
 import { maintenanceHandlers, type ServerFacts } from "./maintenance-handlers.js";
+import { persistenceHandlers } from "./persistence-handlers.js";
 import { proofHandlers } from "./proof-handlers.js";
 import { queryHandlers } from "./query-handlers.js";
 import { similarityHandlers } from "./similarity-handlers.js";
@@ -33,7 +34,7 @@ export const HEALTH_POLL_MS = 250;
 
 /**
  * Registers every crs.state.v1 service. Store-backed services report SERVING only while the host
- * can write; every method of Persistence answers UNIMPLEMENTED, and it never reports SERVING. Returns a function that stops following the host's state.
+ * can write; Persistence serves export only (its other methods answer UNIMPLEMENTED) and never reports SERVING. Returns a function that stops following the host's state.
  */
 export function registerServices(server: GrpcServer, facts: ServerFacts): () => void {
   const deps: HandlerDeps = { host: facts.host, elapsed: () => performance.now(), maxMessageBytes: server.maxMessageBytes };
@@ -55,8 +56,9 @@ export function registerServices(server: GrpcServer, facts: ServerFacts): () => 
   const watches: WatchRegistry = { open: new Set() };
   addStored(WatchService, watchHandlers(deps, watches));
   watchMetrics(server.metrics.registry, facts.host, watches);
-  // Without handlers every method answers UNIMPLEMENTED with ErrorInfo{reason: "UNIMPLEMENTED"}.
-  server.add(PersistenceService, {}, { mapError, managedHealth: true, served: false });
+  // The backup methods have no handler and answer UNIMPLEMENTED with ErrorInfo{reason:
+  // "UNIMPLEMENTED"}; health keeps the service NOT_SERVING until every method is served.
+  server.add(PersistenceService, persistenceHandlers(deps), { mapError, managedHealth: true, served: false });
   let last: boolean | undefined;
   const follow = (): void => {
     const serving = facts.host.serving() && !server.draining;

@@ -681,14 +681,15 @@ export type ExportHeader = Message<"crs.state.v1.ExportHeader"> & {
   format: ExportFormat;
 
   /**
-   * Schema version of the document, e.g. "1.0".
+   * Schema version of the document: "1.0" for every format today.
    *
    * @generated from field: string schema_version = 4;
    */
   schemaVersion: string;
 
   /**
-   * Entry counts of every index, in IndexKind order.
+   * Entry counts of every index, in IndexKind order, as the document holds them (REFERENCE_JSON:
+   * 0 for clause, step and analytics, at most 100 history entries); streaming counts distinct items (estimated).
    *
    * @generated from field: repeated crs.state.v1.ExportCount counts = 5;
    */
@@ -1059,7 +1060,8 @@ export const BackupCheckSchema: GenEnum<BackupCheck> = /*@__PURE__*/
 
 /**
  * PersistenceService manages crash-consistent backups and export/import of whole projects.
- * Not served yet: every method answers UNIMPLEMENTED, and health does not report it SERVING.
+ * ExportState is served; every other method answers UNIMPLEMENTED (reason UNIMPLEMENTED), and
+ * health reports the service NOT_SERVING until every method is served.
  * A backup is a full state snapshot plus metadata, written to its own generation directory and
  * published by one atomic rename. Backups and imports are verified completely (hash, schema,
  * version) before they replace live state; a failed verification changes nothing.
@@ -1133,7 +1135,14 @@ export const PersistenceService: GenService<{
     output: typeof DeleteBackupResponseSchema;
   },
   /**
-   * ExportState streams the project's state at a generation as a document in chunks.
+   * ExportState streams the project's state at a generation as a document in chunks: the header,
+   * the chunks, then the trailer. The document is built whole in the server's memory from one
+   * snapshot, then streamed; no message exceeds the server's message limit (chunks shrink to fit).
+   * A generation no longer held answers OUT_OF_RANGE/GENERATION_COMPACTED, one not reached yet
+   * OUT_OF_RANGE/GENERATION_IN_FUTURE, as GetSnapshot. One generation always exports to the same
+   * bytes: REFERENCE_JSON's `timestamp` is the generation's commit time, not the time of the call.
+   * STATE_BINARY and STATE_JSON hold ProjectState as GetSnapshot reads it, which summarises the
+   * streaming sketches and leaves out the change history, cycle detectors and step numbering.
    *
    * @generated from rpc crs.state.v1.PersistenceService.ExportState
    */

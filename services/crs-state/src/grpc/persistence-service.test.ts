@@ -1,0 +1,217 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { fromBinary, fromJsonString, toJson, type MessageShape } from "@bufbuild/protobuf";
+import { credentials, status } from "@grpc/grpc-js";
+import { createClient, errorDetailOf, type TypedClient } from "@crs/runtime";
+import {
+  ExportFormat,
+  PersistenceService,
+  type ExportHeader,
+  type ExportStateRequest,
+  type ExportTrailer,
+} from "@crs/contracts/gen/crs/state/v1/persistence_pb";
+import { IndexKind, ProjectStateSchema, SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
+import { exportChunkBytes, MAX_EXPORT_CHUNK_BYTES } from "./persistence-handlers.js";
+import { expectError, startTestServer, type TestServer } from "./test-support.js";
+
+/** An export read to its end: the header, each chunk and the trailer, in the order they came. */
+interface ReadExport {
+  readonly header: ExportHeader;
+  readonly chunks: Uint8Array[];
+  readonly trailer: ExportTrailer;
+  readonly document: Uint8Array;
+}
+
+type PartialExport = Partial<Omit<ExportStateRequest, "$typeName">>;
+
+async function readExport(client: TypedClient<typeof PersistenceService.method>, req: PartialExport): Promise<ReadExport> {
+  const parts: string[] = [];
+  let header: ExportHeader | undefined;
+  let trailer: ExportTrailer | undefined;
+  const chunks: Uint8Array[] = [];
+  for await (const msg of client.exportState(req)) {
+    parts.push(msg.part.case ?? "none");
+    if (msg.part.case === "header") header = msg.part.value;
+    else if (msg.part.case === "chunk") chunks.push(msg.part.value);
+    else if (msg.part.case === "trailer") trailer = msg.part.value;
+  }
+  assert.equal(parts[0], "header", "the header comes first");
+  assert.equal(parts.at(-1), "trailer", "the trailer comes last");
+  assert.ok(
+    parts.slice(1, -1).every((p) => p === "chunk"),
+    `only chunks between: ${parts.join(",")}`,
+  );
+  assert.ok(header !== undefined && trailer !== undefined);
+  return { header, chunks, trailer, document: Buffer.concat(chunks) };
+}
+
+function snapshotJson(state: MessageShape<typeof ProjectStateSchema> | undefined): unknown {
+  assert.ok(state !== undefined, "the snapshot carries its state");
+  return toJson(ProjectStateSchema, state);
+}
+
+const proofDelta = (nodeId: string) => ({
+  source: SignalSource.SOFT,
+  kind: { case: "proof" as const, value: { entries: [{ nodeId, value: { proof: 1n, disproof: 2n, source: SignalSource.SOFT } }] } },
+});
+
+/** A project with proofs, similarity pairs and a learned-free history across several generations. */
+async function fill(s: TestServer, projectId: string, pairs: number): Promise<void> {
+  await s.state.createProject({ projectId, config: { snapshotRetentionGenerations: 3 } });
+  await s.state.apply({ projectId, delta: proofDelta("root") });
+  for (let i = 0; i < pairs; i++) await s.similarity.recordSimilarity({ projectId, a: `node-${i}`, b: `node-${i + 1}`, distance: i + 0.5 });
+}
+
+describe("PersistenceService.ExportState through gRPC", () => {
+  let s: TestServer;
+  let small: TestServer;
+  let persistence: TypedClient<typeof PersistenceService.method>;
+  let smallPersistence: TypedClient<typeof PersistenceService.method>;
+  const client = (server: TestServer) =>
+    createClient(PersistenceService, `127.0.0.1:${server.service.port}`, { credentials: credentials.createInsecure() });
+  before(async () => {
+    s = await startTestServer();
+    // A message limit far under the chunk a client may ask for.
+    small = await startTestServer({ env: { GRPC_MAX_MESSAGE_BYTES: "2048" } });
+    persistence = client(s);
+    smallPersistence = client(small);
+    await fill(s, "p", 8);
+    await fill(small, "p", 60);
+  });
+  after(async () => {
+    persistence.close();
+    smallPersistence.close();
+    await s.stop();
+    await small.stop();
+  });
+
+  it("exports STATE_BINARY and STATE_JSON documents that decode to the state GetSnapshot reads, with a trailer whose size and sha256 match the bytes sent", async () => {
+    const snapshot = await s.state.getSnapshot({ projectId: "p", includeState: true });
+    const expected = snapshotJson(snapshot.state);
+    for (const format of [ExportFormat.STATE_BINARY, ExportFormat.STATE_JSON]) {
+      const got = await readExport(persistence, { projectId: "p", format });
+      const decoded =
+        format === ExportFormat.STATE_BINARY
+          ? fromBinary(ProjectStateSchema, got.document)
+          : fromJsonString(ProjectStateSchema, new TextDecoder().decode(got.document));
+      assert.deepEqual(toJson(ProjectStateSchema, decoded), expected, `${ExportFormat[format]} holds the state`);
+      assert.equal(got.trailer.sizeBytes, BigInt(got.document.length), "size_bytes");
+      assert.equal(got.trailer.sha256, createHash("sha256").update(got.document).digest("hex"), "sha256, lowercase hex");
+      assert.equal(got.header.format, format);
+      assert.equal(got.header.schemaVersion, "1.0");
+      assert.deepEqual(got.header.header?.generation, snapshot.header?.generation, "the generation exported");
+      const counts = Object.fromEntries(got.header.counts.map((c) => [c.index, c.entries]));
+      const kinds = Object.keys(counts).map((name) => IndexKind[name.toUpperCase() as keyof typeof IndexKind]);
+      assert.deepEqual(
+        kinds,
+        [...kinds].sort((x, y) => x - y),
+        "in IndexKind order",
+      );
+      assert.ok(
+        kinds.every((k) => typeof k === "number" && k > 0),
+        "each index named as its IndexKind",
+      );
+      assert.equal(new Set(kinds).size, 9, "every index");
+      assert.equal(counts["proof"], 1n);
+      assert.equal(counts["similarity"], 8n);
+    }
+  });
+
+  it("exports the same generation to the same bytes, so a document's sha256 names its state", async () => {
+    for (const format of [ExportFormat.STATE_BINARY, ExportFormat.STATE_JSON, ExportFormat.REFERENCE_JSON]) {
+      const [a, b] = [await readExport(persistence, { projectId: "p", format }), await readExport(persistence, { projectId: "p", format })];
+      assert.equal(a.trailer.sha256, b.trailer.sha256, ExportFormat[format]);
+    }
+  });
+
+  it("exports REFERENCE_JSON as the reference's CRSExport: snake_case indexes and summary, without clauses, steps or analytics", async () => {
+    const got = await readExport(persistence, { projectId: "p", format: ExportFormat.REFERENCE_JSON });
+    const doc = JSON.parse(new TextDecoder().decode(got.document)) as {
+      session_id: string;
+      generation: number;
+      indexes: Record<string, Record<string, unknown>>;
+      summary: { nodes_explored: number };
+    };
+    assert.equal(doc.session_id, "p");
+    assert.equal(doc.generation, 9);
+    assert.deepEqual(Object.keys(doc.indexes), ["proof", "constraint", "similarity", "dependency", "history", "streaming"]);
+    const [entry, ...more] = (doc.indexes["proof"]?.["entries"] ?? []) as Record<string, unknown>[];
+    assert.equal(more.length, 0, "one proof entry");
+    assert.deepEqual(
+      { ...entry, updated_at: "" },
+      { node_id: "root", proof: "1", disproof: "2", status: "unknown", source: "soft", updated_at: "" },
+    );
+    assert.match(String(entry?.["updated_at"]), /^\d{4}-\d\d-\d\dT/, "RFC 3339 time");
+    assert.equal(doc.indexes["similarity"]?.["pair_count"], 8);
+    assert.equal(doc.summary.nodes_explored, 1);
+    const counts = Object.fromEntries(got.header.counts.map((c) => [c.index, c.entries]));
+    assert.deepEqual(
+      [counts["clause"], counts["step"], counts["analytics"]],
+      [0n, 0n, 0n],
+      "what the reference leaves out is counted as not exported",
+    );
+  });
+
+  it("exports at an old generation the state GetSnapshot reads there, and refuses a generation no longer held as GetSnapshot does", async () => {
+    const old = await readExport(persistence, { projectId: "p", format: ExportFormat.STATE_BINARY, atGeneration: 8n });
+    const snapshot = await s.state.getSnapshot({ projectId: "p", atGeneration: 8n, includeState: true });
+    assert.equal(old.header.header?.generation, 8n, "the header names the generation exported");
+    assert.deepEqual(toJson(ProjectStateSchema, fromBinary(ProjectStateSchema, old.document)), snapshotJson(snapshot.state));
+    assert.equal(old.header.counts.find((c) => c.index === "similarity")?.entries, 7n, "counts are the old generation's");
+    for (const atGeneration of [1n, 99n]) {
+      const read = await expectError(
+        s.state.getSnapshot({ projectId: "p", atGeneration }),
+        status.OUT_OF_RANGE,
+        atGeneration === 1n ? "GENERATION_COMPACTED" : "GENERATION_IN_FUTURE",
+        "at_generation",
+      );
+      const exported = await expectError(
+        readExport(persistence, { projectId: "p", format: ExportFormat.STATE_JSON, atGeneration }),
+        read.code,
+        errorDetailOf(read)?.reason ?? "",
+        "at_generation",
+      );
+      assert.deepEqual(errorDetailOf(exported)?.metadata, errorDetailOf(read)?.metadata, `metadata at ${atGeneration}`);
+    }
+  });
+
+  it("never sends a chunk over 4 MiB or over the server's message limit, whatever chunk_size asks", async () => {
+    assert.equal(exportChunkBytes(0, 16 << 20), 1 << 20, "0 means 1 MiB");
+    assert.equal(exportChunkBytes(0xffffffff, 64 << 20), MAX_EXPORT_CHUNK_BYTES, "capped at 4 MiB");
+    const limit = 2048;
+    for (const chunkSize of [0, 0xffffffff, 100]) {
+      const got = await readExport(smallPersistence, { projectId: "p", format: ExportFormat.STATE_JSON, chunkSize });
+      assert.ok(got.chunks.length > 1, `a document of ${got.document.length} bytes comes in several chunks`);
+      const served = chunkSize === 100 ? 100 : exportChunkBytes(chunkSize, limit);
+      assert.ok(served < limit);
+      got.chunks.forEach((c, i) => {
+        if (i < got.chunks.length - 1) assert.equal(c.length, served, `chunk ${i} is full`);
+        else assert.ok(c.length > 0 && c.length <= served, "the last chunk holds the rest");
+      });
+      assert.equal(got.trailer.sizeBytes, BigInt(got.document.length));
+    }
+  });
+
+  it("refuses an unspecified format as INVALID_ARGUMENT naming format, and an absent project as PROJECT_NOT_FOUND", async () => {
+    await expectError(readExport(persistence, { projectId: "p" }), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "format");
+    await expectError(
+      readExport(persistence, { projectId: "p", format: 42 as ExportFormat }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "format",
+    );
+    await expectError(
+      readExport(persistence, { projectId: "absent", format: ExportFormat.STATE_JSON }),
+      status.NOT_FOUND,
+      "PROJECT_NOT_FOUND",
+      "project_id",
+    );
+    await expectError(
+      readExport(persistence, { projectId: "", format: ExportFormat.STATE_JSON }),
+      status.INVALID_ARGUMENT,
+      "INVALID_ARGUMENT",
+      "project_id",
+    );
+  });
+});
