@@ -31,8 +31,9 @@ export interface AddServiceOptions {
    */
   readonly managedHealth?: boolean;
   /**
-   * Whether the service answers any call. An unserved service reports NOT_SERVING for good, so
-   * health never vouches for methods that all answer UNIMPLEMENTED.
+   * Whether health vouches for the service. An unserved one reports NOT_SERVING for good, so
+   * health never vouches for methods that answer UNIMPLEMENTED: false also for a service that
+   * serves some of its methods and not yet the others.
    * @defaultValue true when at least one method has a handler
    */
   readonly served?: boolean;

@@ -961,14 +961,15 @@ export enum ExportFormat {
   UNSPECIFIED = 0,
 
   /**
-   * ProjectState in protobuf binary encoding; full fidelity.
+   * ProjectState in protobuf binary encoding, as GetSnapshot reads it: every index entry, the
+   * streaming sketches summarised, without the change history, cycle detectors or step numbering.
    *
    * @generated from enum value: EXPORT_FORMAT_STATE_BINARY = 1;
    */
   STATE_BINARY = 1,
 
   /**
-   * ProjectState in canonical protobuf JSON; full fidelity.
+   * ProjectState in canonical protobuf JSON; holds what STATE_BINARY holds.
    *
    * @generated from enum value: EXPORT_FORMAT_STATE_JSON = 2;
    */
