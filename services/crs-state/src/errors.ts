@@ -25,6 +25,8 @@
  * - WATCH_SLOW_CONSUMER: a watch fell further behind than the messages a watch may queue.
  * - DELTA_REQUIRED: an apply carried no delta, or a delta with no kind.
  * - STEP_NOT_FOUND / SIMILARITY_NOT_FOUND / CHANGE_NOT_FOUND: a single-entry read found nothing.
+ * - CHANGE_TOO_LARGE: a mutation would write a change record no response under the message limit
+ *   could carry (a detected cycle's grows with the loop); nothing changed.
  */
 export type CrsStateErrorCode =
   | "PROJECT_NOT_FOUND"
@@ -49,7 +51,8 @@ export type CrsStateErrorCode =
   | "DELTA_REQUIRED"
   | "STEP_NOT_FOUND"
   | "SIMILARITY_NOT_FOUND"
-  | "CHANGE_NOT_FOUND";
+  | "CHANGE_NOT_FOUND"
+  | "CHANGE_TOO_LARGE";
 
 /** A named crs-state failure: its code, and the request field at fault when input was bad. */
 export class CrsStateError extends Error {

@@ -7,6 +7,7 @@ import {
   type CycleService,
 } from "@crs/contracts/gen/crs/state/v1/cycle_pb";
 import { analyzeSessionCycles } from "@crs/domain/state";
+import { cycleRecordAdmission } from "./change-size.js";
 import type { HandlerDeps } from "./deps.js";
 import { requireId, requireKey } from "./ids.js";
 import { runMutation } from "./mutations.js";
@@ -19,16 +20,18 @@ export const MAX_SCCS_LISTED = 1000;
 export const MAX_SCC_MEMBERS_LISTED = 1000;
 
 /** CycleService: Brent detectors kept as state, and Tarjan analysis of a session. */
-export function cycleHandlers({ host }: HandlerDeps): ServiceHandlers<typeof CycleService.method> {
+export function cycleHandlers({ host, maxMessageBytes }: HandlerDeps): ServiceHandlers<typeof CycleService.method> {
   return {
     async checkCycle(req) {
       const projectId = requireId(req.projectId, "project_id");
       const sessionId = requireId(req.sessionId, "session_id");
       const stateKey = requireKey(req.stateKey, "state_key");
+      // A loop's record grows with the loop: one never served by the history is refused instead.
+      const admitRecord = cycleRecordAdmission(maxMessageBytes, "state_key");
       return runMutation(
         host,
         { method: "CheckCycle", projectId, requestSchema: CheckCycleRequestSchema, request: req, responseSchema: CheckCycleResponseSchema },
-        (engine, options) => engine.checkCycle(sessionId, stateKey, options),
+        (engine, options) => engine.checkCycle(sessionId, stateKey, { ...options, admitRecord }),
         (r, header) => ({
           header: responseHeader(header),
           detection: {

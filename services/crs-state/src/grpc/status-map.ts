@@ -46,6 +46,8 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   STEP_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.STEP_NOT_FOUND },
   SIMILARITY_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.SIMILARITY_NOT_FOUND },
   CHANGE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CHANGE_NOT_FOUND },
+  // A limit of the server that the state reached (a loop this long), not a malformed request.
+  CHANGE_TOO_LARGE: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.LIMIT_EXCEEDED },
   INVALID_ARGUMENT: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
   INVALID_CONFIG: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
   INVALID_DELTA: { code: status.INVALID_ARGUMENT, reason: ErrorReason.DELTA_VALIDATION },

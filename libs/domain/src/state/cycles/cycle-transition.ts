@@ -5,7 +5,7 @@
  */
 
 import type { ProofEntry } from "../delta/delta.js";
-import { pushDeltaRecord } from "../delta-history/delta-record.js";
+import { pushDeltaRecord, type DeltaRecord } from "../delta-history/delta-record.js";
 import { invalidArgument } from "../errors.js";
 import { DEFAULT_PROOF_NUMBER, PROOF_INFINITY } from "../proof/proof-number.js";
 import type { CycleRule } from "../events/event.js";
@@ -32,6 +32,8 @@ export interface CycleCheckResult {
   readonly disproven: readonly string[];
   /** The circuit-breaker step recorded on detection. */
   readonly breakerStep: StepRecord | undefined;
+  /** The change record written on detection (the loop's disproofs), for the caller to check before the state moves. */
+  readonly record: DeltaRecord | undefined;
   /** The detector's counters after the feed. */
   readonly stats: CycleDetectorStats;
 }
@@ -76,7 +78,7 @@ export function cycleCheckTransition(
   if (!detection.detected) {
     return {
       state: bump(state, { ...state, cycles }),
-      result: { detection, disproven: [], breakerStep: undefined, stats: detectorStats(detector) },
+      result: { detection, disproven: [], breakerStep: undefined, record: undefined, stats: detectorStats(detector) },
     };
   }
   const loop = `[${detection.cycle.join(" ")}]`;
@@ -104,7 +106,7 @@ export function cycleCheckTransition(
   const deltaHistory = pushDeltaRecord(state.deltaHistory, record, ctx.config.maxDeltaRecords);
   const disproven = updates.map((u) => u.nodeId);
   const next = bump(state, { ...state, cycles, proofs, steps: recorded.store, deltaHistory }, { proof: disproven });
-  return { state: next, result: { detection, disproven, breakerStep: recorded.step, stats: detectorStats(detector) } };
+  return { state: next, result: { detection, disproven, breakerStep: recorded.step, record, stats: detectorStats(detector) } };
 }
 
 /** Resets the session's detector (creating an empty one when absent) with window `maxHistory`. */

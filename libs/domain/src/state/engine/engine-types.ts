@@ -2,6 +2,7 @@
 
 import type { Snapshot } from "../snapshot.js";
 import type { Clause } from "../clauses/clause.js";
+import type { DeltaRecord } from "../delta-history/delta-record.js";
 import type { StateConfig } from "../config.js";
 import type { ExpectedEntry } from "../entries/preconditions.js";
 import type { StateEvent } from "../events/event.js";
@@ -47,6 +48,12 @@ export interface ApplyOptions extends MutationOptions {
 export interface CycleOptions extends MutationOptions {
   /** Window of the session's detector: used when it is created (checkCycle) or reset. @defaultValue config.cycleHistory */
   readonly maxHistory?: number;
+  /**
+   * Called (checkCycle only) with the change record a detected loop would write, before anything
+   * changes: a throw refuses the feed with the state, detector and generation untouched. It lets
+   * the owner refuse a record it could never serve, which grows with the loop. @defaultValue none
+   */
+  readonly admitRecord?: (record: DeltaRecord) => void;
 }
 
 /** What a mutation returns: its result, the new generation and the event to journal. */

@@ -143,11 +143,14 @@ export class StateEngine {
     opts: MutationOptions,
     body: B,
     recorded?: (result: TransitionResults[B["type"]]) => B,
+    admit?: (result: TransitionResults[B["type"]]) => void,
   ): Mutation<TransitionResults[B["type"]]> {
     this.checkPreconditions(opts);
     const at = this.now();
     const { state, result } = runEvent(this.current, body, this.ctx(at));
     if (state === this.current) return { result, generation: this.current.generation, event: undefined };
+    // Last chance to refuse: the transition ran on an immutable copy, so nothing has changed yet.
+    admit?.(result);
     this.advance(state, at);
     const journaled = recorded === undefined ? body : recorded(result);
     const event = Object.freeze({
@@ -303,13 +306,17 @@ export class StateEngine {
     // Redacted keys would name different states alike (a false loop) and disprove a node outside the id grammar.
     this.refuseSecret(sessionId, "sessionId", SECRET_SESSION);
     this.refuseSecret(stateKey, "stateKey", "state_key looks like a secret; pass a digest of the state instead");
-    return this.commit(opts, {
-      type: "cycle_checked",
-      sessionId,
-      stateKey,
-      maxHistory: opts.maxHistory ?? this.config.cycleHistory,
-      rule: "first_repeat",
-    });
+    const { admitRecord } = opts;
+    return this.commit(
+      opts,
+      { type: "cycle_checked", sessionId, stateKey, maxHistory: opts.maxHistory ?? this.config.cycleHistory, rule: "first_repeat" },
+      undefined,
+      admitRecord === undefined
+        ? undefined
+        : (r) => {
+            if (r.record !== undefined) admitRecord(r.record);
+          },
+    );
   }
 
   /** Resets the session's cycle detector (its window becomes `maxHistory`, else the configured one); the lifetime count is kept. */

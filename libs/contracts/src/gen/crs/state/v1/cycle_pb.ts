@@ -348,7 +348,11 @@ export const AnalyzeSessionCyclesResponseSchema: GenMessage<AnalyzeSessionCycles
  */
 export const CycleService: GenService<{
   /**
-   * CheckCycle feeds one state into the session's detector and acts on a detection.
+   * CheckCycle feeds one state into the session's detector and acts on a detection. A detection
+   * whose change record (a disproof per state of the loop) would not fit a history answer under the
+   * server's message limit less 1 KiB is RESOURCE_EXHAUSTED / LIMIT_EXCEEDED naming `state_key`,
+   * with metadata `limit`, and changes nothing (the detector keeps its window): reset the detector
+   * or give it a smaller max_history.
    *
    * @generated from rpc crs.state.v1.CycleService.CheckCycle
    */
