@@ -3,21 +3,13 @@ import type { ServiceHandlers } from "@crs/runtime";
 import { encodeMessage, invalidArgument, requireSafeCount } from "@crs/runtime";
 import { ChangeSchema } from "@crs/contracts/gen/crs/state/v1/delta_pb";
 import type { HistoryService } from "@crs/contracts/gen/crs/state/v1/history_pb";
-import type { DeltaRecord, ProofNumber } from "@crs/domain/state";
+import type { DeltaRecord } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
 import { changeOut } from "./change-mapper.js";
 import type { HandlerDeps } from "./deps.js";
+import { explainAnswer, FIELD_OVERHEAD, MAX_EXPLAIN_LISTED } from "./explain-answer.js";
 import { requireId, requireKey } from "./ids.js";
 import { readAt, readPage, type PageBudget } from "./reads.js";
-import { constraintOut, historyEntryOut, proofEntryOut } from "./value-mapper.js";
-
-/** Most entries ExplainNode lists per list. */
-export const MAX_EXPLAIN_LISTED = 1000;
-
-/** The last `max` of `list` (newest kept) and whether any were cut. */
-function newest<T>(list: readonly T[], max: number): { kept: T[]; cut: boolean } {
-  return { kept: list.slice(Math.max(0, list.length - max)), cut: list.length > max };
-}
 
 const MAX_GENERATION = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -28,9 +20,6 @@ const MAX_GENERATION = BigInt(Number.MAX_SAFE_INTEGER);
 function generationBound(value: bigint): number {
   return value > MAX_GENERATION ? Number.MAX_SAFE_INTEGER : Number(value);
 }
-
-/** Bytes a repeated message field adds around its message: the tag and a length of up to 5 bytes. */
-const FIELD_OVERHEAD = 6;
 
 type ChangeOut = MessageInitShape<typeof ChangeSchema>;
 
@@ -118,25 +107,10 @@ export function historyHandlers({ host, maxMessageBytes }: HandlerDeps): Service
       const nodeId = requireKey(req.nodeId, "node_id");
       if (req.maxChanges > MAX_EXPLAIN_LISTED) throw invalidArgument("max_changes", `must be at most ${MAX_EXPLAIN_LISTED}`);
       const maxChanges = req.maxChanges === 0 ? 100 : req.maxChanges;
-      return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => {
-        const proof = snapshot.proof.get(nodeId);
-        const constraints = snapshot.constraints.findByNode(nodeId);
-        const dependsOn = snapshot.dependency.dependsOn(nodeId);
-        const dependedBy = snapshot.dependency.dependedBy(nodeId);
-        const history = newest(snapshot.history.trace(nodeId), MAX_EXPLAIN_LISTED);
-        const changes = newest(snapshot.deltaHistory.explain(nodeId), maxChanges);
-        const cut = [constraints, dependsOn, dependedBy].some((l) => l.length > MAX_EXPLAIN_LISTED) || history.cut || changes.cut;
-        return {
-          header,
-          ...(proof === undefined ? {} : { proof: proofEntryOut(snapshot, nodeId, proof as ProofNumber) }),
-          constraints: constraints.slice(0, MAX_EXPLAIN_LISTED).map((c) => constraintOut(snapshot, c)),
-          dependsOn: dependsOn.slice(0, MAX_EXPLAIN_LISTED),
-          dependedBy: dependedBy.slice(0, MAX_EXPLAIN_LISTED),
-          history: history.kept.map(historyEntryOut),
-          changes: changes.kept.map((r) => changeOut(r, true)),
-          truncated: cut,
-        };
-      });
+      return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => ({
+        header,
+        ...explainAnswer(snapshot, nodeId, { maxChanges, maxMessageBytes }),
+      }));
     },
 
     async getHistoryStats(req) {

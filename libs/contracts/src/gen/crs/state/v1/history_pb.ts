@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crs/state/v1/history.proto.
  */
 export const file_crs_state_v1_history: GenFile = /*@__PURE__*/
-  fileDesc("ChpjcnMvc3RhdGUvdjEvaGlzdG9yeS5wcm90bxIMY3JzLnN0YXRlLnYxIpwBChlMaXN0Q2hhbmdlc0luUmFuZ2VSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFwoPZnJvbV9nZW5lcmF0aW9uGAIgASgEEhUKDXRvX2dlbmVyYXRpb24YAyABKAQSFAoMc3VtbWFyeV9vbmx5GAQgASgIEhEKCXBhZ2Vfc2l6ZRgFIAEoDRISCgpwYWdlX3Rva2VuGAYgASgJIooBChpMaXN0Q2hhbmdlc0luUmFuZ2VSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISJQoHY2hhbmdlcxgCIAMoCzIULmNycy5zdGF0ZS52MS5DaGFuZ2USFwoPbmV4dF9wYWdlX3Rva2VuGAMgASgJInwKGExpc3RDaGFuZ2VzQnlOb2RlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB25vZGVfaWQYAiABKAkSFAoMc3VtbWFyeV9vbmx5GAMgASgIEhEKCXBhZ2Vfc2l6ZRgEIAEoDRISCgpwYWdlX3Rva2VuGAUgASgJIokBChlMaXN0Q2hhbmdlc0J5Tm9kZVJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIlCgdjaGFuZ2VzGAIgAygLMhQuY3JzLnN0YXRlLnYxLkNoYW5nZRIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkiOgoQR2V0Q2hhbmdlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCmdlbmVyYXRpb24YAiABKAQiZwoRR2V0Q2hhbmdlUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEiQKBmNoYW5nZRgCIAEoCzIULmNycy5zdGF0ZS52MS5DaGFuZ2UifAoSRXhwbGFpbk5vZGVSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAMgASgESACIAQESEwoLbWF4X2NoYW5nZXMYBCABKA1CEAoOX2F0X2dlbmVyYXRpb24iqwIKE0V4cGxhaW5Ob2RlUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEicKBXByb29mGAIgASgLMhguY3JzLnN0YXRlLnYxLlByb29mRW50cnkSLQoLY29uc3RyYWludHMYAyADKAsyGC5jcnMuc3RhdGUudjEuQ29uc3RyYWludBISCgpkZXBlbmRzX29uGAQgAygJEhMKC2RlcGVuZGVkX2J5GAUgAygJEisKB2hpc3RvcnkYBiADKAsyGi5jcnMuc3RhdGUudjEuSGlzdG9yeUVudHJ5EiUKB2NoYW5nZXMYByADKAsyFC5jcnMuc3RhdGUudjEuQ2hhbmdlEhEKCXRydW5jYXRlZBgIIAEoCCIsChZHZXRIaXN0b3J5U3RhdHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkirgEKF0dldEhpc3RvcnlTdGF0c1Jlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIMCgRzaXplGAIgASgEEiAKGG9sZGVzdF9jaGFuZ2VfZ2VuZXJhdGlvbhgDIAEoBBIgChhuZXdlc3RfY2hhbmdlX2dlbmVyYXRpb24YBCABKAQSEwoLbWF4X3JlY29yZHMYBSABKAQy4QMKDkhpc3RvcnlTZXJ2aWNlEmcKEkxpc3RDaGFuZ2VzSW5SYW5nZRInLmNycy5zdGF0ZS52MS5MaXN0Q2hhbmdlc0luUmFuZ2VSZXF1ZXN0GiguY3JzLnN0YXRlLnYxLkxpc3RDaGFuZ2VzSW5SYW5nZVJlc3BvbnNlEmQKEUxpc3RDaGFuZ2VzQnlOb2RlEiYuY3JzLnN0YXRlLnYxLkxpc3RDaGFuZ2VzQnlOb2RlUmVxdWVzdBonLmNycy5zdGF0ZS52MS5MaXN0Q2hhbmdlc0J5Tm9kZVJlc3BvbnNlEkwKCUdldENoYW5nZRIeLmNycy5zdGF0ZS52MS5HZXRDaGFuZ2VSZXF1ZXN0Gh8uY3JzLnN0YXRlLnYxLkdldENoYW5nZVJlc3BvbnNlElIKC0V4cGxhaW5Ob2RlEiAuY3JzLnN0YXRlLnYxLkV4cGxhaW5Ob2RlUmVxdWVzdBohLmNycy5zdGF0ZS52MS5FeHBsYWluTm9kZVJlc3BvbnNlEl4KD0dldEhpc3RvcnlTdGF0cxIkLmNycy5zdGF0ZS52MS5HZXRIaXN0b3J5U3RhdHNSZXF1ZXN0GiUuY3JzLnN0YXRlLnYxLkdldEhpc3RvcnlTdGF0c1Jlc3BvbnNlYgZwcm90bzM", [file_crs_state_v1_common, file_crs_state_v1_delta, file_crs_state_v1_types]);
+  fileDesc("ChpjcnMvc3RhdGUvdjEvaGlzdG9yeS5wcm90bxIMY3JzLnN0YXRlLnYxIpwBChlMaXN0Q2hhbmdlc0luUmFuZ2VSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFwoPZnJvbV9nZW5lcmF0aW9uGAIgASgEEhUKDXRvX2dlbmVyYXRpb24YAyABKAQSFAoMc3VtbWFyeV9vbmx5GAQgASgIEhEKCXBhZ2Vfc2l6ZRgFIAEoDRISCgpwYWdlX3Rva2VuGAYgASgJIooBChpMaXN0Q2hhbmdlc0luUmFuZ2VSZXNwb25zZRIsCgZoZWFkZXIYASABKAsyHC5jcnMuc3RhdGUudjEuUmVzcG9uc2VIZWFkZXISJQoHY2hhbmdlcxgCIAMoCzIULmNycy5zdGF0ZS52MS5DaGFuZ2USFwoPbmV4dF9wYWdlX3Rva2VuGAMgASgJInwKGExpc3RDaGFuZ2VzQnlOb2RlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB25vZGVfaWQYAiABKAkSFAoMc3VtbWFyeV9vbmx5GAMgASgIEhEKCXBhZ2Vfc2l6ZRgEIAEoDRISCgpwYWdlX3Rva2VuGAUgASgJIokBChlMaXN0Q2hhbmdlc0J5Tm9kZVJlc3BvbnNlEiwKBmhlYWRlchgBIAEoCzIcLmNycy5zdGF0ZS52MS5SZXNwb25zZUhlYWRlchIlCgdjaGFuZ2VzGAIgAygLMhQuY3JzLnN0YXRlLnYxLkNoYW5nZRIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkiOgoQR2V0Q2hhbmdlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCmdlbmVyYXRpb24YAiABKAQiZwoRR2V0Q2hhbmdlUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEiQKBmNoYW5nZRgCIAEoCzIULmNycy5zdGF0ZS52MS5DaGFuZ2UifAoSRXhwbGFpbk5vZGVSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDwoHbm9kZV9pZBgCIAEoCRIaCg1hdF9nZW5lcmF0aW9uGAMgASgESACIAQESEwoLbWF4X2NoYW5nZXMYBCABKA1CEAoOX2F0X2dlbmVyYXRpb24i9AIKE0V4cGxhaW5Ob2RlUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEicKBXByb29mGAIgASgLMhguY3JzLnN0YXRlLnYxLlByb29mRW50cnkSLQoLY29uc3RyYWludHMYAyADKAsyGC5jcnMuc3RhdGUudjEuQ29uc3RyYWludBISCgpkZXBlbmRzX29uGAQgAygJEhMKC2RlcGVuZGVkX2J5GAUgAygJEisKB2hpc3RvcnkYBiADKAsyGi5jcnMuc3RhdGUudjEuSGlzdG9yeUVudHJ5EiUKB2NoYW5nZXMYByADKAsyFC5jcnMuc3RhdGUudjEuQ2hhbmdlEhEKCXRydW5jYXRlZBgIIAEoCBIxCgdvbWl0dGVkGAkgASgLMiAuY3JzLnN0YXRlLnYxLkV4cGxhaW5Ob2RlT21pdHRlZBIUCgxzaXplX2xpbWl0ZWQYCiABKAgidAoSRXhwbGFpbk5vZGVPbWl0dGVkEhMKC2NvbnN0cmFpbnRzGAEgASgNEhIKCmRlcGVuZHNfb24YAiABKA0SEwoLZGVwZW5kZWRfYnkYAyABKA0SDwoHaGlzdG9yeRgEIAEoDRIPCgdjaGFuZ2VzGAUgASgNIiwKFkdldEhpc3RvcnlTdGF0c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSKuAQoXR2V0SGlzdG9yeVN0YXRzUmVzcG9uc2USLAoGaGVhZGVyGAEgASgLMhwuY3JzLnN0YXRlLnYxLlJlc3BvbnNlSGVhZGVyEgwKBHNpemUYAiABKAQSIAoYb2xkZXN0X2NoYW5nZV9nZW5lcmF0aW9uGAMgASgEEiAKGG5ld2VzdF9jaGFuZ2VfZ2VuZXJhdGlvbhgEIAEoBBITCgttYXhfcmVjb3JkcxgFIAEoBDLhAwoOSGlzdG9yeVNlcnZpY2USZwoSTGlzdENoYW5nZXNJblJhbmdlEicuY3JzLnN0YXRlLnYxLkxpc3RDaGFuZ2VzSW5SYW5nZVJlcXVlc3QaKC5jcnMuc3RhdGUudjEuTGlzdENoYW5nZXNJblJhbmdlUmVzcG9uc2USZAoRTGlzdENoYW5nZXNCeU5vZGUSJi5jcnMuc3RhdGUudjEuTGlzdENoYW5nZXNCeU5vZGVSZXF1ZXN0GicuY3JzLnN0YXRlLnYxLkxpc3RDaGFuZ2VzQnlOb2RlUmVzcG9uc2USTAoJR2V0Q2hhbmdlEh4uY3JzLnN0YXRlLnYxLkdldENoYW5nZVJlcXVlc3QaHy5jcnMuc3RhdGUudjEuR2V0Q2hhbmdlUmVzcG9uc2USUgoLRXhwbGFpbk5vZGUSIC5jcnMuc3RhdGUudjEuRXhwbGFpbk5vZGVSZXF1ZXN0GiEuY3JzLnN0YXRlLnYxLkV4cGxhaW5Ob2RlUmVzcG9uc2USXgoPR2V0SGlzdG9yeVN0YXRzEiQuY3JzLnN0YXRlLnYxLkdldEhpc3RvcnlTdGF0c1JlcXVlc3QaJS5jcnMuc3RhdGUudjEuR2V0SGlzdG9yeVN0YXRzUmVzcG9uc2ViBnByb3RvMw", [file_crs_state_v1_common, file_crs_state_v1_delta, file_crs_state_v1_types]);
 
 /**
  * ListChangesInRangeRequest selects a generation range.
@@ -292,8 +292,15 @@ export const ExplainNodeRequestSchema: GenMessage<ExplainNodeRequest> = /*@__PUR
   messageDesc(file_crs_state_v1_history, 6);
 
 /**
- * ExplainNodeResponse explains a node. Every list is capped at 1000 entries; `truncated` says
- * whether anything was cut.
+ * ExplainNodeResponse explains a node. Every list is capped at 1000 entries (changes at
+ * max_changes) and also by bytes, so the answer stays under the server's message limit however
+ * large its entries are: each list ends before its encoded entries pass its share of the limit
+ * less 2 KiB (a quarter each for constraints, history and changes, an eighth each for depends_on
+ * and depended_by). A list cut by bytes keeps the same end a count cut keeps (the newest history
+ * entries and changes, the first constraints and edges), and may be empty when its first entry
+ * alone passes its share: GetChange, ListChangesByNode, ListConstraints and the dependency reads
+ * serve every entry in full. `truncated` says whether anything was cut, `omitted` how much and
+ * `size_limited` whether bytes cut it.
  *
  * @generated from message crs.state.v1.ExplainNodeResponse
  */
@@ -348,11 +355,25 @@ export type ExplainNodeResponse = Message<"crs.state.v1.ExplainNodeResponse"> & 
   changes: Change[];
 
   /**
-   * True when a list was cut by its cap or by max_changes.
+   * True when a list was cut by its cap, by max_changes or by its share of the message limit.
    *
    * @generated from field: bool truncated = 8;
    */
   truncated: boolean;
+
+  /**
+   * How many entries each list left out; all zero when `truncated` is false.
+   *
+   * @generated from field: crs.state.v1.ExplainNodeOmitted omitted = 9;
+   */
+  omitted?: ExplainNodeOmitted | undefined;
+
+  /**
+   * True when a list was cut by its share of the message limit, not only by a count.
+   *
+   * @generated from field: bool size_limited = 10;
+   */
+  sizeLimited: boolean;
 };
 
 /**
@@ -361,6 +382,55 @@ export type ExplainNodeResponse = Message<"crs.state.v1.ExplainNodeResponse"> & 
  */
 export const ExplainNodeResponseSchema: GenMessage<ExplainNodeResponse> = /*@__PURE__*/
   messageDesc(file_crs_state_v1_history, 7);
+
+/**
+ * ExplainNodeOmitted counts the entries each list of an ExplainNodeResponse left out.
+ *
+ * @generated from message crs.state.v1.ExplainNodeOmitted
+ */
+export type ExplainNodeOmitted = Message<"crs.state.v1.ExplainNodeOmitted"> & {
+  /**
+   * Constraints naming the node left out (the last by id).
+   *
+   * @generated from field: uint32 constraints = 1;
+   */
+  constraints: number;
+
+  /**
+   * Direct dependencies left out (the last byte-wise).
+   *
+   * @generated from field: uint32 depends_on = 2;
+   */
+  dependsOn: number;
+
+  /**
+   * Direct dependents left out (the last byte-wise).
+   *
+   * @generated from field: uint32 depended_by = 3;
+   */
+  dependedBy: number;
+
+  /**
+   * History entries left out (the oldest).
+   *
+   * @generated from field: uint32 history = 4;
+   */
+  history: number;
+
+  /**
+   * Changes of the causal chain left out (the oldest).
+   *
+   * @generated from field: uint32 changes = 5;
+   */
+  changes: number;
+};
+
+/**
+ * Describes the message crs.state.v1.ExplainNodeOmitted.
+ * Use `create(ExplainNodeOmittedSchema)` to create a new message.
+ */
+export const ExplainNodeOmittedSchema: GenMessage<ExplainNodeOmitted> = /*@__PURE__*/
+  messageDesc(file_crs_state_v1_history, 8);
 
 /**
  * GetHistoryStatsRequest names a project.
@@ -381,7 +451,7 @@ export type GetHistoryStatsRequest = Message<"crs.state.v1.GetHistoryStatsReques
  * Use `create(GetHistoryStatsRequestSchema)` to create a new message.
  */
 export const GetHistoryStatsRequestSchema: GenMessage<GetHistoryStatsRequest> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_history, 8);
+  messageDesc(file_crs_state_v1_history, 9);
 
 /**
  * GetHistoryStatsResponse describes the change history.
@@ -430,7 +500,7 @@ export type GetHistoryStatsResponse = Message<"crs.state.v1.GetHistoryStatsRespo
  * Use `create(GetHistoryStatsResponseSchema)` to create a new message.
  */
 export const GetHistoryStatsResponseSchema: GenMessage<GetHistoryStatsResponse> = /*@__PURE__*/
-  messageDesc(file_crs_state_v1_history, 9);
+  messageDesc(file_crs_state_v1_history, 10);
 
 /**
  * HistoryService reads the change history of a project: one record per applied delta (similarity
