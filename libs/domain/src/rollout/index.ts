@@ -151,6 +151,7 @@ export {
   parsePricing,
   costOf,
   usageReport,
+  usageRowModels,
   USAGE_SCHEMA,
   USAGE_GROUPINGS,
   USAGE_VERSION,

@@ -168,26 +168,44 @@ test("JSON keeps full precision while the table rounds", { skip: REAL_SKIP }, as
   assert.match(io.stdout, /2,122,973/, "token counts with separators");
 });
 
-test("a table cost shows its cents whatever its size: 1,234.57 and 125.00, not 1,234.6 and 125", async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), "rollouts-cents-"));
-  t.after(() => rm(dir, { recursive: true, force: true }));
-  const reply = (day: string, input: number) => ({
+/** A rollout of one reply on `day` by `model` that used `input` uncached input tokens. */
+function usageRollout(day: string, model: string, input: number): string {
+  const reply = {
     timestamp: `${day}T12:00:01.000Z`,
     type: "event_msg",
     payload: { type: "token_count", info: { total_token_usage: { input_tokens: input, output_tokens: 0, total_tokens: input } } },
-  });
-  const rollout = (day: string, input: number) =>
-    [{ timestamp: `${day}T12:00:00.000Z`, type: "turn_context", payload: { model: "gpt-5" } }, reply(day, input)]
-      .map((line) => `${JSON.stringify(line)}\n`)
-      .join("");
+  };
+  return [{ timestamp: `${day}T12:00:00.000Z`, type: "turn_context", payload: { model } }, reply]
+    .map((line) => `${JSON.stringify(line)}\n`)
+    .join("");
+}
+
+test("a table cost shows its cents whatever its size: 1,234.57 and 125.00, not 1,234.6 and 125", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "rollouts-cents-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
   // Uncached gpt-5 input at 1.25 USD per million tokens.
-  await writeFile(join(dir, "rollout-a.jsonl"), rollout("2026-03-01", 987_654_321));
-  await writeFile(join(dir, "rollout-b.jsonl"), rollout("2026-03-02", 100_000_000));
+  await writeFile(join(dir, "rollout-a.jsonl"), usageRollout("2026-03-01", "gpt-5", 987_654_321));
+  await writeFile(join(dir, "rollout-b.jsonl"), usageRollout("2026-03-02", "gpt-5", 100_000_000));
   const { stdout } = await cliText(["usage", dir, ...READ, "--format", "table"]);
   assert.match(stdout, /^2026-03-01\s.*\s1,234\.57\s+gpt-5$/m, stdout);
   assert.match(stdout, /^2026-03-02\s.*\s125\.00\s+gpt-5$/m, stdout);
   assert.match(stdout, /^total\s.*\s1,359\.57\s*$/m, stdout);
   assert.match(stdout, /^days in UTC; prices as of /m, "the table says which day a reply counts on");
+});
+
+test("a usage table row of many models names only the 3 with the most tokens and how many more, not every model in an ever wider column", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "rollouts-models-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const models = { "model-a": 10, "model-b": 500, "model-c": 40, "model-d": 300, "model-e": 20 };
+  for (const [model, input] of Object.entries(models)) {
+    await writeFile(join(dir, `rollout-${model}.jsonl`), usageRollout("2026-03-01", model, input));
+  }
+  await writeFile(join(dir, "rollout-f.jsonl"), usageRollout("2026-03-02", "model-a", 5));
+  const { stdout } = await cliText(["usage", dir, ...READ, "--format", "table"]);
+  assert.match(stdout, /^2026-03-01\s.*\smodel-b, model-d, model-c \+2 more$/m, stdout);
+  assert.match(stdout, /^2026-03-02\s.*\smodel-a$/m, "a row of one model names it alone");
+  const json = (await cliJson(["usage", dir, ...READ])) as { rows: { key: string; models: string[] }[] };
+  assert.deepEqual(json.rows[0]?.models, Object.keys(models), "the JSON keeps every model");
 });
 
 test("a relative --cwd is resolved against the working directory, not compared as written", async (t) => {

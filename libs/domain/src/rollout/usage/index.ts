@@ -7,6 +7,7 @@ export { emptyUsage, mergeUsage, UsageSum } from "./merge.js";
 export { parsePricing, costOf, type PricingTable, type ModelPrice } from "./pricing.js";
 export {
   usageReport,
+  usageRowModels,
   USAGE_SCHEMA,
   USAGE_GROUPINGS,
   type UsageGrouping,

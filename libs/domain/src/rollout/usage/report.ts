@@ -95,6 +95,15 @@ function groups(partial: UsagePartial, by: UsageGrouping): Map<string, ModelFigu
   return out;
 }
 
+/**
+ * Each row's token figures by model, keyed by the row's key as {@link usageReport} groups `by`
+ * (a model row holds its one model), for views that weigh a row's models against each other.
+ */
+export function usageRowModels(partial: UsagePartial, by: UsageGrouping): Map<string, ReadonlyMap<string, TokenFigures>> {
+  if (by !== "session") return groups(partial, by);
+  return new Map(Object.entries(partial.bySession).map(([name, s]) => [name, new Map(Object.entries(s.byModel))]));
+}
+
 const iso = (ms: number | null): string => (ms === null ? "" : new Date(ms).toISOString());
 
 /** The usage report of a merged partial, grouped `by`, priced with `pricing`. Rows are in a fixed order. */
@@ -106,10 +115,11 @@ export function usageReport(partial: UsagePartial, by: UsageGrouping, pricing: P
       const fb = partial.bySession[b]?.firstMs ?? Number.MAX_SAFE_INTEGER;
       return fa - fb || (a < b ? -1 : a > b ? 1 : 0);
     });
+    const byModel = usageRowModels(partial, by);
     rows = names.map((name) => {
       const s = partial.bySession[name];
       return {
-        ...row(name, new Map(Object.entries(s?.byModel ?? {})), pricing),
+        ...row(name, byModel.get(name) ?? new Map(), pricing),
         first_at: iso(s?.firstMs ?? null),
         last_at: iso(s?.lastMs ?? null),
       };

@@ -1,5 +1,13 @@
 import { resolve } from "node:path";
-import { USAGE_GROUPINGS, usageReport, type UsageGrouping, type UsagePartial, type UsageReportJson } from "@crs/domain/rollout";
+import {
+  USAGE_GROUPINGS,
+  usageReport,
+  usageRowModels,
+  type TokenFigures,
+  type UsageGrouping,
+  type UsagePartial,
+  type UsageReportJson,
+} from "@crs/domain/rollout";
 import { type Command, Option } from "commander";
 import { badField } from "../../errors.js";
 import { usageCorpus } from "../../usage/index.js";
@@ -26,7 +34,22 @@ interface UsageFlags extends ReadFlags {
 const cents = (c: number | null): string =>
   c === null ? "—" : c.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-function usageTable(r: UsageReportJson): string {
+/** Most models a table row names; the JSON keeps every one. */
+const TABLE_MODELS = 3;
+
+/**
+ * A row's models for the table: the {@link TABLE_MODELS} with the most tokens, most first (ties by
+ * name), and how many more there are, so a row of many models keeps the table readable.
+ */
+function modelsCell(models: ReadonlyMap<string, TokenFigures> | undefined): string {
+  const ranked = [...(models ?? [])]
+    .sort(([a, fa], [b, fb]) => fb.total - fa.total || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([model]) => model);
+  const shown = ranked.slice(0, TABLE_MODELS).join(", ");
+  return ranked.length > TABLE_MODELS ? `${shown} +${ranked.length - TABLE_MODELS} more` : shown;
+}
+
+function usageTable(r: UsageReportJson, byModel: ReadonlyMap<string, ReadonlyMap<string, TokenFigures>>): string {
   const rows = r.rows.map((row) => [
     row.key,
     displayNumber(row.input_tokens),
@@ -35,7 +58,7 @@ function usageTable(r: UsageReportJson): string {
     displayNumber(row.reasoning_output_tokens),
     displayNumber(row.total_tokens),
     cents(row.cost),
-    row.models.join(", "),
+    modelsCell(byModel.get(row.key)),
   ]);
   const t = r.totals;
   rows.push([
@@ -104,7 +127,8 @@ export function usageCommand(program: Command, io: CliIo): void {
       const by = parseChoice<UsageGrouping>("--by", flags.by, USAGE_GROUPINGS);
       const format = parseChoice("--format", flags.format, ["json", "table"] as const);
       const pricing = await loadPricing(io.cwd, flags.pricing);
-      const report = usageReport(await readUsage(io, dir, flags), by, pricing);
-      await emit(io, format === "json" ? jsonText(report) : usageTable(report), flags.out);
+      const usage = await readUsage(io, dir, flags);
+      const report = usageReport(usage, by, pricing);
+      await emit(io, format === "json" ? jsonText(report) : usageTable(report, usageRowModels(usage, by)), flags.out);
     });
 }
