@@ -2,7 +2,7 @@ import { create, toBinary, toJsonString, type MessageInitShape } from "@bufbuild
 import { ExportFormat, type ExportCountSchema } from "@crs/contracts/gen/crs/state/v1/persistence_pb";
 import { ProjectStateSchema } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { invalidArgument } from "@crs/runtime";
-import { referenceExport, type Snapshot } from "@crs/domain/state";
+import { referenceExport, toDocument, type Snapshot } from "@crs/domain/state";
 import { INDEX_KINDS } from "./enum-mapper.js";
 import { indexSizesOut, projectStateOut } from "./snapshot-mapper.js";
 
@@ -23,10 +23,20 @@ export interface ExportDocument {
   readonly counts: MessageInitShape<typeof ExportCountSchema>[];
 }
 
+const WRITTEN = new Set<ExportFormat>([
+  ExportFormat.STATE_BINARY,
+  ExportFormat.STATE_JSON,
+  ExportFormat.REFERENCE_JSON,
+  ExportFormat.DOCUMENT_JSON,
+]);
+
 /** The format asked for; INVALID_ARGUMENT naming `field` for UNSPECIFIED or a value this server does not know. */
 export function requireFormat(format: ExportFormat, field: string): ExportFormat {
-  if (format === ExportFormat.STATE_BINARY || format === ExportFormat.STATE_JSON || format === ExportFormat.REFERENCE_JSON) return format;
-  throw invalidArgument(field, `${format} is not an ExportFormat this server writes (STATE_BINARY, STATE_JSON or REFERENCE_JSON)`);
+  if (WRITTEN.has(format)) return format;
+  throw invalidArgument(
+    field,
+    `${format} is not an ExportFormat this server writes (STATE_BINARY, STATE_JSON, REFERENCE_JSON or DOCUMENT_JSON)`,
+  );
 }
 
 function countsOf(snapshot: Snapshot, format: ExportFormat): MessageInitShape<typeof ExportCountSchema>[] {
@@ -51,6 +61,9 @@ export function exportDocument(snapshot: Snapshot, projectId: string, format: Ex
     const json = JSON.stringify(referenceExport(snapshot.state, projectId, snapshot.createdAt));
     return { bytes: new TextEncoder().encode(json), counts };
   }
+  // The state document is what a checkpoint keeps: every index, the change history, the cycle
+  // detectors and the step numbering, so an import of it restores the state exactly.
+  if (format === ExportFormat.DOCUMENT_JSON) return { bytes: new TextEncoder().encode(JSON.stringify(toDocument(snapshot.state))), counts };
   const state = create(ProjectStateSchema, projectStateOut(snapshot));
   const bytes =
     format === ExportFormat.STATE_BINARY

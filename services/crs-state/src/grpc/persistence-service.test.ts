@@ -12,6 +12,7 @@ import {
   type ExportTrailer,
 } from "@crs/contracts/gen/crs/state/v1/persistence_pb";
 import { IndexKind, ProjectStateSchema, SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
+import { DEFAULT_STATE_CONFIG, fromDocument, toDocument, type StateDocument } from "@crs/domain/state";
 import { exportChunkBytes, MAX_EXPORT_CHUNK_BYTES } from "./persistence-handlers.js";
 import { expectError, startTestServer, type TestServer } from "./test-support.js";
 
@@ -119,7 +120,7 @@ describe("PersistenceService.ExportState through gRPC", () => {
   });
 
   it("exports the same generation to the same bytes, so a document's sha256 names its state", async () => {
-    for (const format of [ExportFormat.STATE_BINARY, ExportFormat.STATE_JSON, ExportFormat.REFERENCE_JSON]) {
+    for (const format of [ExportFormat.STATE_BINARY, ExportFormat.STATE_JSON, ExportFormat.REFERENCE_JSON, ExportFormat.DOCUMENT_JSON]) {
       const [a, b] = [await readExport(persistence, { projectId: "p", format }), await readExport(persistence, { projectId: "p", format })];
       assert.equal(a.trailer.sha256, b.trailer.sha256, ExportFormat[format]);
     }
@@ -151,6 +152,21 @@ describe("PersistenceService.ExportState through gRPC", () => {
       [0n, 0n, 0n],
       "what the reference leaves out is counted as not exported",
     );
+  });
+
+  it("exports DOCUMENT_JSON as the full state document, change history included, which STATE_JSON leaves out", async () => {
+    const got = await readExport(persistence, { projectId: "p", format: ExportFormat.DOCUMENT_JSON });
+    const doc = JSON.parse(new TextDecoder().decode(got.document)) as StateDocument;
+    assert.equal(BigInt(doc.generation), got.header.header?.generation, "the generation exported");
+    assert.equal(doc.deltaHistory.length, 1, "the change record of the one apply");
+    assert.equal(doc.similarity.length, 8);
+    assert.deepEqual(
+      toDocument(fromDocument(doc, DEFAULT_STATE_CONFIG)),
+      doc,
+      "the document decodes back to the state it was written from",
+    );
+    assert.equal(got.trailer.sha256, createHash("sha256").update(got.document).digest("hex"));
+    assert.equal(got.header.format, ExportFormat.DOCUMENT_JSON);
   });
 
   it("exports at an old generation the state GetSnapshot reads there, and refuses a generation no longer held as GetSnapshot does", async () => {
