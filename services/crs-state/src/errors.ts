@@ -27,6 +27,8 @@
  * - STEP_NOT_FOUND / SIMILARITY_NOT_FOUND / CHANGE_NOT_FOUND: a single-entry read found nothing.
  * - CHANGE_TOO_LARGE: a mutation would write a change record no response under the message limit
  *   could carry (a detected cycle's grows with the loop); nothing changed.
+ * - IMPORT_TOO_LARGE: an imported document, declared or received, is over the server's limit.
+ * - DOCUMENT_MISMATCH: an imported document's size or SHA-256 is not the one its header gave.
  */
 export type CrsStateErrorCode =
   | "PROJECT_NOT_FOUND"
@@ -52,7 +54,9 @@ export type CrsStateErrorCode =
   | "STEP_NOT_FOUND"
   | "SIMILARITY_NOT_FOUND"
   | "CHANGE_NOT_FOUND"
-  | "CHANGE_TOO_LARGE";
+  | "CHANGE_TOO_LARGE"
+  | "IMPORT_TOO_LARGE"
+  | "DOCUMENT_MISMATCH";
 
 /** A named crs-state failure: its code, and the request field at fault when input was bad. */
 export class CrsStateError extends Error {

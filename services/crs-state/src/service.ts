@@ -22,14 +22,18 @@ export const crsState: ServiceDefinition<typeof CRS_STATE_ENV> = {
     const host = await openProjectHost({ ...options, events: telemetry.events });
     telemetry.watch(host);
     logger.info({ dataDir: options.dataDir === "" ? "(memory)" : options.dataDir }, "project store open");
-    const stopFollowing = registerServices(server, {
-      version,
-      startedAtUnixMs: Date.now(),
-      now: Date.now,
-      draining: () => server.draining,
-      journalBackend: options.dataDir === "" ? JournalBackend.MEMORY : JournalBackend.LEVEL,
-      host,
-    });
+    const stopFollowing = registerServices(
+      server,
+      {
+        version,
+        startedAtUnixMs: Date.now(),
+        now: Date.now,
+        draining: () => server.draining,
+        journalBackend: options.dataDir === "" ? JournalBackend.MEMORY : JournalBackend.LEVEL,
+        host,
+      },
+      { maxImportBytes: options.maxImportBytes },
+    );
     return async () => {
       stopFollowing();
       await host.close();

@@ -37,6 +37,12 @@ export const CRS_STATE_ENV = {
     1,
     100_000,
   ),
+  CRS_STATE_MAX_IMPORT_BYTES: integer(
+    "Largest document ImportState takes, in bytes; a larger one is refused before it is held",
+    STORE_DEFAULTS.maxImportBytes,
+    1024,
+    1024 * 1024 * 1024,
+  ),
   CRS_STATE_SKIP_CORRUPTED: flag(
     "Cut a damaged journal from its first bad record instead of stopping the project (logged and counted)",
     STORE_DEFAULTS.skipCorrupted,
@@ -58,5 +64,6 @@ export function storeOptionsFromEnv(env: CrsStateEnv): StoreOptions {
     requestIdRetention: env.CRS_STATE_REQUEST_ID_RETENTION,
     maxCheckpointsPerProject: env.CRS_STATE_MAX_CHECKPOINTS_PER_PROJECT,
     skipCorrupted: env.CRS_STATE_SKIP_CORRUPTED,
+    maxImportBytes: env.CRS_STATE_MAX_IMPORT_BYTES,
   };
 }

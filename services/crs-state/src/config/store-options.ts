@@ -20,6 +20,8 @@ export interface StoreOptions {
   readonly skipCorrupted: boolean;
   /** How often a store that failed to write is probed (ms). @defaultValue 500 */
   readonly probeIntervalMs: number;
+  /** Largest document ImportState takes, in bytes (it is held whole in memory to be verified). @defaultValue 268435456 */
+  readonly maxImportBytes: number;
 }
 
 /** Defaults of {@link StoreOptions}. */
@@ -33,4 +35,5 @@ export const STORE_DEFAULTS: StoreOptions = Object.freeze({
   maxCheckpointsPerProject: 1000,
   skipCorrupted: false,
   probeIntervalMs: 500,
+  maxImportBytes: 256 * 1024 * 1024,
 });

@@ -8,4 +8,6 @@ export interface HandlerDeps {
   readonly elapsed: () => number;
   /** Largest response the server sends, in bytes; listings of large rows page well under it. */
   readonly maxMessageBytes: number;
+  /** Largest document ImportState takes, in bytes. */
+  readonly maxImportBytes: number;
 }

@@ -39,7 +39,8 @@ export function requireFormat(format: ExportFormat, field: string): ExportFormat
   );
 }
 
-function countsOf(snapshot: Snapshot, format: ExportFormat): MessageInitShape<typeof ExportCountSchema>[] {
+/** Entries per index `format` holds of `snapshot`, in IndexKind order. */
+export function exportCounts(snapshot: Snapshot, format: ExportFormat): MessageInitShape<typeof ExportCountSchema>[] {
   const byKind = new Map(indexSizesOut(snapshot).map((s) => [s.index, s.entries ?? 0n]));
   return Object.entries(INDEX_KINDS).map(([index, kind]) => {
     let entries = byKind.get(kind) ?? 0n;
@@ -56,7 +57,7 @@ function countsOf(snapshot: Snapshot, format: ExportFormat): MessageInitShape<ty
  * commit time, not the time of the call, so one generation always exports to the same bytes.
  */
 export function exportDocument(snapshot: Snapshot, projectId: string, format: ExportFormat): ExportDocument {
-  const counts = countsOf(snapshot, format);
+  const counts = exportCounts(snapshot, format);
   if (format === ExportFormat.REFERENCE_JSON) {
     const json = JSON.stringify(referenceExport(snapshot.state, projectId, snapshot.createdAt));
     return { bytes: new TextEncoder().encode(json), counts };

@@ -34,10 +34,15 @@ export const HEALTH_POLL_MS = 250;
 
 /**
  * Registers every crs.state.v1 service. Store-backed services report SERVING only while the host
- * can write; Persistence serves export only (its other methods answer UNIMPLEMENTED) and never reports SERVING. Returns a function that stops following the host's state.
+ * can write; Persistence serves export and import only (its backup methods answer UNIMPLEMENTED) and never reports SERVING. Returns a function that stops following the host's state.
  */
-export function registerServices(server: GrpcServer, facts: ServerFacts): () => void {
-  const deps: HandlerDeps = { host: facts.host, elapsed: () => performance.now(), maxMessageBytes: server.maxMessageBytes };
+export function registerServices(server: GrpcServer, facts: ServerFacts, limits: Pick<HandlerDeps, "maxImportBytes">): () => void {
+  const deps: HandlerDeps = {
+    host: facts.host,
+    elapsed: () => performance.now(),
+    maxMessageBytes: server.maxMessageBytes,
+    maxImportBytes: limits.maxImportBytes,
+  };
   server.add(MaintenanceService, maintenanceHandlers(facts), { mapError });
   const stored: string[] = [];
   const addStored = <S extends GenServiceMethods>(service: GenService<S>, handlers: ServiceHandlers<S>): void => {

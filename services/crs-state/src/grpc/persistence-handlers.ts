@@ -5,6 +5,7 @@ import type { ServiceHandlers } from "@crs/runtime";
 import type { HandlerDeps } from "./deps.js";
 import { EXPORT_SCHEMA_VERSION, exportDocument, requireFormat } from "./export-document.js";
 import { requireId } from "./ids.js";
+import { importStateHandler } from "./import-state.js";
 import { readAt } from "./reads.js";
 
 const MiB = 1024 * 1024;
@@ -24,11 +25,13 @@ export function exportChunkBytes(requested: number, maxMessageBytes: number): nu
 type ExportOut = MessageInitShape<typeof ExportStateResponseSchema>;
 
 /**
- * PersistenceService's document methods. Backups are not served yet, so the service stays
+ * PersistenceService's document methods: ExportState and ImportState. Backups are not served yet, so the service stays
  * NOT_SERVING in health (see index.ts).
  */
-export function persistenceHandlers({ host, maxMessageBytes }: HandlerDeps): ServiceHandlers<typeof PersistenceService.method> {
+export function persistenceHandlers(deps: HandlerDeps): ServiceHandlers<typeof PersistenceService.method> {
+  const { host, maxMessageBytes } = deps;
   return {
+    importState: importStateHandler(deps),
     async *exportState(req, ctx): AsyncIterable<ExportOut> {
       const projectId = requireId(req.projectId, "project_id");
       const format = requireFormat(req.format, "format");

@@ -1,13 +1,16 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { fromBinary, fromJsonString, toJson, type MessageShape } from "@bufbuild/protobuf";
+import { create, fromBinary, fromJsonString, toJson, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import { credentials, status } from "@grpc/grpc-js";
 import { createClient, errorDetailOf, type TypedClient } from "@crs/runtime";
 import {
   ExportFormat,
+  type ImportHeaderSchema,
+  ImportStateRequestSchema,
   PersistenceService,
   type ExportHeader,
+  type ImportStateRequest,
   type ExportStateRequest,
   type ExportTrailer,
 } from "@crs/contracts/gen/crs/state/v1/persistence_pb";
@@ -64,13 +67,20 @@ async function fill(s: TestServer, projectId: string, pairs: number): Promise<vo
   for (let i = 0; i < pairs; i++) await s.similarity.recordSimilarity({ projectId, a: `node-${i}`, b: `node-${i + 1}`, distance: i + 0.5 });
 }
 
+const client = (server: TestServer) =>
+  createClient(PersistenceService, `127.0.0.1:${server.service.port}`, { credentials: credentials.createInsecure() });
+
+/** Closes the clients, then stops the servers. */
+async function closeAll(clients: readonly { close(): void }[], servers: readonly TestServer[]): Promise<void> {
+  for (const c of clients) c.close();
+  for (const server of servers) await server.stop();
+}
+
 describe("PersistenceService.ExportState through gRPC", () => {
   let s: TestServer;
   let small: TestServer;
   let persistence: TypedClient<typeof PersistenceService.method>;
   let smallPersistence: TypedClient<typeof PersistenceService.method>;
-  const client = (server: TestServer) =>
-    createClient(PersistenceService, `127.0.0.1:${server.service.port}`, { credentials: credentials.createInsecure() });
   before(async () => {
     s = await startTestServer();
     // A message limit far under the chunk a client may ask for.
@@ -80,12 +90,7 @@ describe("PersistenceService.ExportState through gRPC", () => {
     await fill(s, "p", 8);
     await fill(small, "p", 60);
   });
-  after(async () => {
-    persistence.close();
-    smallPersistence.close();
-    await s.stop();
-    await small.stop();
-  });
+  after(() => closeAll([persistence, smallPersistence], [s, small]));
 
   it("exports STATE_BINARY and STATE_JSON documents that decode to the state GetSnapshot reads, with a trailer whose size and sha256 match the bytes sent", async () => {
     const snapshot = await s.state.getSnapshot({ projectId: "p", includeState: true });
@@ -229,5 +234,174 @@ describe("PersistenceService.ExportState through gRPC", () => {
       "INVALID_ARGUMENT",
       "project_id",
     );
+  });
+});
+
+type ImportHeaderInit = MessageInitShape<typeof ImportHeaderSchema>;
+
+/** An import of `document` in chunks of `chunkBytes` after `header`. */
+function importOf(
+  client: TypedClient<typeof PersistenceService.method>,
+  header: ImportHeaderInit,
+  document: Uint8Array,
+  chunkBytes = 1000,
+) {
+  const messages: ImportStateRequest[] = [create(ImportStateRequestSchema, { part: { case: "header", value: header } })];
+  for (let at = 0; at < document.length; at += chunkBytes) {
+    messages.push(create(ImportStateRequestSchema, { part: { case: "chunk", value: document.subarray(at, at + chunkBytes) } }));
+  }
+  return client.importState(messages);
+}
+
+const sha256Of = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+// What a replace cannot keep: the generation moves forward, every entry counts as modified by the
+// import, and the delta history stays the target's own. Everything else must be the document's.
+function withoutReplaceMarks(bytes: Uint8Array): string {
+  const doc = JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
+  return JSON.stringify({ ...doc, generation: 0, deltaHistory: [] }, (key, value: unknown) => (key === "modGeneration" ? 0 : value));
+}
+
+describe("PersistenceService.ImportState through gRPC", () => {
+  let s: TestServer;
+  let tiny: TestServer;
+  let persistence: TypedClient<typeof PersistenceService.method>;
+  let tinyPersistence: TypedClient<typeof PersistenceService.method>;
+  let source: ReadExport;
+  const documentOf = async (projectId: string) =>
+    (await readExport(persistence, { projectId, format: ExportFormat.DOCUMENT_JSON })).document;
+  before(async () => {
+    s = await startTestServer();
+    tiny = await startTestServer({ env: { CRS_STATE_MAX_IMPORT_BYTES: "1024" } });
+    persistence = client(s);
+    tinyPersistence = client(tiny);
+    await fill(s, "src", 8);
+    await s.steps.recordStep({
+      projectId: "src",
+      step: { sessionId: "sess", actor: "main_agent", decision: "execute_tool", tool: "Edit", outcome: "success" },
+    });
+    await fill(s, "other", 2);
+    source = await readExport(persistence, { projectId: "src", format: ExportFormat.DOCUMENT_JSON });
+  });
+  after(() => closeAll([persistence, tinyPersistence], [s, tiny]));
+
+  it("imports a DOCUMENT_JSON export into a new project that then exports to the same bytes, generation included", async () => {
+    const doc = source.document;
+    const got = await importOf(
+      persistence,
+      { projectId: "copy", format: ExportFormat.DOCUMENT_JSON, sizeBytes: BigInt(doc.length), sha256: sha256Of(doc) },
+      doc,
+    );
+    assert.equal(got.header?.generation, source.header.header?.generation, "the document's generation");
+    assert.equal(got.sizeBytes, BigInt(doc.length));
+    assert.deepEqual(got.counts, source.header.counts, "the counts the export announced");
+    assert.deepEqual(await documentOf("copy"), doc, "the same state, byte for byte");
+  });
+
+  it("replaces an existing project with the document's state, keeping only its own delta history, and replays a retried request id", async () => {
+    const before = await s.state.getGeneration({ projectId: "other" });
+    const header = { projectId: "other", format: ExportFormat.DOCUMENT_JSON, replaceExisting: true, options: { requestId: "import-1" } };
+    const got = await importOf(persistence, header, source.document);
+    assert.equal(got.header?.generation, before.header!.generation + 1n, "a replace moves the generation forward, never back");
+    const replaced = await documentOf("other");
+    assert.equal(withoutReplaceMarks(replaced), withoutReplaceMarks(source.document), "every index, step and detector is the document's");
+    const again = await importOf(persistence, header, source.document);
+    assert.equal(again.header?.replayed, true, "the retry is answered as the first import was");
+    assert.equal(again.header?.generation, got.header?.generation);
+    assert.deepEqual(await documentOf("other"), replaced, "and changes nothing");
+  });
+
+  it("refuses a tampered chunk by its sha256 before anything changes", async () => {
+    const tampered = Uint8Array.from(source.document);
+    tampered[10] = (tampered[10] ?? 0) ^ 1;
+    const before = await documentOf("src");
+    for (const [projectId, replaceExisting] of [
+      ["src", true],
+      ["fresh", false],
+    ] as const) {
+      await expectError(
+        importOf(
+          persistence,
+          { projectId, format: ExportFormat.DOCUMENT_JSON, replaceExisting, sha256: sha256Of(source.document) },
+          tampered,
+        ),
+        status.DATA_LOSS,
+        "BACKUP_CORRUPTED",
+        "header.sha256",
+      );
+    }
+    assert.deepEqual(await documentOf("src"), before, "the existing project is unchanged");
+    await expectError(s.state.getGeneration({ projectId: "fresh" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+  });
+
+  it("refuses a document whose size is not the header's size_bytes", async () => {
+    const doc = source.document;
+    await expectError(
+      importOf(persistence, { projectId: "sized", format: ExportFormat.DOCUMENT_JSON, sizeBytes: BigInt(doc.length + 1) }, doc),
+      status.DATA_LOSS,
+      "BACKUP_CORRUPTED",
+      "header.size_bytes",
+    );
+    await expectError(s.state.getGeneration({ projectId: "sized" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+  });
+
+  it("refuses a stream that does not start with its header, or repeats it, as INVALID_ARGUMENT naming header", async () => {
+    const chunk = create(ImportStateRequestSchema, { part: { case: "chunk", value: source.document } });
+    const header = create(ImportStateRequestSchema, {
+      part: { case: "header", value: { projectId: "h", format: ExportFormat.DOCUMENT_JSON } },
+    });
+    for (const messages of [[chunk], [], [header, chunk, header]]) {
+      await expectError(persistence.importState(messages), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "header");
+    }
+    await expectError(s.state.getGeneration({ projectId: "h" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+  });
+
+  it("refuses a document over CRS_STATE_MAX_IMPORT_BYTES, declared or streamed, as RESOURCE_EXHAUSTED / LIMIT_EXCEEDED", async () => {
+    const doc = source.document;
+    assert.ok(doc.length > 1024);
+    const declared = await expectError(
+      importOf(tinyPersistence, { projectId: "big", format: ExportFormat.DOCUMENT_JSON, sizeBytes: BigInt(doc.length) }, doc),
+      status.RESOURCE_EXHAUSTED,
+      "LIMIT_EXCEEDED",
+      "header.size_bytes",
+    );
+    assert.equal(errorDetailOf(declared)?.metadata["limit"], "1024");
+    await expectError(
+      importOf(tinyPersistence, { projectId: "big", format: ExportFormat.DOCUMENT_JSON }, doc, 300),
+      status.RESOURCE_EXHAUSTED,
+      "LIMIT_EXCEEDED",
+      "chunk",
+    );
+    await expectError(tiny.state.getGeneration({ projectId: "big" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+  });
+
+  it("refuses to import into an existing project unless replace_existing is set, changing nothing", async () => {
+    const before = await documentOf("src");
+    await expectError(
+      importOf(persistence, { projectId: "src", format: ExportFormat.DOCUMENT_JSON }, source.document),
+      status.ALREADY_EXISTS,
+      "PROJECT_ALREADY_EXISTS",
+      "header.replace_existing",
+    );
+    assert.deepEqual(await documentOf("src"), before);
+  });
+
+  it("refuses a format it cannot import as INVALID_ARGUMENT naming header.format, and a document that does not decode as IMPORT_INVALID", async () => {
+    for (const format of [ExportFormat.STATE_JSON, ExportFormat.STATE_BINARY, ExportFormat.REFERENCE_JSON, ExportFormat.UNSPECIFIED]) {
+      await expectError(
+        importOf(persistence, { projectId: "f", format }, source.document),
+        status.INVALID_ARGUMENT,
+        "INVALID_ARGUMENT",
+        "header.format",
+      );
+    }
+    for (const text of ["not json", JSON.stringify({ formatVersion: 2, generation: "x" })]) {
+      await expectError(
+        importOf(persistence, { projectId: "f", format: ExportFormat.DOCUMENT_JSON }, new TextEncoder().encode(text)),
+        status.INVALID_ARGUMENT,
+        "IMPORT_INVALID",
+      );
+    }
+    await expectError(s.state.getGeneration({ projectId: "f" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
   });
 });

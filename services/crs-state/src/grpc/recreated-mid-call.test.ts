@@ -81,7 +81,12 @@ async function withRecreatedSource(
     await host.mutate("src", { method: "Apply" }, similarity("x", "old", 0.1), answerOf);
     await host.checkpoints.create("src", { checkpointId: "cp" });
     await fn(
-      checkpointHandlers({ host: recreatedMidCall(host, "src", hooks), elapsed: () => 0, maxMessageBytes: 16 * 1024 * 1024 }),
+      checkpointHandlers({
+        host: recreatedMidCall(host, "src", hooks),
+        elapsed: () => 0,
+        maxMessageBytes: 16 * 1024 * 1024,
+        maxImportBytes: 1024,
+      }),
       host,
       oldUid,
     );

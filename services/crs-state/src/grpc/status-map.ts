@@ -48,6 +48,10 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   CHANGE_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.CHANGE_NOT_FOUND },
   // A limit of the server that the state reached (a loop this long), not a malformed request.
   CHANGE_TOO_LARGE: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.LIMIT_EXCEEDED },
+  // A limit of the server, as an oversized rollout upload is: the same document never fits.
+  IMPORT_TOO_LARGE: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.LIMIT_EXCEEDED },
+  // A document damaged on its way, the import counterpart of a backup whose content hash does not match.
+  DOCUMENT_MISMATCH: { code: status.DATA_LOSS, reason: ErrorReason.BACKUP_CORRUPTED },
   INVALID_ARGUMENT: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
   INVALID_CONFIG: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
   INVALID_DELTA: { code: status.INVALID_ARGUMENT, reason: ErrorReason.DELTA_VALIDATION },

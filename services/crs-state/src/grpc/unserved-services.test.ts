@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { credentials, status } from "@grpc/grpc-js";
 import { createClient, type TypedClient } from "@crs/runtime";
-import { ExportFormat, PersistenceService } from "@crs/contracts/gen/crs/state/v1/persistence_pb";
+import { PersistenceService } from "@crs/contracts/gen/crs/state/v1/persistence_pb";
 import { HealthCheckResponse_ServingStatus as Serving } from "@crs/contracts/gen/grpc/health/v1/health_pb";
 import { expectError, startTestServer, type TestServer } from "./test-support.js";
 
@@ -29,27 +29,17 @@ describe("services of the contract this server does not serve yet", () => {
       ["VerifyBackup", () => persistence.verifyBackup({ projectId })],
       ["RestoreBackup", () => persistence.restoreBackup({ projectId })],
       ["DeleteBackup", () => persistence.deleteBackup({ projectId, backupId: "b" })],
-      [
-        "ImportState",
-        () =>
-          persistence.importState(
-            (async function* () {
-              yield { part: { case: "header" as const, value: { projectId: "imported", format: ExportFormat.STATE_JSON } } };
-            })(),
-          ),
-      ],
     ];
-    // ExportState is served (persistence-service.test.ts); every other method is called.
-    assert.equal(calls.length, PersistenceService.methods.length - 1, "every unserved method is called");
+    // ExportState and ImportState are served (persistence-service.test.ts); every other method is called.
+    assert.equal(calls.length, PersistenceService.methods.length - 2, "every unserved method is called");
     for (const [method, call] of calls) {
       const error = await expectError(call(), status.UNIMPLEMENTED, "UNIMPLEMENTED");
       assert.match(error.details, new RegExp(`\\.${method} is not served`), `${method}: the message names the method`);
     }
-    await expectError(s.state.getGeneration({ projectId: "imported" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
     assert.equal((await s.state.getGeneration({ projectId })).header?.generation, 0n, "nothing changed");
   });
 
-  it("stay NOT_SERVING in health while any method is unserved, though ExportState answers, while the served WatchService reports SERVING", async () => {
+  it("stay NOT_SERVING in health while any method is unserved, though ExportState and ImportState answer, while the served WatchService reports SERVING", async () => {
     assert.equal((await s.health.check({ service: "crs.state.v1.PersistenceService" })).status, Serving.NOT_SERVING);
     assert.equal((await s.health.check({ service: "crs.state.v1.WatchService" })).status, Serving.SERVING);
     assert.equal((await s.health.check({ service: "crs.state.v1.StateService" })).status, Serving.SERVING);

@@ -6,7 +6,7 @@
  * state only, and a retried request id answers the first outcome.
  */
 
-import type { Snapshot, StateConfig, StateEngine, Mutation } from "@crs/domain/state";
+import type { ProjectState, Snapshot, StateConfig, StateDocument, StateEngine, Mutation } from "@crs/domain/state";
 import type { CommitSource } from "./commit-feed.js";
 
 /**
@@ -238,6 +238,23 @@ export interface CheckpointHost {
   ): Promise<MutationOutcome>;
 }
 
+/** Imports of a whole state document into a project. */
+export interface ImportHost {
+  /**
+   * Imports `doc` into `projectId`, checked completely first (IMPORT_INVALID, UNSUPPORTED_FORMAT)
+   * so a failed import changes nothing. An existing project is replaced only when `replaceExisting`
+   * (else PROJECT_EXISTS), by one journaled mutation whose request id replays; its state becomes
+   * the document's but for the delta history, which is kept. An absent project is created holding
+   * exactly the document's state; that create is not replayed by request id.
+   */
+  run(
+    projectId: string,
+    doc: StateDocument,
+    req: MutationRequest & { readonly replaceExisting: boolean },
+    answer: (header: ProjectHeader, imported: ProjectState) => Uint8Array,
+  ): Promise<MutationOutcome>;
+}
+
 /** Where a fork starts: a generation still held in memory (the current one when absent), or a durable checkpoint. */
 export type ForkSource = { readonly generation?: number } | { readonly checkpointId: string };
 
@@ -292,6 +309,8 @@ export interface ProjectHost {
   list(page: PageRequest): Promise<ProjectPage>;
   /** Durable named checkpoints. */
   readonly checkpoints: CheckpointHost;
+  /** Whole-document imports. */
+  readonly imports: ImportHost;
   /**
    * Each journaled mutation of a project once it is durable (after its answer's record is synced,
    * before the answer is sent), in generation order, and each deletion. Failed writes are never heard.

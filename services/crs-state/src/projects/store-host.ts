@@ -15,10 +15,10 @@ import { HostCheckpoints } from "./host-checkpoints.js";
 import { LoadedProject } from "./loaded-project.js";
 import { ProjectCache, type LostProject, type RefusedProject } from "./project-cache.js";
 import type {
-  CheckpointHost,
   CreatedProject,
   CreateProjectOptions,
   ForkSource,
+  ImportHost,
   MutationOutcome,
   MutationRequest,
   PageRequest,
@@ -38,13 +38,16 @@ import { RequestTable } from "./request-table.js";
 import { replayOf } from "./replayed-answer.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { forkedProject } from "./forked-project.js";
+import { HostImports } from "./host-imports.js";
 import { loadedPage, projectSummary } from "./project-summary.js";
 import { countingObserver, zeroCounters, type HostCounters, type StoreHostOptions } from "./store-host-options.js";
 
 /** {@link ProjectHost} over a {@link ProjectStore}. */
 export class StoreHost implements ProjectHost {
   /** Durable named checkpoints. */
-  readonly checkpoints: CheckpointHost;
+  readonly checkpoints: HostCheckpoints;
+  /** See {@link ProjectHost.imports}. */
+  readonly imports: ImportHost = new HostImports(this);
   /** See {@link ProjectHost.commits}. */
   readonly commits = new CommitFeed();
   /** Counters for metrics. */
@@ -232,27 +235,22 @@ export class StoreHost implements ProjectHost {
     requireValidId(targetId, "target_project_id");
     // The uid is checked on the incarnation the state is copied from, not on an earlier read.
     const source = await this.project(sourceId, opts.expectedUid);
-    const state = "checkpointId" in from ? await this.checkpointState(source, from.checkpointId) : stateAt(source, from.generation);
-    return this.locks.run(targetId, async () => {
-      this.assertWritable();
-      if ((await this.readMeta(targetId)) !== undefined)
-        throw new CrsStateError("PROJECT_EXISTS", `project ${targetId} already exists`, {
-          field: "target_project_id",
-          projectId: targetId,
-        });
-      // The fork's catalogue keeps the limits it starts with; its snapshot carries them too.
-      const { meta, snapshot, metaBytes } = forkedProject(targetId, state.config, state, this.now());
-      await this.committer.submit([
-        { op: "putSnapshot", projectUid: meta.projectUid, seq: 0, bytes: snapshot },
-        { op: "putMeta", projectId: targetId, bytes: metaBytes },
-      ]);
-      const p = this.adopt(meta, new StateEngine({ now: this.now, initial: state }), 0, [0]);
-      return p.header();
-    });
+    const state = "checkpointId" in from ? await this.checkpoints.stateOf(source, from.checkpointId) : stateAt(source, from.generation);
+    return this.locks.run(targetId, () => this.createHolding(targetId, "target_project_id", state));
   }
 
-  private async checkpointState(source: LoadedProject, checkpointId: string): Promise<ProjectState> {
-    return (this.checkpoints as HostCheckpoints).stateOf(source, checkpointId);
+  /** @internal Under `projectId`'s lock: a new project holding `state`, its generation included; PROJECT_EXISTS naming `field`. */
+  async createHolding(projectId: string, field: string, state: ProjectState): Promise<ProjectHeader> {
+    this.assertWritable();
+    if ((await this.readMeta(projectId)) !== undefined)
+      throw new CrsStateError("PROJECT_EXISTS", `project ${projectId} already exists`, { field, projectId });
+    // The catalogue keeps the limits the project starts with; its snapshot carries them too.
+    const { meta, snapshot, metaBytes } = forkedProject(projectId, state.config, state, this.now());
+    await this.committer.submit([
+      { op: "putSnapshot", projectUid: meta.projectUid, seq: 0, bytes: snapshot },
+      { op: "putMeta", projectId, bytes: metaBytes },
+    ]);
+    return this.adopt(meta, new StateEngine({ now: this.now, initial: state }), 0, [0]).header();
   }
 
   /** See {@link ProjectHost.status}. */

@@ -271,8 +271,8 @@ export enum ErrorReason {
   BACKUP_NOT_FOUND = 30,
 
   /**
-   * DATA_LOSS: a backup's content hash does not match; nothing was changed.
-   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
+   * DATA_LOSS: a backup's content hash, or an imported document's size or SHA-256, does not match
+   * what its metadata or import header says; metadata `field`; nothing was changed.
    *
    * @generated from enum value: ERROR_REASON_BACKUP_CORRUPTED = 31;
    */

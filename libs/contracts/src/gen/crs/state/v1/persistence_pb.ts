@@ -1069,7 +1069,7 @@ export const BackupCheckSchema: GenEnum<BackupCheck> = /*@__PURE__*/
 
 /**
  * PersistenceService manages crash-consistent backups and export/import of whole projects.
- * ExportState is served; every other method answers UNIMPLEMENTED (reason UNIMPLEMENTED), and
+ * ExportState and ImportState are served; every other method answers UNIMPLEMENTED (reason UNIMPLEMENTED), and
  * health reports the service NOT_SERVING until every method is served.
  * A backup is a full state snapshot plus metadata, written to its own generation directory and
  * published by one atomic rename. Backups and imports are verified completely (hash, schema,
@@ -1162,6 +1162,21 @@ export const PersistenceService: GenService<{
   },
   /**
    * ImportState receives a document in chunks (header first), verifies it, then replaces or creates the project.
+   * Only DOCUMENT_JSON is imported; any other format answers INVALID_ARGUMENT naming `header.format`.
+   * A first message that is not the header, or a second header, answers INVALID_ARGUMENT naming
+   * `header`. The document is held whole to be verified, so it may have at most
+   * CRS_STATE_MAX_IMPORT_BYTES bytes (256 MiB unless configured): a larger `size_bytes` or stream
+   * answers RESOURCE_EXHAUSTED/LIMIT_EXCEEDED naming `header.size_bytes` or `chunk`, metadata
+   * `limit`. A given `size_bytes` or `sha256` that the bytes received do not match answers
+   * DATA_LOSS/BACKUP_CORRUPTED naming that field; a document that does not decode answers
+   * IMPORT_INVALID. An existing project is replaced only with `replace_existing` (else
+   * ALREADY_EXISTS/PROJECT_ALREADY_EXISTS naming `header.replace_existing`): its state becomes the
+   * document's except the delta history, which records what happened to this project and is kept;
+   * every entry counts as modified by the import, whose generation is the project's previous one
+   * + 1 (generations never move backwards); a retried request id answers as the first import did.
+   * A project that does not exist is created holding exactly the document's state, its generation
+   * included; that create is not replayed by request id (a retry finds the project). A failed
+   * import changes nothing.
    *
    * @generated from rpc crs.state.v1.PersistenceService.ImportState
    */
