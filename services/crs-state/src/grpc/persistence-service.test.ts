@@ -17,7 +17,7 @@ import {
 import { IndexKind, ProjectStateSchema, SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { DEFAULT_STATE_CONFIG, fromDocument, toDocument, type StateDocument } from "@crs/domain/state";
 import { exportChunkBytes, MAX_EXPORT_CHUNK_BYTES } from "./persistence-handlers.js";
-import { expectError, startTestServer, type TestServer } from "./test-support.js";
+import { expectError, removeDataDir, startTestServer, type TestServer } from "./test-support.js";
 
 /** An export read to its end: the header, each chunk and the trailer, in the order they came. */
 interface ReadExport {
@@ -403,5 +403,26 @@ describe("PersistenceService.ImportState through gRPC", () => {
       );
     }
     await expectError(s.state.getGeneration({ projectId: "f" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+  });
+
+  it("keeps an imported project and an import-replaced one across a restart, as they were acknowledged", async () => {
+    let durable = await startTestServer({ durable: true });
+    const { dataDir } = durable;
+    try {
+      let imports = client(durable);
+      await fill(durable, "other", 2);
+      const exported = async (projectId: string) => (await readExport(imports, { projectId, format: ExportFormat.DOCUMENT_JSON })).document;
+      await importOf(imports, { projectId: "copy", format: ExportFormat.DOCUMENT_JSON }, source.document);
+      await importOf(imports, { projectId: "other", format: ExportFormat.DOCUMENT_JSON, replaceExisting: true }, source.document);
+      const acknowledged = [await exported("copy"), await exported("other")];
+      await closeAll([imports], [durable]);
+      durable = await startTestServer({ dataDir });
+      imports = client(durable);
+      assert.deepEqual([await exported("copy"), await exported("other")], acknowledged, "read back from the store as acknowledged");
+      imports.close();
+    } finally {
+      await durable.stop();
+      await removeDataDir(dataDir);
+    }
   });
 });
