@@ -29,6 +29,12 @@
  *   could carry (a detected cycle's grows with the loop); nothing changed.
  * - IMPORT_TOO_LARGE: an imported document, declared or received, is over the server's limit.
  * - DOCUMENT_MISMATCH: an imported document's size or SHA-256 is not the one its header gave.
+ *
+ * Raised by the backups (nothing is changed by any of them):
+ * - BACKUP_NOT_FOUND / BACKUP_LIMIT: no such backup; the project holds the most backups kept per project.
+ * - BACKUP_CORRUPTED / BACKUP_METADATA_CORRUPTED: the content, or the metadata, fails its hash or decode.
+ * - BACKUP_VERSION_MISMATCH / BACKUP_SCHEMA_MISMATCH: written in a format or schema this server does not read.
+ * - BACKUP_TOO_OLD / BACKUP_FINGERPRINT_MISMATCH: the backup is older, or of another fingerprint, than the call allows.
  */
 export type CrsStateErrorCode =
   | "PROJECT_NOT_FOUND"
@@ -56,7 +62,15 @@ export type CrsStateErrorCode =
   | "CHANGE_NOT_FOUND"
   | "CHANGE_TOO_LARGE"
   | "IMPORT_TOO_LARGE"
-  | "DOCUMENT_MISMATCH";
+  | "DOCUMENT_MISMATCH"
+  | "BACKUP_NOT_FOUND"
+  | "BACKUP_LIMIT"
+  | "BACKUP_CORRUPTED"
+  | "BACKUP_METADATA_CORRUPTED"
+  | "BACKUP_VERSION_MISMATCH"
+  | "BACKUP_SCHEMA_MISMATCH"
+  | "BACKUP_TOO_OLD"
+  | "BACKUP_FINGERPRINT_MISMATCH";
 
 /** A named crs-state failure: its code, and the request field at fault when input was bad. */
 export class CrsStateError extends Error {

@@ -37,6 +37,12 @@ export const CRS_STATE_ENV = {
     1,
     100_000,
   ),
+  CRS_STATE_MAX_BACKUPS_PER_PROJECT: integer(
+    "Most backups one project holds; CreateBackup beyond it is refused until one is deleted",
+    STORE_DEFAULTS.maxBackupsPerProject,
+    1,
+    100_000,
+  ),
   CRS_STATE_MAX_IMPORT_BYTES: integer(
     "Largest document ImportState takes, in bytes; a larger one is refused before it is held",
     STORE_DEFAULTS.maxImportBytes,
@@ -63,6 +69,7 @@ export function storeOptionsFromEnv(env: CrsStateEnv): StoreOptions {
     snapshotEveryBytes: env.CRS_STATE_SNAPSHOT_EVERY_BYTES,
     requestIdRetention: env.CRS_STATE_REQUEST_ID_RETENTION,
     maxCheckpointsPerProject: env.CRS_STATE_MAX_CHECKPOINTS_PER_PROJECT,
+    maxBackupsPerProject: env.CRS_STATE_MAX_BACKUPS_PER_PROJECT,
     skipCorrupted: env.CRS_STATE_SKIP_CORRUPTED,
     maxImportBytes: env.CRS_STATE_MAX_IMPORT_BYTES,
   };

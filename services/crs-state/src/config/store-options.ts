@@ -16,6 +16,8 @@ export interface StoreOptions {
   readonly requestIdRetention: number;
   /** Most checkpoints one project holds; CreateCheckpoint beyond it is refused (each is a whole state copy). @defaultValue 1000 */
   readonly maxCheckpointsPerProject: number;
+  /** Most backups one project holds; CreateBackup beyond it is refused (each is a whole compressed state copy). @defaultValue 100 */
+  readonly maxBackupsPerProject: number;
   /** Cut a journal from its first damaged record on instead of refusing to load it (logged and counted). @defaultValue false */
   readonly skipCorrupted: boolean;
   /** How often a store that failed to write is probed (ms). @defaultValue 500 */
@@ -33,6 +35,7 @@ export const STORE_DEFAULTS: StoreOptions = Object.freeze({
   snapshotEveryBytes: 16 * 1024 * 1024,
   requestIdRetention: 10_000,
   maxCheckpointsPerProject: 1000,
+  maxBackupsPerProject: 100,
   skipCorrupted: false,
   probeIntervalMs: 500,
   maxImportBytes: 256 * 1024 * 1024,

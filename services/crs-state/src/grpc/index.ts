@@ -61,9 +61,7 @@ export function registerServices(server: GrpcServer, facts: ServerFacts, limits:
   const watches: WatchRegistry = { open: new Set() };
   addStored(WatchService, watchHandlers(deps, watches));
   watchMetrics(server.metrics.registry, facts.host, watches);
-  // The backup methods have no handler and answer UNIMPLEMENTED with ErrorInfo{reason:
-  // "UNIMPLEMENTED"}; health keeps the service NOT_SERVING until every method is served.
-  server.add(PersistenceService, persistenceHandlers(deps), { mapError, managedHealth: true, served: false });
+  addStored(PersistenceService, persistenceHandlers(deps));
   let last: boolean | undefined;
   const follow = (): void => {
     const serving = facts.host.serving() && !server.draining;

@@ -65,11 +65,11 @@ describe("MaintenanceService through gRPC", () => {
     assert.equal(row?.oldestSnapshotGeneration, status.status?.oldestSnapshotGeneration);
   });
 
-  it("reports store-backed services SERVING and the unbuilt ones NOT_SERVING", async () => {
+  it("reports store-backed services SERVING, PersistenceService included now that its backups are served", async () => {
     assert.equal((await s.health.check({ service: "crs.state.v1.StateService" })).status, Serving.SERVING);
     assert.equal((await s.health.check({ service: "crs.state.v1.CycleService" })).status, Serving.SERVING);
     assert.equal((await s.health.check({ service: "crs.state.v1.WatchService" })).status, Serving.SERVING);
-    assert.equal((await s.health.check({ service: "crs.state.v1.PersistenceService" })).status, Serving.NOT_SERVING);
+    assert.equal((await s.health.check({ service: "crs.state.v1.PersistenceService" })).status, Serving.SERVING);
   });
 });
 

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ExportStateResponseSchema, PersistenceService } from "@crs/contracts/gen/crs/state/v1/persistence_pb";
 import type { ServiceHandlers } from "@crs/runtime";
+import { backupHandlers } from "./backup-handlers.js";
 import type { HandlerDeps } from "./deps.js";
 import { EXPORT_SCHEMA_VERSION, exportDocument, requireFormat } from "./export-document.js";
 import { requireId } from "./ids.js";
@@ -24,13 +25,11 @@ export function exportChunkBytes(requested: number, maxMessageBytes: number): nu
 
 type ExportOut = MessageInitShape<typeof ExportStateResponseSchema>;
 
-/**
- * PersistenceService's document methods: ExportState and ImportState. Backups are not served yet, so the service stays
- * NOT_SERVING in health (see index.ts).
- */
+/** PersistenceService: the backup methods (backup-handlers.ts), ExportState and ImportState. */
 export function persistenceHandlers(deps: HandlerDeps): ServiceHandlers<typeof PersistenceService.method> {
   const { host, maxMessageBytes } = deps;
   return {
+    ...backupHandlers(deps),
     importState: importStateHandler(deps),
     async *exportState(req, ctx): AsyncIterable<ExportOut> {
       const projectId = requireId(req.projectId, "project_id");

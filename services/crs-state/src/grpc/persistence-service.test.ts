@@ -2,78 +2,24 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { create, fromBinary, fromJsonString, toJson, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
-import { credentials, status } from "@grpc/grpc-js";
-import { createClient, errorDetailOf, type TypedClient } from "@crs/runtime";
+import { status } from "@grpc/grpc-js";
+import { errorDetailOf, type TypedClient } from "@crs/runtime";
 import {
   ExportFormat,
   type ImportHeaderSchema,
   ImportStateRequestSchema,
-  PersistenceService,
-  type ExportHeader,
+  type PersistenceService,
   type ImportStateRequest,
-  type ExportStateRequest,
-  type ExportTrailer,
 } from "@crs/contracts/gen/crs/state/v1/persistence_pb";
-import { IndexKind, ProjectStateSchema, SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
+import { IndexKind, ProjectStateSchema } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { DEFAULT_STATE_CONFIG, fromDocument, toDocument, type StateDocument } from "@crs/domain/state";
 import { exportChunkBytes, MAX_EXPORT_CHUNK_BYTES } from "./persistence-handlers.js";
 import { expectError, removeDataDir, startTestServer, type TestServer } from "./test-support.js";
-
-/** An export read to its end: the header, each chunk and the trailer, in the order they came. */
-interface ReadExport {
-  readonly header: ExportHeader;
-  readonly chunks: Uint8Array[];
-  readonly trailer: ExportTrailer;
-  readonly document: Uint8Array;
-}
-
-type PartialExport = Partial<Omit<ExportStateRequest, "$typeName">>;
-
-async function readExport(client: TypedClient<typeof PersistenceService.method>, req: PartialExport): Promise<ReadExport> {
-  const parts: string[] = [];
-  let header: ExportHeader | undefined;
-  let trailer: ExportTrailer | undefined;
-  const chunks: Uint8Array[] = [];
-  for await (const msg of client.exportState(req)) {
-    parts.push(msg.part.case ?? "none");
-    if (msg.part.case === "header") header = msg.part.value;
-    else if (msg.part.case === "chunk") chunks.push(msg.part.value);
-    else if (msg.part.case === "trailer") trailer = msg.part.value;
-  }
-  assert.equal(parts[0], "header", "the header comes first");
-  assert.equal(parts.at(-1), "trailer", "the trailer comes last");
-  assert.ok(
-    parts.slice(1, -1).every((p) => p === "chunk"),
-    `only chunks between: ${parts.join(",")}`,
-  );
-  assert.ok(header !== undefined && trailer !== undefined);
-  return { header, chunks, trailer, document: Buffer.concat(chunks) };
-}
+import { client, closeAll, fill, readExport, withoutReplaceMarks, type ReadExport } from "./persistence-test-support.js";
 
 function snapshotJson(state: MessageShape<typeof ProjectStateSchema> | undefined): unknown {
   assert.ok(state !== undefined, "the snapshot carries its state");
   return toJson(ProjectStateSchema, state);
-}
-
-const proofDelta = (nodeId: string) => ({
-  source: SignalSource.SOFT,
-  kind: { case: "proof" as const, value: { entries: [{ nodeId, value: { proof: 1n, disproof: 2n, source: SignalSource.SOFT } }] } },
-});
-
-/** A project with proofs, similarity pairs and a learned-free history across several generations. */
-async function fill(s: TestServer, projectId: string, pairs: number): Promise<void> {
-  await s.state.createProject({ projectId, config: { snapshotRetentionGenerations: 3 } });
-  await s.state.apply({ projectId, delta: proofDelta("root") });
-  for (let i = 0; i < pairs; i++) await s.similarity.recordSimilarity({ projectId, a: `node-${i}`, b: `node-${i + 1}`, distance: i + 0.5 });
-}
-
-const client = (server: TestServer) =>
-  createClient(PersistenceService, `127.0.0.1:${server.service.port}`, { credentials: credentials.createInsecure() });
-
-/** Closes the clients, then stops the servers. */
-async function closeAll(clients: readonly { close(): void }[], servers: readonly TestServer[]): Promise<void> {
-  for (const c of clients) c.close();
-  for (const server of servers) await server.stop();
 }
 
 describe("PersistenceService.ExportState through gRPC", () => {
@@ -254,13 +200,6 @@ function importOf(
 }
 
 const sha256Of = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
-
-// What a replace cannot keep: the generation moves forward, every entry counts as modified by the
-// import, and the delta history stays the target's own. Everything else must be the document's.
-function withoutReplaceMarks(bytes: Uint8Array): string {
-  const doc = JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
-  return JSON.stringify({ ...doc, generation: 0, deltaHistory: [] }, (key, value: unknown) => (key === "modGeneration" ? 0 : value));
-}
 
 describe("PersistenceService.ImportState through gRPC", () => {
   let s: TestServer;

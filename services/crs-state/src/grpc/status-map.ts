@@ -52,6 +52,16 @@ export const STATUS_OF: Readonly<Record<CrsStateFailureCode, StatusMapping<Error
   IMPORT_TOO_LARGE: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.LIMIT_EXCEEDED },
   // A document damaged on its way, the import counterpart of a backup whose content hash does not match.
   DOCUMENT_MISMATCH: { code: status.DATA_LOSS, reason: ErrorReason.BACKUP_CORRUPTED },
+  BACKUP_NOT_FOUND: { code: status.NOT_FOUND, reason: ErrorReason.BACKUP_NOT_FOUND },
+  // A per-project quota, as CHECKPOINT_LIMIT: not worth retrying until a backup is deleted.
+  BACKUP_LIMIT: { code: status.RESOURCE_EXHAUSTED, reason: ErrorReason.LIMIT_EXCEEDED },
+  BACKUP_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.BACKUP_CORRUPTED },
+  BACKUP_METADATA_CORRUPTED: { code: status.DATA_LOSS, reason: ErrorReason.METADATA_CORRUPTED },
+  // Intact backups this server cannot read, or the caller does not accept: wrong for this backup, not damaged.
+  BACKUP_VERSION_MISMATCH: { code: status.FAILED_PRECONDITION, reason: ErrorReason.BACKUP_VERSION_MISMATCH },
+  BACKUP_SCHEMA_MISMATCH: { code: status.FAILED_PRECONDITION, reason: ErrorReason.SCHEMA_VERSION_MISMATCH },
+  BACKUP_TOO_OLD: { code: status.FAILED_PRECONDITION, reason: ErrorReason.CHECKPOINT_TOO_OLD },
+  BACKUP_FINGERPRINT_MISMATCH: { code: status.FAILED_PRECONDITION, reason: ErrorReason.PROJECT_HASH_MISMATCH },
   INVALID_ARGUMENT: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
   INVALID_CONFIG: { code: status.INVALID_ARGUMENT, reason: ErrorReason.INVALID_ARGUMENT },
   INVALID_DELTA: { code: status.INVALID_ARGUMENT, reason: ErrorReason.DELTA_VALIDATION },

@@ -5,6 +5,7 @@ import { decodeFrame, decodeRecord, encodeRecord, type JournalRecord } from "../
 import { encodeJsonFrame } from "../journal/json-frame.js";
 import { CHECKPOINT_FORMAT } from "../snapshot/index.js";
 import { keys } from "../store/level/level-keys.js";
+import type { Shelf } from "../store/project-store.js";
 
 async function withDb<T>(dataDir: string, fn: (db: ClassicLevel<string, Uint8Array>) => Promise<T>): Promise<T> {
   const db = new ClassicLevel<string, Uint8Array>(dataDir, { keyEncoding: "utf8", valueEncoding: "view" });
@@ -30,20 +31,25 @@ export function appendNewer(dataDir: string, projectUid: string, edit: (r: Journ
   });
 }
 
-/** Flips one bit in the middle of a stored checkpoint's head or body, as a failing disk would; returns its stored size (head and body). */
+/**
+ * Flips one bit in the middle of a stored checkpoint's (or, on the backup shelf, backup's) head or
+ * body, as a failing disk would; returns its stored size (head and body).
+ */
 export function flipCheckpointBit(
   dataDir: string,
   projectUid: string,
   checkpointId: string,
   part: "head" | "body" = "head",
+  shelf: Shelf = "checkpoint",
 ): Promise<number> {
   return withDb(dataDir, async (db) => {
-    const [head, body] = await db.getMany([keys.checkpoint(projectUid, checkpointId), keys.checkpointBody(projectUid, checkpointId)]);
+    const [headKey, bodyKey] = [keys.checkpoint(projectUid, checkpointId, shelf), keys.checkpointBody(projectUid, checkpointId, shelf)];
+    const [head, body] = await db.getMany([headKey, bodyKey]);
     assert.ok(head !== undefined && body !== undefined, `checkpoint ${checkpointId} is stored, head and body`);
     const bytes = (part === "head" ? head : body).slice();
     const middle = Math.floor(bytes.length / 2);
     bytes[middle] = (bytes[middle] as number) ^ 0x04;
-    await db.put((part === "head" ? keys.checkpoint : keys.checkpointBody)(projectUid, checkpointId), bytes);
+    await db.put(part === "head" ? headKey : bodyKey, bytes);
     return head.length + body.length;
   });
 }

@@ -9,7 +9,7 @@
  * lock, so no two writes of one project interleave between the read and the update.
  */
 
-import type { ProjectStore } from "../store/project-store.js";
+import type { ProjectStore, Shelf } from "../store/project-store.js";
 
 /** Checkpoint counts by project uid; at most `capacity` are kept, the least recently used dropped first. */
 export class CheckpointCounts {
@@ -20,11 +20,12 @@ export class CheckpointCounts {
   constructor(
     private readonly store: ProjectStore,
     private readonly capacity: number,
+    private readonly shelf: Shelf = "checkpoint",
   ) {}
 
   /** The project's checkpoints: the kept count, or one read from the store's keys. */
   async of(projectUid: string): Promise<number> {
-    const count = this.counts.get(projectUid) ?? (await this.store.countCheckpoints(projectUid));
+    const count = this.counts.get(projectUid) ?? (await this.store.countCheckpoints(projectUid, this.shelf));
     this.set(projectUid, count);
     return count;
   }

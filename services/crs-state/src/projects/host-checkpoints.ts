@@ -19,10 +19,10 @@ import type { ListedCheckpoint, StoreOp } from "../store/project-store.js";
 import { CheckpointCounts } from "./checkpoint-counts.js";
 import type { LoadedProject } from "./loaded-project.js";
 import type { CheckpointHost, CheckpointInfo, CreatedCheckpoint, MutationOutcome, MutationRequest, ProjectHeader } from "./project-host.js";
-import { notFound as projectNotFound } from "./host-checks.js";
 import { requireValidId } from "./project-ids.js";
 import type { StoreHost } from "./store-host.js";
 import { replayOf } from "./replayed-answer.js";
+import { countedWrite, underProjectLock } from "./shelf-writes.js";
 
 function info(s: CheckpointSummary): CheckpointInfo {
   const { checkpointId, generation, createdAt, sizeBytes } = s;
@@ -189,23 +189,12 @@ export class HostCheckpoints implements CheckpointHost {
     }
   }
 
-  // Under the lock a project delete holds, once the project is still incarnation `uid`: a checkpoint
-  // written after a delete's purge of the project's keys would stay on disk for good.
   private underProjectLock<T>(projectId: string, uid: string, fn: () => Promise<T>): Promise<T> {
-    return this.host.locks.run(projectId, async () => {
-      if ((await this.host.project(projectId, undefined)).meta.projectUid !== uid) throw projectNotFound(projectId);
-      return fn();
-    });
+    return underProjectLock(this.host, projectId, uid, fn);
   }
 
-  // A failed write may or may not have landed: the project's count is read from the store again.
-  private async write(projectUid: string, ops: readonly StoreOp[]): Promise<void> {
-    try {
-      await this.host.committer.submit(ops);
-    } catch (e) {
-      this.counts.forget(projectUid);
-      throw e;
-    }
+  private write(projectUid: string, ops: readonly StoreOp[]): Promise<void> {
+    return countedWrite(this.host, this.counts, projectUid, ops);
   }
 
   // The whole checkpoint, head and body, checked: what get, restore and fork rely on.

@@ -4,12 +4,12 @@
  */
 
 import { DEFAULT_STATE_CONFIG, fromDocument, type ProjectState, type StateDocument } from "@crs/domain/state";
-import { CrsStateError, isCrsStateError } from "../errors.js";
+import { CrsStateError } from "../errors.js";
 import { checkGeneration } from "./host-checks.js";
-import type { LoadedProject } from "./loaded-project.js";
 import type { ImportHost, MutationOutcome, MutationRequest, ProjectHeader } from "./project-host.js";
 import { requireValidId } from "./project-ids.js";
 import { replayOf } from "./replayed-answer.js";
+import { projectIfExists } from "./shelf-writes.js";
 import type { StoreHost } from "./store-host.js";
 
 /** {@link ImportHost} of a {@link StoreHost}. */
@@ -27,7 +27,7 @@ export class HostImports implements ImportHost {
     requireValidId(projectId, "project_id");
     // Decoded before anything is looked up or changed: a document that does not import changes nothing.
     const state = fromDocument(doc, DEFAULT_STATE_CONFIG);
-    const existing = await this.existing(projectId, req.expectedUid);
+    const existing = await projectIfExists(this.host, projectId, req.expectedUid);
     if (existing !== undefined) {
       // A retry answers as the first import did, even when it replaced a project that exists now.
       const replay = replayOf(existing, req);
@@ -49,15 +49,5 @@ export class HostImports implements ImportHost {
     checkGeneration(req.expectedGeneration, 0);
     const header = await this.host.locks.run(projectId, () => this.host.createHolding(projectId, "header.project_id", state));
     return { answer: answer(header, state), replayed: false, header };
-  }
-
-  // The project when it exists; undefined when it does not (and no uid was expected of it).
-  private async existing(projectId: string, expectedUid: string | undefined): Promise<LoadedProject | undefined> {
-    try {
-      return await this.host.project(projectId, expectedUid);
-    } catch (e) {
-      if (isCrsStateError(e, "PROJECT_NOT_FOUND") && expectedUid === undefined) return undefined;
-      throw e;
-    }
   }
 }

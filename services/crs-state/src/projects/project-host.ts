@@ -8,6 +8,7 @@
 
 import type { ProjectState, Snapshot, StateConfig, StateDocument, StateEngine, Mutation } from "@crs/domain/state";
 import type { CommitSource } from "./commit-feed.js";
+import type { HostBackups } from "./host-backups.js";
 
 /**
  * Identity of a project as a mutation or read left it.
@@ -311,6 +312,8 @@ export interface ProjectHost {
   readonly checkpoints: CheckpointHost;
   /** Whole-document imports. */
   readonly imports: ImportHost;
+  /** Backups: compressed state documents with their metadata, verified before a restore. */
+  readonly backups: HostBackups;
   /**
    * Each journaled mutation of a project once it is durable (after its answer's record is synced,
    * before the answer is sent), in generation order, and each deletion. Failed writes are never heard.

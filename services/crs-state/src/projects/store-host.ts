@@ -1,7 +1,4 @@
-/**
- * The project host over any {@link ProjectStore}: the implementation of {@link ProjectHost}
- * the service runs, in memory or on classic-level depending on the store it is given.
- */
+/** The project host over any {@link ProjectStore}, in memory or on classic-level: the {@link ProjectHost} the service runs. */
 
 import { StateEngine, resolveConfig, type Mutation, type ProjectState } from "@crs/domain/state";
 import { STORE_DEFAULTS, type StoreOptions } from "../config/store-options.js";
@@ -38,6 +35,7 @@ import { RequestTable } from "./request-table.js";
 import { replayOf } from "./replayed-answer.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { forkedProject } from "./forked-project.js";
+import { HostBackups } from "./host-backups.js";
 import { HostImports } from "./host-imports.js";
 import { loadedPage, projectSummary } from "./project-summary.js";
 import { countingObserver, zeroCounters, type HostCounters, type StoreHostOptions } from "./store-host-options.js";
@@ -48,6 +46,8 @@ export class StoreHost implements ProjectHost {
   readonly checkpoints: HostCheckpoints;
   /** See {@link ProjectHost.imports}. */
   readonly imports: ImportHost = new HostImports(this);
+  /** See {@link ProjectHost.backups}. */
+  readonly backups: HostBackups;
   /** See {@link ProjectHost.commits}. */
   readonly commits = new CommitFeed();
   /** Counters for metrics. */
@@ -80,7 +80,7 @@ export class StoreHost implements ProjectHost {
     this.notice = events?.notice ?? (() => undefined);
     const observe = countingObserver(this.counters, (event, fields) => this.notice(event, fields));
     this.cache = new ProjectCache((id) => this.loadProject(id), this.opts.maxLoadedProjects, this.now, observe);
-    this.checkpoints = new HostCheckpoints(this, this.opts);
+    [this.checkpoints, this.backups] = [new HostCheckpoints(this, this.opts), new HostBackups(this, this.opts)];
     this.idleTimer = setInterval(
       () => this.cache.unloadIdleSince(this.now() - this.opts.idleUnloadMs),
       Math.max(1000, Math.floor(this.opts.idleUnloadMs / 4)),

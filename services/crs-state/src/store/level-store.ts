@@ -8,7 +8,7 @@ import { CrsStateError, isCrsStateError } from "../errors.js";
 import { syncedBatchWriter, type BatchOp, type BatchWriter } from "./level/durable-batch.js";
 import { FORMAT_KEY, LEVEL_STORE_FORMAT, PROBE_KEY, keys, range, seqOfKey, unescapeId } from "./level/level-keys.js";
 import type { ProjectStore, StoreCapabilities, StoreOp } from "./project-store.js";
-import type { CheckpointRange, ListedCheckpoint, MetaValue, SeqValue, StoredCheckpoint } from "./project-store.js";
+import type { CheckpointRange, ListedCheckpoint, MetaValue, SeqValue, Shelf, StoredCheckpoint } from "./project-store.js";
 
 /** Options of {@link LevelStore.open}. */
 export interface LevelStoreOptions {
@@ -135,17 +135,17 @@ export class LevelStore implements ProjectStore {
         case "putCheckpoint": {
           // Head and body in the same batch: a crash keeps both or neither, and an overwrite
           // without a body drops the old one rather than leaving it beside the new head.
-          const body = keys.checkpointBody(o.projectUid, o.checkpointId);
+          const body = keys.checkpointBody(o.projectUid, o.checkpointId, o.shelf);
           batch.push(
-            { type: "put", key: keys.checkpoint(o.projectUid, o.checkpointId), value: o.head },
+            { type: "put", key: keys.checkpoint(o.projectUid, o.checkpointId, o.shelf), value: o.head },
             o.body === undefined ? { type: "del", key: body } : { type: "put", key: body, value: o.body },
           );
           break;
         }
         case "deleteCheckpoint":
           batch.push(
-            { type: "del", key: keys.checkpoint(o.projectUid, o.checkpointId) },
-            { type: "del", key: keys.checkpointBody(o.projectUid, o.checkpointId) },
+            { type: "del", key: keys.checkpoint(o.projectUid, o.checkpointId, o.shelf) },
+            { type: "del", key: keys.checkpointBody(o.projectUid, o.checkpointId, o.shelf) },
           );
           break;
         case "deleteProject":
@@ -171,7 +171,15 @@ export class LevelStore implements ProjectStore {
   private async purge(uids: readonly string[]): Promise<void> {
     try {
       for (const uid of uids) {
-        const prefixes = [keys.journalPrefix, keys.snapshotPrefix, keys.checkpointPrefix, keys.checkpointBodyPrefix, keys.cutPrefix];
+        const prefixes = [
+          keys.journalPrefix,
+          keys.snapshotPrefix,
+          keys.checkpointPrefix,
+          keys.checkpointBodyPrefix,
+          keys.backupPrefix,
+          keys.backupBodyPrefix,
+          keys.cutPrefix,
+        ];
         for (const prefix of prefixes) await this.db.clear(range(prefix(uid)));
         await this.db.del(keys.garbage(uid));
       }
@@ -254,9 +262,9 @@ export class LevelStore implements ProjectStore {
   /** See {@link ProjectStore.listCheckpoints}; walks the heads' range only, bodies live under another prefix. */
   async listCheckpoints(projectUid: string, opts: CheckpointRange = {}): Promise<ListedCheckpoint[]> {
     this.check();
-    const prefix = keys.checkpointPrefix(projectUid);
+    const prefix = keys.checkpointPrefix(projectUid, opts.shelf);
     const bounds = range(prefix);
-    const gt = opts.after === undefined ? bounds.gt : keys.checkpoint(projectUid, opts.after);
+    const gt = opts.after === undefined ? bounds.gt : keys.checkpoint(projectUid, opts.after, opts.shelf);
     const out: ListedCheckpoint[] = [];
     for await (const [key, head] of this.reader.iterator({ gt, lt: bounds.lt, limit: opts.limit ?? -1 }))
       out.push({ checkpointId: unescapeId(key.slice(prefix.length)), head });
@@ -264,21 +272,21 @@ export class LevelStore implements ProjectStore {
   }
 
   /** See {@link ProjectStore.getCheckpoint}; one `getMany` reads head and body from one snapshot, so a concurrent write is seen whole or not at all. */
-  async getCheckpoint(projectUid: string, checkpointId: string): Promise<StoredCheckpoint | undefined> {
+  async getCheckpoint(projectUid: string, checkpointId: string, shelf?: Shelf): Promise<StoredCheckpoint | undefined> {
     this.check();
     const [head, body] = await this.reader.getMany([
-      keys.checkpoint(projectUid, checkpointId),
-      keys.checkpointBody(projectUid, checkpointId),
+      keys.checkpoint(projectUid, checkpointId, shelf),
+      keys.checkpointBody(projectUid, checkpointId, shelf),
     ]);
     if (head === undefined) return undefined;
     return body === undefined ? { head } : { head, body };
   }
 
   /** See {@link ProjectStore.countCheckpoints}; walks the keys of the project's checkpoint range without copying a value out. */
-  async countCheckpoints(projectUid: string): Promise<number> {
+  async countCheckpoints(projectUid: string, shelf?: Shelf): Promise<number> {
     this.check();
     let count = 0;
-    for await (const _key of this.reader.keys(range(keys.checkpointPrefix(projectUid)))) count++;
+    for await (const _key of this.reader.keys(range(keys.checkpointPrefix(projectUid, shelf)))) count++;
     return count;
   }
 

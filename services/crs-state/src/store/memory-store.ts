@@ -6,17 +6,22 @@
 import { compareUtf8 } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
 import type { ProjectStore, StoreCapabilities, StoreOp } from "./project-store.js";
-import type { CheckpointRange, ListedCheckpoint, MetaValue, SeqValue, StoredCheckpoint } from "./project-store.js";
+import type { CheckpointRange, ListedCheckpoint, MetaValue, SeqValue, Shelf, StoredCheckpoint } from "./project-store.js";
 
 interface ProjectData {
   readonly journal: Map<number, Uint8Array>;
   readonly snapshots: Map<number, Uint8Array>;
   readonly checkpoints: Map<string, StoredCheckpoint>;
+  readonly backups: Map<string, StoredCheckpoint>;
   readonly cut: Map<number, Uint8Array>;
 }
 
 function ascending(m: Map<number, Uint8Array>): SeqValue[] {
   return [...m.entries()].sort((a, b) => a[0] - b[0]).map(([seq, bytes]) => ({ seq, bytes }));
+}
+
+function shelfOf(d: ProjectData, shelf: Shelf | undefined): Map<string, StoredCheckpoint> {
+  return shelf === "backup" ? d.backups : d.checkpoints;
 }
 
 /** A {@link ProjectStore} in memory. */
@@ -30,7 +35,7 @@ export class MemoryStore implements ProjectStore {
   private project(uid: string): ProjectData {
     let d = this.data.get(uid);
     if (d === undefined) {
-      d = { journal: new Map(), snapshots: new Map(), checkpoints: new Map(), cut: new Map() };
+      d = { journal: new Map(), snapshots: new Map(), checkpoints: new Map(), backups: new Map(), cut: new Map() };
       this.data.set(uid, d);
     }
     return d;
@@ -62,13 +67,13 @@ export class MemoryStore implements ProjectStore {
         return;
       }
       case "putCheckpoint":
-        this.project(o.projectUid).checkpoints.set(
+        shelfOf(this.project(o.projectUid), o.shelf).set(
           o.checkpointId,
           o.body === undefined ? { head: o.head.slice() } : { head: o.head.slice(), body: o.body.slice() },
         );
         return;
       case "deleteCheckpoint":
-        this.project(o.projectUid).checkpoints.delete(o.checkpointId);
+        shelfOf(this.project(o.projectUid), o.shelf).delete(o.checkpointId);
         return;
       case "deleteProject":
         this.meta.delete(o.projectId);
@@ -120,7 +125,8 @@ export class MemoryStore implements ProjectStore {
   /** See {@link ProjectStore.listCheckpoints}. */
   async listCheckpoints(projectUid: string, opts: CheckpointRange = {}): Promise<ListedCheckpoint[]> {
     this.open();
-    const m = this.data.get(projectUid)?.checkpoints ?? new Map<string, StoredCheckpoint>();
+    const d = this.data.get(projectUid);
+    const m = d === undefined ? new Map<string, StoredCheckpoint>() : shelfOf(d, opts.shelf);
     const { after } = opts;
     const ids = [...m.keys()].filter((id) => after === undefined || compareUtf8(id, after) > 0).sort(compareUtf8);
     return ids
@@ -129,15 +135,17 @@ export class MemoryStore implements ProjectStore {
   }
 
   /** See {@link ProjectStore.getCheckpoint}. */
-  async getCheckpoint(projectUid: string, checkpointId: string): Promise<StoredCheckpoint | undefined> {
+  async getCheckpoint(projectUid: string, checkpointId: string, shelf?: Shelf): Promise<StoredCheckpoint | undefined> {
     this.open();
-    return this.data.get(projectUid)?.checkpoints.get(checkpointId);
+    const d = this.data.get(projectUid);
+    return d === undefined ? undefined : shelfOf(d, shelf).get(checkpointId);
   }
 
   /** See {@link ProjectStore.countCheckpoints}. */
-  async countCheckpoints(projectUid: string): Promise<number> {
+  async countCheckpoints(projectUid: string, shelf?: Shelf): Promise<number> {
     this.open();
-    return this.data.get(projectUid)?.checkpoints.size ?? 0;
+    const d = this.data.get(projectUid);
+    return d === undefined ? 0 : shelfOf(d, shelf).size;
   }
 
   /** See {@link ProjectStore.cutJournal}. */

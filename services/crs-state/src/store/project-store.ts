@@ -4,6 +4,12 @@
  * in memory or on classic-level. `storeConformance` checks them all.
  */
 
+/**
+ * Which records a checkpoint-shaped op or read is about: named checkpoints, or backups (kept
+ * apart, so neither lists, counts nor limits the other). Absent means "checkpoint".
+ */
+export type Shelf = "checkpoint" | "backup";
+
 /** A stored value and the sequence number it is filed under. */
 export interface SeqValue {
   /** Sequence number. */
@@ -38,12 +44,14 @@ export type StoreOp =
       readonly op: "putCheckpoint";
       readonly projectUid: string;
       readonly checkpointId: string;
+      /** Checkpoints or backups; absent: checkpoints. */
+      readonly shelf?: Shelf;
       /** The checkpoint's head: the value a listing returns. */
       readonly head: Uint8Array;
       /** Its body, stored beside the head and read only by {@link ProjectStore.getCheckpoint}; absent: none (any stored body goes). */
       readonly body?: Uint8Array;
     }
-  | { readonly op: "deleteCheckpoint"; readonly projectUid: string; readonly checkpointId: string }
+  | { readonly op: "deleteCheckpoint"; readonly projectUid: string; readonly checkpointId: string; readonly shelf?: Shelf }
   | { readonly op: "deleteProject"; readonly projectId: string; readonly projectUid: string };
 
 /**
@@ -73,6 +81,8 @@ export interface CheckpointRange {
   readonly after?: string;
   /** At most this many. */
   readonly limit?: number;
+  /** Checkpoints or backups; absent: checkpoints. */
+  readonly shelf?: Shelf;
 }
 
 /** Optional abilities, as abstract-level's `supports` manifest; the conformance suite reads them. */
@@ -105,9 +115,9 @@ export interface ProjectStore {
    */
   listCheckpoints(projectUid: string, opts?: CheckpointRange): Promise<ListedCheckpoint[]>;
   /** One checkpoint's head and body, read together from one consistent view, if present. */
-  getCheckpoint(projectUid: string, checkpointId: string): Promise<StoredCheckpoint | undefined>;
+  getCheckpoint(projectUid: string, checkpointId: string, shelf?: Shelf): Promise<StoredCheckpoint | undefined>;
   /** How many checkpoints a project holds, counted from their keys: no checkpoint's head or body is returned or decoded. */
-  countCheckpoints(projectUid: string): Promise<number>;
+  countCheckpoints(projectUid: string, shelf?: Shelf): Promise<number>;
   /**
    * Repair: moves the journal records with seq >= `fromSeq` to a kept-aside area (never read by
    * recovery) and deletes them, atomically; REPAIR_FAILED when that fails. Returns how many moved.

@@ -201,6 +201,30 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
       });
     });
 
+    test("keeps backups on their own shelf: a backup never lists, counts or reads as a checkpoint of the same id, nor the reverse", async () => {
+      await withStore(async (s) => {
+        await s.write([
+          { op: "putCheckpoint", projectUid: "u", checkpointId: "same", head: bytes("checkpoint"), body: bytes("cp body") },
+          { op: "putCheckpoint", shelf: "backup", projectUid: "u", checkpointId: "same", head: bytes("backup"), body: bytes("bk body") },
+          { op: "putCheckpoint", shelf: "backup", projectUid: "u", checkpointId: "only-backup", head: bytes("b2") },
+        ]);
+        assert.deepEqual(
+          (await s.listCheckpoints("u")).map((c) => text(c.head)),
+          ["checkpoint"],
+        );
+        assert.deepEqual(
+          (await s.listCheckpoints("u", { shelf: "backup" })).map((c) => c.checkpointId),
+          ["only-backup", "same"],
+        );
+        assert.equal(await s.countCheckpoints("u"), 1);
+        assert.equal(await s.countCheckpoints("u", "backup"), 2);
+        assert.equal(text((await s.getCheckpoint("u", "same", "backup"))?.body ?? new Uint8Array()), "bk body");
+        assert.equal(await s.getCheckpoint("u", "only-backup"), undefined, "not a checkpoint");
+        await s.write([{ op: "deleteCheckpoint", shelf: "backup", projectUid: "u", checkpointId: "same" }]);
+        assert.equal(text((await s.getCheckpoint("u", "same"))?.head ?? new Uint8Array()), "checkpoint", "the checkpoint stays");
+      });
+    });
+
     test("repair cuts records from a sequence number on and keeps them aside", async () => {
       await withStore(async (s) => {
         await s.write([1, 2, 3].map((seq) => ({ op: "append", projectUid: "u", seq, bytes: bytes(`r${seq}`) })));
@@ -223,6 +247,7 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
           { op: "putMeta", projectId: "p", bytes: bytes("m") },
           { op: "append", projectUid: "u", seq: 1, bytes: bytes("r1") },
           { op: "putCheckpoint", projectUid: "u", checkpointId: "c", head: bytes("c"), body: bytes("body") },
+          { op: "putCheckpoint", shelf: "backup", projectUid: "u", checkpointId: "b", head: bytes("b"), body: bytes("body") },
         ]);
         await s.write([{ op: "deleteProject", projectId: "p", projectUid: "u" }]);
         assert.equal(await s.getMeta("p"), undefined, "gone from the catalogue at once");
@@ -234,6 +259,7 @@ export function storeConformance(name: string, factory: () => Promise<StoreFixtu
         assert.deepEqual(await collect(store.readJournal("u", 0)), [], "records purged");
         assert.deepEqual(await store.listCheckpoints("u"), [], "checkpoints purged");
         assert.equal(await store.getCheckpoint("u", "c"), undefined, "with their bodies");
+        assert.equal(await store.countCheckpoints("u", "backup"), 0, "backups purged too");
         return store;
       });
     });

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { CrsStateError } from "../errors.js";
 import type { BatchWriter } from "./level/durable-batch.js";
 import type { ProjectStore, StoreCapabilities, StoreOp } from "./project-store.js";
-import type { CheckpointRange, ListedCheckpoint, MetaValue, SeqValue, StoredCheckpoint } from "./project-store.js";
+import type { CheckpointRange, ListedCheckpoint, MetaValue, SeqValue, Shelf, StoredCheckpoint } from "./project-store.js";
 
 /** An ENOSPC error as node's fs raises it. */
 export function enospc(): NodeJS.ErrnoException {
@@ -113,13 +113,13 @@ export class FaultStore implements ProjectStore {
   }
 
   /** Passes through. */
-  getCheckpoint(projectUid: string, checkpointId: string): Promise<StoredCheckpoint | undefined> {
-    return this.inner.getCheckpoint(projectUid, checkpointId);
+  getCheckpoint(projectUid: string, checkpointId: string, shelf?: Shelf): Promise<StoredCheckpoint | undefined> {
+    return this.inner.getCheckpoint(projectUid, checkpointId, shelf);
   }
 
   /** Passes through. */
-  countCheckpoints(projectUid: string): Promise<number> {
-    return this.inner.countCheckpoints(projectUid);
+  countCheckpoints(projectUid: string, shelf?: Shelf): Promise<number> {
+    return this.inner.countCheckpoints(projectUid, shelf);
   }
 
   /** Fails like a write while failing. */

@@ -8,6 +8,8 @@
  *   s!<uid>!<seq, 16 hex>          state snapshot covering records up to seq
  *   c!<uid>!<checkpoint id>        named checkpoint: its head (what a listing reads)
  *   d!<uid>!<checkpoint id>        the checkpoint's body, written and deleted with its head
+ *   b!<uid>!<backup id>            a backup's head (its metadata record)
+ *   e!<uid>!<backup id>            the backup's body (its compressed document), written and deleted with its head
  *   x!<uid>!<seq, 16 hex>!<ms, 16 hex>  a record cut by repair, kept aside with the cut time
  *   g!<uid>                        a deleted project whose keys are still being purged
  *   p                              probe key
@@ -15,6 +17,8 @@
  * Ids are escaped before they reach a key: characters outside `[A-Za-z0-9._:-]` become `%XX`
  * per UTF-8 byte, which keeps the order of valid ids.
  */
+
+import type { Shelf } from "../project-store.js";
 
 /** Store format this code writes and reads. */
 export const LEVEL_STORE_FORMAT = "crs-state-store/1";
@@ -48,6 +52,9 @@ export function range(prefix: string): { gt: string; lt: string } {
   return { gt: prefix, lt: `${prefix}\uffff` };
 }
 
+const headLetter = (shelf: Shelf | undefined): string => (shelf === "backup" ? "b" : "c");
+const bodyLetter = (shelf: Shelf | undefined): string => (shelf === "backup" ? "e" : "d");
+
 /** Key builders. */
 export const keys = {
   meta: (projectId: string) => `m!${escapeId(projectId)}`,
@@ -56,10 +63,12 @@ export const keys = {
   journalPrefix: (uid: string) => `j!${uid}!`,
   snapshot: (uid: string, seq: number) => `s!${uid}!${seqHex(seq)}`,
   snapshotPrefix: (uid: string) => `s!${uid}!`,
-  checkpoint: (uid: string, checkpointId: string) => `c!${uid}!${escapeId(checkpointId)}`,
-  checkpointPrefix: (uid: string) => `c!${uid}!`,
-  checkpointBody: (uid: string, checkpointId: string) => `d!${uid}!${escapeId(checkpointId)}`,
-  checkpointBodyPrefix: (uid: string) => `d!${uid}!`,
+  checkpoint: (uid: string, checkpointId: string, shelf?: Shelf) => `${headLetter(shelf)}!${uid}!${escapeId(checkpointId)}`,
+  checkpointPrefix: (uid: string, shelf?: Shelf) => `${headLetter(shelf)}!${uid}!`,
+  checkpointBody: (uid: string, checkpointId: string, shelf?: Shelf) => `${bodyLetter(shelf)}!${uid}!${escapeId(checkpointId)}`,
+  checkpointBodyPrefix: (uid: string, shelf?: Shelf) => `${bodyLetter(shelf)}!${uid}!`,
+  backupPrefix: (uid: string) => `b!${uid}!`,
+  backupBodyPrefix: (uid: string) => `e!${uid}!`,
   cut: (uid: string, seq: number, at: number) => `x!${uid}!${seqHex(seq)}!${seqHex(at)}`,
   cutPrefix: (uid: string) => `x!${uid}!`,
   garbage: (uid: string) => `g!${uid}`,

@@ -263,24 +263,23 @@ export enum ErrorReason {
   CHANGE_NOT_FOUND = 29,
 
   /**
-   * NOT_FOUND: the backup does not exist.
-   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
+   * NOT_FOUND: the backup does not exist (in the project named, or the source project of a restore); metadata `field`, `backup_id`.
    *
    * @generated from enum value: ERROR_REASON_BACKUP_NOT_FOUND = 30;
    */
   BACKUP_NOT_FOUND = 30,
 
   /**
-   * DATA_LOSS: a backup's content hash, or an imported document's size or SHA-256, does not match
-   * what its metadata or import header says; metadata `field`; nothing was changed.
+   * DATA_LOSS: a backup's content is missing or its content hash, its document hash, or its decode
+   * fails, or an imported document's size or SHA-256 does not match what its import header says;
+   * metadata `field` (and for a backup `check`); nothing was changed.
    *
    * @generated from enum value: ERROR_REASON_BACKUP_CORRUPTED = 31;
    */
   BACKUP_CORRUPTED = 31,
 
   /**
-   * DATA_LOSS: a backup's metadata hash does not match; nothing was changed.
-   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
+   * DATA_LOSS: a backup's metadata hash does not match; metadata `field`, `check`; nothing was changed.
    *
    * @generated from enum value: ERROR_REASON_METADATA_CORRUPTED = 32;
    */
@@ -303,23 +302,20 @@ export enum ErrorReason {
 
   /**
    * FAILED_PRECONDITION: a backup was written by an incompatible format version.
-   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
    *
    * @generated from enum value: ERROR_REASON_BACKUP_VERSION_MISMATCH = 35;
    */
   BACKUP_VERSION_MISMATCH = 35,
 
   /**
-   * FAILED_PRECONDITION: a backup, checkpoint or import uses an unsupported schema version.
-   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
+   * FAILED_PRECONDITION: a backup uses an unsupported schema version.
    *
    * @generated from enum value: ERROR_REASON_SCHEMA_VERSION_MISMATCH = 36;
    */
   SCHEMA_VERSION_MISMATCH = 36,
 
   /**
-   * FAILED_PRECONDITION: a backup or checkpoint is older than the allowed maximum age.
-   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
+   * FAILED_PRECONDITION: a backup is older than the `max_age_ms` a restore allows.
    *
    * @generated from enum value: ERROR_REASON_CHECKPOINT_TOO_OLD = 37;
    */
@@ -327,7 +323,6 @@ export enum ErrorReason {
 
   /**
    * FAILED_PRECONDITION: a backup belongs to another project fingerprint.
-   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
    *
    * @generated from enum value: ERROR_REASON_PROJECT_HASH_MISMATCH = 38;
    */
@@ -335,7 +330,7 @@ export enum ErrorReason {
 
   /**
    * ABORTED: the backup lock could not be taken in time; retry.
-   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
+   * Not sent by this server yet.
    *
    * @generated from enum value: ERROR_REASON_BACKUP_LOCK_FAILED = 39;
    */
@@ -343,7 +338,7 @@ export enum ErrorReason {
 
   /**
    * ABORTED: a restore of the project is already running.
-   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
+   * Not sent by this server yet.
    *
    * @generated from enum value: ERROR_REASON_RESTORE_IN_PROGRESS = 40;
    */
@@ -375,7 +370,7 @@ export enum ErrorReason {
 
   /**
    * UNAVAILABLE: the persistence layer is closed (shutdown); retry on another instance.
-   * Not sent yet: it belongs to the backup and restore surface (PersistenceService), which this server does not serve.
+   * Not sent by this server yet.
    *
    * @generated from enum value: ERROR_REASON_PERSISTENCE_CLOSED = 44;
    */

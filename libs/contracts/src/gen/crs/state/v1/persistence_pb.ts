@@ -1069,8 +1069,6 @@ export const BackupCheckSchema: GenEnum<BackupCheck> = /*@__PURE__*/
 
 /**
  * PersistenceService manages crash-consistent backups and export/import of whole projects.
- * ExportState and ImportState are served; every other method answers UNIMPLEMENTED (reason UNIMPLEMENTED), and
- * health reports the service NOT_SERVING until every method is served.
  * A backup is a full state snapshot plus metadata, written to its own generation directory and
  * published by one atomic rename. Backups and imports are verified completely (hash, schema,
  * version) before they replace live state; a failed verification changes nothing.
@@ -1084,7 +1082,10 @@ export const BackupCheckSchema: GenEnum<BackupCheck> = /*@__PURE__*/
  */
 export const PersistenceService: GenService<{
   /**
-   * CreateBackup writes a backup of the project's current state.
+   * CreateBackup writes a backup of the project's current state: the gzip of its DOCUMENT_JSON
+   * document and a metadata record, head and body in one atomic store write. A project holds at
+   * most CRS_STATE_MAX_BACKUPS_PER_PROJECT backups (100 unless configured); one more answers
+   * RESOURCE_EXHAUSTED/LIMIT_EXCEEDED, metadata `limit` and `project_id`, and writes nothing.
    *
    * @generated from rpc crs.state.v1.PersistenceService.CreateBackup
    */
@@ -1124,7 +1125,11 @@ export const PersistenceService: GenService<{
     output: typeof VerifyBackupResponseSchema;
   },
   /**
-   * RestoreBackup verifies a backup, then replaces the project's state with it.
+   * RestoreBackup verifies a backup, then replaces the project's state with it. A failed check
+   * answers its reason (DATA_LOSS for damage, FAILED_PRECONDITION for versions, age and
+   * fingerprint) with metadata `field` = "backup_id" and `check`, and changes nothing. The replace
+   * is ImportState's: the delta history stays, the generation moves forward, and a retried
+   * request id answers as the first restore did.
    *
    * @generated from rpc crs.state.v1.PersistenceService.RestoreBackup
    */
