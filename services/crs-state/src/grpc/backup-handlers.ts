@@ -13,8 +13,7 @@ import {
   type CheckResultSchema,
   type PersistenceService,
 } from "@crs/contracts/gen/crs/state/v1/persistence_pb";
-import { invalidArgument, type ServiceHandlers } from "@crs/runtime";
-import { CrsStateError } from "../errors.js";
+import { invalidArgument, limitExceeded, type ServiceHandlers } from "@crs/runtime";
 import type { VerifiedBackup } from "../projects/host-backups.js";
 import type { BackupCheckResult, BackupMeta } from "../snapshot/backup-record.js";
 import type { HandlerDeps } from "./deps.js";
@@ -73,10 +72,7 @@ export function backupHandlers({ host, elapsed }: HandlerDeps): BackupHandlers {
     async createBackup(req) {
       const projectId = requireId(req.projectId, "project_id");
       if (Buffer.byteLength(req.label, "utf8") > MAX_LABEL_BYTES)
-        throw new CrsStateError("INVALID_ARGUMENT", `a label has at most ${MAX_LABEL_BYTES} bytes`, {
-          field: "label",
-          limit: String(MAX_LABEL_BYTES),
-        });
+        throw limitExceeded("label", MAX_LABEL_BYTES, `a label has at most ${MAX_LABEL_BYTES} bytes`);
       const uid = req.options?.expectedProjectUid ?? "";
       const created = await host.backups.create(projectId, {
         label: req.label,

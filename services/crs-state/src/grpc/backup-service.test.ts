@@ -104,6 +104,32 @@ describe("PersistenceService backups through gRPC", () => {
     assert.deepEqual(await documentOf(persistence, "copy"), await documentOf(persistence, "theirs"));
   });
 
+  it("refuses a backup older than max_age_ms or of another fingerprint as FAILED_PRECONDITION on restore, and reports it on verify, changing nothing", async () => {
+    await fill(s, "aged", 1);
+    const backup = (await persistence.createBackup({ projectId: "aged", projectFingerprint: "lock-a" })).backup!;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const before = await documentOf(persistence, "aged");
+    const old = { projectId: "aged", backupId: backup.backupId, maxAgeMs: 1n };
+    await expectError(persistence.restoreBackup(old), status.FAILED_PRECONDITION, "CHECKPOINT_TOO_OLD", "backup_id");
+    const other = { projectId: "aged", backupId: backup.backupId, projectFingerprint: "lock-b" };
+    await expectError(persistence.restoreBackup(other), status.FAILED_PRECONDITION, "PROJECT_HASH_MISMATCH", "backup_id");
+    const verified = await persistence.verifyBackup(old);
+    assert.equal(verified.ok, false);
+    assert.equal(verified.checks.at(-1)?.reason, "CHECKPOINT_TOO_OLD");
+    assert.deepEqual(await documentOf(persistence, "aged"), before, "nothing changed");
+  });
+
+  it("refuses a label over 256 bytes as INVALID_ARGUMENT / LIMIT_EXCEEDED naming label, writing nothing", async () => {
+    await fill(s, "labelled", 1);
+    await expectError(
+      persistence.createBackup({ projectId: "labelled", label: "x".repeat(257) }),
+      status.INVALID_ARGUMENT,
+      "LIMIT_EXCEEDED",
+      "label",
+    );
+    assert.deepEqual((await persistence.listBackups({ projectId: "labelled" })).backups, []);
+  });
+
   it("lists backups newest first and pages through them without repeats", async () => {
     await fill(s, "paged", 1);
     const made: string[] = [];
@@ -176,6 +202,40 @@ describe("PersistenceService backups on the level store", () => {
         assert.equal(withoutReplaceMarks(await documentOf(persistence, "p")), withoutReplaceMarks(captured));
       },
     );
+  });
+
+  it("restores the previous backup when the latest fails verification and no id is given, saying why", async () => {
+    const first = await startTestServer({ durable: true });
+    const writer = client(first);
+    let uid = "";
+    let listed: string[] = [];
+    try {
+      await fill(first, "p", 2);
+      uid = (await first.state.getGeneration({ projectId: "p" })).header!.projectUid;
+      for (let i = 0; i < 2; i++) await writer.createBackup({ projectId: "p", label: `b${i}` });
+      listed = (await writer.listBackups({ projectId: "p" })).backups.map((b) => b.backupId);
+    } finally {
+      await closeAll([writer], [first]);
+    }
+    const [latest, previous] = listed;
+    await flipCheckpointBit(first.dataDir, uid, latest!, "body", "backup");
+    const s = await startTestServer({ dataDir: first.dataDir });
+    const persistence = client(s);
+    try {
+      const restored = await persistence.restoreBackup({ projectId: "p" });
+      assert.equal(restored.backup?.backupId, previous, "the previous backup");
+      assert.equal(restored.usedFallback, true);
+      assert.match(restored.fallbackReason, new RegExp(`${latest}: CONTENT_HASH`), "the skipped backup and the check it failed");
+      await expectError(
+        persistence.restoreBackup({ projectId: "p", backupId: latest! }),
+        status.DATA_LOSS,
+        "BACKUP_CORRUPTED",
+        "backup_id",
+      );
+    } finally {
+      await closeAll([persistence], [s]);
+      await removeDataDir(first.dataDir);
+    }
   });
 
   for (const [part, check, reason] of [
