@@ -18,7 +18,7 @@ import type { VerifiedBackup } from "../projects/host-backups.js";
 import type { BackupCheckResult, BackupMeta } from "../snapshot/backup-record.js";
 import type { HandlerDeps } from "./deps.js";
 import { optionalId, requireId } from "./ids.js";
-import { decodeAnswer, encodeAnswer, prepareMutation, withOptionPath } from "./mutations.js";
+import { decodeAnswer, encodeAnswer, prepareRestore, withOptionPath } from "./mutations.js";
 import { keysetPageToken, openKeysetPage } from "./page-token.js";
 import { responseHeader } from "./reads.js";
 
@@ -130,9 +130,7 @@ export function backupHandlers({ host, elapsed }: HandlerDeps): BackupHandlers {
         request: req,
         responseSchema: RestoreBackupResponseSchema,
       };
-      const { request, engineOptions } = prepareMutation(call);
-      if (engineOptions.expectedEntries !== undefined)
-        throw invalidArgument("options.expected_entries", "entry preconditions do not apply to a restore, which replaces every entry");
+      const request = prepareRestore(call);
       const demands = { maxAgeMs, projectFingerprint: req.projectFingerprint, allowMissing: req.allowMissing };
       const outcome = await host.backups
         .restore(projectId, sourceId, backupId, { ...request, ...demands }, (h, used: VerifiedBackup | undefined, skipped) =>

@@ -1,5 +1,5 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { invalidArgument, requireSafeCount, type ServiceHandlers } from "@crs/runtime";
+import { requireSafeCount, type ServiceHandlers } from "@crs/runtime";
 import {
   RestoreCheckpointRequestSchema,
   RestoreCheckpointResponseSchema,
@@ -11,7 +11,7 @@ import type { HandlerDeps } from "./deps.js";
 import { optionalId, requireId } from "./ids.js";
 import { keysetPageToken, openKeysetPage } from "./page-token.js";
 import { responseHeader } from "./reads.js";
-import { decodeAnswer, encodeAnswer, prepareMutation, withOptionPath } from "./mutations.js";
+import { decodeAnswer, encodeAnswer, prepareRestore, withOptionPath } from "./mutations.js";
 
 const uidOption = (uid: string): { expectedUid?: string } => (uid === "" ? {} : { expectedUid: uid });
 
@@ -87,9 +87,7 @@ export function checkpointHandlers({ host }: HandlerDeps): ServiceHandlers<typeo
         request: req,
         responseSchema: RestoreCheckpointResponseSchema,
       };
-      const { request, engineOptions } = prepareMutation(call);
-      if (engineOptions.expectedEntries !== undefined)
-        throw invalidArgument("options.expected_entries", "entry preconditions do not apply to a restore, which replaces every entry");
+      const request = prepareRestore(call);
       const outcome = await host.checkpoints
         .restore(projectId, checkpointId, request, (header, restoredFrom) =>
           encodeAnswer(RestoreCheckpointResponseSchema, { header: responseHeader(header), restoredFromGeneration: BigInt(restoredFrom) }),

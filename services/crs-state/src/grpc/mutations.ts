@@ -118,6 +118,14 @@ export function prepareMutation<Req extends DescMessage, Res extends DescMessage
   };
 }
 
+/** {@link prepareMutation} for a restore, which replaces every entry: entry preconditions cannot apply to it. */
+export function prepareRestore<Req extends DescMessage, Res extends DescMessage>(call: MutationCall<Req, Res>): MutationRequest {
+  const { request, engineOptions } = prepareMutation(call);
+  if (engineOptions.expectedEntries !== undefined)
+    throw invalidArgument("options.expected_entries", "entry preconditions do not apply to a restore, which replaces every entry");
+  return request;
+}
+
 /** Encodes a response so the host can store it with the mutation for replay. */
 export function encodeAnswer<Res extends DescMessage>(schema: Res, init: MessageInitShape<Res>): Uint8Array {
   return encodeMessage(schema, init);
