@@ -18,7 +18,7 @@ import { CrsStateError } from "../errors.js";
 import type { HandlerDeps } from "./deps.js";
 import { exportCounts } from "./export-document.js";
 import { requireId } from "./ids.js";
-import { decodeAnswer, encodeAnswer, prepareMutation } from "./mutations.js";
+import { decodeAnswer, encodeAnswer, prepareRestore } from "./mutations.js";
 import { responseHeader } from "./reads.js";
 
 /** The header, then every chunk's bytes; INVALID_ARGUMENT naming `header` when it is missing or repeated. */
@@ -89,7 +89,8 @@ export function importStateHandler({ host, maxImportBytes }: HandlerDeps) {
     const doc = parse(bytes);
     // A retry is recognised by the document it carries, whatever size and hash its header stated.
     const request = { ...header, sizeBytes: BigInt(bytes.length), sha256 };
-    const { request: req } = prepareMutation({
+    // A replace rewrites every entry, as a restore does: entry preconditions are refused the same way.
+    const req = prepareRestore({
       method: "ImportState",
       projectId,
       requestSchema: ImportHeaderSchema,

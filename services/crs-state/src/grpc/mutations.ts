@@ -118,7 +118,7 @@ export function prepareMutation<Req extends DescMessage, Res extends DescMessage
   };
 }
 
-/** {@link prepareMutation} for a restore, which replaces every entry: entry preconditions cannot apply to it. */
+/** {@link prepareMutation} for a restore or an import, which replace every entry: entry preconditions cannot apply to them. */
 export function prepareRestore<Req extends DescMessage, Res extends DescMessage>(call: MutationCall<Req, Res>): MutationRequest {
   const { request, engineOptions } = prepareMutation(call);
   if (engineOptions.expectedEntries !== undefined)

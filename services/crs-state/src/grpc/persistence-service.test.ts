@@ -11,6 +11,7 @@ import {
   type PersistenceService,
   type ImportStateRequest,
 } from "@crs/contracts/gen/crs/state/v1/persistence_pb";
+import { EntryIndex } from "@crs/contracts/gen/crs/state/v1/common_pb";
 import { IndexKind, ProjectStateSchema } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { DEFAULT_STATE_CONFIG, fromDocument, toDocument, type StateDocument } from "@crs/domain/state";
 import { exportChunkBytes, MAX_EXPORT_CHUNK_BYTES } from "./persistence-handlers.js";
@@ -271,6 +272,32 @@ describe("PersistenceService.ImportState through gRPC", () => {
     }
     assert.deepEqual(await documentOf("src"), before, "the existing project is unchanged");
     await expectError(s.state.getGeneration({ projectId: "fresh" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+  });
+
+  it("accepts entry preconditions on an import it then ignores: refuses them as RestoreCheckpoint and RestoreBackup do, changing nothing", async () => {
+    const stale = { index: EntryIndex.PROOF, key: "root", modGeneration: 1n };
+    const backup = (await persistence.createBackup({ projectId: "src" })).backup;
+    await s.state.createCheckpoint({ projectId: "src", checkpointId: "entries" });
+    const before = await documentOf("src");
+    const refusals = [
+      () =>
+        importOf(
+          persistence,
+          { projectId: "src", format: ExportFormat.DOCUMENT_JSON, replaceExisting: true, options: { expectedEntries: [stale] } },
+          source.document,
+        ),
+      () =>
+        importOf(
+          persistence,
+          { projectId: "entries", format: ExportFormat.DOCUMENT_JSON, options: { expectedEntries: [stale] } },
+          source.document,
+        ),
+      () => persistence.restoreBackup({ projectId: "src", backupId: backup?.backupId ?? "", options: { expectedEntries: [stale] } }),
+      () => s.state.restoreCheckpoint({ projectId: "src", checkpointId: "entries", options: { expectedEntries: [stale] } }),
+    ];
+    for (const refused of refusals) await expectError(refused(), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "options.expected_entries");
+    assert.deepEqual(await documentOf("src"), before, "the existing project is unchanged");
+    await expectError(s.state.getGeneration({ projectId: "entries" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
   });
 
   it("refuses a document whose size is not the header's size_bytes", async () => {
