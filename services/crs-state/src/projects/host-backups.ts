@@ -106,7 +106,7 @@ export class HostBackups {
       const createdAt = this.host.clock();
       // Sortable by creation: the time, zero-padded, then random bits against ids made in the same millisecond.
       const backupId = `backup-${String(createdAt).padStart(15, "0")}-${randomBytes(6).toString("hex")}`;
-      const { meta, head, body } = encodeBackup(toDocument(state), {
+      const { meta, head, body } = await encodeBackup(toDocument(state), {
         backupId,
         projectId,
         projectUid: uid,
@@ -222,7 +222,7 @@ export class HostBackups {
 
   private async check(p: LoadedProject, meta: BackupMeta, demands: BackupDemandOptions): Promise<VerifiedBackup> {
     const stored = await this.host.backing.getCheckpoint(p.meta.projectUid, meta.backupId, SHELF);
-    const verdict = verifyBackup(meta, stored?.body, p.committed.config, { now: this.host.clock(), ...demands });
+    const verdict = await verifyBackup(meta, stored?.body, p.committed.config, { now: this.host.clock(), ...demands });
     return { ...verdict, meta };
   }
 }

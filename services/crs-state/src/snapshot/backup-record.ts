@@ -5,7 +5,8 @@
  */
 
 import { createHash } from "node:crypto";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { gunzip as gunzipCallback, gzip as gzipCallback } from "node:zlib";
 import { fromDocument, type ProjectState, type StateConfig, type StateDocument } from "@crs/domain/state";
 
 /** Version of the backup layout this server writes and reads. */
@@ -32,6 +33,11 @@ export interface BackupMeta {
   readonly projectFingerprint: string;
   readonly metadataHash: string;
 }
+
+// The async forms run on libuv's thread pool: a large backup does not stall every other call of the
+// server. Same defaults as the sync forms, so the bytes (and their hashes) are the same.
+const gzip = promisify(gzipCallback);
+const gunzip = promisify(gunzipCallback);
 
 const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
@@ -61,16 +67,16 @@ export function metadataHashOf(m: Omit<BackupMeta, "metadataHash">): string {
   return sha256(new TextEncoder().encode(canonical(m)));
 }
 
-/** Head and body of a new backup of `document`. */
-export function encodeBackup(
+/** Head and body of a new backup of `document`, compressed off the event loop. */
+export async function encodeBackup(
   document: StateDocument,
   fields: Omit<
     BackupMeta,
     "compressedSize" | "uncompressedSize" | "contentHash" | "documentHash" | "formatVersion" | "schemaVersion" | "metadataHash"
   >,
-): { meta: BackupMeta; head: Uint8Array; body: Uint8Array } {
+): Promise<{ meta: BackupMeta; head: Uint8Array; body: Uint8Array }> {
   const raw = new TextEncoder().encode(JSON.stringify(document));
-  const body = gzipSync(raw);
+  const body = await gzip(raw);
   const unsigned = {
     ...fields,
     compressedSize: body.length,
@@ -134,9 +140,15 @@ export interface BackupDemands {
 /**
  * Checks a stored backup completely, step by step; a step failing stops the ones that depend on
  * it. Age and fingerprint, which are demands of the caller rather than damage, are part of the
- * last step so that a stale backup is still reported as intact up to there.
+ * last step so that a stale backup is still reported as intact up to there. The body is
+ * decompressed off the event loop.
  */
-export function verifyBackup(meta: BackupMeta, body: Uint8Array | undefined, config: StateConfig, demands: BackupDemands): BackupVerdict {
+export async function verifyBackup(
+  meta: BackupMeta,
+  body: Uint8Array | undefined,
+  config: StateConfig,
+  demands: BackupDemands,
+): Promise<BackupVerdict> {
   const checks: BackupCheckResult[] = [];
   const step = (check: BackupCheckName, fault: BackupFault, detail: string | undefined): boolean => {
     checks.push(detail === undefined ? { check, passed: true } : { check, passed: false, reason: fault, detail });
@@ -176,7 +188,7 @@ export function verifyBackup(meta: BackupMeta, body: Uint8Array | undefined, con
   let document: StateDocument | undefined;
   let decodeFault: string | undefined;
   try {
-    const raw = gunzipSync(content);
+    const raw = await gunzip(content);
     if (sha256(raw) !== meta.documentHash) decodeFault = `document hash expected=${meta.documentHash}, actual=${sha256(raw)}`;
     else {
       document = JSON.parse(raw.toString("utf8")) as StateDocument;
