@@ -21,7 +21,8 @@
  *
  * Raised by the gRPC handlers:
  * - GENERATION_IN_FUTURE: a read asked for a generation the project has not reached.
- * - GENERATION_COMPACTED: a watch asked to start below the oldest change the history still holds.
+ * - GENERATION_COMPACTED: a watch asked to start below the oldest change the history still holds,
+ *   or the state it watched was replaced (restore, import).
  * - WATCH_SLOW_CONSUMER: a watch fell further behind than the messages a watch may queue.
  * - DELTA_REQUIRED: an apply carried no delta, or a delta with no kind.
  * - STEP_NOT_FOUND / SIMILARITY_NOT_FOUND / CHANGE_NOT_FOUND: a single-entry read found nothing.

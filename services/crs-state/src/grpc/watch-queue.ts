@@ -30,7 +30,7 @@ export interface WatchQueueOptions {
   readonly match: (r: DeltaRecord) => boolean;
   /** Most queued messages before the watch fails WATCH_SLOW_CONSUMER. */
   readonly limit: number;
-  /** Called once when the watch fails on its own (slow consumer, project deleted). */
+  /** Called once when the watch fails on its own (slow consumer, project deleted, state replaced). */
   readonly failed: (error: CrsStateError) => void;
 }
 
@@ -81,6 +81,11 @@ export class WatchQueue {
     }
     const generation = event.header.generation;
     if (generation <= current.generation) return;
+    if (event.replaced) {
+      // The state the client mirrors is gone: no change leads from it to the new one.
+      this.#fail(stateReplaced(current, generation));
+      return;
+    }
     this.#header = event.header;
     const record = event.snapshot.deltaHistory.byGeneration(generation);
     if (record === undefined || !this.options.match(record)) return;
@@ -126,6 +131,20 @@ export class WatchQueue {
   #wakeUp(): void {
     this.#wake?.();
   }
+}
+
+/**
+ * GENERATION_COMPACTED, as for a start below the history: the changes up to `generation` no longer
+ * lead to the state, which a restore or import replaced there. The client re-reads a snapshot (at
+ * `oldest_generation` or later) and watches again after it, as etcd clients do after a compaction.
+ */
+function stateReplaced(current: ProjectHeader, generation: number): CrsStateError {
+  return new CrsStateError(
+    "GENERATION_COMPACTED",
+    `watch: the state of project ${current.projectId} was replaced at generation ${generation} (restore or import); ` +
+      "read a snapshot and watch again from the generation after it",
+    { project_id: current.projectId, oldest_generation: String(generation), current_generation: String(generation) },
+  );
 }
 
 function slowConsumer(limit: number): CrsStateError {

@@ -4,15 +4,24 @@
  * subscribes here; nothing else may delay a commit, so a listener only takes note and returns.
  */
 
-import type { Snapshot } from "@crs/domain/state";
+import type { Snapshot, StateEvent } from "@crs/domain/state";
 import type { ProjectHeader } from "./project-host.js";
 
 /** What a listener hears about one project. */
 export type CommitEvent =
-  /** A mutation is durable: the header and snapshot of the generation it committed. */
-  | { readonly type: "committed"; readonly header: ProjectHeader; readonly snapshot: Snapshot }
+  /**
+   * A mutation is durable: the header and snapshot of the generation it committed, and whether it
+   * replaced the whole state (a checkpoint or backup restore, an import over the project).
+   */
+  | { readonly type: "committed"; readonly header: ProjectHeader; readonly snapshot: Snapshot; readonly replaced: boolean }
   /** The incarnation `projectUid` was deleted. */
   | { readonly type: "deleted"; readonly projectUid: string };
+
+/** The event of a durable mutation, which journaled `event` (none when it only remembered a request). */
+export function committed(header: ProjectHeader, snapshot: Snapshot, event: StateEvent | undefined): CommitEvent {
+  const replaced = event?.type === "state_restored" || event?.type === "state_imported";
+  return { type: "committed", header, snapshot, replaced };
+}
 
 /** Hears a project's commit events; it must not throw, as the commit it hears about is already acknowledged. */
 export type CommitListener = (event: CommitEvent) => void;

@@ -6,7 +6,7 @@ import { CrsStateError, formatUnsupported, isCrsStateError } from "../errors.js"
 import { GroupCommitter } from "../journal/group-commit.js";
 import type { StoredRequest } from "../journal/record.js";
 import type { ProjectStore } from "../store/project-store.js";
-import { CommitFeed } from "./commit-feed.js";
+import { CommitFeed, committed } from "./commit-feed.js";
 import { checkGeneration, checkUid, notFound, stateAt } from "./host-checks.js";
 import { HostCheckpoints } from "./host-checkpoints.js";
 import { LoadedProject } from "./loaded-project.js";
@@ -169,7 +169,7 @@ export class StoreHost implements ProjectHost {
     const write = this.committer.submit(prepared.ops, p.chain);
     write.catch(() => this.cache.evict(p));
     return p.track(prepared, request, write, () => {
-      this.commits.publish(header.projectId, { type: "committed", header, snapshot: prepared.snapshot });
+      this.commits.publish(header.projectId, committed(header, prepared.snapshot, m.event));
       return { answer: bytes, replayed: false, header };
     });
   }

@@ -691,7 +691,9 @@ export enum ChangeKind {
   CYCLE_DETECTED = 10,
 
   /**
-   * The whole state was replaced (checkpoint restore, backup restore, import, fork).
+   * The whole state was replaced (checkpoint restore, backup restore, import). Not sent by this
+   * server: the change history does not record a replacement, and a watch of a replaced project
+   * ends OUT_OF_RANGE / GENERATION_COMPACTED instead (see WatchService).
    *
    * @generated from enum value: CHANGE_KIND_STATE_REPLACED = 11;
    */

@@ -142,7 +142,8 @@ export enum ErrorReason {
 
   /**
    * OUT_OF_RANGE: the requested generation is no longer retained; metadata `oldest_generation`
-   * (the oldest still readable) and `current_generation`.
+   * (the oldest still readable) and `current_generation`. Also ends a watch whose project's state
+   * a restore or import replaced: `oldest_generation` is the replacement's generation.
    *
    * @generated from enum value: ERROR_REASON_GENERATION_COMPACTED = 14;
    */
