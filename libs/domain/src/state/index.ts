@@ -157,6 +157,8 @@ export { CycleView } from "./cycles/cycle-view.js";
 export { ENTRY_INDEXES, similarityEntryKey } from "./entries/mod-generations.js";
 export type { EntryIndex, ModGenerations } from "./entries/mod-generations.js";
 export type { ExpectedEntry } from "./entries/preconditions.js";
+export { entryChangedSince } from "./entries/changed-since.js";
+export type { ChangedEntry } from "./entries/changed-since.js";
 export { tarjanScc } from "./cycles/tarjan.js";
 export type { DecisionGraph } from "./cycles/tarjan.js";
 export { analyzeSessionCycles, buildDecisionGraph } from "./cycles/session-cycles.js";

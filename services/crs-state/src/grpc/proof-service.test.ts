@@ -133,4 +133,27 @@ describe("ProofService through gRPC", () => {
     assert.equal(r.truncated, false);
     assert.equal(r.header?.generation, before + 1n, "one change");
   });
+  it("refuses a delta computed before a proof update of its node as DELTA_CONFLICT, not only one computed before a delta", async () => {
+    await s.state.createProject({ projectId: "basis" });
+    const entry = (nodeId: string) => ({
+      nodeId,
+      value: { proof: 3n, disproof: 3n, status: ProofStatus.EXPANDED, source: SignalSource.SOFT },
+    });
+    const apply = (nodeId: string, snapshotGeneration: bigint) =>
+      s.state.apply({
+        projectId: "basis",
+        delta: { source: SignalSource.SOFT, kind: { case: "proof", value: { entries: [entry(nodeId)] } } },
+        snapshotGeneration,
+      });
+    const basis = (await s.state.getGeneration({ projectId: "basis" })).header?.generation ?? 0n;
+    await s.proofs.updateProofNumber({
+      projectId: "basis",
+      update: { nodeId: "read", type: ProofUpdateType.INCREMENT, delta: 7n, source: SignalSource.SOFT },
+    });
+    await expectError(apply("read", basis), status.ABORTED, "DELTA_CONFLICT", "delta");
+    const kept = await s.proofs.getProofStatus({ projectId: "basis", nodeIds: ["read"] });
+    assert.equal(kept.entries[0]?.value?.proof, 17n, "the update made after the snapshot is not overwritten");
+    const other = await apply("write", basis);
+    assert.equal(other.header?.generation, basis + 2n, "a node nobody changed since the snapshot still applies");
+  });
 });

@@ -9,7 +9,15 @@ import {
   UpdateProjectConfigResponseSchema,
   type StateService,
 } from "@crs/contracts/gen/crs/state/v1/state_pb";
-import { StateError, deltaFromJson, deltasConflict, resolveConfig, type Delta, type StateEngine } from "@crs/domain/state";
+import {
+  StateError,
+  deltaFromJson,
+  deltasConflict,
+  entryChangedSince,
+  resolveConfig,
+  type Delta,
+  type StateEngine,
+} from "@crs/domain/state";
 import { configFieldPath, configIn, configOut, configUpdateIn, withConfigFields } from "./config-mapper.js";
 import { requireChangeFits } from "./change-size.js";
 import { applyMetricsOut, deltaIn } from "./delta-mapper.js";
@@ -23,8 +31,8 @@ import { oldestSnapshotGeneration } from "../projects/index.js";
 import { readAt, responseHeader } from "./reads.js";
 import { indexSizesOut, projectStateOut } from "./snapshot-mapper.js";
 
-// SNAPSHOT_STALE beyond the staleness limit; DELTA_CONFLICT when a delta applied since the
-// client's snapshot touches the same entries as this one.
+// SNAPSHOT_STALE beyond the staleness limit; DELTA_CONFLICT when a change since the client's
+// snapshot touched an entry this delta touches, or a delta applied since conflicts with it.
 function checkBasis(engine: Pick<StateEngine, "generation" | "config" | "snapshot">, delta: Delta, basis: number | undefined): void {
   if (basis === undefined) return;
   const behind = engine.generation - basis;
@@ -39,7 +47,18 @@ function checkBasis(engine: Pick<StateEngine, "generation" | "config" | "snapsho
       { field: "snapshot_generation" },
     );
   }
-  for (const record of engine.snapshot().deltaHistory.range(basis, engine.generation)) {
+  const snapshot = engine.snapshot();
+  // Every mutation since the snapshot counts, not only the deltas the history keeps: a proof
+  // update or a recorded similarity changes an entry the delta would overwrite just as well.
+  const changed = entryChangedSince(snapshot, delta, basis);
+  if (changed !== undefined) {
+    throw new StateError(
+      "DELTA_CONFLICT",
+      `the delta conflicts with the change of generation ${changed.generation} to ${changed.index} entry ${changed.key}, applied since snapshot ${basis}`,
+      { field: "delta" },
+    );
+  }
+  for (const record of snapshot.deltaHistory.range(basis, engine.generation)) {
     if (deltasConflict(deltaFromJson(record.delta), delta)) {
       throw new StateError(
         "DELTA_CONFLICT",

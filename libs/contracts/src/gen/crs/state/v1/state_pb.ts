@@ -138,7 +138,8 @@ export type ApplyRequest = Message<"crs.state.v1.ApplyRequest"> & {
 
   /**
    * Generation of the snapshot the delta was computed from. When set, the apply fails with
-   * SNAPSHOT_STALE if the project has moved more than the staleness limit past it.
+   * SNAPSHOT_STALE if the project has moved more than the staleness limit past it, and with
+   * DELTA_CONFLICT if any change since it touched an entry the delta touches.
    *
    * @generated from field: optional uint64 snapshot_generation = 7;
    */
