@@ -1,5 +1,6 @@
 /** Conflict rules: two deltas conflict when applying them in either order could differ. */
 
+import { analyticsDoneKey, analyticsFoundKey } from "../analytics/analytics-record.js";
 import type { Delta } from "./delta.js";
 
 function overlaps(a: Iterable<string>, b: Iterable<string>): boolean {
@@ -62,5 +63,7 @@ export function deltasConflict(d: Delta, o: Delta): boolean {
 function proofOverlapWithAnalytics(d: Delta, o: Delta): boolean {
   const [a, p] = d.kind === "analytics" ? [d, o] : [o, d];
   if (a.kind !== "analytics" || p.kind !== "proof") return false;
-  return p.updates.some((u) => u.nodeId.startsWith(`analytics:${a.record.queryType}:`));
+  // Exactly the run's markers: a query type may contain `:`, so a prefix would also match another type's markers.
+  const markers = [analyticsDoneKey(a.record.queryType), analyticsFoundKey(a.record.queryType)];
+  return p.updates.some((u) => markers.includes(u.nodeId));
 }

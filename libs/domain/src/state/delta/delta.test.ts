@@ -412,6 +412,18 @@ describe("merge and conflicts", () => {
       "streaming commutes",
     );
   });
+
+  it("does not take an analytics run for a conflict with the markers of a query type it prefixes", () => {
+    const run = (queryType: string) =>
+      ({
+        kind: "analytics",
+        source: "hard",
+        record: { id: "", queryType, queryTime: 5, resultCount: 1, executionMs: 1, results: ["r"], cycles: [], path: [], params: {} },
+      }) as Delta;
+    assert.equal(deltasConflict(run("x"), proof("hard", "analytics:x:y:done")), false, "another type's marker");
+    assert.equal(deltasConflict(proof("hard", "analytics:x:done"), run("x")), true, "its own done marker");
+    assert.equal(deltasConflict(run("x"), proof("hard", "analytics:x:found")), true, "its own found marker");
+  });
 });
 
 describe("dependency conflicts", () => {
