@@ -24,7 +24,7 @@ import { toDocument, type StateDocument } from "../export/document.js";
 import { fromDocument } from "../export/import.js";
 import { checkCircuitBreaker, type CircuitBreakerResult } from "../proof/circuit-breaker.js";
 import type { ProofNumber } from "../proof/proof-number.js";
-import type { ProofUpdate } from "../proof/proof-update.js";
+import { refuseSoftChangeOfDecided, type ProofUpdate } from "../proof/proof-update.js";
 import { emptyState, type ProjectState } from "../project-state.js";
 import { sanitizeSecrets } from "../sanitize/secret-sanitizer.js";
 import { Snapshot } from "../snapshot.js";
@@ -186,6 +186,8 @@ export class StateEngine {
   /** Applies an incremental proof update; returns the stored value. */
   updateProof(update: ProofUpdate, opts: MutationOptions = {}): Mutation<ProofNumber> {
     if (update === null || typeof update !== "object") throw invalidArgument("update", "proof update must not be nil");
+    this.checkPreconditions(opts);
+    refuseSoftChangeOfDecided(this.current.proofs, update);
     return this.commit(opts, { type: "proof_updated", update: proofUpdateToJson(update) });
   }
 

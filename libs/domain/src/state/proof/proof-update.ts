@@ -3,7 +3,7 @@
 import type { Map as IMap } from "immutable";
 import { invalidArgument, StateError } from "../errors.js";
 import { isHard, requireSource, type SignalSource } from "../signals.js";
-import { DEFAULT_PROOF_NUMBER, initialProofNumber, isUint64, PROOF_INFINITY, type ProofNumber } from "./proof-number.js";
+import { DEFAULT_PROOF_NUMBER, initialProofNumber, isHardAction, isUint64, PROOF_INFINITY, type ProofNumber } from "./proof-number.js";
 
 /** Kinds of incremental proof update. */
 export type ProofUpdateType = "increment" | "decrement" | "disproven" | "proven" | "reset";
@@ -48,6 +48,25 @@ function hardOnly(u: ProofUpdate, what: string): void {
       },
     );
   }
+}
+
+/**
+ * Refuses a soft increment or decrement of a decided node (proven, disproven or exhausted): it
+ * would change a value only a hard signal may set, or relabel it as set by a soft one, as a
+ * soft proof entry replacing it would. Checked on the live path only, so updates journaled
+ * before this rule replay as they ran.
+ */
+export function refuseSoftChangeOfDecided(proofs: IMap<string, ProofNumber>, u: ProofUpdate): void {
+  validateProofUpdate(u);
+  const current = proofs.get(u.nodeId);
+  if (current === undefined || (u.type !== "increment" && u.type !== "decrement")) return;
+  if (!isHardAction(current)) return;
+  hardOnly(
+    u,
+    current.proof >= PROOF_INFINITY && current.status !== "disproven"
+      ? "changed once exhausted"
+      : `changed while ${current.status.toUpperCase()}`,
+  );
 }
 
 /**

@@ -74,6 +74,38 @@ describe("proof numbers", () => {
     assert.deepEqual([r.proof, r.disproof, r.status], [10n, 10n, "unknown"], "hard reset restores defaults");
   });
 
+  it("does not let a soft increment or decrement change a decided node or relabel it as soft", () => {
+    const e = new StateEngine();
+    e.updateProof(upd("down", "disproven", "hard"));
+    e.updateProof(upd("up", "proven", "safety"));
+    e.updateProof({ ...upd("spent", "increment", "hard"), delta: PROOF_INFINITY });
+    const before = e.generation;
+    for (const [node, type] of [
+      ["down", "increment"],
+      ["up", "increment"],
+      ["up", "decrement"],
+      ["spent", "increment"],
+    ] as const) {
+      assert.throws(
+        () => e.updateProof(upd(node, type, "soft")),
+        (err: unknown) => isStateError(err, "HARD_SIGNAL_VIOLATION"),
+        `soft ${type} of ${node} rejected`,
+      );
+    }
+    assert.equal(e.generation, before, "rejections change nothing");
+    const kept = e.snapshot().proof;
+    assert.deepEqual(
+      ["down", "up", "spent"].map((n) => [kept.get(n)?.status, kept.get(n)?.source]),
+      [
+        ["disproven", "hard"],
+        ["proven", "safety"],
+        ["expanded", "hard"],
+      ],
+      "decided nodes keep the hard source that decided them",
+    );
+    assert.equal(e.updateProof(upd("up", "increment", "hard")).result.proof, 1n, "a hard signal still may change them");
+  });
+
   it("validates updates in the reference's order with named fields", () => {
     const e = new StateEngine();
     const cases: [ProofUpdate, string, string][] = [
