@@ -457,8 +457,9 @@ export const PropagateDisproofResponseSchema: GenMessage<PropagateDisproofRespon
 export const ProofService: GenService<{
   /**
    * UpdateProofNumber applies one proof update to a node (absent nodes start at 10/10 unknown).
-   * Reasons: HARD_SOFT_BOUNDARY (a soft or unspecified source proving, disproving, exhausting or
-   * reviving a node). An update that fails validation is INVALID_ARGUMENT naming `update.<field>`.
+   * Reasons: HARD_SOFT_BOUNDARY (a soft or unspecified source proving, disproving, exhausting,
+   * reviving or otherwise changing a proven, disproven or exhausted node). An update that fails
+   * validation is INVALID_ARGUMENT naming `update.<field>`.
    *
    * @generated from rpc crs.state.v1.ProofService.UpdateProofNumber
    */
