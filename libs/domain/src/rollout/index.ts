@@ -112,6 +112,7 @@ export { isFresh, sameCwd, cleanPath, type FreshnessInput, type SameCwdOptions }
 export { decideRetention } from "./retention/plan.js";
 export { boundQuarantine, type QuarantineItem, type QuarantineBound, type QuarantineReceipt } from "./retention/quarantine.js";
 export { retentionJson } from "./retention/json-text.js";
+export { reportJson } from "./report/report-json.js";
 export {
   PROTECT_REASONS,
   MAX_BYTES,

@@ -1,3 +1,4 @@
+import { reportJson } from "@crs/domain/rollout";
 import { closeSync, openSync, rmSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
@@ -47,7 +48,7 @@ export async function emit(io: CliIo, text: string, out: string | undefined): Pr
   io.err(`wrote ${path}\n`);
 }
 
-/** JSON with two-space indent, as the reference prints its reports. */
+/** JSON with two-space indent and map keys in byte order, as the reference prints its reports. */
 export function jsonText(value: unknown): string {
-  return JSON.stringify(value, null, 2);
+  return reportJson(value, 2);
 }

@@ -99,6 +99,16 @@ test("scan --top above ten lists that many slowest tasks, not ten", async (t) =>
   assert.equal(report.top_tasks.length, 25);
 });
 
+test("scan prints a map whose keys are numerals in byte order ('10' before '9'), as the reference does, not numerals first", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "rollouts-numeral-keys-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const line = (type: string) => JSON.stringify({ timestamp: "2026-06-01T00:00:00Z", type: "event_msg", payload: { type } });
+  await writeFile(join(dir, "a.jsonl"), `${[line("task_started"), line("9"), line("10")].join("\n")}\n`);
+  const { stdout } = await cliText(["scan", dir, ...SCAN, "--report", "errors"]);
+  const types = stdout.slice(stdout.indexOf('"payload_types"'), stdout.indexOf('"unknown_payload_types"'));
+  assert.ok(types.indexOf('"10"') < types.indexOf('"9"'), `"10" listed before "9": ${types}`);
+});
+
 test("scan --top 0 or below is refused naming --top and the way to the default, instead of read as 10 as the reference reads it", async () => {
   for (const top of ["0", "-3", "00"]) {
     const io = captureIo();

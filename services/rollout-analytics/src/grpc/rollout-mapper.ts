@@ -3,6 +3,7 @@ import { limitExceeded, requireId, requireSafeCount } from "@crs/runtime";
 import {
   foldReportJson,
   isFresh,
+  reportJson,
   sessionHealthJson,
   rolloutAnalyticsJson,
   sessionOfFile,
@@ -78,7 +79,7 @@ export function sessionName(upload: UploadRequest, analytics: RolloutAnalytics):
  * lists capped as the typed reports are, and `labels_truncated: true` after them when a label was cut.
  */
 export function rolloutReportJson(analytics: RolloutAnalytics, health: SessionHealth | undefined, labelsTruncated: boolean): string {
-  return JSON.stringify({
+  return reportJson({
     lifecycle: foldReportJson(analytics.lifecycle, { maxRows: MAX_ROWS }),
     analytics: rolloutAnalyticsJson(analytics, { maxOutcomes: MAX_OUTCOMES, maxRows: MAX_ROWS, maxCritical: MAX_CRITICAL }),
     ...(health === undefined ? {} : { health: sessionHealthJson(health, { maxRows: MAX_ROWS }) }),

@@ -7,6 +7,7 @@ import {
   lifecycleReport,
   postToolReport,
   reconcileReport,
+  reportJson,
   type CorpusPartial,
 } from "@crs/domain/rollout";
 import { ScanKind, type ScanSchema } from "@crs/contracts/gen/crs/analytics/v1/scan_pb";
@@ -34,28 +35,28 @@ export function scanReportOf(kind: ScanKind, partial: CorpusPartial, options: Sc
   switch (kind) {
     case ScanKind.LIFECYCLE: {
       const r = lifecycleReport(partial, { root });
-      return { result: { case: "lifecycle", value: corpusReportMessage(r) }, reportJson: JSON.stringify(r, null, 2) };
+      return { result: { case: "lifecycle", value: corpusReportMessage(r) }, reportJson: reportJson(r, 2) };
     }
     case ScanKind.ANALYTICS: {
       const r = analyticsReport(partial, { root, topN });
-      return { result: { case: "analytics", value: analyticsCorpusMessage(r) }, reportJson: JSON.stringify(r, null, 2) };
+      return { result: { case: "analytics", value: analyticsCorpusMessage(r) }, reportJson: reportJson(r, 2) };
     }
     case ScanKind.HEALTH: {
       // The health fold reads 0 as "no cut"; scans promise 10.
       const r = healthReport(partial, { top: topN > 0 ? topN : DEFAULT_TOP_N });
-      return { result: { case: "health", value: healthReportMessage(r) }, reportJson: JSON.stringify(r, null, 2) };
+      return { result: { case: "health", value: healthReportMessage(r) }, reportJson: reportJson(r, 2) };
     }
     case ScanKind.RECONCILE: {
       const r = reconcileReport(partial, { root });
-      return { result: { case: "reconcile", value: reconcileReportMessage(r) }, reportJson: JSON.stringify(r, null, 2) };
+      return { result: { case: "reconcile", value: reconcileReportMessage(r) }, reportJson: reportJson(r, 2) };
     }
     case ScanKind.ERROR_CLASS: {
       const r = errorClassReport(partial, { root });
-      return { result: { case: "errorClass", value: errorClassReportMessage(r) }, reportJson: JSON.stringify(r, null, 2) };
+      return { result: { case: "errorClass", value: errorClassReportMessage(r) }, reportJson: reportJson(r, 2) };
     }
     case ScanKind.POST_TOOL: {
       const r = postToolReport(partial, { root });
-      return { result: { case: "postTool", value: postToolReportMessage(r, partial) }, reportJson: JSON.stringify(r, null, 2) };
+      return { result: { case: "postTool", value: postToolReportMessage(r, partial) }, reportJson: reportJson(r, 2) };
     }
     default:
       throw badField("kind", "must name a report kind");
