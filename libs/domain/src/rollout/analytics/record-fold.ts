@@ -1,4 +1,5 @@
 import { ErrorTally, PostToolTally } from "../corpus/census.js";
+import { sortedRecord } from "../corpus/order.js";
 import { criticalPath, type TaskSplit } from "../critical-path.js";
 import { EMPTY_META } from "../decode/meta.js";
 import type { RolloutMeta, RolloutRecord } from "../decode/record.js";
@@ -42,10 +43,6 @@ interface TaskState {
 
 function bump<K>(m: Map<K, number>, key: K): void {
   m.set(key, (m.get(key) ?? 0) + 1);
-}
-
-function sorted<V>(m: Map<string, V>): Record<string, V> {
-  return Object.fromEntries([...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /**
@@ -233,7 +230,7 @@ export class RecordFold {
         toolCalls: t.toolCalls,
         compactions: s.compactions,
         idleGaps: s.idleGaps,
-        classes: sorted(state.classes),
+        classes: sortedRecord(state.classes),
         critical: criticalPath(s),
         trailingEmptyAbort: t.trailingEmptyAbort,
         rolledBack: t.rolledBack,
@@ -249,7 +246,7 @@ export class RecordFold {
       spanMs: c.row?.spanMs ?? 0,
       sig: c.row?.sig ?? "",
     }));
-    const byTool: Record<string, ToolTotals> = sorted(this.#byTool);
+    const byTool: Record<string, ToolTotals> = sortedRecord(this.#byTool);
     return {
       analytics: {
         meta: input.meta ?? EMPTY_META,
@@ -258,7 +255,7 @@ export class RecordFold {
         calls: this.#join.calls,
         outcomes,
         outcomesTruncated: this.#join.calls > outcomes.length,
-        callTotals: { classes: sorted(this.#classes), reasons: sorted(this.#reasons), byTool },
+        callTotals: { classes: sortedRecord(this.#classes), reasons: sortedRecord(this.#reasons), byTool },
         unmatchedOutputs: this.#join.unmatchedOutputs,
         goalContinuations: this.#goalContinuations,
         behavior: this.#behavior.result(),

@@ -1,3 +1,4 @@
+import { sortedRecord } from "../corpus/order.js";
 import type { TaskSplit } from "../critical-path.js";
 import { endsTimelineGap, isAnalyticsRecord } from "../decode/analytics-record.js";
 import type { RolloutRecord } from "../decode/record.js";
@@ -242,7 +243,7 @@ export class TaskWindow {
       idleMs: this.#idle,
       idleGaps: this.#idleGaps,
       maxGapMs: this.#maxGap,
-      byTool: Object.fromEntries([...this.#byTool.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+      byTool: sortedRecord(this.#byTool),
       compactions: this.#compactions,
       firstModelMs: this.#firstModel,
     };

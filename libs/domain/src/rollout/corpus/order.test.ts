@@ -67,3 +67,15 @@ test("sortedSample orders short and long samples as the comparator sort does, -0
     { numRuns: 500 },
   );
 });
+
+test("a name beyond U+FFFF sorts after one from U+E000 to U+FFFF, as UTF-8 bytes and Go order them, not before as UTF-16 does", () => {
+  assert.equal(compareText("\uff01", "\u{1f600}"), -1, "fullwidth ! before an emoji");
+  assert.deepEqual(Object.keys(sumCounts({ "\u{1f600}": 1 }, { "\uff01": 1 })), ["\uff01", "\u{1f600}"], "merged map keys");
+  const textArb = fc.string({ unit: "grapheme", maxLength: 4 });
+  fc.assert(
+    fc.property(textArb, textArb, (a, b) => {
+      assert.equal(compareText(a, b), Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))), `${a} vs ${b}`);
+    }),
+    { numRuns: 2000 },
+  );
+});

@@ -1,6 +1,23 @@
-/** Byte-order string comparison, so rankings do not depend on locale. */
+// UTF-16 puts a character from U+E000 to U+FFFF after one beyond U+FFFF (a surrogate pair), where
+// UTF-8 bytes, and Go's string order, put it before; the two orders differ only there.
+const HIGH_UNIT = /[\ud800-\uffff]/;
+
+// A UTF-16 code unit's rank in code point order: surrogates after U+E000-U+FFFF.
+function unitRank(unit: number): number {
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit >= 0xd800 ? unit + 0x2000 : unit;
+}
+
+/** Byte-order (UTF-8) string comparison, as Go orders strings, so rankings do not depend on locale. */
 export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  if (!(HIGH_UNIT.test(a) && HIGH_UNIT.test(b))) return a < b ? -1 : a > b ? 1 : 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i += 1) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return Math.sign(unitRank(x) - unitRank(y));
+  }
+  return Math.sign(a.length - b.length);
 }
 
 /** Adds two count maps, returning a map with sorted keys. */
@@ -30,7 +47,7 @@ function ascendingKeys(o: object): string[] | null {
   const keys = Object.keys(o);
   for (let i = 0; i < keys.length; i += 1) {
     const k = keys[i] as string;
-    if (k === "__proto__" || (i > 0 && !((keys[i - 1] as string) < k))) return null;
+    if (k === "__proto__" || (i > 0 && compareText(keys[i - 1] as string, k) >= 0)) return null;
   }
   return keys;
 }
@@ -60,10 +77,10 @@ export function mergeRecords<V>(a: Readonly<Record<string, V>>, b: Readonly<Reco
   while (i < ka.length || j < kb.length) {
     const x = ka[i];
     const y = kb[j];
-    if (y === undefined || (x !== undefined && x < y)) {
+    if (y === undefined || (x !== undefined && compareText(x, y) < 0)) {
       entries.push([x as string, left(a[x as string] as V)]);
       i += 1;
-    } else if (x === undefined || y < x) {
+    } else if (x === undefined || compareText(y, x) < 0) {
       entries.push([y, right(b[y] as V)]);
       j += 1;
     } else {

@@ -1,4 +1,5 @@
 import type { CallRow } from "../analytics/calls.js";
+import { compareText as cmp } from "../corpus/order.js";
 import type { TaskSplit } from "../critical-path.js";
 import { countsAsFailure, EDIT_CHURN_MIN, REPEAT_FAILURE_MIN, SUCCESS_LOOP_MIN } from "../vocabulary.js";
 
@@ -27,10 +28,6 @@ export interface Behavior {
   readonly maxSuccessLoop: number;
   readonly editChurn: readonly ChurnRow[];
   readonly maxEditChurn: number;
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 type Tally = Map<string, { tool: string; sig: string; count: number }>;
