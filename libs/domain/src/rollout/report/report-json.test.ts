@@ -33,9 +33,19 @@ test("a map keyed by numerals prints '10' before '9' as the reference's sorted k
 });
 
 test("report JSON keeps JSON.stringify's layout: empty lists and maps, absent fields, nulls, exact bigints", () => {
-  const value = { a: [], b: {}, c: undefined, d: [undefined, null, 1.5], e: 'x\u2028"y', f: true };
+  const value = { a: [], b: {}, c: undefined, d: [undefined, null, 1.5], e: 'x\n"y\u00e9\u{1f600}', f: true };
   for (const indent of [0, 2]) assert.equal(reportJson(value, indent), JSON.stringify(value, null, indent), `indent ${indent}`);
   assert.equal(reportJson({ bytes: 2n ** 63n - 1n }), '{"bytes":9223372036854775807}');
+});
+
+test("a name with <, >, & or a line separator is written as a \\u escape, as the reference's Go encoder writes it, not as itself", () => {
+  const text = reportJson({ root: "/srv/a&b", by_tool: { "<x>": 1 }, reason: "line\u2028para\u2029" });
+  assert.equal(text, '{"root":"/srv/a\\u0026b","by_tool":{"\\u003cx\\u003e":1},"reason":"line\\u2028para\\u2029"}');
+  assert.deepEqual(
+    JSON.parse(text),
+    { root: "/srv/a&b", by_tool: { "<x>": 1 }, reason: "line\u2028para\u2029" },
+    "the same text to any reader",
+  );
 });
 
 test("every report of the real rollouts prints byte for byte as JSON.stringify prints it", { skip: SKIP_REAL }, () => {
