@@ -12,7 +12,7 @@ write=false
 if [ "${1:-}" = "--write-baseline" ]; then write=true; shift; fi
 cd "${1:-$repo}"
 buf="$repo/node_modules/.bin/buf"
-RELEASED="proto/crs/state/v1"
+RELEASED="proto/crs/state/v1 proto/crs/analytics/v1"
 baseline=proto/baseline/image.binpb
 paths=""
 for p in $RELEASED; do paths="$paths --path $p"; done
