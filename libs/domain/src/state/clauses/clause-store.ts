@@ -9,6 +9,19 @@ import { emptySortedSet, sortedAdd, sortedFirst, sortedRemove, sortedSetOf, type
 import { EMPTY_WATCHES, earliestViolated, unwatchClause, watchClause, type WatchIndex } from "./watch-index.js";
 import type { WatchedClause } from "./watch-list.js";
 import type { SignalSource } from "../signals.js";
+import {
+  expiredIds,
+  NO_REFRESHES,
+  NO_SESSION_CLAUSES,
+  refreshKey,
+  refreshOrderOf,
+  sessionClauseIds,
+  sessionIndexOf,
+  withoutSessionClause,
+  withSessionClause,
+  type RefreshKey,
+  type SessionClauses,
+} from "./clause-lifetimes.js";
 
 /** Persistent clause state. */
 export interface ClauseStore {
@@ -20,6 +33,10 @@ export interface ClauseStore {
   readonly watches: WatchIndex;
   /** The clauses in eviction order ({@link evictionOrder}), so eviction does not scan them all. */
   readonly byUse: SortedSet<Clause>;
+  /** The clauses by last refresh, so expiry visits only the expired ones. */
+  readonly byRefresh: SortedSet<RefreshKey>;
+  /** Each session's session-scoped clause ids, so ending a session visits only its own. */
+  readonly bySession: SessionClauses;
 }
 
 /** What a caller supplies to learn a clause. */
@@ -76,9 +93,13 @@ function evictionOrder(a: Clause, b: Clause): number {
   return compareUtf8(a.id, b.id);
 }
 
-/** The eviction order of `clauses` (distinct ids), built in one pass after a sort. */
-export function usageOrderOf(clauses: readonly Clause[]): SortedSet<Clause> {
-  return sortedSetOf([...clauses].sort(evictionOrder), evictionOrder);
+/** The ordered indexes of `clauses` (distinct ids): eviction, refresh and session orders, each built in one pass after a sort. */
+export function orderIndexesOf(clauses: readonly Clause[]): Pick<ClauseStore, "byUse" | "byRefresh" | "bySession"> {
+  return {
+    byUse: sortedSetOf([...clauses].sort(evictionOrder), evictionOrder),
+    byRefresh: refreshOrderOf(clauses),
+    bySession: sessionIndexOf(clauses),
+  };
 }
 
 /** The empty store. */
@@ -87,6 +108,8 @@ export const EMPTY_CLAUSES: ClauseStore = {
   bySignature: IMap(),
   watches: EMPTY_WATCHES,
   byUse: emptySortedSet(evictionOrder),
+  byRefresh: NO_REFRESHES,
+  bySession: NO_SESSION_CLAUSES,
 };
 
 function insert(store: ClauseStore, c: Clause): ClauseStore {
@@ -95,16 +118,24 @@ function insert(store: ClauseStore, c: Clause): ClauseStore {
     bySignature: store.bySignature.set(duplicateKey(c), c.id),
     watches: watchClause(store.watches, c),
     byUse: sortedAdd(store.byUse, c),
+    byRefresh: sortedAdd(store.byRefresh, refreshKey(c)),
+    bySession: withSessionClause(store.bySession, c),
   };
 }
 
-/** `store` with the stored clause `old` replaced by `updated` (same id and literals). */
+/**
+ * `store` with the stored clause `old` replaced by `updated` (same id, literals and lifetime). A
+ * use keeps `refreshedAt`, so only a refresh that moves it reorders the refresh index.
+ */
 function replaced(store: ClauseStore, old: Clause, updated: Clause): ClauseStore {
   return {
     clauses: store.clauses.set(updated.id, updated),
     bySignature: store.bySignature,
     watches: store.watches,
     byUse: sortedAdd(sortedRemove(store.byUse, old), updated),
+    byRefresh:
+      old.refreshedAt === updated.refreshedAt ? store.byRefresh : sortedAdd(sortedRemove(store.byRefresh, old), refreshKey(updated)),
+    bySession: store.bySession,
   };
 }
 
@@ -117,6 +148,8 @@ export function removeClause(store: ClauseStore, id: string): ClauseStore {
     bySignature: store.bySignature.remove(duplicateKey(c)),
     watches: unwatchClause(store.watches, c),
     byUse: sortedRemove(store.byUse, c),
+    byRefresh: sortedRemove(store.byRefresh, c),
+    bySession: withoutSessionClause(store.bySession, c),
   };
 }
 
@@ -204,21 +237,18 @@ export function touchClause(store: ClauseStore, id: string, at: number): { store
   return { store: replaced(store, c, clause), clause };
 }
 
-/** Removes clauses whose TTL (counted from their last refresh) has passed; returns removed ids sorted. */
+/**
+ * Removes clauses whose TTL (counted from their last refresh) has passed; returns removed ids
+ * sorted byte-wise and removes them in that order. O(k log n) for k expired clauses.
+ */
 export function expireClauses(store: ClauseStore, at: number, ttlMs: number): { store: ClauseStore; removed: string[] } {
-  const removed = [...store.clauses.values()]
-    .filter((c) => at - c.refreshedAt > ttlMs)
-    .map((c) => c.id)
-    .sort(compareUtf8);
+  const removed = expiredIds(store.byRefresh, at, ttlMs).sort(compareUtf8);
   return { store: removed.reduce(removeClause, store), removed };
 }
 
-/** Removes the session-scoped clauses of `sessionId`; returns removed ids sorted. */
+/** Removes the session-scoped clauses of `sessionId`; returns removed ids sorted. O(k log n) for the session's k clauses. */
 export function endSessionClauses(store: ClauseStore, sessionId: string): { store: ClauseStore; removed: string[] } {
-  const removed = [...store.clauses.values()]
-    .filter((c) => c.scope === "session" && c.sessionId === sessionId)
-    .map((c) => c.id)
-    .sort(compareUtf8);
+  const removed = sessionClauseIds(store.bySession, sessionId);
   return { store: removed.reduce(removeClause, store), removed };
 }
 

@@ -12,7 +12,7 @@ import {
   expireClauses,
   removeClause,
   touchClause,
-  usageOrderOf,
+  orderIndexesOf,
   type ClauseStore,
 } from "./clause-store.js";
 
@@ -37,8 +37,31 @@ function scanEvictions(store: ClauseStore, max: number): string[] {
   return out;
 }
 
+/** Ids of the clauses `pick` selects, byte-wise: what a scan of every clause removed. */
+function scanIds(store: ClauseStore, pick: (c: Clause) => boolean): string[] {
+  return [...store.clauses.values()]
+    .filter(pick)
+    .map((c) => c.id)
+    .sort(compareUtf8);
+}
+
+/** Asserts that the three orders hold exactly the stored clauses, as stored. */
+function assertOrders(store: ClauseStore, ctx: string): void {
+  const all = [...store.clauses.values()];
+  const order = [...all].sort((a, b) => a.lastUsed - b.lastUsed || compareUtf8(a.id, b.id)).map((c) => [c.id, c.lastUsed]);
+  const indexed = [...sortedValues(store.byUse)].map((c) => [c.id, c.lastUsed]);
+  assert.deepEqual(indexed, order, `${ctx}: the eviction order holds every stored clause as stored, least recently used first`);
+  const refreshes = [...all].sort((a, b) => a.refreshedAt - b.refreshedAt || compareUtf8(a.id, b.id)).map((c) => [c.id, c.refreshedAt]);
+  const byRefresh = [...sortedValues(store.byRefresh)].map((k) => [k.id, k.refreshedAt]);
+  assert.deepEqual(byRefresh, refreshes, `${ctx}: the refresh order holds every stored clause, oldest refresh first`);
+  const sessions = new Map<string, string[]>();
+  for (const c of all) if (c.scope === "session") sessions.set(c.sessionId, [...(sessions.get(c.sessionId) ?? []), c.id].sort(compareUtf8));
+  const bySession = new Map([...store.bySession].map(([s, ids]) => [s, [...sortedValues(ids)]]));
+  assert.deepEqual(bySession, sessions, `${ctx}: the session index lists each session's clauses and no empty session`);
+}
+
 type Op =
-  | { op: "add"; id: number; variable: number; at: number; session: string; cap: number }
+  | { op: "add"; id: number; variable: number; at: number; learned: number; session: string; cap: number }
   | { op: "touch"; id: number; at: number }
   | { op: "remove"; id: number }
   | { op: "expire"; at: number }
@@ -56,14 +79,16 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       id: fc.nat(40),
       variable: fc.nat(30),
       at,
-      session: fc.constantFrom("", "s1"),
+      // 0 is "now"; a later time moves the refresh past the clock.
+      learned: fc.nat(8),
+      session: fc.constantFrom("", "s1", "s2"),
       cap: fc.integer({ min: 1, max: 25 }),
     }),
   },
   { weight: 4, arbitrary: fc.record({ op: fc.constant("touch" as const), id: fc.nat(40), at }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("remove" as const), id: fc.nat(40) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("expire" as const), at: fc.nat(20) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant("end" as const), session: fc.constant("s1") }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("end" as const), session: fc.constantFrom("s1", "s2", "s3") }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("fit" as const), max: fc.nat(20) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("reimport" as const) }) },
 );
@@ -78,6 +103,7 @@ function run(store: ClauseStore, o: Op): ClauseStore {
         failureType: "x",
         scope: o.session === "" ? ("project" as const) : ("session" as const),
         sessionId: o.session,
+        learnedAt: o.learned,
       };
       let r: ReturnType<typeof addClause>;
       try {
@@ -93,33 +119,47 @@ function run(store: ClauseStore, o: Op): ClauseStore {
       return store.clauses.has(`c${o.id}`) ? touchClause(store, `c${o.id}`, o.at).store : store;
     case "remove":
       return removeClause(store, `c${o.id}`);
-    case "expire":
-      return expireClauses(store, o.at, 3).store;
-    case "end":
-      return endSessionClauses(store, o.session).store;
+    case "expire": {
+      const r = expireClauses(store, o.at, 3);
+      assert.deepEqual(
+        r.removed,
+        scanIds(store, (c) => o.at - c.refreshedAt > 3),
+        "expiry removes the clauses a scan finds past their TTL",
+      );
+      return r.store;
+    }
+    case "end": {
+      const r = endSessionClauses(store, o.session);
+      assert.deepEqual(
+        r.removed,
+        scanIds(store, (c) => c.scope === "session" && c.sessionId === o.session),
+        "a session end removes its session clauses",
+      );
+      return r.store;
+    }
     case "fit": {
       const r = evictToCapacity(store, o.max);
       assert.deepEqual(r.evicted, scanEvictions(store, o.max), "a cut evicts the clauses a scan per eviction picks, in its order");
       return r.store;
     }
     case "reimport":
-      return { ...store, byUse: usageOrderOf([...store.clauses.values()]) };
+      return { ...store, ...orderIndexesOf([...store.clauses.values()]) };
   }
 }
 
-describe("eviction order against a scan of every clause", () => {
-  it("evicts the clauses, in the order, a scan per eviction chose, through adds at capacity, uses, expiry and cuts", () => {
+describe("clause orders against a scan of every clause", () => {
+  it("evicts, expires and ends sessions with the clauses, in the order, a scan chose, through adds at capacity, refreshes, uses and cuts", () => {
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 120 }), (ops) => {
         let store = EMPTY_CLAUSES;
+        const versions: ClauseStore[] = [];
         for (const o of ops) {
           store = run(store, o);
-          const order = [...store.clauses.values()]
-            .sort((a, b) => a.lastUsed - b.lastUsed || compareUtf8(a.id, b.id))
-            .map((c) => [c.id, c.lastUsed]);
-          const indexed = [...sortedValues(store.byUse)].map((c) => [c.id, c.lastUsed]);
-          assert.deepEqual(indexed, order, `after ${o.op}: the order holds every stored clause as stored, least recently used first`);
+          assertOrders(store, `after ${o.op}`);
+          versions.push(store);
         }
+        // Every earlier version is a snapshot some reader may still hold: later changes must not reach its orders.
+        versions.forEach((v, i) => assertOrders(v, `version ${i} at the end`));
       }),
       { numRuns: 300 },
     );

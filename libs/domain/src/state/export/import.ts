@@ -6,7 +6,7 @@
 
 import { List, Map as IMap } from "immutable";
 import { storedRecord, validateAnalyticsRecord, type AnalyticsRecord } from "../analytics/analytics-record.js";
-import { duplicateKey, EMPTY_CLAUSES, usageOrderOf, type ClauseStore } from "../clauses/clause-store.js";
+import { duplicateKey, EMPTY_CLAUSES, orderIndexesOf, type ClauseStore } from "../clauses/clause-store.js";
 import { validateClause, type Clause } from "../clauses/clause.js";
 import { watchAll } from "../clauses/watch-index.js";
 import { resolveConfig, type StateConfig } from "../config.js";
@@ -81,7 +81,7 @@ function importClauses(clauses: readonly (Clause & ModGenerationField)[], mods: 
     stored.push(frozen);
   });
   // Watched all at once: registering clause by clause is quadratic in the clauses sharing a slot.
-  return { clauses: byId, bySignature, watches: watchAll(stored), byUse: usageOrderOf(stored) };
+  return { clauses: byId, bySignature, watches: watchAll(stored), ...orderIndexesOf(stored) };
 }
 
 function importSteps(doc: StateDocument, config: StateConfig): StepStore {
