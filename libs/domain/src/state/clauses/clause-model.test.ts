@@ -3,8 +3,11 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { compareUtf8 } from "../bytes.js";
 import { StateEngine } from "../engine/engine.js";
+import type { Mutation } from "../engine/engine-types.js";
 import { isStateError } from "../errors.js";
+import type { StateEvent } from "../events/event.js";
 import { makeStep } from "../steps/step-record.js";
+import { endSessionClauses, expireClauses } from "./clause-store.js";
 
 // A naive model of the clause store and decision checks: arrays, linear scans, no index.
 interface ModelClause {
@@ -28,10 +31,17 @@ type Op =
   | { op: "step"; session: string; tool: string; fail: boolean }
   | { op: "decide"; session: string; tool: string }
   | { op: "gc"; jump: number }
-  | { op: "end"; session: string };
+  | { op: "gc_at_edge"; pick: number; off: number }
+  | { op: "end"; session: string }
+  | { op: "relearn"; pick: number }
+  | { op: "rewind"; by: number }
+  | { op: "snapshot" }
+  | { op: "replay" }
+  | { op: "import" };
 
 const TTL = 100;
 const CAP = 3;
+const CONFIG = { clauseTtlMs: TTL, maxClauses: CAP };
 const VARS = ["tool:a", "tool:b", "prev_tool:a", "outcome:success", "error:timeout"];
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({
@@ -39,7 +49,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     id: fc.constantFrom("k1", "k2", "k3", "k4", "k5"),
     vars: fc.array(fc.constantFrom(...VARS), { minLength: 1, maxLength: 3 }),
     negs: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
-    session: fc.constantFrom("", "s1"),
+    session: fc.constantFrom("", "s1", "s2"),
   }),
   fc.record({
     op: fc.constant("step" as const),
@@ -48,8 +58,17 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     fail: fc.boolean(),
   }),
   fc.record({ op: fc.constant("decide" as const), session: fc.constantFrom("s1", "s2"), tool: fc.constantFrom("a", "b") }),
-  fc.record({ op: fc.constant("gc" as const), jump: fc.constantFrom(0, 60, 120) }),
+  fc.record({ op: fc.constant("gc" as const), jump: fc.nat(150) }),
+  // Collects exactly when a stored clause's TTL runs out (off 1) or one tick before (off 0).
+  fc.record({ op: fc.constant("gc_at_edge" as const), pick: fc.nat(5), off: fc.constantFrom(0, 1) }),
   fc.record({ op: fc.constant("end" as const), session: fc.constantFrom("s1", "s2") }),
+  // An injected clock may go backwards, so refreshes and uses do not arrive in time order.
+  // Learning a stored clause again, so refreshes are common enough to reorder expiry.
+  fc.record({ op: fc.constant("relearn" as const), pick: fc.nat(5) }),
+  fc.record({ op: fc.constant("rewind" as const), by: fc.constantFrom(15, 45, 130) }),
+  fc.record({ op: fc.constant("snapshot" as const) }),
+  fc.record({ op: fc.constant("replay" as const) }),
+  fc.record({ op: fc.constant("import" as const) }),
 );
 
 const sig = (ls: { variable: string; negated: boolean }[]): string =>
@@ -72,9 +91,31 @@ function modelDecide(m: Model, session: string, tool: string): ModelClause | und
   return violated[0];
 }
 
-/** Applies one op to model and engine; returns a description of any disagreement. */
-function step(m: Model, e: StateEngine, o: Op, now: number): void {
+/** The engine under test and the events it emitted, for a replay. */
+interface Live {
+  e: StateEngine;
+  readonly events: StateEvent[];
+  /** The clock every engine of the run reads. */
+  readonly clock: () => number;
+}
+
+/** The mutation's result; its event is kept for a later replay. */
+function kept<R>(live: Live, mutation: Mutation<R>): R {
+  if (mutation.event !== undefined) live.events.push(JSON.parse(JSON.stringify(mutation.event)) as StateEvent);
+  return mutation.result;
+}
+
+/** Applies one op to model and engine and asserts that they agree on its answer. */
+function step(m: Model, live: Live, o: Op, now: number): void {
+  const e = live.e;
   switch (o.op) {
+    case "relearn": {
+      const c = m.clauses[o.pick % Math.max(1, m.clauses.length)];
+      if (c === undefined) return;
+      const vars = c.literals.map((l) => l.variable);
+      step(m, live, { op: "add", id: `${c.id}'`, vars, negs: c.literals.map((l) => l.negated), session: c.session }, now);
+      return;
+    }
     case "add": {
       const literals = o.vars.map((variable, i) => ({ variable, negated: o.negs[i] ?? true }));
       const s = sig(literals);
@@ -90,13 +131,13 @@ function step(m: Model, e: StateEngine, o: Op, now: number): void {
       if (dup) {
         dup.useCount++;
         dup.lastUsed = now;
-        dup.refreshedAt = now;
-        assert.equal(e.addClause(input).result.outcome, "refreshed", "duplicate literal set refreshes");
+        dup.refreshedAt = Math.max(dup.refreshedAt, now); // a refresh never moves the TTL back
+        assert.equal(kept(live, e.addClause(input)).outcome, "refreshed", "duplicate literal set refreshes");
         return;
       }
       if (m.clauses.some((c) => c.id === o.id)) {
         assert.throws(
-          () => e.addClause(input),
+          () => kept(live, e.addClause(input)),
           (err: unknown) => isStateError(err, "CLAUSE_CONFLICT"),
           "id reuse is a conflict",
         );
@@ -119,22 +160,25 @@ function step(m: Model, e: StateEngine, o: Op, now: number): void {
         lastUsed: now,
         useCount: 0,
       });
-      assert.equal(e.addClause(input).result.evicted, evicted, "same clause evicted");
+      assert.equal(kept(live, e.addClause(input)).evicted, evicted, "same clause evicted");
       return;
     }
     case "step": {
       const list = m.steps.get(o.session) ?? [];
       list.push({ tool: o.tool, outcome: o.fail ? "failure" : "success", error: o.fail ? "timeout" : "" });
       m.steps.set(o.session, list);
-      e.recordStep(
-        makeStep({
-          sessionId: o.session,
-          actor: "main_agent",
-          decision: "execute_tool",
-          tool: o.tool,
-          outcome: o.fail ? "failure" : "success",
-          errorCategory: o.fail ? "timeout" : "",
-        }),
+      kept(
+        live,
+        e.recordStep(
+          makeStep({
+            sessionId: o.session,
+            actor: "main_agent",
+            decision: "execute_tool",
+            tool: o.tool,
+            outcome: o.fail ? "failure" : "success",
+            errorCategory: o.fail ? "timeout" : "",
+          }),
+        ),
       );
       return;
     }
@@ -144,18 +188,19 @@ function step(m: Model, e: StateEngine, o: Op, now: number): void {
         blocker.useCount++;
         blocker.lastUsed = now;
       }
-      const v = e.checkDecisionAllowed(o.session, o.tool).result;
+      const v = kept(live, e.checkDecisionAllowed(o.session, o.tool));
       assert.equal(v.allowed, blocker === undefined, `decision on ${o.tool} in ${o.session}`);
       assert.equal(v.clause?.id, blocker?.id, "same blocking clause");
       return;
     }
+    case "gc_at_edge":
     case "gc": {
       const removed = m.clauses
         .filter((c) => now - c.refreshedAt > TTL)
         .map((c) => c.id)
         .sort(compareUtf8);
       m.clauses = m.clauses.filter((c) => now - c.refreshedAt <= TTL);
-      assert.deepEqual(e.garbageCollectClauses().result, removed, "same clauses expire");
+      assert.deepEqual(kept(live, e.garbageCollectClauses()), removed, "same clauses expire");
       return;
     }
     case "end": {
@@ -165,28 +210,60 @@ function step(m: Model, e: StateEngine, o: Op, now: number): void {
         .map((c) => c.id)
         .sort(compareUtf8);
       m.clauses = m.clauses.filter((c) => !(c.scope === "session" && c.session === o.session));
-      assert.deepEqual(e.endSession(o.session).result, removed, "same session clauses end");
+      assert.deepEqual(kept(live, e.endSession(o.session)), removed, "same session clauses end");
+      return;
     }
+    case "replay":
+      // The rebuilt indexes must serve every later eviction, expiry and session end.
+      live.e = StateEngine.fromEvents(live.events, { now: live.clock, config: CONFIG });
+      return;
+    case "import":
+      live.e = StateEngine.fromDocument(JSON.parse(JSON.stringify(e.exportDocument())), { now: live.clock, config: CONFIG });
+      return;
+    case "rewind":
+    case "snapshot":
+      return;
   }
 }
 
+/** The clock at `o`: ten later, a jump for a collection, back for a rewind, or a stored clause's TTL edge. */
+function nextTime(o: Op, now: number, m: Model): number {
+  if (o.op === "rewind") return Math.max(0, now - o.by);
+  if (o.op === "gc") return now + 10 + o.jump;
+  if (o.op !== "gc_at_edge") return now + 10;
+  const edge = m.clauses[o.pick % Math.max(1, m.clauses.length)];
+  return edge === undefined ? now + 10 : edge.refreshedAt + TTL + o.off;
+}
+
+/** The stored clauses as the checks compare them: id order, with use and refresh. */
+const image = (clauses: readonly { id: string; useCount: number; lastUsed: number; refreshedAt: number }[]): unknown[] =>
+  [...clauses].sort((x, y) => compareUtf8(x.id, y.id)).map((c) => [c.id, c.useCount, c.lastUsed, c.refreshedAt]);
+
 describe("clause store against a naive model", () => {
-  it("agrees on learning, refreshing, eviction, expiry, session end and decisions", () => {
+  it("agrees on learning, refreshing, eviction, expiry, session end and decisions, across snapshots, replays and imports", () => {
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 40 }), (ops) => {
         let now = 0;
-        const e = new StateEngine({ now: () => now, config: { clauseTtlMs: TTL, maxClauses: CAP } });
+        const clock = (): number => now;
+        const live: Live = { e: new StateEngine({ now: clock, config: CONFIG }), events: [], clock };
         const m: Model = { clauses: [], steps: new Map() };
+        const held: { snap: ReturnType<StateEngine["snapshot"]>; clauses: unknown[] }[] = [];
         ops.forEach((o) => {
-          now += 10 + (o.op === "gc" ? o.jump : 0);
-          step(m, e, o, now);
-          const stored = e
-            .snapshot()
-            .constraints.allClauses()
-            .map((c) => [c.id, c.useCount, c.lastUsed, c.refreshedAt]);
-          const expected = [...m.clauses].sort((x, y) => compareUtf8(x.id, y.id)).map((c) => [c.id, c.useCount, c.lastUsed, c.refreshedAt]);
-          assert.deepEqual(stored, expected, `clauses after ${o.op}`);
+          now = nextTime(o, now, m);
+          step(m, live, o, now);
+          const stored = image(live.e.snapshot().constraints.allClauses());
+          assert.deepEqual(stored, image(m.clauses), `clauses after ${o.op}`);
+          if (o.op === "snapshot") held.push({ snap: live.e.snapshot(), clauses: stored });
         });
+        for (const h of held) {
+          const clauses = h.snap.constraints.allClauses();
+          assert.deepEqual(image(clauses), h.clauses, "a held snapshot keeps its clauses");
+          // Its own version of the indexes still answers for it.
+          const expired = clauses.filter((c) => now - c.refreshedAt > TTL).map((c) => c.id);
+          assert.deepEqual(expireClauses(h.snap.state.clauses, now, TTL).removed, expired, "a held snapshot expires its own clauses");
+          const ended = clauses.filter((c) => c.scope === "session" && c.sessionId === "s1").map((c) => c.id);
+          assert.deepEqual(endSessionClauses(h.snap.state.clauses, "s1").removed, ended, "a held snapshot ends its own session clauses");
+        }
       }),
       { numRuns: 150 },
     );
