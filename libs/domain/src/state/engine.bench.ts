@@ -12,7 +12,11 @@
  * - a configuration cut of the clause limit to a tenth, in microseconds per evicted clause, 16k
  *   against 2k (each eviction scanned every clause for the least recently used);
  * - learning clauses into a full store, each evicting one, in microseconds per clause, 16k
- *   against 2k.
+ *   against 2k;
+ * - expiring the oldest 1% of the clauses and ending a session that holds 1% of them, in
+ *   microseconds per removed clause, against a baseline of the same run that finds them by
+ *   scanning every clause (how both worked before the refresh and session indexes); the indexed
+ *   cost should stay nearly flat from 2k to 16k while the scan grows about 8x.
  * Run: node --import tsx libs/domain/src/state/engine.bench.ts
  */
 
@@ -24,6 +28,9 @@ import { StateEngine } from "./engine/engine.js";
 import { isViolated } from "./clauses/clause.js";
 import { decisionAssignment } from "./clauses/decision-assignment.js";
 import { makeStep } from "./steps/step-record.js";
+import { compareUtf8 } from "./bytes.js";
+import type { Clause } from "./clauses/clause.js";
+import { endSessionClauses, expireClauses, removeClause, type ClauseStore } from "./clauses/clause-store.js";
 
 function stateWithProofs(n: number): ProjectState {
   const value: ProofNumber = { proof: 10n, disproof: 10n, status: "expanded", source: "soft", updatedAt: 1 };
@@ -197,6 +204,63 @@ function clauseStoreCases(): void {
   );
 }
 
+/** Baseline: removes the clauses `pick` selects, found by scanning every clause, in id order. */
+function scanRemove(store: ClauseStore, pick: (c: Clause) => boolean): ClauseStore {
+  const ids = [...store.clauses.values()]
+    .filter(pick)
+    .map((c) => c.id)
+    .sort(compareUtf8);
+  return ids.reduce(removeClause, store);
+}
+
+/** A store of `n` clauses learned one per millisecond from 1 on; every hundredth is scoped to session "ending". */
+function lifetimeStore(n: number): ClauseStore {
+  let now = 0;
+  const engine = new StateEngine({ now: () => now, config: { maxClauses: n, clauseTtlMs: 1_000_000 } });
+  for (let i = 0; i < n; i++) {
+    now = i + 1;
+    engine.addClause({
+      id: `k${i}`,
+      literals: [
+        { variable: `tool:x${i}`, negated: true },
+        { variable: "prev_tool:y", negated: true },
+      ],
+      source: "hard",
+      failureType: "cycle_detected",
+      ...(i % 100 === 0 ? { scope: "session" as const, sessionId: "ending" } : {}),
+    });
+  }
+  return engine.state.clauses;
+}
+
+/** Median CPU microseconds per removed clause of `fn` on `store`, which removes `removed` clauses (pure, so repeatable). */
+function perRemoved(store: ClauseStore, removed: number, fn: (s: ClauseStore) => ClauseStore): number {
+  const once = (): void => {
+    if (fn(store).clauses.size < 0) sink++;
+  };
+  round(20, once, 0); // warm-up
+  return median(Array.from({ length: 9 }, (_, r) => round(20, once, (r + 1) * 20))) / removed;
+}
+
+function lifetimeCases(): void {
+  const ttl = 1_000_000;
+  for (const n of [2_000, 16_000] as const) {
+    const store = lifetimeStore(n);
+    const at = ttl + n / 100 + 1; // the clauses refreshed before n/100 + 1 have expired: the oldest 1%
+    const k = n / 100;
+    const expire = perRemoved(store, k, (s) => expireClauses(s, at, ttl).store);
+    const expireScan = perRemoved(store, k, (s) => scanRemove(s, (c) => at - c.refreshedAt > ttl));
+    const end = perRemoved(store, k, (s) => endSessionClauses(s, "ending").store);
+    const endScan = perRemoved(store, k, (s) => scanRemove(s, (c) => c.scope === "session" && c.sessionId === "ending"));
+    console.log(
+      `expire 1% of ${String(n).padStart(6)} clauses: ${expire.toFixed(2).padStart(7)} us/removed   scan (baseline): ${expireScan.toFixed(2).padStart(7)} us/removed   indexed/scan ${(expire / expireScan).toFixed(3)}x`,
+    );
+    console.log(
+      `end a session of 1% of ${String(n).padStart(6)}: ${end.toFixed(2).padStart(7)} us/removed   scan (baseline): ${endScan.toFixed(2).padStart(7)} us/removed   indexed/scan ${(end / endScan).toFixed(3)}x`,
+    );
+  }
+}
+
 const cpu = os.cpus()[0]?.model ?? "unknown";
 console.log(
   `machine: ${cpu}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}, node ${process.version}, ${os.platform()} ${os.arch()}; times are CPU us per call`,
@@ -221,6 +285,7 @@ console.log(
   `  of which the read-only check at 10k: ${check10k.toFixed(3)} us; baseline, scanning all 10k clauses: ${scan10k.toFixed(3)} us; check / scan: ${(check10k / scan10k).toFixed(4)}x`,
 );
 clauseStoreCases();
+lifetimeCases();
 const smallEngine = new StateEngine({ initial: stateWithProofs(SMALL), now: () => 1 });
 const largeEngine = new StateEngine({ initial: stateWithProofs(LARGE), now: () => 1 });
 compare("snapshot()", 50_000, 15, (e) => {
