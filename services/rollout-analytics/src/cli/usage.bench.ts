@@ -1,14 +1,13 @@
 // `rollouts usage` beside ccusage 20.0.24 (`ccusage codex daily`) on the same generated corpus, and
 // beside a baseline measured in the same run: reading every file whole and JSON.parse-ing each
 // line. ccusage is installed into the temp directory (never a project dependency); when npm
-// cannot fetch it, its line is skipped with a message. USAGE_BENCH_BYTES sets the corpus size.
+// cannot fetch it, its line is skipped with a message. USAGE_BENCH_BYTES sets the corpus size
+// (default 1 GiB, seed 11: the files the scan bench reads).
 // The machine may be shared: every command runs USAGE_BENCH_RUNS times (default 5), the runs of
-// the different commands interleaved, and the medians are compared. USAGE_BENCH_SEED (default 11)
-// picks the corpus: ccusage 20.0.24 aborts on a file whose torn last line ends right after
-// `"type":`, which a large corpus of some seeds holds (at 1.1 GB, seed 14 holds none).
+// the different commands interleaved, and the medians are compared.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,10 +16,10 @@ import { writeCorpus } from "../generate/index.js";
 
 const run = promisify(execFile);
 const SERVICE = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const BYTES = Number(process.env["USAGE_BENCH_BYTES"] ?? 100e6);
+const BYTES = Number(process.env["USAGE_BENCH_BYTES"] ?? 1024 ** 3);
 const CCUSAGE_VERSION = "20.0.24";
-const SEED = Number(process.env["USAGE_BENCH_SEED"] ?? 11);
-const HOME = join(tmpdir(), SEED === 11 ? `crs-usage-bench-${BYTES}` : `crs-usage-bench-${BYTES}-s${SEED}`);
+const SEED = 11;
+const HOME = join(tmpdir(), `crs-usage-bench-${BYTES}`);
 const RUNS = Math.max(1, Number(process.env["USAGE_BENCH_RUNS"] ?? 5));
 
 const BASELINE = `
@@ -82,6 +81,30 @@ async function ccusageBin(): Promise<string | null> {
   }
 }
 
+// ccusage 20.0.24 aborts (an out-of-range slice in its native parser) on a file whose torn last
+// line stops right after `"type":` or `"type":"`, and a large corpus holds a few. Such a line is
+// cut off at its start, for both tools alike, so ccusage can be measured at all; the generator's
+// other torn tails stay. Returns how many files were cut.
+async function cutTailsCcusageAbortsOn(root: string): Promise<number> {
+  let cut = 0;
+  for (const e of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile() || !e.name.endsWith(".jsonl")) continue;
+    const file = await open(join(e.parentPath, e.name), "r+");
+    try {
+      const { size } = await file.stat();
+      const tail = Buffer.alloc(Math.min(size, 64 * 1024));
+      await file.read(tail, 0, tail.length, size - tail.length);
+      const text = tail.toString("latin1");
+      if (!text.endsWith('"type":') && !text.endsWith('"type":"')) continue;
+      await file.truncate(size - tail.length + text.lastIndexOf("\n") + 1);
+      cut += 1;
+    } finally {
+      await file.close();
+    }
+  }
+  return cut;
+}
+
 // The command runs its bundle (dist/cli.js and its workers), so the bench builds it from the
 // current sources first: a stale bundle would measure old code.
 async function buildCli(): Promise<void> {
@@ -92,17 +115,19 @@ async function main(): Promise<void> {
   const root = join(HOME, "sessions");
   if (!existsSync(join(HOME, ".complete"))) {
     console.log(`generating a ${(BYTES / 1e6).toFixed(0)} MB corpus in ${root} (kept for later runs)`);
-    await writeFile(
-      join(await mkdir(HOME, { recursive: true }).then(() => HOME), ".complete"),
-      JSON.stringify(await writeCorpus({ dir: root, seed: SEED, bytes: BYTES })),
-    );
+    const made = await writeCorpus({ dir: root, seed: SEED, bytes: BYTES });
+    const cut = await cutTailsCcusageAbortsOn(root);
+    await writeFile(join(await mkdir(HOME, { recursive: true }).then(() => HOME), ".complete"), JSON.stringify({ ...made, cut }));
   }
   await buildCli();
   const load = () =>
     loadavg()
       .map((l) => l.toFixed(1))
       .join(" ");
-  console.log(`corpus: ${(BYTES / 1e6).toFixed(0)} MB, seed ${SEED}`);
+  const { files, cut } = JSON.parse(await readFile(join(HOME, ".complete"), "utf8")) as { files: number; cut?: number };
+  console.log(
+    `corpus: ${(BYTES / 1e6).toFixed(0)} MB, seed ${SEED}, ${files} files (${cut ?? 0} torn last lines ccusage aborts on were cut off)`,
+  );
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, node ${process.version}, load ${load()}`);
   const bin = await ccusageBin();
   const cacheDir = join(HOME, "cache");
