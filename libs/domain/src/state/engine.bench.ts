@@ -248,7 +248,7 @@ function lifetimeCases(): void {
     const store = lifetimeStore(n);
     const at = ttl + n / 100 + 1; // the clauses refreshed before n/100 + 1 have expired: the oldest 1%
     const k = n / 100;
-    const expire = perRemoved(store, k, (s) => expireClauses(s, at, ttl).store);
+    const expire = perRemoved(store, k, (s) => expireClauses(s, { at, ttlMs: ttl }).store);
     const expireScan = perRemoved(store, k, (s) => scanRemove(s, (c) => at - c.refreshedAt > ttl));
     const end = perRemoved(store, k, (s) => endSessionClauses(s, "ending").store);
     const endScan = perRemoved(store, k, (s) => scanRemove(s, (c) => c.scope === "session" && c.sessionId === "ending"));

@@ -85,7 +85,7 @@ export class ConstraintView {
     return this.all().filter((c) => c.nodes.includes(n));
   }
 
-  /** Clause by id. */
+  /** Clause by id, as stored: one whose TTL has passed is listed until collected. */
   getClause(id: string): Clause | undefined {
     return this.state.clauses.clauses.get(id);
   }
@@ -100,9 +100,9 @@ export class ConstraintView {
     return this.state.clauses.clauses.size;
   }
 
-  /** Checks an assignment without recording usage. */
-  checkAssignment(a: Assignment): ClauseCheckResult {
-    return checkAssignment(this.state.clauses, a);
+  /** Checks an assignment at `at` (Unix ms) without recording usage: a clause whose TTL has passed by then does not bind. */
+  checkAssignment(a: Assignment, at: number): ClauseCheckResult {
+    return checkAssignment(this.state.clauses, a, { at, ttlMs: this.state.config.clauseTtlMs });
   }
 }
 

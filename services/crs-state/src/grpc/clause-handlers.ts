@@ -139,8 +139,9 @@ export function clauseHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Cl
       const assignment = req.closedWorld
         ? closedWorldAssignment([...values].filter(([, v]) => v).map(([k]) => k))
         : explicitAssignment(values);
-      return readAt(host, projectId, req.atGeneration, ({ snapshot, header }) => {
-        const check = snapshot.constraints.checkAssignment(assignment);
+      return readAt(host, projectId, req.atGeneration, ({ snapshot, view, header }) => {
+        // At the server's time, whatever the generation read: an expired clause stops binding when its TTL passes.
+        const check = snapshot.constraints.checkAssignment(assignment, view.engine.now());
         const clause = check.violatedClause;
         return {
           header,

@@ -61,7 +61,7 @@ export interface ProjectView {
   /** Committed snapshot (never includes a mutation that is still waiting for its sync). */
   readonly snapshot: Snapshot;
   /**
-   * Read-only engine helpers over the committed state: `checkAssignment`, `checkCircuitBreaker`,
+   * Read-only engine helpers over the committed state: `checkAssignment`, `now` (the host clock), `checkCircuitBreaker`,
    * `analyzeSessionCycles`, `snapshotAt`, `retainedSnapshots`, `staleness`, `assertFresh`, `validate`, `exportDocument`.
    */
   readonly engine: ReadOnlyEngine;
@@ -79,6 +79,7 @@ export type ReadOnlyEngine = Pick<
   | "assertFresh"
   | "validate"
   | "checkAssignment"
+  | "now"
   | "checkCircuitBreaker"
   | "analyzeSessionCycles"
   | "exportDocument"

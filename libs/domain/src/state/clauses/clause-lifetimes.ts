@@ -8,7 +8,7 @@
 
 import { Map as IMap } from "immutable";
 import { compareUtf8 } from "../bytes.js";
-import { emptySortedSet, sortedAdd, sortedRemove, sortedSetOf, sortedValues, type SortedSet } from "../sorted-set.js";
+import { emptySortedSet, sortedAdd, sortedFirst, sortedRemove, sortedSetOf, sortedValues, type SortedSet } from "../sorted-set.js";
 import type { Clause } from "./clause.js";
 
 /** What the refresh order reads of a clause. */
@@ -69,15 +69,34 @@ export function withoutSessionClause(index: SessionClauses, c: Pick<Clause, "id"
   return rest.size === 0 ? index.remove(c.sessionId) : index.set(c.sessionId, rest);
 }
 
+/** The time a clause check is made and the TTL in force: a clause past its TTL then no longer acts. */
+export interface ClauseClock {
+  /** Unix ms of the check. */
+  readonly at: number;
+  /** Time-to-live, counted from `refreshedAt`. */
+  readonly ttlMs: number;
+}
+
+/** True when a clause last refreshed at `refreshedAt` has outlived its TTL at `clock.at`: the one rule of expiry. */
+export function isExpired(refreshedAt: number, clock: ClauseClock): boolean {
+  return clock.at - refreshedAt > clock.ttlMs;
+}
+
+/** True when some clause of `order` has expired at `clock.at`: only the oldest refresh need be read. O(log n). */
+export function anyExpired(order: SortedSet<RefreshKey>, clock: ClauseClock): boolean {
+  const oldest = sortedFirst(order);
+  return oldest !== undefined && isExpired(oldest.refreshedAt, clock);
+}
+
 /**
- * Ids of the clauses whose TTL has passed at `at` (`at - refreshedAt > ttlMs`), oldest refresh
+ * Ids of the clauses whose TTL has passed at `clock.at` ({@link isExpired}), oldest refresh
  * first. The test is monotone in `refreshedAt`, so the expired clauses are a prefix of the order
  * and the walk stops at the first clause still alive.
  */
-export function expiredIds(order: SortedSet<RefreshKey>, at: number, ttlMs: number): string[] {
+export function expiredIds(order: SortedSet<RefreshKey>, clock: ClauseClock): string[] {
   const out: string[] = [];
   for (const k of sortedValues(order)) {
-    if (!(at - k.refreshedAt > ttlMs)) break;
+    if (!isExpired(k.refreshedAt, clock)) break;
     out.push(k.id);
   }
   return out;

@@ -74,7 +74,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 const sig = (ls: { variable: string; negated: boolean }[]): string =>
   [...new Set(ls.map((l) => `${l.negated ? "-" : "+"}${l.variable}`))].sort().join("|");
 
-function modelDecide(m: Model, session: string, tool: string): ModelClause | undefined {
+function modelDecide(m: Model, session: string, tool: string, now: number): ModelClause | undefined {
   const steps = m.steps.get(session) ?? [];
   const facts = new Set([`tool:${tool}`]);
   const last = steps[steps.length - 1];
@@ -85,7 +85,10 @@ function modelDecide(m: Model, session: string, tool: string): ModelClause | und
   const before = steps[steps.length - 2];
   if (before) facts.add(`prev_prev_tool:${before.tool}`);
   const violated = m.clauses.filter(
-    (c) => (c.scope === "project" || c.session === session) && c.literals.every((l) => facts.has(l.variable) === l.negated),
+    (c) =>
+      now - c.refreshedAt <= TTL &&
+      (c.scope === "project" || c.session === session) &&
+      c.literals.every((l) => facts.has(l.variable) === l.negated),
   );
   violated.sort((x, y) => x.learnedAt - y.learnedAt || compareUtf8(x.id, y.id));
   return violated[0];
@@ -119,6 +122,8 @@ function step(m: Model, live: Live, o: Op, now: number): void {
     case "add": {
       const literals = o.vars.map((variable, i) => ({ variable, negated: o.negs[i] ?? true }));
       const s = sig(literals);
+      // Adding collects the clauses expired by now first, so none is refreshed or evicted.
+      m.clauses = m.clauses.filter((c) => now - c.refreshedAt <= TTL);
       const input = {
         id: o.id,
         literals,
@@ -183,7 +188,7 @@ function step(m: Model, live: Live, o: Op, now: number): void {
       return;
     }
     case "decide": {
-      const blocker = modelDecide(m, o.session, o.tool);
+      const blocker = modelDecide(m, o.session, o.tool, now);
       if (blocker) {
         blocker.useCount++;
         blocker.lastUsed = now;
@@ -260,7 +265,11 @@ describe("clause store against a naive model", () => {
           assert.deepEqual(image(clauses), h.clauses, "a held snapshot keeps its clauses");
           // Its own version of the indexes still answers for it.
           const expired = clauses.filter((c) => now - c.refreshedAt > TTL).map((c) => c.id);
-          assert.deepEqual(expireClauses(h.snap.state.clauses, now, TTL).removed, expired, "a held snapshot expires its own clauses");
+          assert.deepEqual(
+            expireClauses(h.snap.state.clauses, { at: now, ttlMs: TTL }).removed,
+            expired,
+            "a held snapshot expires its own clauses",
+          );
           const ended = clauses.filter((c) => c.scope === "session" && c.sessionId === "s1").map((c) => c.id);
           assert.deepEqual(endSessionClauses(h.snap.state.clauses, "s1").removed, ended, "a held snapshot ends its own session clauses");
         }

@@ -6,11 +6,13 @@ import { invalidArgument, StateError } from "../errors.js";
 import { frozenWith } from "../freeze.js";
 import { clauseSignature, clauseString, validateClause, type Assignment, type Clause, type ClauseScope, type Literal } from "./clause.js";
 import { emptySortedSet, sortedAdd, sortedFirst, sortedRemove, sortedSetOf, type SortedSet } from "../sorted-set.js";
-import { EMPTY_WATCHES, earliestViolated, unwatchClause, watchClause, type WatchIndex } from "./watch-index.js";
+import { EMPTY_WATCHES, earliestViolated, unwatchClause, watchClause, type CheckScope, type WatchIndex } from "./watch-index.js";
 import type { WatchedClause } from "./watch-list.js";
 import type { SignalSource } from "../signals.js";
 import {
+  anyExpired,
   expiredIds,
+  isExpired,
   NO_REFRESHES,
   NO_SESSION_CLAUSES,
   refreshKey,
@@ -19,6 +21,7 @@ import {
   sessionIndexOf,
   withoutSessionClause,
   withSessionClause,
+  type ClauseClock,
   type RefreshKey,
   type SessionClauses,
 } from "./clause-lifetimes.js";
@@ -241,8 +244,8 @@ export function touchClause(store: ClauseStore, id: string, at: number): { store
  * Removes clauses whose TTL (counted from their last refresh) has passed; returns removed ids
  * sorted byte-wise and removes them in that order. O(k log n) for k expired clauses.
  */
-export function expireClauses(store: ClauseStore, at: number, ttlMs: number): { store: ClauseStore; removed: string[] } {
-  const removed = expiredIds(store.byRefresh, at, ttlMs).sort(compareUtf8);
+export function expireClauses(store: ClauseStore, clock: ClauseClock): { store: ClauseStore; removed: string[] } {
+  const removed = expiredIds(store.byRefresh, clock).sort(compareUtf8);
   return { store: removed.reduce(removeClause, store), removed };
 }
 
@@ -253,18 +256,36 @@ export function endSessionClauses(store: ClauseStore, sessionId: string): { stor
 }
 
 /**
- * The clause that `assignment` violates, choosing the earliest learned, then the smallest id;
- * only the parts a check reads, so a caller that needs the stored clause looks it up by id.
- * A decision in `session` is not bound by the session-scoped clauses of other sessions.
+ * The expiry test a check at `clock` needs: undefined when no clause has expired (one read of
+ * the refresh order), so the common check pays nothing per candidate.
  */
-export function violatedClause(store: ClauseStore, assignment: Assignment, session?: string): WatchedClause | undefined {
-  if (assignment === null || typeof assignment !== "object") throw invalidArgument("assignment", "assignment must not be nil");
-  return earliestViolated(store.watches, store.clauses, assignment, session);
+function expiredAt(store: ClauseStore, clock: ClauseClock): CheckScope["expired"] {
+  if (!anyExpired(store.byRefresh, clock)) return undefined;
+  return (id) => {
+    const c = store.clauses.get(id);
+    return c !== undefined && isExpired(c.refreshedAt, clock);
+  };
 }
 
-/** Finds the violated clause under `assignment`, choosing the earliest learned, then the smallest id. */
-export function checkAssignment(store: ClauseStore, assignment: Assignment): ClauseCheckResult {
-  const found = violatedClause(store, assignment);
+/**
+ * The clause that `assignment` violates at `clock.at`, choosing the earliest learned, then the
+ * smallest id; only the parts a check reads, so a caller that needs the stored clause looks it
+ * up by id. A clause whose TTL has passed no longer binds, collected or not; a decision in
+ * `session` is not bound by the session-scoped clauses of other sessions.
+ */
+export function violatedClause(
+  store: ClauseStore,
+  assignment: Assignment,
+  clock: ClauseClock,
+  session?: string,
+): WatchedClause | undefined {
+  if (assignment === null || typeof assignment !== "object") throw invalidArgument("assignment", "assignment must not be nil");
+  return earliestViolated(store.watches, store.clauses, assignment, { session, expired: expiredAt(store, clock) });
+}
+
+/** Finds the clause `assignment` violates at `clock.at` ({@link violatedClause} with every session's clauses). */
+export function checkAssignment(store: ClauseStore, assignment: Assignment, clock: ClauseClock): ClauseCheckResult {
+  const found = violatedClause(store, assignment, clock);
   const chosen = found === undefined ? undefined : store.clauses.get(found.id);
   if (chosen === undefined) return { conflict: false, violatedClause: undefined, reason: "" };
   return { conflict: true, violatedClause: chosen, reason: `assignment violates learned clause: ${clauseString(chosen)}` };

@@ -120,7 +120,7 @@ function run(store: ClauseStore, o: Op): ClauseStore {
     case "remove":
       return removeClause(store, `c${o.id}`);
     case "expire": {
-      const r = expireClauses(store, o.at, 3);
+      const r = expireClauses(store, { at: o.at, ttlMs: 3 });
       assert.deepEqual(
         r.removed,
         scanIds(store, (c) => o.at - c.refreshedAt > 3),

@@ -16,6 +16,10 @@ import { closedWorldAssignment, explicitAssignment, isViolated, type Assignment,
 import { variableHash } from "./variable-hash.js";
 import { EMPTY_WATCHES, earliestViolated, unwatchClause, watchAll, watchClause, type WatchIndex } from "./watch-index.js";
 import { SMALL_LIST, watchCount, watchedIn, type WatchList } from "./watch-list.js";
+import type { ClauseClock } from "./clause-lifetimes.js";
+
+/** A clock at which no clause of these tests has expired: the checks here are about the index, not time. */
+const UNEXPIRED: ClauseClock = { at: 0, ttlMs: 0 };
 
 // Two pairs of variables whose hashes are equal, so index keys collide.
 const COLLIDING = [
@@ -90,8 +94,8 @@ describe("watched-literal index against a plain scan", () => {
           const store = build(ops);
           for (const assignment of [closedWorldAssignment(trueVars), explicitAssignment(values)]) {
             const expected = scan(store, assignment);
-            assert.equal(violatedClause(store, assignment)?.id, expected, "index and scan agree");
-            const check = checkAssignment(store, assignment);
+            assert.equal(violatedClause(store, assignment, UNEXPIRED)?.id, expected, "index and scan agree");
+            const check = checkAssignment(store, assignment, UNEXPIRED);
             assert.equal(check.violatedClause?.id, expected, "checkAssignment agrees");
             assert.equal(check.conflict, expected !== undefined, "conflict iff a clause is violated");
           }
@@ -122,7 +126,7 @@ describe("watched-literal index against a plain scan", () => {
         { variable: `pad:${i}`, negated: true },
         { variable: "pad", negated: true },
       ]);
-    const verdict = (vars: string[]): string | undefined => violatedClause(store, closedWorldAssignment(vars))?.id;
+    const verdict = (vars: string[]): string | undefined => violatedClause(store, closedWorldAssignment(vars), UNEXPIRED)?.id;
     assert.equal(verdict([a]), undefined, "one of a colliding pair does not violate the pair's clause");
     assert.equal(verdict([b, c]), undefined, "b and c hash like a and d, yet violate nothing");
     assert.equal(verdict([a, b]), "ab", "both of the colliding pair violate it");
@@ -170,8 +174,8 @@ describe("watching clauses all at once", () => {
         for (const c of clauses) {
           const assignment = closedWorldAssignment(c.literals.filter((l) => l.negated).map((l) => l.variable));
           assert.equal(
-            violatedClause({ ...store, watches: atOnce }, assignment)?.id,
-            violatedClause({ ...store, watches: oneByOne }, assignment)?.id,
+            violatedClause({ ...store, watches: atOnce }, assignment, UNEXPIRED)?.id,
+            violatedClause({ ...store, watches: oneByOne }, assignment, UNEXPIRED)?.id,
             "both indexes answer alike",
           );
         }

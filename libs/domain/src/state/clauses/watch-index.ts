@@ -146,26 +146,38 @@ function before(c: WatchedClause, best: WatchedClause | undefined): boolean {
   return best === undefined || c.learnedAt < best.learnedAt || (c.learnedAt === best.learnedAt && compareUtf8(c.id, best.id) < 0);
 }
 
+/** Which clauses a check leaves out. */
+export interface CheckScope {
+  /** The deciding session: another session's session-scoped clauses are left out; absent, every clause applies. */
+  readonly session?: string | undefined;
+  /** True for a clause that no longer acts (its TTL passed); absent when none has. */
+  readonly expired?: ((id: string) => boolean) | undefined;
+}
+
 /** True when `c` applies in `session`: a session-scoped clause only in its own session; any clause when no session is named. */
 function appliesIn(c: WatchedClause, session: string | undefined): boolean {
   return session === undefined || c.scope !== "session" || c.sessionId === session;
 }
 
-/** The earliest of `best` and the clauses of `list` that apply in `session` and are violated under `assignment`. */
+/** The earliest of `best` and the clauses of `list` that apply in `scope` and are violated under `assignment`. */
 function earliestIn(
   list: Iterable<WatchedClause>,
   assignment: Assignment,
   best: WatchedClause | undefined,
-  session: string | undefined,
+  scope: CheckScope,
 ): WatchedClause | undefined {
   let chosen = best;
-  for (const c of list) if (before(c, chosen) && appliesIn(c, session) && isViolated(c, assignment)) chosen = c;
+  const { session, expired } = scope;
+  // Expiry last: it looks the clause up, so only a violated candidate that would win pays for it.
+  for (const c of list) {
+    if (before(c, chosen) && appliesIn(c, session) && isViolated(c, assignment) && (expired === undefined || !expired(c.id))) chosen = c;
+  }
   return chosen;
 }
 
 /**
  * The violated clause to report under `assignment`: the earliest learned, then the smallest id.
- * With a `session`, another session's session-scoped clauses are left out. With t true variables a check costs t lookups plus one per pair of true variables whose
+ * Clauses outside `scope` are left out. With t true variables a check costs t lookups plus one per pair of true variables whose
  * smaller one some clause watches; when the t(t+1)/2 possible lookups exceed the number of
  * clauses, it scans them all instead, so it is never worse than a scan.
  */
@@ -173,27 +185,27 @@ export function earliestViolated(
   index: WatchIndex,
   clauses: IMap<string, Clause>,
   assignment: Assignment,
-  session?: string,
+  scope: CheckScope = {},
 ): WatchedClause | undefined {
   const listed = assignment.trueVariables();
   const vars = Array.isArray(listed) ? (listed as readonly string[]) : [...listed];
   const t = vars.length;
-  if ((t * (t + 1)) / 2 > clauses.size) return earliestIn(clauses.values(), assignment, undefined, session);
-  let best = index.unwatched.size === 0 ? undefined : earliestIn(index.unwatched.values(), assignment, undefined, session);
+  if ((t * (t + 1)) / 2 > clauses.size) return earliestIn(clauses.values(), assignment, undefined, scope);
+  let best = index.unwatched.size === 0 ? undefined : earliestIn(index.unwatched.values(), assignment, undefined, scope);
   const hashes: number[] = [];
   for (let i = 0; i < t; i++) hashes.push(variableHash(vars[i] as string));
   for (let i = 0; i < t; i++) {
     const h = hashes[i] as number;
     const node = index.byWatch.get(h);
     if (node === undefined) continue;
-    if (watchCount(node.single) > 0) best = earliestIn(watchedIn(node.single), assignment, best, session);
+    if (watchCount(node.single) > 0) best = earliestIn(watchedIn(node.single), assignment, best, scope);
     if (node.pairs.size === 0) continue;
     for (let j = 0; j < t; j++) {
       const g = hashes[j] as number;
       // Each unordered pair once, as (smaller hash, larger hash), the order it was stored in.
       if (g < h || (g === h && j <= i)) continue;
       const list = node.pairs.get(g);
-      if (list !== undefined) best = earliestIn(watchedIn(list), assignment, best, session);
+      if (list !== undefined) best = earliestIn(watchedIn(list), assignment, best, scope);
     }
   }
   return best;

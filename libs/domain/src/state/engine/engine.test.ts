@@ -85,7 +85,7 @@ describe("generation and events", () => {
       ["pair", () => e.recordSimilarity(undefined as never)],
       ["update", () => e.updateProof(null as never)],
       ["assignment", () => e.checkAssignment(null as never)],
-      ["assignment", () => e.snapshot().constraints.checkAssignment(undefined as never)],
+      ["assignment", () => e.snapshot().constraints.checkAssignment(undefined as never, 0)],
     ];
     for (const [field, call] of calls) {
       assert.throws(call, (err: unknown) => isStateError(err, "INVALID_ARGUMENT") && err.field === field, `nil ${field}`);

@@ -53,7 +53,8 @@ function clauseInputCopy(input: ClauseInput): ClauseInput {
 
 /** One project's engine. Not thread-safe by design: the owner serializes calls. */
 export class StateEngine {
-  private readonly now: () => number;
+  /** The engine's clock (Unix ms): mutations are stamped and clause TTLs judged by it. */
+  readonly now: () => number;
   private readonly sanitize: ((text: string) => string) | undefined;
   private current: ProjectState;
   private readonly ring: SnapshotRing;
@@ -253,7 +254,7 @@ export class StateEngine {
       const now = this.now();
       if (learned.learnedAt > now) learned = { ...learned, learnedAt: now };
     }
-    const m = this.commit(opts, { type: "clause_added", clause: learned });
+    const m = this.commit(opts, { type: "clause_added", clause: learned, collectExpired: true });
     const { clause, outcome, evicted } = m.result;
     return { ...m, result: { clause, outcome, evicted } };
   }
@@ -269,19 +270,19 @@ export class StateEngine {
     return this.commit(opts, { type: "config_updated", config: resolveConfig({ ...this.config, ...config }) });
   }
 
-  /** Checks an explicit assignment against the clauses; read-only. */
+  /** Checks an explicit assignment against the clauses live now; read-only. */
   checkAssignment(assignment: Assignment): ClauseCheckResult {
-    return checkAssignment(this.current.clauses, assignment);
+    return checkAssignment(this.current.clauses, assignment, { at: this.now(), ttlMs: this.config.clauseTtlMs });
   }
 
-  /** Asks whether `tool` may run next in the session; a blocking clause has its use recorded. */
+  /** Asks whether `tool` may run next in the session; a blocking clause (one whose TTL has not passed) has its use recorded. */
   checkDecisionAllowed(sessionId: string, tool: string, opts: MutationOptions = {}): Mutation<DecisionVerdict> {
     this.checkPreconditions(opts);
     if (sessionId === "" || tool === "") return { result: ALLOWED, generation: this.current.generation, event: undefined };
     const steps = this.current.steps.get(sessionId)?.steps;
     const n = steps === undefined ? 0 : steps.size;
     const assignment = assignmentAfter(steps?.get(n - 1), n > 1 ? steps?.get(n - 2) : undefined, tool);
-    const found = violatedClause(this.current.clauses, assignment, sessionId);
+    const found = violatedClause(this.current.clauses, assignment, { at: this.now(), ttlMs: this.config.clauseTtlMs }, sessionId);
     if (found === undefined) return { result: ALLOWED, generation: this.current.generation, event: undefined };
     const m = this.commit(opts, { type: "clause_used", clauseId: found.id });
     return { result: { allowed: false, reason: decisionReason(found), clause: m.result }, generation: m.generation, event: m.event };

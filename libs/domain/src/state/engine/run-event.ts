@@ -87,7 +87,7 @@ function run(state: ProjectState, e: EventBody, ctx: t.TransitionContext): Trans
       return { state: r.state, result: r.removedClauses };
     }
     case "clause_added": {
-      const r = t.clauseTransition(state, e.clause, ctx);
+      const r = t.clauseTransition(state, e.clause, ctx, e.collectExpired === true);
       return { state: r.state, result: r.result };
     }
     case "clause_used": {

@@ -26,6 +26,7 @@ import { setDistance, unorderedPairs } from "../similarity/similarity-index.js";
 import type { StepRecord } from "../steps/step-record.js";
 import { recordStep } from "../steps/step-store.js";
 import type { Clause } from "../clauses/clause.js";
+import type { ClauseClock } from "../clauses/clause-lifetimes.js";
 
 /** Inputs every transition needs besides the state. */
 export interface TransitionContext {
@@ -179,15 +180,26 @@ export function endSessionTransition(state: ProjectState, sessionId: string): { 
   return { state: bump(state, next, { clause: r.removed }), removedClauses: r.removed };
 }
 
-/** Learns or refreshes a clause. */
+/**
+ * Learns or refreshes a clause. With `collectExpired`, the clauses expired at `ctx.at` are
+ * removed first, in the same generation: an expired clause is neither refreshed back to life nor
+ * counted toward the limit, and storage stays bounded without a call to collect.
+ */
 export function clauseTransition(
   state: ProjectState,
   input: ClauseInput,
   ctx: TransitionContext,
+  collectExpired: boolean,
 ): { state: ProjectState; result: ReturnType<typeof addClause> } {
-  const result = addClause(state.clauses, input, ctx.at, ctx.config.maxClauses);
+  const expired = collectExpired ? expireClauses(state.clauses, clauseClock(ctx)) : { store: state.clauses, removed: [] };
+  const result = addClause(expired.store, input, ctx.at, ctx.config.maxClauses);
   const touched = result.evicted === undefined ? [result.clause.id] : [result.evicted, result.clause.id];
-  return { state: bump(state, { ...state, clauses: result.store }, { clause: touched }), result };
+  return { state: bump(state, { ...state, clauses: result.store }, { clause: [...expired.removed, ...touched] }), result };
+}
+
+/** The clock clause checks and collections run by: the mutation's time and the project's TTL. */
+function clauseClock(ctx: TransitionContext): ClauseClock {
+  return { at: ctx.at, ttlMs: ctx.config.clauseTtlMs };
 }
 
 /** Records that a clause blocked a decision; returns the clause as stored now. */
@@ -202,7 +214,7 @@ export function clauseUseTransition(
 
 /** Collects expired clauses; the generation moves only when something was removed. */
 export function clauseGcTransition(state: ProjectState, ctx: TransitionContext): { state: ProjectState; removed: string[] } {
-  const r = expireClauses(state.clauses, ctx.at, ctx.config.clauseTtlMs);
+  const r = expireClauses(state.clauses, clauseClock(ctx));
   if (r.removed.length === 0) return { state, removed: [] };
   return { state: bump(state, { ...state, clauses: r.store }, { clause: r.removed }), removed: r.removed };
 }

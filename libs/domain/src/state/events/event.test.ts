@@ -24,12 +24,15 @@ describe("events", () => {
     assert.equal(ev.label, "me", "label journaled");
   });
 
-  it("carry format 2 only for a config change and 3 only for a cycle feed, the types format 1 cannot express", () => {
+  it("carry format 2 only for a config change, 3 only for a cycle feed and 4 only for a clause added, the types format 1 cannot express", () => {
     const e = new StateEngine();
     const config = e.updateConfig({ maxClauses: 5 }).event as StateEvent;
     assert.equal(config.formatVersion, 2);
     assert.equal((e.checkCycle("s", "k").event as StateEvent).formatVersion, 3, "a feed names its detector rule");
-    assert.equal(STATE_EVENT_FORMAT, 3, "the engine reads up to format 3");
+    const added = e.addClause({ id: "c", literals: [{ variable: "x", negated: true }], source: "hard", failureType: "" })
+      .event as StateEvent;
+    assert.equal(added.formatVersion, 4, "adding collects expired clauses first");
+    assert.equal(STATE_EVENT_FORMAT, 4, "the engine reads up to format 4");
     // A config change journaled while every event still said 1 keeps replaying.
     const replayed = StateEngine.fromEvents([{ ...config, formatVersion: 1 } as never]);
     assert.equal(replayed.config.maxClauses, 5);

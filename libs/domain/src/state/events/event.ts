@@ -7,7 +7,9 @@
  *
  * Formats: 1 - every event type but `config_updated`; 2 - adds `config_updated`; 3 - a
  * `cycle_checked` event names the detector rule it was fed by (`rule`), and is written at 3 so a
- * reader that knows only Brent's detector refuses it instead of replaying it differently.
+ * reader that knows only Brent's detector refuses it instead of replaying it differently; 4 - a
+ * `clause_added` event collects the expired clauses first (`collectExpired`), written at 4 so an
+ * older reader refuses it instead of keeping clauses the writer removed.
  */
 
 import type { ClauseInput } from "../clauses/clause-store.js";
@@ -18,13 +20,14 @@ import type { ProofUpdate } from "../proof/proof-update.js";
 import type { StepRecord } from "../steps/step-record.js";
 
 /** The newest event format this engine writes and reads; it reads every version from 1 up to it. */
-export const STATE_EVENT_FORMAT = 3;
+export const STATE_EVENT_FORMAT = 4;
 
 /**
  * The lowest event format that can express an event of `type`: the version it is written with.
  * (`config_updated` events written before format 2 existed say 1; readers accept them.)
  */
 export function eventFormatOf(type: string): number {
+  if (type === "clause_added") return 4;
   if (type === "cycle_checked") return 3;
   return type === "config_updated" ? 2 : 1;
 }
@@ -94,6 +97,8 @@ export interface ClauseAddedEvent extends EventBase {
   readonly type: "clause_added";
   /** The caller's input. */
   readonly clause: ClauseInput;
+  /** True when the clauses expired at `at` were removed first; absent in events written before that rule (format 1), which replay as they ran. */
+  readonly collectExpired?: boolean;
 }
 
 /** A clause blocked a decision; its usage was recorded. */

@@ -72,7 +72,8 @@ describe("state document", () => {
     assert.equal(s.similarity.distance("p", "n"), 2.5, "distance above 1 survives");
     assert.equal(s.similarity.size(), 1, "one canonical pair, not two directions");
     assert.equal(
-      s.constraints.checkAssignment({ value: (v) => v === "tool:grep", trueVariables: () => ["tool:grep"] }).violatedClause?.id,
+      s.constraints.checkAssignment({ value: (v) => v === "tool:grep", trueVariables: () => ["tool:grep"] }, s.createdAt).violatedClause
+        ?.id,
       "cl",
       "watch index rebuilt",
     );

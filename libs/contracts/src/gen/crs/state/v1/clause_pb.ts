@@ -81,6 +81,7 @@ export type AddClauseResponse = Message<"crs.state.v1.AddClauseResponse"> & {
 
   /**
    * Id of the clause evicted (least recently used) to stay within the clause limit; empty when none.
+   * Expired clauses removed by the same call are not listed here.
    *
    * @generated from field: string evicted_clause_id = 4;
    */
@@ -432,7 +433,7 @@ export type CheckAssignmentResponse = Message<"crs.state.v1.CheckAssignmentRespo
   conflict: boolean;
 
   /**
-   * The first violated clause in (learned_at_unix_ms, id) order, when in conflict.
+   * The first violated unexpired clause in (learned_at_unix_ms, id) order, when in conflict.
    *
    * @generated from field: crs.state.v1.Clause violated_clause = 3;
    */
@@ -515,6 +516,12 @@ export const GarbageCollectClausesResponseSchema: GenMessage<GarbageCollectClaus
  * false). Clauses are scanned in (learned_at_unix_ms, id) order, so the first violated clause
  * reported is always the same one.
  *
+ * A clause expires when more than the project's clause_ttl_ms has passed since
+ * refreshed_at_unix_ms. From that moment it no longer blocks a decision nor conflicts with an
+ * assignment, whether or not it has been removed yet; reads that return stored clauses
+ * (GetClause, ListClauses) still show it until it is removed, which happens in the next
+ * AddClause (in the same generation) or GarbageCollectClauses.
+ *
  * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
  * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
  * PROJECT_NOT_FOUND, UNAVAILABLE / STORE_UNAVAILABLE / SERVER_SHUTTING_DOWN, DATA_LOSS /
@@ -528,7 +535,8 @@ export const GarbageCollectClausesResponseSchema: GenMessage<GarbageCollectClaus
 export const ClauseService: GenService<{
   /**
    * AddClause stores a clause; a semantic duplicate (same literal set and lifetime) refreshes the
-   * existing clause instead. Reasons: CLAUSE_ID_CONFLICT. A clause that fails validation (no
+   * existing clause instead. Expired clauses are removed first, in the same generation, so an
+   * expired clause is never refreshed back to life nor evicts a live one. Reasons: CLAUSE_ID_CONFLICT. A clause that fails validation (no
    * literals, empty variable, soft source) is INVALID_ARGUMENT naming `clause.<field>`.
    *
    * @generated from rpc crs.state.v1.ClauseService.AddClause
@@ -539,7 +547,7 @@ export const ClauseService: GenService<{
     output: typeof AddClauseResponseSchema;
   },
   /**
-   * GetClause returns one clause by id. Reasons: CLAUSE_NOT_FOUND.
+   * GetClause returns one clause by id, an expired one too until it is removed. Reasons: CLAUSE_NOT_FOUND.
    *
    * @generated from rpc crs.state.v1.ClauseService.GetClause
    */
@@ -549,7 +557,7 @@ export const ClauseService: GenService<{
     output: typeof GetClauseResponseSchema;
   },
   /**
-   * ListClauses lists clauses by (learned_at_unix_ms, id).
+   * ListClauses lists the stored clauses by (learned_at_unix_ms, id), expired ones too until they are removed.
    *
    * @generated from rpc crs.state.v1.ClauseService.ListClauses
    */
@@ -559,8 +567,9 @@ export const ClauseService: GenService<{
     output: typeof ListClausesResponseSchema;
   },
   /**
-   * CheckDecisionAllowed checks a proposed tool against the clauses, using the session's last two
-   * steps; a blocking clause has its usage updated (a journaled change).
+   * CheckDecisionAllowed checks a proposed tool against the clauses not expired at the time of the
+   * call, using the session's last two steps; a blocking clause has its usage updated (a journaled
+   * change).
    *
    * @generated from rpc crs.state.v1.ClauseService.CheckDecisionAllowed
    */
@@ -571,7 +580,8 @@ export const ClauseService: GenService<{
   },
   /**
    * CheckAssignment checks a caller-supplied assignment against the clauses without changing anything.
-   * It names no session, so every clause applies, session-scoped ones included.
+   * It names no session, so every clause applies, session-scoped ones included, but an expired one
+   * does not: expiry is judged at the time of the call, also when reading an earlier generation.
    *
    * @generated from rpc crs.state.v1.ClauseService.CheckAssignment
    */
@@ -581,7 +591,8 @@ export const ClauseService: GenService<{
     output: typeof CheckAssignmentResponseSchema;
   },
   /**
-   * GarbageCollectClauses removes clauses whose time-to-live (the project's clause_ttl_ms) has passed.
+   * GarbageCollectClauses removes clauses whose time-to-live (the project's clause_ttl_ms) has passed;
+   * they had already stopped acting, so this only frees their storage.
    *
    * @generated from rpc crs.state.v1.ClauseService.GarbageCollectClauses
    */

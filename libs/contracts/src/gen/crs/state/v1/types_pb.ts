@@ -816,7 +816,8 @@ export type ProjectConfig = Message<"crs.state.v1.ProjectConfig"> & {
   maxStepsPerSession: number;
 
   /**
-   * Clause time-to-live, measured from refreshed_at_unix_ms (default 7 days).
+   * Clause time-to-live, measured from refreshed_at_unix_ms (default 7 days); a clause past it no
+   * longer acts and is removed by the next AddClause or GarbageCollectClauses.
    *
    * @generated from field: int64 clause_ttl_ms = 4;
    */
