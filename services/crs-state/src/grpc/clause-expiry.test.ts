@@ -4,7 +4,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { SignalSource } from "@crs/contracts/gen/crs/state/v1/types_pb";
 import { startTestServer, type TestServer } from "./test-support.js";
 
-const TTL_MS = 1500;
+// Real time runs on the server, so the test waits for it: long enough a TTL that a loaded machine
+// still checks the refreshed clause well before it expires too (over a second to spare).
+const TTL_MS = 3000;
+const PAST_EXPIRY_MS = 300;
+
+// Waits until `deadline` (ms since the epoch).
+const sleepUntil = (deadline: number) => sleep(Math.max(0, deadline - Date.now()));
 
 const blocks = (id: string, tool: string) => ({
   id,
@@ -28,26 +34,28 @@ describe("clause expiry through gRPC", () => {
     const decide = (tool: string) => s.clauses.checkDecisionAllowed({ projectId, sessionId: "s", tool });
     await s.clauses.addClause({ projectId, clause: blocks("no-grep", "Grep") });
     await s.clauses.addClause({ projectId, clause: blocks("no-edit", "Edit") });
+    // Both were learned by now: no-grep expires by this deadline at the latest.
+    const grepExpired = Date.now() + TTL_MS + PAST_EXPIRY_MS;
     assert.equal((await decide("Grep")).allowed, false, "a fresh clause blocks");
-    await sleep(TTL_MS * 0.6);
+    await sleep(TTL_MS / 2);
     const refreshed = await s.clauses.addClause({ projectId, clause: blocks("no-edit-again", "Edit") });
     assert.equal(refreshed.duplicate, true, "no-edit is re-learned, its TTL counted anew");
-    await sleep(TTL_MS * 0.6);
+    await sleepUntil(grepExpired);
 
+    const edit = await decide("Edit");
+    assert.equal(edit.allowed, false, "the refreshed clause still blocks");
+    assert.equal(edit.violatedClause?.id, "no-edit");
     const g = (await s.state.getGeneration({ projectId })).header?.generation;
     const grep = await decide("Grep");
     assert.equal(grep.allowed, true, "the expired clause no longer blocks");
     assert.equal(grep.header?.generation, g, "and no use of it is journaled");
-    const edit = await decide("Edit");
-    assert.equal(edit.allowed, false, "the refreshed clause still blocks");
-    assert.equal(edit.violatedClause?.id, "no-edit");
     const check = await s.clauses.checkAssignment({ projectId, assignments: [{ variable: "tool:Grep", value: true }], closedWorld: true });
     assert.equal(check.conflict, false, "CheckAssignment does not report it either");
     const listed = await s.clauses.listClauses({ projectId });
     assert.deepEqual(listed.clauses.map((c) => c.id).sort(), ["no-edit", "no-grep"], "it is still stored until collected");
 
     const added = await s.clauses.addClause({ projectId, clause: blocks("no-read", "Read") });
-    assert.equal(added.header?.generation, (edit.header?.generation ?? 0n) + 1n, "one mutation, one generation");
+    assert.equal(added.header?.generation, (g ?? 0n) + 1n, "one mutation, one generation");
     const remaining = await s.clauses.listClauses({ projectId });
     assert.deepEqual(remaining.clauses.map((c) => c.id).sort(), ["no-edit", "no-read"], "adding a clause removed the expired one");
     assert.deepEqual((await s.clauses.garbageCollectClauses({ projectId })).removedClauseIds, [], "nothing left to collect");
