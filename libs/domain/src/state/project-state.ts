@@ -45,6 +45,11 @@ export interface ProjectState {
   readonly modGenerations: ModGenerations;
   /** The project's limits: state like any index, changed only by a journaled config update. */
   readonly config: StateConfig;
+  /**
+   * Generation of the last restore or import that replaced the whole state (0 = never): no change
+   * leads across it, so a watch must start after it.
+   */
+  readonly replacedGeneration: number;
 }
 
 /** True when the entry `key` of `index` exists in `state` (similarity keys are canonical pair keys). */
@@ -102,6 +107,7 @@ export const EMPTY_STATE: ProjectState = Object.freeze(
     cycles: IMap<string, CycleDetectorState>(),
     modGenerations: EMPTY_MOD_GENERATIONS,
     config: DEFAULT_STATE_CONFIG,
+    replacedGeneration: 0,
   }),
 );
 

@@ -67,8 +67,11 @@ export async function closeAll(clients: readonly { close(): void }[], servers: r
 }
 
 // What a replace cannot keep: the generation moves forward, every entry counts as modified by the
-// import, and the delta history stays the target's own. Everything else must be the document's.
+// import, the state remembers the replacement, and the delta history stays the target's own.
+// Everything else must be the document's.
 export function withoutReplaceMarks(bytes: Uint8Array): string {
   const doc = JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
-  return JSON.stringify({ ...doc, generation: 0, deltaHistory: [] }, (key, value: unknown) => (key === "modGeneration" ? 0 : value));
+  return JSON.stringify({ ...doc, generation: 0, deltaHistory: [], replacedGeneration: 0 }, (key, value: unknown) =>
+    key === "modGeneration" ? 0 : value,
+  );
 }

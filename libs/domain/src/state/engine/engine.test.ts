@@ -208,9 +208,11 @@ describe("checkpoint, restore, fork", () => {
     e.recordStep(step("s", "t"));
     const cp = e.checkpoint();
     assert.equal(cp.id, "checkpoint-2", "deterministic checkpoint id");
-    // Content only: generations and modification generations move forward with every restore.
+    // Content only: generations, modification generations and the replacement's move forward with every restore.
     const content = (): string =>
-      JSON.stringify({ ...e.exportDocument(), generation: 0, deltaHistory: [] }, (k, v) => (k === "modGeneration" ? undefined : v));
+      JSON.stringify({ ...e.exportDocument(), generation: 0, deltaHistory: [], replacedGeneration: 0 }, (k, v) =>
+        k === "modGeneration" ? undefined : v,
+      );
     const image = content();
     e.apply(pd("n", 9n));
     e.restore(cp);

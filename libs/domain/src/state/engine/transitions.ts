@@ -58,6 +58,7 @@ export function bump(state: ProjectState, next: StateChanges, touched: TouchedEn
     cycles: next.cycles ?? state.cycles,
     modGenerations: next.modGenerations ?? state.modGenerations,
     config: next.config ?? state.config,
+    replacedGeneration: next.replacedGeneration ?? state.replacedGeneration,
   };
   draft.modGenerations = markModified(draft.modGenerations, touched, generation, (index, key) => entryExists(draft, index, key));
   return Object.freeze(freezeIndexes(draft, state));
@@ -231,10 +232,12 @@ export function similarityTransition(state: ProjectState, a: string, b: string, 
 
 /**
  * Every entry of `next` marked as changed at the next generation: a restore or import replaces
- * them all. What was kept from the current state is fitted into the incoming limits.
+ * them all, and that generation is remembered as the replacement (whatever the incoming state
+ * remembered). What was kept from the current state is fitted into the incoming limits.
  */
 function replaced(state: ProjectState, incoming: Omit<ProjectState, "generation" | "modGenerations">): ProjectState {
-  const next = fitToConfig({ ...incoming, modGenerations: state.modGenerations }, incoming.config).state;
+  const generation = state.generation + 1;
+  const next = fitToConfig({ ...incoming, modGenerations: state.modGenerations, replacedGeneration: generation }, incoming.config).state;
   const keys = {
     proof: next.proofs.keys(),
     constraint: next.constraints.keys(),
@@ -242,7 +245,7 @@ function replaced(state: ProjectState, incoming: Omit<ProjectState, "generation"
     // Only marked, never listed: the sort allPairs does would be wasted here.
     similarity: unorderedPairs(next.similarity).map((p) => similarityEntryKey(p.from, p.to)),
   };
-  return bump(state, { ...next, modGenerations: allModified(keys, state.generation + 1) });
+  return bump(state, { ...next, modGenerations: allModified(keys, generation) });
 }
 
 /**

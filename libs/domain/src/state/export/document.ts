@@ -8,6 +8,9 @@
  * cycle-detection records included); 2 - every delta record carries its `changeKind`. A
  * document is written in the lowest format that expresses it, as events are: 1 while every
  * record is `delta_applied`, so a reader of format 1 refuses only the documents it would misread.
+ * `replacedGeneration` (written only when set) needs no format of its own, as `config` did not: it
+ * changes no index, so a reader that does not know it builds the same indexes and only answers
+ * watches as it always did; a new format would make such a reader refuse every restored project.
  */
 
 import type { AnalyticsRecord } from "../analytics/analytics-record.js";
@@ -142,6 +145,11 @@ export interface StateDocument {
   readonly cycleDetectors: readonly CycleDetectorDocument[];
   /** The project's limits; absent in documents written before limits were state (the reader's then apply). */
   readonly config?: StateConfig;
+  /**
+   * Generation of the last restore or import that replaced the state; absent when it never was
+   * (and in documents written before it was kept, which read as never replaced).
+   */
+  readonly replacedGeneration?: number;
 }
 
 /** The document form of a detector. */
@@ -216,5 +224,7 @@ export function toDocument(state: ProjectState): StateDocument {
     deltaHistory: formatVersion === 1 ? state.deltaHistory.map(({ changeKind: _, ...r }) => r).toArray() : state.deltaHistory.toArray(),
     cycleDetectors: sortUtf8(state.cycles.keys()).map((sessionId) => detectorToDocument(sessionId, state.cycles.get(sessionId)!)),
     config: { ...state.config, circuitBreakerThresholds: { ...state.config.circuitBreakerThresholds } },
+    // Written only when set: the document of a state never replaced stays as it was before the field.
+    ...(state.replacedGeneration > 0 ? { replacedGeneration: state.replacedGeneration } : {}),
   };
 }

@@ -15,6 +15,15 @@ export function readModGeneration(value: unknown, field: string, generation: num
   return value as number;
 }
 
+/** The generation of the document's last replacement: 0 when absent (never replaced, or written before it was kept). */
+export function readReplacedGeneration(value: unknown, generation: number): number {
+  if (value === undefined) return 0;
+  if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > generation) {
+    throw invalidArgument("replacedGeneration", "replacedGeneration must be an integer within 0..generation");
+  }
+  return value as number;
+}
+
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
 function importDetector(d: CycleDetectorDocument, field: string): CycleDetectorState {

@@ -24,7 +24,7 @@ import { validateStep } from "../steps/step-record.js";
 import { recordStep, type StepStore } from "../steps/step-store.js";
 import { STATE_DOCUMENT_FORMAT, type ModGenerationField, type StateDocument, type StreamingDocument } from "./document.js";
 import { importDeltaRecords } from "./import-delta-records.js";
-import { importCycleDetectors, readModGeneration } from "./import-entries.js";
+import { importCycleDetectors, readModGeneration, readReplacedGeneration } from "./import-entries.js";
 import type { StreamingIndex } from "../streaming/streaming-index.js";
 
 function list<T>(value: unknown, field: string): readonly T[] {
@@ -208,6 +208,7 @@ function build(doc: StateDocument, fallbackConfig: StateConfig): ProjectState {
       cycles: importCycleDetectors(list(doc.cycleDetectors, "cycleDetectors")),
       modGenerations: mods.build(),
       config,
+      replacedGeneration: readReplacedGeneration(doc.replacedGeneration, doc.generation),
     }),
   );
 }
