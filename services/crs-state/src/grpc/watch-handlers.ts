@@ -11,7 +11,7 @@ import type { HandlerDeps } from "./deps.js";
 import { changePage } from "./history-handlers.js";
 import { MAX_LIST_IDS, optionalId, requireAtMost, requireId, requireKey } from "./ids.js";
 import { fitBudget, responseHeader } from "./reads.js";
-import { MAX_QUEUED_WATCH_MESSAGES, WatchQueue } from "./watch-queue.js";
+import { MAX_QUEUED_WATCH_MESSAGES, stateReplaced, WatchQueue } from "./watch-queue.js";
 
 /** Longest progress interval: a day (timers take at most 2^31-1 ms, and a longer silence tells a client nothing). */
 export const MAX_PROGRESS_INTERVAL_MS = 86_400_000;
@@ -47,7 +47,8 @@ function filterOf(kinds: readonly ChangeKind[], nodeIds: readonly string[]): (r:
 
 /**
  * The changes from `start` (inclusive) through the committed generation; GENERATION_IN_FUTURE past
- * the generation after it, GENERATION_COMPACTED below the oldest one the history still holds.
+ * the generation after it, GENERATION_COMPACTED below the oldest one the history still holds or at
+ * or before the state's last replacement (a restore or import), which no change leads across.
  */
 function catchUp(view: ProjectView, start: number | undefined): readonly DeltaRecord[] {
   const current = view.header.generation;
@@ -56,6 +57,11 @@ function catchUp(view: ProjectView, start: number | undefined): readonly DeltaRe
   const history = view.snapshot.deltaHistory;
   // A full history has dropped older changes: it is complete only from its oldest record on.
   const oldest = history.size() >= view.config.maxDeltaRecords ? (history.all()[0]?.generation ?? 0) : 0;
+  const replacedAt = view.snapshot.state.replacedGeneration;
+  if (start <= replacedAt) {
+    // As a live watch ends at a replacement: one recovery, a snapshot and a watch after it.
+    throw stateReplaced(view.header, replacedAt, Math.max(replacedAt, oldest));
+  }
   if (start < oldest) {
     throw new CrsStateError("GENERATION_COMPACTED", `start_generation: changes before generation ${oldest} are no longer retained`, {
       field: "start_generation",

@@ -136,14 +136,19 @@ export class WatchQueue {
 /**
  * GENERATION_COMPACTED, as for a start below the history: the changes up to `generation` no longer
  * lead to the state, which a restore or import replaced there. The client re-reads a snapshot (at
- * `oldest_generation` or later) and watches again after it, as etcd clients do after a compaction.
+ * `oldest` or later; by default the replacement's generation) and watches again after it, as etcd
+ * clients do after a compaction. `header` is the project as the watch last knew it.
  */
-function stateReplaced(current: ProjectHeader, generation: number): CrsStateError {
+export function stateReplaced(header: ProjectHeader, generation: number, oldest = generation): CrsStateError {
   return new CrsStateError(
     "GENERATION_COMPACTED",
-    `watch: the state of project ${current.projectId} was replaced at generation ${generation} (restore or import); ` +
+    `watch: the state of project ${header.projectId} was replaced at generation ${generation} (restore or import); ` +
       "read a snapshot and watch again from the generation after it",
-    { project_id: current.projectId, oldest_generation: String(generation), current_generation: String(generation) },
+    {
+      project_id: header.projectId,
+      oldest_generation: String(oldest),
+      current_generation: String(Math.max(header.generation, generation)),
+    },
   );
 }
 
