@@ -692,8 +692,9 @@ export enum ChangeKind {
 
   /**
    * The whole state was replaced (checkpoint restore, backup restore, import). Not sent by this
-   * server: the change history does not record a replacement, and a watch of a replaced project
-   * ends OUT_OF_RANGE / GENERATION_COMPACTED instead (see WatchService).
+   * server: the change history does not record a replacement; a watch of a replaced project ends,
+   * and one starting at or before the last replacement is refused, OUT_OF_RANGE /
+   * GENERATION_COMPACTED instead (see WatchService).
    *
    * @generated from enum value: CHANGE_KIND_STATE_REPLACED = 11;
    */

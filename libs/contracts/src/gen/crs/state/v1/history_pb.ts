@@ -509,6 +509,12 @@ export const GetHistoryStatsResponseSchema: GenMessage<GetHistoryStatsResponse> 
  * `max_change_records` of them retained. Reads take the current generation
  * unless stated otherwise; page tokens pin it.
  *
+ * The history is what happened to the project, not a log that rebuilds it: a restore or import
+ * keeps it and adds no record, so a range across a replacement lists changes made to the state
+ * that was replaced, and GetChange of the replacement's generation is CHANGE_NOT_FOUND. To follow
+ * the state, read a snapshot and watch from after it (WatchService refuses a start at or before
+ * the last replacement).
+ *
  * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
  * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,
  * PROJECT_NOT_FOUND, GENERATION_COMPACTED, GENERATION_IN_FUTURE, UNAVAILABLE / STORE_UNAVAILABLE /

@@ -127,13 +127,17 @@ export const WatchResponseSchema: GenMessage<WatchResponse> = /*@__PURE__*/
  * its whole state: no change leads from the state a watch mirrors to the new one, so the watch ends
  * OUT_OF_RANGE / GENERATION_COMPACTED with `oldest_generation` the replacement's generation, as
  * etcd ends watches on compaction; the client reads a snapshot at that generation or later and
- * watches again from the one after it. The change history does not record replacements, so a
- * watch started at or before one (start_generation) is not told of it.
+ * watches again from the one after it. The project remembers its last replacement (across
+ * restarts, in backups and exports), so a watch whose start_generation is at or before it (a
+ * client resuming after a disconnect) is refused the same way, `oldest_generation` the
+ * replacement's (or the oldest retained change's, when later), instead of streaming changes that
+ * no longer lead to the state.
  *
  * Errors: INVALID_ARGUMENT, NOT_FOUND (PROJECT_NOT_FOUND, also when the project is deleted while
  * watched), FAILED_PRECONDITION (PROJECT_UID_MISMATCH), OUT_OF_RANGE (start generation below the
- * oldest change the history holds, or the state replaced while watched: GENERATION_COMPACTED;
- * beyond the generation after the current one: GENERATION_IN_FUTURE), RESOURCE_EXHAUSTED (WATCH_SLOW_CONSUMER, metadata `limit`),
+ * oldest change the history holds, at or before the state's last replacement, or the state
+ * replaced while watched: GENERATION_COMPACTED; beyond the generation after the current one:
+ * GENERATION_IN_FUTURE), RESOURCE_EXHAUSTED (WATCH_SLOW_CONSUMER, metadata `limit`),
  * UNAVAILABLE (shutdown ends streams with SERVER_SHUTTING_DOWN; STORE_UNAVAILABLE), DATA_LOSS
  * (PROJECT_CORRUPTED), CANCELLED, DEADLINE_EXCEEDED, INTERNAL; every failure carries
  * google.rpc.ErrorInfo{reason, domain: "crs.state.v1"} (reasons in ErrorReason).
