@@ -12,12 +12,13 @@ import {
   type ImportHeader,
   type ImportStateRequest,
 } from "@crs/contracts/gen/crs/state/v1/persistence_pb";
-import { invalidArgument } from "@crs/runtime";
+import { invalidArgument, RuntimeRpcError } from "@crs/runtime";
 import { Snapshot, StateError, type StateDocument } from "@crs/domain/state";
 import { CrsStateError } from "../errors.js";
 import type { HandlerDeps } from "./deps.js";
 import { exportCounts } from "./export-document.js";
 import { requireId } from "./ids.js";
+import { renamed } from "./field-paths.js";
 import { decodeAnswer, encodeAnswer, prepareRestore } from "./mutations.js";
 import { responseHeader } from "./reads.js";
 
@@ -74,6 +75,24 @@ function parse(bytes: Buffer): StateDocument {
   }
 }
 
+// An import's options sit in its header: an error about one names `header.options.*`, its place
+// in the request, where the checks shared with other mutations name `options.*`.
+function underHeader(field: string): string {
+  return field === "options" || field.startsWith("options.") || field.startsWith("options[") ? `header.${field}` : field;
+}
+
+function withOptionsUnderHeader(e: unknown): unknown {
+  if (e instanceof RuntimeRpcError || e instanceof CrsStateError) {
+    const field = e.metadata["field"];
+    if (field === undefined || underHeader(field) === field) return e;
+    const metadata = { ...e.metadata, field: underHeader(field) };
+    if (e instanceof CrsStateError) return new CrsStateError(e.code, e.detail, metadata, { cause: e });
+    const message = e.message.startsWith(`${field}: `) ? `${underHeader(field)}${e.message.slice(field.length)}` : e.message;
+    return new RuntimeRpcError(e.code, e.runtimeReason, message, metadata, { cause: e });
+  }
+  return renamed(e, underHeader);
+}
+
 /** The ImportState handler. */
 export function importStateHandler({ host, maxImportBytes }: HandlerDeps) {
   return async (requests: AsyncIterable<ImportStateRequest>) => {
@@ -89,21 +108,25 @@ export function importStateHandler({ host, maxImportBytes }: HandlerDeps) {
     const doc = parse(bytes);
     // A retry is recognised by the document it carries, whatever size and hash its header stated.
     const request = { ...header, sizeBytes: BigInt(bytes.length), sha256 };
-    // A replace rewrites every entry, as a restore does: entry preconditions are refused the same way.
-    const req = prepareRestore({
-      method: "ImportState",
-      projectId,
-      requestSchema: ImportHeaderSchema,
-      request,
-      responseSchema: ImportStateResponseSchema,
-    });
-    const outcome = await host.imports.run(projectId, doc, { ...req, replaceExisting: header.replaceExisting }, (h, imported) =>
-      encodeAnswer(ImportStateResponseSchema, {
-        header: responseHeader(h),
-        counts: exportCounts(new Snapshot(imported, 0), ExportFormat.DOCUMENT_JSON),
-        sizeBytes: BigInt(bytes.length),
-      }),
-    );
-    return decodeAnswer(ImportStateResponseSchema, outcome);
+    try {
+      // A replace rewrites every entry, as a restore does: entry preconditions are refused the same way.
+      const req = prepareRestore({
+        method: "ImportState",
+        projectId,
+        requestSchema: ImportHeaderSchema,
+        request,
+        responseSchema: ImportStateResponseSchema,
+      });
+      const outcome = await host.imports.run(projectId, doc, { ...req, replaceExisting: header.replaceExisting }, (h, imported) =>
+        encodeAnswer(ImportStateResponseSchema, {
+          header: responseHeader(h),
+          counts: exportCounts(new Snapshot(imported, 0), ExportFormat.DOCUMENT_JSON),
+          sizeBytes: BigInt(bytes.length),
+        }),
+      );
+      return decodeAnswer(ImportStateResponseSchema, outcome);
+    } catch (e) {
+      throw withOptionsUnderHeader(e);
+    }
   };
 }

@@ -295,9 +295,39 @@ describe("PersistenceService.ImportState through gRPC", () => {
       () => persistence.restoreBackup({ projectId: "src", backupId: backup?.backupId ?? "", options: { expectedEntries: [stale] } }),
       () => s.state.restoreCheckpoint({ projectId: "src", checkpointId: "entries", options: { expectedEntries: [stale] } }),
     ];
-    for (const refused of refusals) await expectError(refused(), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", "options.expected_entries");
+    // An import's options sit in its header, a restore's in the request itself.
+    const fields = [
+      "header.options.expected_entries",
+      "header.options.expected_entries",
+      "options.expected_entries",
+      "options.expected_entries",
+    ];
+    for (const [i, refused] of refusals.entries()) await expectError(refused(), status.INVALID_ARGUMENT, "INVALID_ARGUMENT", fields[i]);
     assert.deepEqual(await documentOf("src"), before, "the existing project is unchanged");
     await expectError(s.state.getGeneration({ projectId: "entries" }), status.NOT_FOUND, "PROJECT_NOT_FOUND");
+  });
+
+  it("named an import's bad option options.*, a field its request does not have: names header.options.*, changing nothing", async () => {
+    const before = await documentOf("src");
+    const replace = { projectId: "src", format: ExportFormat.DOCUMENT_JSON, replaceExisting: true };
+    const cases: [ImportHeaderInit["options"], string][] = [
+      [{ requestId: "x".repeat(300) }, "header.options.request_id"],
+      [{ expectedGeneration: 2n ** 60n }, "header.options.expected_generation"],
+      [
+        { expectedEntries: [{ index: EntryIndex.UNSPECIFIED, key: "root", modGeneration: 0n }] },
+        "header.options.expected_entries[0].index",
+      ],
+    ];
+    for (const [options, field] of cases) {
+      const e = await expectError(
+        importOf(persistence, { ...replace, options }, source.document),
+        status.INVALID_ARGUMENT,
+        "INVALID_ARGUMENT",
+        field,
+      );
+      assert.ok(e.details.includes(`${field}: `), `the message names the same path: ${e.details}`);
+    }
+    assert.deepEqual(await documentOf("src"), before, "the project is unchanged");
   });
 
   it("refuses a document whose size is not the header's size_bytes", async () => {
