@@ -30,7 +30,7 @@ describe("clause expiry through gRPC", () => {
     await s.stop();
   });
 
-  it("a clause past its TTL kept blocking decisions until someone collected: it stops at once, and the next AddClause removes it", async () => {
+  it("a clause past its TTL kept blocking decisions until someone collected: it stops at once, and the next AddClause removes it and says so", async () => {
     const decide = (tool: string) => s.clauses.checkDecisionAllowed({ projectId, sessionId: "s", tool });
     await s.clauses.addClause({ projectId, clause: blocks("no-grep", "Grep") });
     await s.clauses.addClause({ projectId, clause: blocks("no-edit", "Edit") });
@@ -56,6 +56,8 @@ describe("clause expiry through gRPC", () => {
 
     const added = await s.clauses.addClause({ projectId, clause: blocks("no-read", "Read") });
     assert.equal(added.header?.generation, (g ?? 0n) + 1n, "one mutation, one generation");
+    assert.deepEqual(added.expiredClauseIds, ["no-grep"], "and it says which expired clauses it removed");
+    assert.equal(added.evictedClauseId, "", "none of them as an eviction");
     const remaining = await s.clauses.listClauses({ projectId });
     assert.deepEqual(remaining.clauses.map((c) => c.id).sort(), ["no-edit", "no-read"], "adding a clause removed the expired one");
     assert.deepEqual((await s.clauses.garbageCollectClauses({ projectId })).removedClauseIds, [], "nothing left to collect");

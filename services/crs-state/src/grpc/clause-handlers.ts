@@ -67,6 +67,7 @@ export function clauseHandlers({ host }: HandlerDeps): ServiceHandlers<typeof Cl
           clause: r.wire,
           duplicate: r.outcome === "refreshed",
           evictedClauseId: r.evicted ?? "",
+          expiredClauseIds: [...r.expired],
         }),
       );
     },

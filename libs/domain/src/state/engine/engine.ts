@@ -244,7 +244,7 @@ export class StateEngine {
   addClause(
     input: ClauseInput,
     opts: MutationOptions = {},
-  ): Mutation<{ clause: Clause; outcome: "added" | "refreshed"; evicted: string | undefined }> {
+  ): Mutation<{ clause: Clause; outcome: "added" | "refreshed"; evicted: string | undefined; expired: readonly string[] }> {
     let learned = clauseInputCopy(input);
     if (isObject(learned)) this.refuseSecret(learned.sessionId, "sessionId", SECRET_SESSION);
     // A learned time after now would start the clause's time-to-live in the future and keep it
@@ -255,8 +255,8 @@ export class StateEngine {
       if (learned.learnedAt > now) learned = { ...learned, learnedAt: now };
     }
     const m = this.commit(opts, { type: "clause_added", clause: learned, collectExpired: true });
-    const { clause, outcome, evicted } = m.result;
-    return { ...m, result: { clause, outcome, evicted } };
+    const { clause, outcome, evicted, expired } = m.result;
+    return { ...m, result: { clause, outcome, evicted, expired } };
   }
 
   /**

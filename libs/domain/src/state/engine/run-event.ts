@@ -31,7 +31,7 @@ export interface TransitionResults {
   /** Removed session clauses, sorted. */
   readonly session_ended: string[];
   /** The clause store's answer. */
-  readonly clause_added: AddClauseResult;
+  readonly clause_added: AddClauseResult & { readonly expired: readonly string[] };
   /** The clause after its use was recorded. */
   readonly clause_used: Clause;
   /** Removed clause ids, sorted. */

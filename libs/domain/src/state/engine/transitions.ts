@@ -191,11 +191,14 @@ export function clauseTransition(
   input: ClauseInput,
   ctx: TransitionContext,
   collectExpired: boolean,
-): { state: ProjectState; result: ReturnType<typeof addClause> } {
+): { state: ProjectState; result: ReturnType<typeof addClause> & { readonly expired: readonly string[] } } {
   const expired = collectExpired ? expireClauses(state.clauses, clauseClock(ctx)) : { store: state.clauses, removed: [] };
   const result = addClause(expired.store, input, ctx.at, ctx.config.maxClauses);
   const touched = result.evicted === undefined ? [result.clause.id] : [result.evicted, result.clause.id];
-  return { state: bump(state, { ...state, clauses: result.store }, { clause: [...expired.removed, ...touched] }), result };
+  return {
+    state: bump(state, { ...state, clauses: result.store }, { clause: [...expired.removed, ...touched] }),
+    result: { ...result, expired: expired.removed },
+  };
 }
 
 /** The clock clause checks and collections run by: the mutation's time and the project's TTL. */
