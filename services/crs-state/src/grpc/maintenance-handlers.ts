@@ -75,6 +75,7 @@ async function projectStatus(host: ProjectHost, projectId: string): Promise<Mess
         oldestSnapshotGeneration: BigInt(oldestSnapshotGeneration(view)),
         lastChangeAtUnixMs: BigInt(view.snapshot.createdAt),
         indexSizes: indexSizesOut(view.snapshot),
+        replacedGeneration: BigInt(view.snapshot.state.replacedGeneration),
         health: ProjectHealth.SERVING,
       },
     }),

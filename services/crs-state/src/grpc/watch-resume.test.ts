@@ -23,6 +23,8 @@ async function replaceEach(s: TestServer): Promise<Replaced[]> {
     for (const [name, replace] of Object.entries(replacements)) {
       const p = await savedProject(s, persistence, `resume-${name.toLowerCase()}`);
       const before = (await s.state.apply({ projectId: p.projectId, delta: proofDelta("before") })).header?.generation ?? 0n;
+      const fresh = (await s.maintenance.getProjectStatus({ projectId: p.projectId })).status;
+      assert.equal(fresh?.replacedGeneration, 0n, `${name}: a project never replaced says 0`);
       const replacedAt = (await replace(s, persistence, p)) ?? 0n;
       const after = (await s.state.apply({ projectId: p.projectId, delta: proofDelta("after") })).header?.generation ?? 0n;
       assert.ok(before < replacedAt && replacedAt < after, `${name}: generations ${before} < ${replacedAt} < ${after}`);
@@ -51,6 +53,8 @@ async function checkResumes(s: TestServer, projects: readonly Replaced[], when: 
         assert.equal(errorDetailOf(error)?.metadata["oldest_generation"], String(p.replacedAt), `${p.name} ${when}: from ${start}`);
         assert.match(error.details, /replaced/, `${p.name} ${when}: says the state was replaced`);
       }
+      const projectStatus = (await s.maintenance.getProjectStatus({ projectId: p.projectId })).status;
+      assert.equal(projectStatus?.replacedGeneration, p.replacedAt, `${p.name} ${when}: GetProjectStatus names the replacement`);
       const next = await openWatch(watch, { projectId: p.projectId, startGeneration: p.replacedAt + 1n });
       assert.deepEqual(
         (await next()).changes.map((c) => c.generation),

@@ -513,7 +513,7 @@ export const GetHistoryStatsResponseSchema: GenMessage<GetHistoryStatsResponse> 
  * keeps it and adds no record, so a range across a replacement lists changes made to the state
  * that was replaced, and GetChange of the replacement's generation is CHANGE_NOT_FOUND. To follow
  * the state, read a snapshot and watch from after it (WatchService refuses a start at or before
- * the last replacement).
+ * the last replacement, which GetProjectStatus reports as replaced_generation).
  *
  * Every failure carries google.rpc.ErrorInfo{reason, domain: "crs.state.v1"}; besides the reasons
  * listed per RPC, any RPC may fail with INVALID_ARGUMENT / LIMIT_EXCEEDED / INVALID_PAGE_TOKEN,

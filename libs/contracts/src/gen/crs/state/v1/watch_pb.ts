@@ -128,10 +128,10 @@ export const WatchResponseSchema: GenMessage<WatchResponse> = /*@__PURE__*/
  * OUT_OF_RANGE / GENERATION_COMPACTED with `oldest_generation` the replacement's generation, as
  * etcd ends watches on compaction; the client reads a snapshot at that generation or later and
  * watches again from the one after it. The project remembers its last replacement (across
- * restarts, in backups and exports), so a watch whose start_generation is at or before it (a
- * client resuming after a disconnect) is refused the same way, `oldest_generation` the
- * replacement's (or the oldest retained change's, when later), instead of streaming changes that
- * no longer lead to the state.
+ * restarts, in backups and exports; GetProjectStatus reports it as replaced_generation), so a
+ * watch whose start_generation is at or before it (a client resuming after a disconnect) is
+ * refused the same way, `oldest_generation` the replacement's (or the oldest retained change's,
+ * when later), instead of streaming changes that no longer lead to the state.
  *
  * Errors: INVALID_ARGUMENT, NOT_FOUND (PROJECT_NOT_FOUND, also when the project is deleted while
  * watched), FAILED_PRECONDITION (PROJECT_UID_MISMATCH), OUT_OF_RANGE (start generation below the
