@@ -19,7 +19,7 @@ import type { HandlerDeps } from "./deps.js";
 import { exportCounts } from "./export-document.js";
 import { requireId } from "./ids.js";
 import { renamed } from "./field-paths.js";
-import { decodeAnswer, encodeAnswer, prepareRestore } from "./mutations.js";
+import { decodeAnswer, encodeAnswer, prepareRestore, withOptionPath } from "./mutations.js";
 import { responseHeader } from "./reads.js";
 
 /** The header, then every chunk's bytes; INVALID_ARGUMENT naming `header` when it is missing or repeated. */
@@ -126,7 +126,8 @@ export function importStateHandler({ host, maxImportBytes }: HandlerDeps) {
       );
       return decodeAnswer(ImportStateResponseSchema, outcome);
     } catch (e) {
-      throw withOptionsUnderHeader(e);
+      // Host errors name an option as the restores' do (options.*), then under the header.
+      throw withOptionsUnderHeader(withOptionPath(e));
     }
   };
 }

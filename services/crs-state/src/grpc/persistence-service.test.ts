@@ -327,6 +327,13 @@ describe("PersistenceService.ImportState through gRPC", () => {
       );
       assert.ok(e.details.includes(`${field}: `), `the message names the same path: ${e.details}`);
     }
+    const current = (await s.state.getGeneration({ projectId: "src" })).header?.generation ?? 0n;
+    await expectError(
+      importOf(persistence, { ...replace, options: { expectedGeneration: current + 5n } }, source.document),
+      status.ABORTED,
+      "GENERATION_MISMATCH",
+      "header.options.expected_generation",
+    );
     assert.deepEqual(await documentOf("src"), before, "the project is unchanged");
   });
 
